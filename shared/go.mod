@@ -1,0 +1,3 @@
+module github.com/jck411/mcp-servers/shared
+
+go 1.25.0
