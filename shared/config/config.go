@@ -1,0 +1,230 @@
+// Package config parses the command line every server shares, with an environment fallback for
+// each flag, and validates it so that a bad value stops the server before it serves anything.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Transports the servers speak.
+const (
+	TransportHTTP  = "streamable-http"
+	TransportStdio = "stdio"
+)
+
+// DefaultMaxBodyBytes bounds an HTTP request body unless --max-body-bytes says otherwise.
+const DefaultMaxBodyBytes = 4 << 20
+
+// ErrHelp is returned by Parse when --help was asked for; the usage text has been written.
+var ErrHelp = flag.ErrHelp
+
+// Config is the validated configuration of one server.
+type Config struct {
+	Name           string
+	Host           string
+	Port           int
+	Transport      string
+	ReadOnly       bool
+	EnableTools    []string
+	DisableTools   []string
+	LogLevel       slog.Level
+	AuthTokensFile string
+	AllowedHosts   []string
+	AllowedOrigins []string
+	InsecureNoAuth bool
+	StateDir       string
+	MaxBodyBytes   int64
+	ShowVersion    bool
+	ListTools      bool
+}
+
+// Addr is the host:port the HTTP listener binds.
+func (c *Config) Addr() string { return net.JoinHostPort(c.Host, strconv.Itoa(c.Port)) }
+
+// EnvName is the environment variable that stands in for a flag: --allowed-hosts → MCP_ALLOWED_HOSTS.
+func EnvName(flagName string) string {
+	return "MCP_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// Parse reads args (without the program name) with environment fallbacks looked up by getenv.
+// extra, when non-nil, registers a server's own flags on the same set before parsing; they get
+// the same environment fallback. Usage and errors are written to out.
+func Parse(name string, port int, args []string, getenv func(string) string, out io.Writer, extra func(*flag.FlagSet)) (*Config, error) {
+	c := &Config{Name: name}
+	var (
+		logLevel, enable, disable, hosts, origins string
+		fs                                        = flag.NewFlagSet(name, flag.ContinueOnError)
+	)
+	fs.SetOutput(out)
+	fs.StringVar(&c.Host, "host", "127.0.0.1", "address to bind; anything but loopback needs --auth-tokens-file or --insecure-no-auth")
+	fs.IntVar(&c.Port, "port", port, "TCP port to serve on")
+	fs.StringVar(&c.Transport, "transport", TransportHTTP, "streamable-http or stdio")
+	fs.BoolVar(&c.ReadOnly, "read-only", false, "offer only the tools that change nothing")
+	fs.StringVar(&enable, "enable-tools", "", "comma-separated tools to offer; all others are dropped")
+	fs.StringVar(&disable, "disable-tools", "", "comma-separated tools to drop")
+	fs.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&c.AuthTokensFile, "auth-tokens-file", "", "file of bearer tokens, one label:token a line (default: $CREDENTIALS_DIRECTORY/auth-tokens when present)")
+	fs.StringVar(&hosts, "allowed-hosts", "", "comma-separated Host values to accept besides loopback and the bind address (tunnel hostnames, LAN IP)")
+	fs.StringVar(&origins, "allowed-origins", "", "comma-separated Origin values to accept besides loopback, e.g. https://app.example.com")
+	fs.BoolVar(&c.InsecureNoAuth, "insecure-no-auth", false, "allow serving on a non-loopback address without bearer tokens")
+	fs.StringVar(&c.StateDir, "state-dir", "", "directory for the server's state (default: $STATE_DIRECTORY, else ~/.local/state/mcp-servers/NAME)")
+	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", DefaultMaxBodyBytes, "largest HTTP request body accepted")
+	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
+	fs.BoolVar(&c.ListTools, "list-tools", false, "print the tools this configuration offers as JSON and exit")
+	if extra != nil {
+		extra(fs)
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(out, "Usage: %s [flags]\n\nServes MCP over streamable HTTP at http://HOST:PORT/mcp (or stdio).\nEvery flag can also be set by the environment variable shown.\n\n", name)
+		fs.VisitAll(func(f *flag.Flag) {
+			fmt.Fprintf(out, "  --%s (%s)\n    \t%s", f.Name, EnvName(f.Name), f.Usage)
+			if f.DefValue != "" && f.DefValue != "false" {
+				fmt.Fprintf(out, " (default %q)", f.DefValue)
+			}
+			fmt.Fprintln(out)
+		})
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q: flags start with --, see --help", fs.Arg(0))
+	}
+	if err := applyEnv(fs, getenv); err != nil {
+		return nil, err
+	}
+
+	var err error
+	if c.LogLevel, err = parseLevel(logLevel); err != nil {
+		return nil, err
+	}
+	c.EnableTools, c.DisableTools = splitList(enable), splitList(disable)
+	c.AllowedHosts, c.AllowedOrigins = splitList(hosts), splitList(origins)
+	if c.AuthTokensFile == "" {
+		if dir := getenv("CREDENTIALS_DIRECTORY"); dir != "" {
+			if p := filepath.Join(dir, "auth-tokens"); fileExists(p) {
+				c.AuthTokensFile = p
+			}
+		}
+	}
+	if c.StateDir == "" {
+		c.StateDir = defaultStateDir(name, getenv)
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// applyEnv sets every flag not given on the command line from its environment variable.
+func applyEnv(fs *flag.FlagSet, getenv func(string) string) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		if set[f.Name] || f.Name == "version" || f.Name == "list-tools" {
+			return
+		}
+		env := EnvName(f.Name)
+		v := getenv(env)
+		if v == "" {
+			return
+		}
+		if err := fs.Set(f.Name, v); err != nil {
+			errs = append(errs, fmt.Errorf("invalid value %q for %s (--%s): %v", v, env, f.Name, err))
+		}
+	})
+	return errors.Join(errs...)
+}
+
+func (c *Config) validate() error {
+	if c.Port < 1 || c.Port > 65535 {
+		return fmt.Errorf("invalid --port %d: must be 1 to 65535", c.Port)
+	}
+	if c.Transport != TransportHTTP && c.Transport != TransportStdio {
+		return fmt.Errorf("invalid --transport %q: use %s or %s", c.Transport, TransportHTTP, TransportStdio)
+	}
+	if c.Host == "" {
+		return errors.New("invalid --host: empty; use 127.0.0.1 for loopback or an address of this machine")
+	}
+	if len(c.EnableTools) > 0 && len(c.DisableTools) > 0 {
+		return errors.New("--enable-tools and --disable-tools cannot be used together: list the tools to keep, or the ones to drop")
+	}
+	if c.MaxBodyBytes < 1024 {
+		return fmt.Errorf("invalid --max-body-bytes %d: must be at least 1024", c.MaxBodyBytes)
+	}
+	for _, h := range c.AllowedHosts {
+		if strings.Contains(h, "/") || strings.ContainsAny(h, " \t") {
+			return fmt.Errorf("invalid --allowed-hosts entry %q: give a host name or host:port, without scheme or path", h)
+		}
+	}
+	for _, o := range c.AllowedOrigins {
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return fmt.Errorf("invalid --allowed-origins entry %q: give scheme://host[:port], e.g. https://app.example.com", o)
+		}
+	}
+	if c.Transport == TransportHTTP && !IsLoopback(c.Host) && c.AuthTokensFile == "" && !c.InsecureNoAuth {
+		return fmt.Errorf("refusing to serve on non-loopback address %s without authentication: give --auth-tokens-file (label:token lines) or, knowingly, --insecure-no-auth", c.Host)
+	}
+	return nil
+}
+
+// IsLoopback reports whether host (without port) names the loopback interface.
+func IsLoopback(host string) bool {
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func parseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(s)) {
+		return l, fmt.Errorf("invalid --log-level %q: use debug, info, warn or error", s)
+	}
+	err := l.UnmarshalText([]byte(s))
+	return l, err
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func defaultStateDir(name string, getenv func(string) string) string {
+	if d := getenv("STATE_DIRECTORY"); d != "" {
+		// systemd may pass several, colon-separated; the first is this server's.
+		return strings.Split(d, ":")[0]
+	}
+	if d := getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "mcp-servers", name)
+	}
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".local", "state", "mcp-servers", name)
+	}
+	return filepath.Join(os.TempDir(), "mcp-servers", name)
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}

@@ -1,0 +1,106 @@
+// Package guard holds the HTTP checks that run before any MCP message is read: the request size
+// limit, the Host and Origin check against DNS rebinding and cross-site calls, and bearer tokens.
+package guard
+
+import (
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/jck411/mcp-servers/shared/config"
+)
+
+// Hosts decides which Host and Origin headers a server accepts.
+type Hosts struct {
+	hosts   map[string]bool // lower-case host names or host:port values
+	origins map[string]bool // lower-case scheme://host[:port]
+}
+
+// NewHosts accepts loopback names, the bind address, and the allowed hosts and origins.
+// An allowed host matches on any port (a tunnel sends :443 or nothing).
+func NewHosts(bindHost string, allowedHosts, allowedOrigins []string) *Hosts {
+	h := &Hosts{hosts: map[string]bool{}, origins: map[string]bool{}}
+	if bindHost != "" && bindHost != "0.0.0.0" && bindHost != "::" {
+		h.hosts[strings.ToLower(strings.Trim(bindHost, "[]"))] = true
+	}
+	for _, a := range allowedHosts {
+		h.hosts[strings.ToLower(a)] = true
+	}
+	for _, o := range allowedOrigins {
+		h.origins[strings.ToLower(strings.TrimSuffix(o, "/"))] = true
+	}
+	return h
+}
+
+// HostAllowed reports whether a request's Host header names this server.
+func (h *Hosts) HostAllowed(hostHeader string) bool {
+	hostHeader = strings.ToLower(hostHeader)
+	if hostHeader == "" {
+		return false
+	}
+	if h.hosts[hostHeader] {
+		return true
+	}
+	name, _, err := net.SplitHostPort(hostHeader)
+	if err != nil {
+		name = strings.Trim(hostHeader, "[]")
+	}
+	if config.IsLoopback(name) {
+		return true
+	}
+	return h.hosts[name]
+}
+
+// OriginAllowed reports whether a browser Origin may call this server: loopback origins
+// and listed ones. An absent Origin (every non-browser MCP client) is allowed.
+func (h *Hosts) OriginAllowed(origin string) bool {
+	if origin == "" {
+		return true
+	}
+	o := strings.ToLower(strings.TrimSuffix(origin, "/"))
+	if h.origins[o] {
+		return true
+	}
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return config.IsLoopback(u.Hostname())
+}
+
+// Middleware answers 403 to a request whose Host or Origin is not allowed.
+func (h *Hosts) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !h.HostAllowed(r.Host) {
+			http.Error(w, "Forbidden: Host "+strconv.Quote(r.Host)+" is not allowed; start the server with --allowed-hosts "+hostOnly(r.Host)+" to accept it", http.StatusForbidden)
+			return
+		}
+		if o := r.Header.Get("Origin"); !h.OriginAllowed(o) {
+			http.Error(w, "Forbidden: Origin "+strconv.Quote(o)+" is not allowed; start the server with --allowed-origins to accept it", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func hostOnly(hostHeader string) string {
+	if name, _, err := net.SplitHostPort(hostHeader); err == nil {
+		return name
+	}
+	return hostHeader
+}
+
+// LimitBody answers 413 to a request whose declared body is larger than max and cuts off
+// any body that grows past it while being read.
+func LimitBody(max int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > max {
+			http.Error(w, "Request Entity Too Large: body over "+strconv.FormatInt(max, 10)+" bytes", http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, max)
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,110 @@
+package guard
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+)
+
+// minTokenLen keeps guessable tokens out of the file.
+const minTokenLen = 16
+
+// Tokens are the bearer tokens a server accepts, each with the label logs name its caller by.
+type Tokens struct {
+	entries []tokenEntry
+}
+
+type tokenEntry struct {
+	label string
+	sum   [sha256.Size]byte
+}
+
+// LoadTokens reads a tokens file: one label:token a line, blank lines and # comments ignored.
+func LoadTokens(path string) (*Tokens, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("auth tokens file: %w", err)
+	}
+	defer f.Close()
+	t := &Tokens{}
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		label, tok, ok := strings.Cut(line, ":")
+		label, tok = strings.TrimSpace(label), strings.TrimSpace(tok)
+		switch {
+		case !ok || label == "" || tok == "":
+			return nil, fmt.Errorf("auth tokens file %s line %d: want label:token", path, n)
+		case len(tok) < minTokenLen:
+			return nil, fmt.Errorf("auth tokens file %s line %d: token for %q is shorter than %d characters; generate one with `openssl rand -hex 32`", path, n, label, minTokenLen)
+		case seen[label]:
+			return nil, fmt.Errorf("auth tokens file %s line %d: label %q appears twice", path, n, label)
+		}
+		seen[label] = true
+		t.entries = append(t.entries, tokenEntry{label: label, sum: sha256.Sum256([]byte(tok))})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("auth tokens file %s: %w", path, err)
+	}
+	if len(t.entries) == 0 {
+		return nil, fmt.Errorf("auth tokens file %s has no label:token lines", path)
+	}
+	return t, nil
+}
+
+// Label returns the label of the token, comparing against every entry in constant time.
+func (t *Tokens) Label(token string) (string, bool) {
+	sum := sha256.Sum256([]byte(token))
+	found := -1
+	for i := range t.entries {
+		if subtle.ConstantTimeCompare(sum[:], t.entries[i].sum[:]) == 1 {
+			found = i
+		}
+	}
+	if found < 0 {
+		return "", false
+	}
+	return t.entries[found].label, true
+}
+
+type labelKey struct{}
+
+// Middleware answers 401 with WWW-Authenticate: Bearer unless the request carries a known
+// token; the token's label travels on as the caller's name (auth.TokenInfo.UserID in tools).
+func (t *Tokens) Middleware(next http.Handler) http.Handler {
+	verify := func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+		label, _ := ctx.Value(labelKey{}).(string)
+		return &auth.TokenInfo{UserID: label, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	withInfo := auth.RequireBearerToken(verify, nil)(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || tok == "" {
+			unauthorized(w, "missing bearer token: send Authorization: Bearer <token>")
+			return
+		}
+		label, ok := t.Label(strings.TrimSpace(tok))
+		if !ok {
+			unauthorized(w, "invalid bearer token")
+			return
+		}
+		withInfo.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), labelKey{}, label)))
+	})
+}
+
+func unauthorized(w http.ResponseWriter, msg string) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
+	http.Error(w, "Unauthorized: "+msg, http.StatusUnauthorized)
+}

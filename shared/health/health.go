@@ -1,0 +1,131 @@
+// Package health serves /healthz: the server's identity, uptime and tool count, and the
+// result of each dependency check (a token, a browser, a folder), as JSON.
+package health
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Check states, worst last.
+const (
+	OK   = "ok"   // the dependency works
+	Warn = "warn" // works for now but needs attention (a token expiring soon); still ready
+	Fail = "fail" // does not work; the server reports not ready (503)
+)
+
+// Result is what one check found.
+type Result struct {
+	Status string `json:"status"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// CheckFunc inspects one dependency; it must return promptly and honour ctx.
+type CheckFunc func(ctx context.Context) Result
+
+// Report is the /healthz body.
+type Report struct {
+	Status        string            `json:"status"` // ok, degraded or unavailable
+	Name          string            `json:"name"`
+	Version       string            `json:"version"`
+	UptimeSeconds float64           `json:"uptime_seconds"`
+	Tools         int               `json:"tools"`
+	Checks        map[string]Result `json:"checks,omitempty"`
+}
+
+// Registry holds a server's checks.
+type Registry struct {
+	name, version string
+	started       time.Time
+	tools         func() int
+	mu            sync.Mutex
+	checks        map[string]CheckFunc
+}
+
+// NewRegistry returns a registry for a server; tools reports its current tool count.
+func NewRegistry(name, version string, tools func() int) *Registry {
+	return &Registry{name: name, version: version, started: time.Now(), tools: tools, checks: map[string]CheckFunc{}}
+}
+
+// Add registers a named check, replacing one of the same name.
+func (r *Registry) Add(name string, fn CheckFunc) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.checks[name] = fn
+}
+
+// Report runs every check, each bounded by timeout, and summarizes them.
+func (r *Registry) Report(ctx context.Context, timeout time.Duration) Report {
+	r.mu.Lock()
+	names := make([]string, 0, len(r.checks))
+	for n := range r.checks {
+		names = append(names, n)
+	}
+	checks := make(map[string]CheckFunc, len(r.checks))
+	for n, fn := range r.checks {
+		checks[n] = fn
+	}
+	r.mu.Unlock()
+	sort.Strings(names)
+
+	rep := Report{Status: "ok", Name: r.name, Version: r.version, UptimeSeconds: time.Since(r.started).Seconds(), Tools: r.tools()}
+	if len(names) > 0 {
+		rep.Checks = make(map[string]Result, len(names))
+	}
+	for _, n := range names {
+		res := run(ctx, timeout, checks[n])
+		rep.Checks[n] = res
+		switch {
+		case res.Status == Fail:
+			rep.Status = "unavailable"
+		case res.Status == Warn && rep.Status == "ok":
+			rep.Status = "degraded"
+		}
+	}
+	return rep
+}
+
+func run(ctx context.Context, timeout time.Duration, fn CheckFunc) Result {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	done := make(chan Result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- Result{Status: Fail, Detail: "check panicked"}
+			}
+		}()
+		done <- fn(ctx)
+	}()
+	select {
+	case res := <-done:
+		if res.Status != OK && res.Status != Warn {
+			res.Status = Fail
+		}
+		return res
+	case <-ctx.Done():
+		return Result{Status: Fail, Detail: "check timed out after " + timeout.String()}
+	}
+}
+
+// Handler serves the report: 200 when ready (ok or degraded), 503 when not.
+func (r *Registry) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method != http.MethodGet && req.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "use GET", http.StatusMethodNotAllowed)
+			return
+		}
+		rep := r.Report(req.Context(), 5*time.Second)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		if rep.Status == "unavailable" {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+		_ = json.NewEncoder(w).Encode(rep)
+	})
+}

@@ -1,0 +1,267 @@
+// Package kit is the server kit every MCP server in the fleet is built on: configuration,
+// the guarded HTTP stack (/mcp, /healthz, /metrics), tool registration with timeouts, panic
+// recovery, logs and metrics, stdio, graceful shutdown and systemd readiness.
+package kit
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/buildinfo"
+	"github.com/jck411/mcp-servers/shared/config"
+	"github.com/jck411/mcp-servers/shared/guard"
+	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/metrics"
+	"github.com/jck411/mcp-servers/shared/sdnotify"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ShutdownGrace bounds how long in-flight calls may run after SIGTERM.
+const ShutdownGrace = 15 * time.Second
+
+// Spec is what a server is: its id, port, how to configure it and which tools it has.
+type Spec struct {
+	Name         string                                                                            // the server id, also its MCP Implementation.Name
+	Title        string                                                                            // a human title
+	Port         int                                                                               // the fixed default port
+	Instructions string                                                                            // sent to clients at initialization
+	Flags        func(fs *flag.FlagSet)                                                            // the server's own flags, if any (env fallback applies)
+	Setup        func(s *Server) error                                                             // registers tools and health checks
+	Commands     map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int // subcommands such as "auth"
+}
+
+// Server is one configured MCP server.
+type Server struct {
+	spec     Spec
+	cfg      *config.Config
+	version  string
+	log      *slog.Logger
+	mcp      *mcp.Server
+	health   *health.Registry
+	metrics  *metrics.Registry
+	tools    map[string]Tool // offered tools
+	declared map[string]bool // every tool the server has, offered or not
+	closers  []func()
+	notify   string // $NOTIFY_SOCKET, when systemd supervises the server
+}
+
+// New builds a server from its spec and configuration; logs go to logOut.
+func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
+	version := buildinfo.String()
+	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel})).With("server", spec.Name)
+	s := &Server{
+		spec:     spec,
+		cfg:      cfg,
+		version:  version,
+		log:      log,
+		metrics:  metrics.NewRegistry(spec.Name, version),
+		tools:    map[string]Tool{},
+		declared: map[string]bool{},
+	}
+	s.health = health.NewRegistry(spec.Name, version, func() int { return len(s.tools) })
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
+		Instructions: spec.Instructions,
+		Logger:       log,
+		SchemaCache:  mcp.NewSchemaCache(),
+	})
+	s.mcp.AddReceivingMiddleware(s.toolMiddleware)
+	if spec.Setup != nil {
+		if err := spec.Setup(s); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("%s setup: %w", spec.Name, err)
+		}
+	}
+	if err := s.checkToolLists(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// ConfigError is a configuration mistake found after parsing; the command exits 2 on it.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// declare records a tool and reports whether the configuration offers it.
+func (s *Server) declare(t Tool) bool {
+	if s.declared[t.Name] {
+		panic(fmt.Sprintf("kit: tool %q registered twice", t.Name))
+	}
+	s.declared[t.Name] = true
+	switch {
+	case s.cfg.ReadOnly && !t.ReadOnly:
+		return false
+	case len(s.cfg.EnableTools) > 0 && !slices.Contains(s.cfg.EnableTools, t.Name):
+		return false
+	case slices.Contains(s.cfg.DisableTools, t.Name):
+		return false
+	}
+	s.tools[t.Name] = t
+	return true
+}
+
+func (s *Server) checkToolLists() error {
+	for _, list := range [][]string{s.cfg.EnableTools, s.cfg.DisableTools} {
+		for _, n := range list {
+			if !s.declared[n] {
+				known := make([]string, 0, len(s.declared))
+				for k := range s.declared {
+					known = append(known, k)
+				}
+				sort.Strings(known)
+				return &ConfigError{fmt.Errorf("unknown tool %q in --enable-tools/--disable-tools; %s has: %s", n, s.spec.Name, strings.Join(known, ", "))}
+			}
+		}
+	}
+	return nil
+}
+
+// Config returns the server's configuration.
+func (s *Server) Config() *config.Config { return s.cfg }
+
+// Logger returns the server's structured logger.
+func (s *Server) Logger() *slog.Logger { return s.log }
+
+// Version returns the server's version.
+func (s *Server) Version() string { return s.version }
+
+// MCP returns the underlying go-sdk server, for resources and prompts.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// AddHealthCheck adds a dependency check to /healthz.
+func (s *Server) AddHealthCheck(name string, fn health.CheckFunc) { s.health.Add(name, fn) }
+
+// Health returns the health report as /healthz serves it.
+func (s *Server) Health(ctx context.Context) health.Report {
+	return s.health.Report(ctx, 5*time.Second)
+}
+
+// Metrics returns the server's metrics registry.
+func (s *Server) Metrics() *metrics.Registry { return s.metrics }
+
+// OnClose registers cleanup to run when the server stops (last registered runs first).
+func (s *Server) OnClose(fn func()) { s.closers = append(s.closers, fn) }
+
+// Close runs the cleanups.
+func (s *Server) Close() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+	s.closers = nil
+}
+
+// ToolNames lists the offered tools, sorted.
+func (s *Server) ToolNames() []string {
+	names := make([]string, 0, len(s.tools))
+	for n := range s.tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ListTools returns the offered tools exactly as a client sees them, schemas included.
+func (s *Server) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.mcp.Connect(ctx, st, nil)
+	if err != nil {
+		return nil, fmt.Errorf("list tools: %w", err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "list-tools", Version: s.version}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		return nil, fmt.Errorf("list tools: %w", err)
+	}
+	defer cs.Close()
+	var tools []*mcp.Tool
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("list tools: %w", err)
+		}
+		tools = append(tools, t)
+	}
+	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
+	return tools, nil
+}
+
+// Handler is the whole HTTP surface, guards in order: body limit, Host/Origin, auth, MCP.
+func (s *Server) Handler() (http.Handler, error) {
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+		Stateless:                  true,
+		DisableLocalhostProtection: true, // guard.Hosts does this, allowing configured tunnel hosts
+		MaxRequestBodyBytes:        s.cfg.MaxBodyBytes,
+		Logger:                     s.log,
+	})
+	var protected func(http.Handler) http.Handler = func(h http.Handler) http.Handler { return h }
+	if s.cfg.AuthTokensFile != "" {
+		tokens, err := guard.LoadTokens(s.cfg.AuthTokensFile)
+		if err != nil {
+			return nil, err
+		}
+		protected = tokens.Middleware
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", protected(mcpHandler))
+	mux.Handle("/healthz", s.health.Handler())
+	mux.Handle("/metrics", protected(s.metrics.Handler()))
+	mux.Handle("/", http.NotFoundHandler())
+	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
+	return guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux)), nil
+}
+
+// Serve answers HTTP on ln until ctx is done, then drains in-flight calls (bounded) and returns.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	h, err := s.Handler()
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		// No WriteTimeout: it would cut SSE responses; every tool has its own timeout.
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	s.log.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp", "version", s.version, "tools", len(s.tools),
+		"auth", s.cfg.AuthTokensFile != "", "read_only", s.cfg.ReadOnly)
+	if err := sdnotify.Notify(s.notify, sdnotify.Ready); err != nil {
+		s.log.Warn("systemd readiness not reported", "error", err.Error())
+	}
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	_ = sdnotify.Notify(s.notify, sdnotify.Stopping)
+	s.log.Info("shutting down", "grace", ShutdownGrace.String())
+	sctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// RunStdio serves MCP over stdin and stdout until ctx is done or stdin closes.
+func (s *Server) RunStdio(ctx context.Context) error {
+	err := s.mcp.Run(ctx, &mcp.StdioTransport{})
+	if err != nil && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}

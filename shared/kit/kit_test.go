@@ -1,0 +1,443 @@
+package kit_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/mcptest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type echoIn struct {
+	Text string `json:"text" jsonschema:"what to echo"`
+}
+
+type echoOut struct {
+	Echo   string `json:"echo"`
+	Caller string `json:"caller"`
+}
+
+func (o echoOut) Text() string { return "echo: " + o.Echo }
+
+type empty struct{}
+
+// testSpec is a small server with one tool of each behaviour the kit must handle.
+func testSpec(checks map[string]health.Result) kit.Spec {
+	return kit.Spec{
+		Name: "kittest",
+		Port: 9999,
+		Setup: func(s *kit.Server) error {
+			kit.AddTool(s, kit.Tool{Name: "echo", Description: "Echo the text back.", ReadOnly: true},
+				func(ctx context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, echoOut, error) {
+					if in.Text == "" {
+						return nil, echoOut{}, kit.Errorf(kit.CodeInvalidInput, "text is empty: give some text to echo")
+					}
+					return nil, echoOut{Echo: in.Text, Caller: kit.Caller(ctx)}, nil
+				})
+			kit.AddTool(s, kit.Tool{Name: "write_thing", Description: "Change something.", Destructive: true},
+				func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, empty, error) {
+					return nil, empty{}, nil
+				})
+			kit.AddTool(s, kit.Tool{Name: "boom", Description: "Panic.", ReadOnly: true},
+				func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, empty, error) {
+					panic("kaboom")
+				})
+			kit.AddTool(s, kit.Tool{Name: "stuck", Description: "Ignore the deadline.", ReadOnly: true, Timeout: 300 * time.Millisecond},
+				func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, empty, error) {
+					time.Sleep(3 * time.Second)
+					return nil, empty{}, nil
+				})
+			for name, res := range checks {
+				s.AddHealthCheck(name, func(context.Context) health.Result { return res })
+			}
+			return nil
+		},
+	}
+}
+
+func writeTokens(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "tokens")
+	body := "# callers\nlaptop:0123456789abcdef0123456789abcdef\nbackend:fedcba9876543210fedcba9876543210\n"
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+
+// post sends an initialize request with the given headers and returns the status and body.
+func post(t *testing.T, url string, body string, headers map[string]string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+func TestGuards(t *testing.T) {
+	tokens := writeTokens(t)
+	h := mcptest.Start(t, testSpec(nil), "--auth-tokens-file", tokens, "--allowed-hosts", "mcp-kit.example.com",
+		"--allowed-origins", "https://app.example.com", "--max-body-bytes", "4096")
+	good := "Bearer 0123456789abcdef0123456789abcdef"
+	tests := []struct {
+		name    string
+		path    string
+		body    string
+		headers map[string]string
+		want    int
+	}{
+		{"no token", "/mcp", initBody, nil, http.StatusUnauthorized},
+		{"wrong token", "/mcp", initBody, map[string]string{"Authorization": "Bearer 0123456789abcdef0123456789abcdee"}, http.StatusUnauthorized},
+		{"not bearer", "/mcp", initBody, map[string]string{"Authorization": "Basic dXNlcjpwYXNz"}, http.StatusUnauthorized},
+		{"right token", "/mcp", initBody, map[string]string{"Authorization": good}, http.StatusOK},
+		{"evil host", "/mcp", initBody, map[string]string{"Authorization": good, "Host": "evil.example"}, http.StatusForbidden},
+		{"evil origin", "/mcp", initBody, map[string]string{"Authorization": good, "Origin": "https://evil.example"}, http.StatusForbidden},
+		{"evil origin without token is still 403", "/mcp", initBody, map[string]string{"Origin": "https://evil.example"}, http.StatusForbidden},
+		{"tunnel host", "/mcp", initBody, map[string]string{"Authorization": good, "Host": "mcp-kit.example.com"}, http.StatusOK},
+		{"tunnel host with https port", "/mcp", initBody, map[string]string{"Authorization": good, "Host": "mcp-kit.example.com:443"}, http.StatusOK},
+		{"localhost host", "/mcp", initBody, map[string]string{"Authorization": good, "Host": "localhost:9999"}, http.StatusOK},
+		{"loopback origin", "/mcp", initBody, map[string]string{"Authorization": good, "Origin": "http://localhost:9999"}, http.StatusOK},
+		{"listed origin", "/mcp", initBody, map[string]string{"Authorization": good, "Origin": "https://app.example.com"}, http.StatusOK},
+		{"oversized body", "/mcp", strings.Repeat(" ", 5000) + initBody, map[string]string{"Authorization": good}, http.StatusRequestEntityTooLarge},
+		{"healthz needs no token", "/healthz", "", nil, http.StatusMethodNotAllowed},
+		{"metrics need a token", "/metrics", "", nil, http.StatusUnauthorized},
+		{"unknown path", "/nope", "", map[string]string{"Authorization": good}, http.StatusNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, hdr, body := post(t, h.URL+tt.path, tt.body, tt.headers)
+			if code != tt.want {
+				t.Fatalf("status %d, want %d; body %q", code, tt.want, body)
+			}
+			if code == http.StatusUnauthorized && !strings.HasPrefix(hdr.Get("WWW-Authenticate"), "Bearer") {
+				t.Errorf("401 without WWW-Authenticate: Bearer (got %q)", hdr.Get("WWW-Authenticate"))
+			}
+		})
+	}
+}
+
+func TestOversizedChunkedBody(t *testing.T) {
+	h := mcptest.Start(t, testSpec(nil), "--max-body-bytes", "2048")
+	// A body without Content-Length is cut off while it is read.
+	pr, pw := io.Pipe()
+	go func() {
+		_, _ = pw.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pad":"` + strings.Repeat("x", 8000) + `"}}`))
+		_ = pw.Close()
+	}()
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, h.URL+"/mcp", pr)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("status %d, want 413", resp.StatusCode)
+	}
+}
+
+func TestToolCalls(t *testing.T) {
+	tokens := writeTokens(t)
+	h := mcptest.Start(t, testSpec(nil), "--auth-tokens-file", tokens)
+	cs := h.Connect(t, "fedcba9876543210fedcba9876543210")
+
+	res := mcptest.Call(t, cs, "echo", map[string]any{"text": "hi"})
+	var out echoOut
+	mcptest.Decode(t, res, &out)
+	if out.Echo != "hi" || out.Caller != "backend" {
+		t.Errorf("echo = %+v, want hi from backend", out)
+	}
+	if got := mcptest.Text(res); got != "echo: hi" {
+		t.Errorf("text = %q, want the Texter rendering", got)
+	}
+
+	res = mcptest.Call(t, cs, "echo", map[string]any{"text": ""})
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "text is empty") {
+		t.Errorf("empty text: want a tool error, got %v %q", res.IsError, mcptest.Text(res))
+	}
+	res = mcptest.Call(t, cs, "echo", map[string]any{"text": 5})
+	if !res.IsError {
+		t.Errorf("wrong argument type: want a tool error")
+	}
+
+	res = mcptest.Call(t, cs, "boom", nil)
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "internal error") {
+		t.Fatalf("panic: want a tool error, got %v %q", res.IsError, mcptest.Text(res))
+	}
+	res = mcptest.Call(t, cs, "echo", map[string]any{"text": "still here"})
+	if res.IsError {
+		t.Fatalf("server stopped answering after a panic: %s", mcptest.Text(res))
+	}
+
+	start := time.Now()
+	res = mcptest.Call(t, cs, "stuck", nil)
+	took := time.Since(start)
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "did not finish within 300ms") {
+		t.Fatalf("timeout: want a tool error, got %v %q", res.IsError, mcptest.Text(res))
+	}
+	if took > 2*time.Second {
+		t.Errorf("timeout answered after %s, want shortly after 300ms", took)
+	}
+
+	logs := h.Logs()
+	for _, want := range []string{
+		`"tool":"echo","caller":"backend"`, `"outcome":"ok"`, `"code":"invalid_input"`,
+		`"code":"invalid_arguments"`, `"code":"internal"`, `"code":"timeout"`,
+	} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("logs lack %s:\n%s", want, logs)
+		}
+	}
+	if strings.Contains(logs, "0123456789abcdef") || strings.Contains(logs, "fedcba98765") {
+		t.Error("a token appears in the logs")
+	}
+
+	m := h.Server.Metrics()
+	if got := m.Calls("echo", "ok"); got != 2 {
+		t.Errorf("echo ok calls = %d, want 2", got)
+	}
+	if got := m.Calls("stuck", "error"); got != 1 {
+		t.Errorf("stuck error calls = %d, want 1", got)
+	}
+	req, _ := http.NewRequest(http.MethodGet, h.URL+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer fedcba9876543210fedcba9876543210")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{
+		`mcp_tool_calls_total{tool="echo",outcome="ok"} 2`,
+		`mcp_tool_call_duration_seconds_count{tool="echo"} 4`,
+		`mcp_build_info{server="kittest"`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %s:\n%s", want, body)
+		}
+	}
+}
+
+func TestAnnotationsAndReadOnly(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"all", nil, []string{"boom", "echo", "stuck", "write_thing"}},
+		{"read-only", []string{"--read-only"}, []string{"boom", "echo", "stuck"}},
+		{"enable", []string{"--enable-tools", "echo,write_thing"}, []string{"echo", "write_thing"}},
+		{"disable", []string{"--disable-tools", "boom"}, []string{"echo", "stuck", "write_thing"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := mcptest.Start(t, testSpec(nil), tt.args...)
+			cs := h.Connect(t, "")
+			var got []string
+			for tool, err := range cs.Tools(t.Context(), nil) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, tool.Name)
+				a := tool.Annotations
+				if a == nil || a.DestructiveHint == nil || a.OpenWorldHint == nil {
+					t.Fatalf("%s: annotations incomplete: %+v", tool.Name, a)
+				}
+				if tool.Name == "write_thing" && (a.ReadOnlyHint || !*a.DestructiveHint) {
+					t.Errorf("write_thing annotations = %+v", a)
+				}
+				if tool.Name == "echo" && (!a.ReadOnlyHint || *a.DestructiveHint || !a.IdempotentHint) {
+					t.Errorf("echo annotations = %+v", a)
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("tools = %v, want %v", got, tt.want)
+			}
+			if n := h.Server.Health(t.Context()).Tools; n != len(tt.want) {
+				t.Errorf("health tool count = %d, want %d", n, len(tt.want))
+			}
+		})
+	}
+}
+
+func TestHealthz(t *testing.T) {
+	tests := []struct {
+		name       string
+		checks     map[string]health.Result
+		wantCode   int
+		wantStatus string
+	}{
+		{"no checks", nil, 200, "ok"},
+		{"ok", map[string]health.Result{"google token": {Status: health.OK, Detail: "valid"}}, 200, "ok"},
+		{"warn", map[string]health.Result{"google token": {Status: health.Warn, Detail: "expires in 2 days"}}, 200, "degraded"},
+		{"fail", map[string]health.Result{"google token": {Status: health.Fail, Detail: "missing: run gmail auth login"}}, 503, "unavailable"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := mcptest.Start(t, testSpec(tt.checks))
+			resp, err := http.Get(h.URL + "/healthz")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var rep health.Report
+			if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != tt.wantCode || rep.Status != tt.wantStatus {
+				t.Errorf("got %d %q, want %d %q", resp.StatusCode, rep.Status, tt.wantCode, tt.wantStatus)
+			}
+			if rep.Name != "kittest" || rep.Tools != 4 || rep.Version == "" {
+				t.Errorf("report = %+v", rep)
+			}
+			for name, want := range tt.checks {
+				if rep.Checks[name] != want {
+					t.Errorf("check %s = %+v, want %+v", name, rep.Checks[name], want)
+				}
+			}
+		})
+	}
+}
+
+func TestRunExitCodes(t *testing.T) {
+	tokens := writeTokens(t)
+	tests := []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		wantCode int
+		wantOut  string // in stdout or stderr
+	}{
+		{"version", []string{"--version"}, nil, 0, "kittest "},
+		{"help", []string{"--help"}, nil, 0, "MCP_ALLOWED_HOSTS"},
+		{"bad port", []string{"--port", "abc"}, nil, 2, "invalid value"},
+		{"port out of range", []string{"--port", "70000"}, nil, 2, "must be 1 to 65535"},
+		{"bad transport", []string{"--transport", "websocket"}, nil, 2, "use streamable-http or stdio"},
+		{"bad log level", []string{"--log-level", "loud"}, nil, 2, "invalid --log-level"},
+		{"unknown flag", []string{"--bogus"}, nil, 2, "flag provided but not defined"},
+		{"stray argument", []string{"serve"}, nil, 2, "unexpected argument"},
+		{"bad env", nil, map[string]string{"MCP_PORT": "x"}, 2, "MCP_PORT"},
+		{"bad env bool", nil, map[string]string{"MCP_READ_ONLY": "maybe"}, 2, "MCP_READ_ONLY"},
+		{"public without auth", []string{"--host", "0.0.0.0"}, nil, 2, "refusing to serve"},
+		{"unknown tool", []string{"--disable-tools", "ech"}, nil, 2, `unknown tool "ech"`},
+		{"both tool lists", []string{"--disable-tools", "echo", "--enable-tools", "boom"}, nil, 2, "cannot be used together"},
+		{"bad origin", []string{"--allowed-origins", "evil.example"}, nil, 2, "invalid --allowed-origins"},
+		{"missing tokens file", []string{"--auth-tokens-file", "/nonexistent/tokens", "--port", "1"}, nil, 1, "auth tokens file"},
+		{"list tools", []string{"--list-tools", "--read-only"}, nil, 0, `"name": "echo"`},
+		{"public with tokens is fine for --version", []string{"--host", "0.0.0.0", "--auth-tokens-file", tokens, "--version"}, nil, 0, "kittest"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			getenv := func(k string) string { return tt.env[k] }
+			code := kit.Run(t.Context(), testSpec(nil), tt.args, getenv, &stdout, &stderr)
+			all := stdout.String() + stderr.String()
+			if code != tt.wantCode || !strings.Contains(all, tt.wantOut) {
+				t.Errorf("exit %d, want %d; want %q in output:\n%s", code, tt.wantCode, tt.wantOut, all)
+			}
+		})
+	}
+}
+
+// TestServeReadinessAndShutdown runs the whole command: readiness reaches the notify socket,
+// SIGTERM (here: ctx cancel) lets an in-flight call finish, and the command exits 0.
+func TestServeReadinessAndShutdown(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "notify")
+	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: sock, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+
+	slowSpec := testSpec(nil)
+	inner := slowSpec.Setup
+	slowSpec.Setup = func(s *kit.Server) error {
+		kit.AddTool(s, kit.Tool{Name: "slow", Description: "Take 500ms.", ReadOnly: true},
+			func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, echoOut, error) {
+				time.Sleep(500 * time.Millisecond)
+				return nil, echoOut{Echo: "done"}, nil
+			})
+		return inner(s)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	exit := make(chan int, 1)
+	go func() {
+		env := map[string]string{"NOTIFY_SOCKET": sock}
+		exit <- kit.Run(ctx, slowSpec, []string{"--port", strconv.Itoa(port)}, func(k string) string { return env[k] }, io.Discard, io.Discard)
+	}()
+	buf := make([]byte, 64)
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	n, err := conn.Read(buf)
+	if err != nil || string(buf[:n]) != "READY=1" {
+		t.Fatalf("readiness: %q %v", buf[:n], err)
+	}
+
+	h := &mcptest.Harness{URL: "http://127.0.0.1:" + strconv.Itoa(port)}
+	cs, err := h.TryConnect(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}})
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		result <- res
+	}()
+	time.Sleep(150 * time.Millisecond)
+	cancel()
+	n, err = conn.Read(buf)
+	if err != nil || string(buf[:n]) != "STOPPING=1" {
+		t.Fatalf("stopping: %q %v", buf[:n], err)
+	}
+	if res := <-result; res.IsError {
+		t.Fatalf("in-flight call cut by shutdown: %s", mcptest.Text(res))
+	}
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Fatalf("exit code %d, want 0", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not exit after shutdown")
+	}
+}

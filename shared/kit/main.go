@@ -1,0 +1,88 @@
+package kit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/jck411/mcp-servers/shared/buildinfo"
+	"github.com/jck411/mcp-servers/shared/config"
+)
+
+// Main runs a server as a command and returns its exit code: 0 done, 1 failed, 2 bad usage.
+func Main(spec Spec) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, spec, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+}
+
+// Run is Main with its surroundings passed in, so tests can drive the whole command.
+func Run(ctx context.Context, spec Spec, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if cmd, ok := spec.Commands[args[0]]; ok {
+			return cmd(ctx, args[1:], stdout, stderr)
+		}
+	}
+	cfg, err := config.Parse(spec.Name, spec.Port, args, getenv, stderr, spec.Flags)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\nRun %s --help for the flags.\n", spec.Name, err, spec.Name)
+		return 2
+	}
+	if cfg.ShowVersion {
+		fmt.Fprintf(stdout, "%s %s\n", spec.Name, buildinfo.String())
+		return 0
+	}
+	s, err := New(spec, cfg, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", spec.Name, err)
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			return 2
+		}
+		return 1
+	}
+	defer s.Close()
+	s.notify = getenv("NOTIFY_SOCKET")
+
+	switch {
+	case cfg.ListTools:
+		tools, err := s.ListTools(ctx)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", spec.Name, err)
+			return 1
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"server": spec.Name, "port": spec.Port, "tools": tools}); err != nil {
+			return 1
+		}
+		return 0
+	case cfg.Transport == config.TransportStdio:
+		if err := s.RunStdio(ctx); err != nil {
+			s.log.Error("stdio transport failed", "error", err.Error())
+			return 1
+		}
+		return 0
+	}
+
+	ln, err := net.Listen("tcp", cfg.Addr())
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: cannot listen on %s: %v (is another instance running? choose another --port)\n", spec.Name, cfg.Addr(), err)
+		return 1
+	}
+	if err := s.Serve(ctx, ln); err != nil {
+		s.log.Error("server stopped", "error", err.Error())
+		return 1
+	}
+	return 0
+}

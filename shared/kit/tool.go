@@ -1,0 +1,237 @@
+package kit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Tool timeouts. The Cloudflare edge cuts a response at 100 s, so nothing may run longer than MaxTimeout.
+const (
+	DefaultTimeout = 30 * time.Second
+	MaxTimeout     = 89 * time.Second
+)
+
+// Tool describes one tool: its name, what it is for, what it may do, and how long it may run.
+type Tool struct {
+	Name        string        // snake_case, unique across the fleet
+	Title       string        // short human title
+	Description string        // one line that tells a model when to use it
+	ReadOnly    bool          // changes nothing anywhere; kept by --read-only
+	Destructive bool          // may delete, overwrite or send something that cannot be taken back
+	Idempotent  bool          // calling twice with the same input has no further effect
+	OpenWorld   bool          // reaches beyond the server (the internet, a third-party API)
+	Timeout     time.Duration // 0 means DefaultTimeout; at most MaxTimeout
+}
+
+// Texter is implemented by tool outputs that render themselves as a short text for the model;
+// without it the text content is the output's JSON.
+type Texter interface {
+	Text() string
+}
+
+// Error codes carried by tool errors into logs and metrics.
+const (
+	CodeInvalidInput = "invalid_input" // the arguments are wrong; the message says how to fix them
+	CodeNotFound     = "not_found"     // the thing named does not exist
+	CodeUnavailable  = "unavailable"   // a dependency (token, upstream, browser) cannot be used now
+	CodeLimit        = "limit"         // a size, count or time limit was hit
+	CodeTimeout      = "timeout"       // the call outlived its timeout
+	CodeInternal     = "internal"      // a bug: a panic or an impossible state
+	codeTool         = "tool_error"    // an error without a code
+	codeArguments    = "invalid_arguments"
+)
+
+// Error is a tool error with a code for logs and metrics; the model sees only the message.
+type Error struct {
+	Code string
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns a tool error with a code; %w wraps as in fmt.Errorf.
+func Errorf(code, format string, args ...any) error {
+	return &Error{Code: code, Err: fmt.Errorf(format, args...)}
+}
+
+// AddTool registers a typed tool unless the configuration drops it (--read-only,
+// --enable-tools, --disable-tools). Its input and output schemas come from In and Out.
+func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
+	if t.Timeout == 0 {
+		t.Timeout = DefaultTimeout
+	}
+	if t.Timeout > MaxTimeout {
+		panic(fmt.Sprintf("kit.AddTool %s: timeout %s over the %s maximum", t.Name, t.Timeout, MaxTimeout))
+	}
+	if t.Description == "" {
+		panic(fmt.Sprintf("kit.AddTool %s: a description is required", t.Name))
+	}
+	if !s.declare(t) {
+		return
+	}
+	destructive := t.Destructive && !t.ReadOnly
+	openWorld := t.OpenWorld
+	tool := &mcp.Tool{
+		Name:        t.Name,
+		Title:       t.Title,
+		Description: t.Description,
+		Annotations: &mcp.ToolAnnotations{
+			Title:           t.Title,
+			ReadOnlyHint:    t.ReadOnly,
+			DestructiveHint: &destructive,
+			IdempotentHint:  t.Idempotent || t.ReadOnly,
+			OpenWorldHint:   &openWorld,
+		},
+	}
+	mcp.AddTool(s.mcp, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		st := stateFrom(ctx)
+		if st != nil {
+			st.called = true
+		}
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			code := codeTool
+			var te *Error
+			switch {
+			case errors.As(err, &te):
+				code = te.Code
+			case errors.Is(err, context.DeadlineExceeded):
+				code = CodeTimeout
+			}
+			if st != nil {
+				st.code = code
+			}
+			var zero Out
+			return nil, zero, err
+		}
+		if res == nil {
+			if tx, ok := any(out).(Texter); ok {
+				res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tx.Text()}}}
+			}
+		}
+		return res, out, nil
+	})
+}
+
+// callState carries what the typed handler learned back to the middleware.
+type callState struct {
+	called bool
+	code   string
+}
+
+type stateKey struct{}
+type callerKey struct{}
+
+func stateFrom(ctx context.Context) *callState {
+	st, _ := ctx.Value(stateKey{}).(*callState)
+	return st
+}
+
+// Caller returns the label of the token the current tool call came with ("local" without auth).
+func Caller(ctx context.Context) string {
+	if c, ok := ctx.Value(callerKey{}).(string); ok {
+		return c
+	}
+	return "local"
+}
+
+type callReturn struct {
+	res mcp.Result
+	err error
+}
+
+// toolMiddleware wraps every tools/call: timeout, panic recovery, one log line, metrics.
+func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		call, ok := req.(*mcp.CallToolRequest)
+		if method != "tools/call" || !ok || call.Params == nil {
+			return next(ctx, method, req)
+		}
+		name := call.Params.Name
+		timeout := DefaultTimeout
+		if t, ok := s.tools[name]; ok {
+			timeout = t.Timeout
+		}
+		caller := s.callerLabel(call)
+		ctx = context.WithValue(ctx, callerKey{}, caller)
+		st := &callState{}
+		ctx = context.WithValue(ctx, stateKey{}, st)
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+
+		start := time.Now()
+		done := make(chan callReturn, 1)
+		go func() {
+			defer func() {
+				if p := recover(); p != nil {
+					s.log.Error("tool panicked", "tool", name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+					st.code = CodeInternal
+					done <- callReturn{res: errorResult(fmt.Sprintf("%s failed with an internal error (the server recovered and logged it); try again or report it", name))}
+				}
+			}()
+			res, err := next(ctx, method, req)
+			done <- callReturn{res, err}
+		}()
+
+		var r callReturn
+		outcome, code := "ok", ""
+		select {
+		case r = <-done:
+			if tr, ok := r.res.(*mcp.CallToolResult); ok && tr.IsError {
+				outcome, code = "error", st.code
+				if code == "" {
+					code = codeArguments
+					if st.called {
+						code = codeTool
+					}
+				}
+			}
+			if r.err != nil {
+				outcome, code = "error", "protocol"
+			}
+		case <-ctx.Done():
+			outcome, code = "error", CodeTimeout
+			msg := fmt.Sprintf("%s did not finish within %s and was stopped; ask for less at once (smaller range, fewer items) and try again", name, timeout)
+			if ctx.Err() == context.Canceled {
+				msg, code = name+" was cancelled by the client", "cancelled"
+			}
+			r = callReturn{res: errorResult(msg)}
+		}
+		d := time.Since(start)
+		s.metrics.ObserveCall(name, outcome, d)
+		level := slog.LevelInfo
+		if code == CodeInternal {
+			level = slog.LevelError
+		}
+		attrs := []slog.Attr{
+			slog.String("tool", name), slog.String("caller", caller),
+			slog.Float64("duration_ms", float64(d.Microseconds())/1000), slog.String("outcome", outcome),
+		}
+		if code != "" {
+			attrs = append(attrs, slog.String("code", code))
+		}
+		s.log.LogAttrs(context.Background(), level, "tool call", attrs...)
+		return r.res, r.err
+	}
+}
+
+func (s *Server) callerLabel(call *mcp.CallToolRequest) string {
+	if call.Extra != nil && call.Extra.TokenInfo != nil && call.Extra.TokenInfo.UserID != "" {
+		return call.Extra.TokenInfo.UserID
+	}
+	if s.cfg.Transport == "stdio" {
+		return "stdio"
+	}
+	return "local"
+}
+
+func errorResult(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+}

@@ -1,0 +1,121 @@
+// Package mcptest starts a server built on the kit over real HTTP on loopback and connects
+// go-sdk clients to it, so integration tests exercise the same stack production runs.
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/jck411/mcp-servers/shared/config"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ProtocolVersion is the protocol today's clients (Claude, the Inspector, conformance) speak.
+const ProtocolVersion = "2025-11-25"
+
+// Harness is a running server and its base URL.
+type Harness struct {
+	URL    string // http://127.0.0.1:PORT
+	Server *kit.Server
+	logs   *safeBuilder
+}
+
+// Start serves spec with the given command-line flags on a loopback port until the test ends.
+func Start(t testing.TB, spec kit.Spec, args ...string) *Harness {
+	t.Helper()
+	logs := &safeBuilder{}
+	cfg, err := config.Parse(spec.Name, spec.Port, args, func(string) string { return "" }, logs, spec.Flags)
+	if err != nil {
+		t.Fatalf("config: %v", err)
+	}
+	s, err := kit.New(spec, cfg, logs)
+	if err != nil {
+		t.Fatalf("new server: %v", err)
+	}
+	h, err := s.Handler()
+	if err != nil {
+		t.Fatalf("handler: %v", err)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() {
+		ts.Close()
+		s.Close()
+	})
+	return &Harness{URL: ts.URL, Server: s, logs: logs}
+}
+
+// Logs returns the server's log output so far.
+func (h *Harness) Logs() string { return h.logs.String() }
+
+// Connect returns a client session to /mcp that sends token as a bearer token when non-empty.
+func (h *Harness) Connect(t testing.TB, token string) *mcp.ClientSession {
+	t.Helper()
+	cs, err := h.TryConnect(t.Context(), token)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// TryConnect is Connect that returns the error instead of failing the test.
+func (h *Harness) TryConnect(ctx context.Context, token string) (*mcp.ClientSession, error) {
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcptest", Version: "0"}, nil)
+	httpClient := &http.Client{Transport: bearer{token: token, next: http.DefaultTransport}}
+	tr := &mcp.StreamableClientTransport{Endpoint: h.URL + "/mcp", HTTPClient: httpClient, MaxRetries: -1}
+	return client.Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+}
+
+// Call calls a tool and fails the test on a protocol error; tool errors come back in the result.
+func Call(t testing.TB, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("call %s: %v", name, err)
+	}
+	return res
+}
+
+// Text joins the text contents of a result.
+func Text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Decode unmarshals a result's structured content into out and fails the test if it cannot.
+func Decode(t testing.TB, res *mcp.CallToolResult, out any) {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("tool error: %s", Text(res))
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatalf("marshal structured content: %v", err)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatalf("decode structured content %s: %v", b, err)
+	}
+}
+
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	if b.token != "" {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", "Bearer "+b.token)
+	}
+	return b.next.RoundTrip(r)
+}
