@@ -72,7 +72,6 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
 		Instructions: spec.Instructions,
 		Logger:       log,
-		SchemaCache:  mcp.NewSchemaCache(),
 	})
 	s.mcp.AddReceivingMiddleware(s.toolMiddleware)
 	if spec.Setup != nil {

@@ -2,12 +2,15 @@ package kit
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -62,7 +65,10 @@ func Errorf(code, format string, args ...any) error {
 }
 
 // AddTool registers a typed tool unless the configuration drops it (--read-only,
-// --enable-tools, --disable-tools). Its input and output schemas come from In and Out.
+// --enable-tools, --disable-tools). Its input and output schemas are inferred from In and Out;
+// arguments are validated against the input schema before h runs. The handler returns a nil
+// result for the usual case (structured output plus its text rendering) or a result of its own
+// (images, embedded resources), which is sent as it is, with the output attached.
 func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	if t.Timeout == 0 {
 		t.Timeout = DefaultTimeout
@@ -76,12 +82,22 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	if !s.declare(t) {
 		return
 	}
+	in, err := newArgs[In]()
+	if err != nil {
+		panic(fmt.Sprintf("kit.AddTool %s: input schema: %v", t.Name, err))
+	}
+	outSchema, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("kit.AddTool %s: output schema: %v", t.Name, err))
+	}
 	destructive := t.Destructive && !t.ReadOnly
 	openWorld := t.OpenWorld
 	tool := &mcp.Tool{
-		Name:        t.Name,
-		Title:       t.Title,
-		Description: t.Description,
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		InputSchema:  in.schema,
+		OutputSchema: outSchema,
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title,
 			ReadOnlyHint:    t.ReadOnly,
@@ -90,13 +106,21 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 			OpenWorldHint:   &openWorld,
 		},
 	}
-	mcp.AddTool(s.mcp, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+	s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := in.decode(req.Params.Arguments)
+		if err != nil {
+			return errorResult(err.Error()), nil
+		}
 		st := stateFrom(ctx)
 		if st != nil {
 			st.called = true
 		}
-		res, out, err := h(ctx, req, in)
+		res, out, err := h(ctx, req, args)
 		if err != nil {
+			var wire *jsonrpc.Error
+			if errors.As(err, &wire) {
+				return nil, wire
+			}
 			code := codeTool
 			var te *Error
 			switch {
@@ -108,15 +132,24 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 			if st != nil {
 				st.code = code
 			}
-			var zero Out
-			return nil, zero, err
+			return errorResult(err.Error()), nil
+		}
+		structured, err := json.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("%s: encoding output: %w", t.Name, err)
 		}
 		if res == nil {
-			if tx, ok := any(out).(Texter); ok {
-				res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tx.Text()}}}
-			}
+			res = &mcp.CallToolResult{}
 		}
-		return res, out, nil
+		res.StructuredContent = json.RawMessage(structured)
+		if res.Content == nil {
+			text := string(structured)
+			if tx, ok := any(out).(Texter); ok {
+				text = tx.Text()
+			}
+			res.Content = []mcp.Content{&mcp.TextContent{Text: text}}
+		}
+		return res, nil
 	})
 }
 

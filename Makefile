@@ -1,0 +1,70 @@
+# mcp-servers: every target loops over the workspace's modules and servers.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X github.com/jck411/mcp-servers/shared/buildinfo.Version=$(VERSION)
+SERVERS := $(notdir $(wildcard servers/*))
+MODULES = $(shell go list -m -f '{{.Dir}}')
+GOLANGCI_VERSION := v2.15.0
+GOLANGCI := $(CURDIR)/.tools/golangci-lint-$(GOLANGCI_VERSION)
+
+.PHONY: help build test test-go lint run conformance bench docs docs-check deploy-test release clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+build: ## build every server into bin/, stamped with the version
+	@mkdir -p bin
+	@for s in $(SERVERS); do \
+		echo "build $$s $(VERSION)"; \
+		go build -trimpath -ldflags '$(LDFLAGS)' -o bin/$$s ./servers/$$s; \
+	done
+
+test: test-go lint docs-check deploy-test conformance ## everything CI runs: Go tests (race), lint, docs, deploy scripts, conformance
+	@echo "make test: all checks passed"
+
+test-go: ## Go tests of every module with the race detector
+	@for m in $(MODULES); do \
+		echo "test $${m#$(CURDIR)/}"; \
+		(cd $$m && go test -race -count=1 ./...); \
+	done
+
+lint: $(GOLANGCI) ## gofmt, go vet and golangci-lint on every module
+	@bad=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
+		if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
+	@for m in $(MODULES); do \
+		echo "lint $${m#$(CURDIR)/}"; \
+		(cd $$m && go vet ./... && $(GOLANGCI) run --config $(CURDIR)/.golangci.yml ./...); \
+	done
+
+$(GOLANGCI):
+	@mkdir -p .tools
+	@echo "installing golangci-lint $(GOLANGCI_VERSION) into .tools/"
+	@GOBIN=$(CURDIR)/.tools GOWORK=off go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
+	@mv .tools/golangci-lint $(GOLANGCI)
+
+run: build ## run the whole fleet on loopback, each on its fixed port; Ctrl-C stops all
+	@scripts/run-fleet.sh $(SERVERS)
+
+conformance: build ## the official MCP conformance suite against every server
+	@scripts/conformance.sh $(SERVERS)
+
+bench: build ## throughput, latency, CPU per call, RSS and start time over real HTTP
+	@go run ./scripts/cmd/bench -bin bin
+
+docs: build ## regenerate docs/tools.md from the servers themselves
+	@go run ./scripts/cmd/toolsdoc -bin bin -out docs/tools.md
+
+docs-check: build ## fail when tool names repeat across the fleet or docs/tools.md is stale
+	@go run ./scripts/cmd/toolsdoc -bin bin -out docs/tools.md -check
+
+deploy-test: ## shellcheck, systemd-analyze and the deploy scripts against a temporary root
+	@deploy/test/run.sh
+
+release: ## static linux/amd64 and arm64 tarballs with checksums in dist/
+	@VERSION=$(VERSION) scripts/release.sh
+
+clean: ## remove build output
+	rm -rf bin dist results .conformance/results
