@@ -1,0 +1,127 @@
+package config
+
+import (
+	"flag"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	creds := t.TempDir()
+	if err := os.WriteFile(filepath.Join(creds, "auth-tokens"), []byte("a:0123456789abcdef\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		env   map[string]string
+		check func(t *testing.T, c *Config)
+	}{
+		{"defaults", nil, nil, func(t *testing.T, c *Config) {
+			if c.Addr() != "127.0.0.1:9003" || c.Transport != TransportHTTP || c.LogLevel != slog.LevelInfo || c.ReadOnly {
+				t.Errorf("defaults = %+v", c)
+			}
+		}},
+		{"env fallback", nil, map[string]string{"MCP_PORT": "9100", "MCP_READ_ONLY": "true", "MCP_ALLOWED_HOSTS": "a.example.com, b.example.com"}, func(t *testing.T, c *Config) {
+			if c.Port != 9100 || !c.ReadOnly || strings.Join(c.AllowedHosts, "|") != "a.example.com|b.example.com" {
+				t.Errorf("env not applied: %+v", c)
+			}
+		}},
+		{"flag beats env", []string{"--port", "9200"}, map[string]string{"MCP_PORT": "9100"}, func(t *testing.T, c *Config) {
+			if c.Port != 9200 {
+				t.Errorf("port = %d, want the flag's 9200", c.Port)
+			}
+		}},
+		{"systemd credential", nil, map[string]string{"CREDENTIALS_DIRECTORY": creds}, func(t *testing.T, c *Config) {
+			if c.AuthTokensFile != filepath.Join(creds, "auth-tokens") {
+				t.Errorf("tokens file = %q", c.AuthTokensFile)
+			}
+		}},
+		{"systemd state directory", nil, map[string]string{"STATE_DIRECTORY": "/var/lib/mcp/calculator:/other"}, func(t *testing.T, c *Config) {
+			if c.StateDir != "/var/lib/mcp/calculator" {
+				t.Errorf("state dir = %q", c.StateDir)
+			}
+		}},
+		{"home state directory", nil, map[string]string{"HOME": "/home/u"}, func(t *testing.T, c *Config) {
+			if c.StateDir != "/home/u/.local/state/mcp-servers/calculator" {
+				t.Errorf("state dir = %q", c.StateDir)
+			}
+		}},
+		{"public with insecure flag", []string{"--host", "0.0.0.0", "--insecure-no-auth"}, nil, func(t *testing.T, c *Config) {
+			if !c.InsecureNoAuth {
+				t.Error("insecure not set")
+			}
+		}},
+		{"stdio needs no auth anywhere", []string{"--host", "0.0.0.0", "--transport", "stdio"}, nil, func(t *testing.T, c *Config) {}},
+		{"log level", []string{"--log-level", "DEBUG"}, nil, func(t *testing.T, c *Config) {
+			if c.LogLevel != slog.LevelDebug {
+				t.Errorf("level = %v", c.LogLevel)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Parse("calculator", 9003, tt.args, func(k string) string { return tt.env[k] }, io.Discard, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, c)
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"port zero", []string{"--port", "0"}, nil, "must be 1 to 65535"},
+		{"port text", []string{"--port", "x"}, nil, "invalid value"},
+		{"transport", []string{"--transport", "sse"}, nil, "use streamable-http or stdio"},
+		{"level", []string{"--log-level", "trace"}, nil, "--log-level"},
+		{"empty host", []string{"--host", ""}, nil, "invalid --host"},
+		{"host with scheme", []string{"--allowed-hosts", "https://x.example.com"}, nil, "without scheme"},
+		{"origin without scheme", []string{"--allowed-origins", "x.example.com"}, nil, "scheme://host"},
+		{"origin with path", []string{"--allowed-origins", "https://x.example.com/app"}, nil, "scheme://host"},
+		{"tiny body limit", []string{"--max-body-bytes", "10"}, nil, "at least 1024"},
+		{"lan without auth", []string{"--host", "192.168.1.110"}, nil, "refusing to serve"},
+		{"env bool", nil, map[string]string{"MCP_INSECURE_NO_AUTH": "yes please"}, "MCP_INSECURE_NO_AUTH"},
+		{"positional", []string{"extra"}, nil, "unexpected argument"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("calculator", 9003, tt.args, func(k string) string { return tt.env[k] }, io.Discard, nil)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestServerFlags(t *testing.T) {
+	var policy string
+	extra := func(fs *flag.FlagSet) { fs.StringVar(&policy, "policy", "blocklist", "command policy") }
+	if _, err := Parse("shell", 9001, nil, func(k string) string { return map[string]string{"MCP_POLICY": "allowlist"}[k] }, io.Discard, extra); err != nil {
+		t.Fatal(err)
+	}
+	if policy != "allowlist" {
+		t.Errorf("server flag from env = %q, want allowlist", policy)
+	}
+}
+
+func TestIsLoopback(t *testing.T) {
+	for host, want := range map[string]bool{
+		"localhost": true, "LOCALHOST": true, "127.0.0.1": true, "127.8.9.1": true, "::1": true, "[::1]": true,
+		"0.0.0.0": false, "192.168.1.110": false, "example.com": false, "": false, "localhost.evil.example": false,
+	} {
+		if got := IsLoopback(host); got != want {
+			t.Errorf("IsLoopback(%q) = %v, want %v", host, got, want)
+		}
+	}
+}

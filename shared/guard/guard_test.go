@@ -1,0 +1,124 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestHostAllowed(t *testing.T) {
+	h := NewHosts("192.168.1.110", []string{"mcp-calc.example.com"}, nil)
+	tests := map[string]bool{
+		"127.0.0.1:9003":           true,
+		"localhost:9003":           true,
+		"localhost":                true,
+		"[::1]:9003":               true,
+		"192.168.1.110:9003":       true,
+		"mcp-calc.example.com":     true,
+		"MCP-CALC.example.com:443": true,
+		"evil.example":             false,
+		"evil.example:9003":        false,
+		"localhost.evil.example":   false,
+		"192.168.1.111:9003":       false,
+		"":                         false,
+	}
+	for host, want := range tests {
+		if got := h.HostAllowed(host); got != want {
+			t.Errorf("HostAllowed(%q) = %v, want %v", host, got, want)
+		}
+	}
+	if NewHosts("0.0.0.0", nil, nil).HostAllowed("0.0.0.0:9003") {
+		t.Error("a wildcard bind address must not become an allowed Host")
+	}
+}
+
+func TestOriginAllowed(t *testing.T) {
+	h := NewHosts("127.0.0.1", nil, []string{"https://app.example.com"})
+	tests := map[string]bool{
+		"":                              true, // MCP clients send none
+		"http://localhost:9003":         true,
+		"http://127.0.0.1:9003":         true,
+		"https://app.example.com":       true,
+		"https://app.example.com/":      true,
+		"https://evil.example":          false,
+		"http://app.example.com":        false,
+		"null":                          false,
+		"file://":                       false,
+		"http://localhost.evil.example": false,
+	}
+	for origin, want := range tests {
+		if got := h.OriginAllowed(origin); got != want {
+			t.Errorf("OriginAllowed(%q) = %v, want %v", origin, got, want)
+		}
+	}
+}
+
+func TestLoadTokens(t *testing.T) {
+	tests := []struct {
+		name    string
+		body    string
+		wantErr string
+	}{
+		{"good", "# comment\n\nbackend: 0123456789abcdef0123\nlaptop:abcdefabcdefabcdef\n", ""},
+		{"no colon", "backend 0123456789abcdef0123\n", "want label:token"},
+		{"short token", "backend:short\n", "shorter than 16"},
+		{"duplicate label", "a:0123456789abcdef\na:abcdefabcdefabcdef\n", "appears twice"},
+		{"empty", "# nothing\n", "no label:token lines"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "tokens")
+			if err := os.WriteFile(p, []byte(tt.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			tok, err := LoadTokens(p)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l, ok := tok.Label("0123456789abcdef0123"); !ok || l != "backend" {
+				t.Errorf("Label = %q %v, want backend", l, ok)
+			}
+			if l, ok := tok.Label("abcdefabcdefabcdef"); !ok || l != "laptop" {
+				t.Errorf("Label = %q %v, want laptop", l, ok)
+			}
+			for _, bad := range []string{"", "0123456789abcdef012", "0123456789abcdef01234", "backend"} {
+				if _, ok := tok.Label(bad); ok {
+					t.Errorf("Label(%q) accepted", bad)
+				}
+			}
+		})
+	}
+	if _, err := LoadTokens(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("missing file: want an error")
+	}
+}
+
+// FuzzHostAllowed checks that whatever the Host header, only loopback names and the listed
+// host are ever let through.
+func FuzzHostAllowed(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:9003", "localhost", "[::1]:1", "mcp.example.com:443", "evil.example", "127.0.0.1.evil.example", "[::1", "a:b:c", "LOCALHOST:80", "%31%32%37.0.0.1"} {
+		f.Add(s)
+	}
+	h := NewHosts("127.0.0.1", []string{"mcp.example.com"}, nil)
+	f.Fuzz(func(t *testing.T, host string) {
+		if !h.HostAllowed(host) {
+			return
+		}
+		name := strings.ToLower(host)
+		if i := strings.LastIndex(name, ":"); i >= 0 && !strings.HasSuffix(name, "]") && strings.Count(name, ":") == 1 {
+			name = name[:i]
+		}
+		name = strings.Trim(strings.SplitN(name, "]:", 2)[0], "[]")
+		ok := name == "mcp.example.com" || name == "localhost" || strings.HasPrefix(name, "127.") || name == "::1" || strings.HasPrefix(name, "0:0:0:0:0:0:0:1") || strings.Contains(name, "::")
+		if !ok {
+			t.Fatalf("HostAllowed(%q) let through a name that is neither loopback nor listed (%q)", host, name)
+		}
+	})
+}
