@@ -1,0 +1,11 @@
+package stats
+
+// Error reports invalid input to Describe; Msg tells the caller what to change.
+type Error struct {
+	Msg string
+}
+
+// Error returns the message.
+func (e *Error) Error() string { return e.Msg }
+
+func errorf(msg string) *Error { return &Error{Msg: msg} }
