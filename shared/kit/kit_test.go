@@ -200,6 +200,11 @@ func TestToolCalls(t *testing.T) {
 		t.Fatalf("server stopped answering after a panic: %s", mcptest.Text(res))
 	}
 
+	// An unknown tool is a protocol error, and the server survives it.
+	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "no_such_tool"}); err == nil || !strings.Contains(err.Error(), "no_such_tool") {
+		t.Errorf("unknown tool: want a protocol error naming it, got %v", err)
+	}
+
 	start := time.Now()
 	res = mcptest.Call(t, cs, "stuck", nil)
 	took := time.Since(start)

@@ -217,7 +217,7 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		outcome, code := "ok", ""
 		select {
 		case r = <-done:
-			if tr, ok := r.res.(*mcp.CallToolResult); ok && tr.IsError {
+			if tr, ok := r.res.(*mcp.CallToolResult); ok && tr != nil && tr.IsError {
 				outcome, code = "error", st.code
 				if code == "" {
 					code = codeArguments
@@ -227,7 +227,7 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				}
 			}
 			if r.err != nil {
-				outcome, code = "error", "protocol"
+				outcome, code = "error", "protocol" // e.g. an unknown tool: a JSON-RPC error, not a tool result
 			}
 		case <-ctx.Done():
 			outcome, code = "error", CodeTimeout
