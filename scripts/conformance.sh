@@ -24,7 +24,7 @@ echo "conformance: node $(npm exec --offline -- node --version)"
 
 failed=()
 pid=""
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; }
+cleanup() { if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi; }
 trap cleanup EXIT
 
 for s in "${servers[@]}"; do

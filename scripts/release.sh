@@ -20,12 +20,14 @@ The tarball holds:
   MANIFEST           "<fingerprint>  <name>" per server: the SHA-256 of the same binary built
                      without the version stamp, so deploy.sh restarts only servers whose code
                      (or toolchain, or dependencies) really changed
-  deploy/, docs/     the unit files and scripts of this release (deploy/setup-host.sh, deploy.sh)
+  deploy/            the unit files, setup-host.sh and deploy.sh of this release
+  scripts/           gen-tunnel-config.sh and gen-client-config.sh, to run on the host
+  docs/deploy.md     the deploy guide
 
 Options (environment fallback in brackets):
   --version V   release version [VERSION]; default: `git describe --tags --dirty`, or
-                v0.0.0-<commit> without tags; a dirty tree adds .<UTC timestamp> so that
-                two dirty builds never share a version
+                v0.0.0-<commit> without tags; a version ending in -dirty gets
+                .<UTC timestamp> added, so that two dirty builds never share a version
   --arch LIST   architectures, space or comma separated [ARCHES]; default "amd64 arm64"
   --out DIR     output directory [DIST]; default dist/ at the repository root
   -h, --help    this text
@@ -58,12 +60,13 @@ if [[ -z $version ]]; then
 			version="v0.0.0-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
 			git diff --quiet HEAD 2>/dev/null || version+="-dirty"
 		fi
-		if [[ $version == *-dirty ]]; then
-			version+=".$(date -u +%Y%m%dT%H%M%SZ)"
-		fi
 	else
 		die "not a git checkout: give --version"
 	fi
+fi
+# A dirty tree gives a new version each build, so that two different builds never share one.
+if [[ $version == *-dirty ]]; then
+	version+=".$(date -u +%Y%m%dT%H%M%SZ)"
 fi
 [[ $version =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] ||
 	die "version '$version' may hold only letters, digits and . _ + - (it names a folder on the host)"
@@ -81,7 +84,7 @@ for dir in servers/*/; do
 	[[ -f $dir/go.mod ]] || continue
 	compgen -G "$dir*.go" >/dev/null || continue
 	name=$(basename "$dir")
-	pkg=$(go -C "$dir" list -f '{{.Name}}' .) || die "go list failed in $dir"
+	pkg=$(go list -f '{{.Name}}' "./servers/$name") || die "go list failed for servers/$name (is it in go.work?)"
 	[[ $pkg == main ]] && servers+=("$name")
 done
 [[ ${#servers[@]} -gt 0 ]] || die "no server with a main package under servers/"
@@ -94,28 +97,29 @@ trap 'rm -rf "$stage"' EXIT
 for arch in "${arch_list[@]}"; do
 	base="mcp-servers-$version-linux-$arch"
 	tree="$stage/$arch"
-	mkdir -p "$tree/bin" "$tree/deploy" "$tree/docs" "$stage/fp-$arch"
+	mkdir -p "$tree/bin" "$tree/deploy" "$tree/docs" "$tree/scripts" "$stage/fp-$arch"
 	: >"$tree/MANIFEST"
 	for name in "${servers[@]}"; do
 		printf 'release: building %s %s for linux/%s\n' "$name" "$version" "$arch" >&2
-		CGO_ENABLED=0 GOOS=linux GOARCH=$arch go -C "servers/$name" build -trimpath \
-			-ldflags "-s -w -X $ldpkg=$version" -o "$tree/bin/$name" .
+		CGO_ENABLED=0 GOOS=linux GOARCH=$arch go build -trimpath \
+			-ldflags "-s -w -X $ldpkg=$version" -o "$tree/bin/$name" "./servers/$name"
 		# The fingerprint build: the same binary without the version stamp or VCS details.
-		CGO_ENABLED=0 GOOS=linux GOARCH=$arch go -C "servers/$name" build -trimpath -buildvcs=false \
-			-ldflags "-s -w" -o "$stage/fp-$arch/$name" .
+		CGO_ENABLED=0 GOOS=linux GOARCH=$arch go build -trimpath -buildvcs=false \
+			-ldflags "-s -w" -o "$stage/fp-$arch/$name" "./servers/$name"
 		fp=$(sha256sum "$stage/fp-$arch/$name")
 		printf '%s  %s\n' "${fp%% *}" "$name" >>"$tree/MANIFEST"
 	done
 	printf '%s\n' "$version" >"$tree/VERSION"
 	cp -R deploy/systemd "$tree/deploy/"
 	cp deploy/setup-host.sh deploy/deploy.sh "$tree/deploy/"
+	cp scripts/gen-tunnel-config.sh scripts/gen-client-config.sh "$tree/scripts/"
 	if [[ -f docs/deploy.md ]]; then cp docs/deploy.md "$tree/docs/"; fi
-	chmod 0755 "$tree/bin/"* "$tree/deploy/"*.sh
+	chmod 0755 "$tree/bin/"* "$tree/deploy/"*.sh "$tree/scripts/"*.sh
 
 	tarball="$out/$base.tar.gz"
 	mtime=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" \
-		-C "$tree" -cf - VERSION MANIFEST bin deploy docs | gzip -n -9 >"$tarball.tmp"
+		-C "$tree" -cf - VERSION MANIFEST bin deploy docs scripts | gzip -n -9 >"$tarball.tmp"
 	mv "$tarball.tmp" "$tarball"
 	(cd "$out" && sha256sum "$base.tar.gz" >"$base.tar.gz.sha256")
 	printf '%s\n' "$tarball"
