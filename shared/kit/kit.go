@@ -46,6 +46,7 @@ type Server struct {
 	cfg      *config.Config
 	version  string
 	log      *slog.Logger
+	sdkLog   *slog.Logger // for the go-sdk, which is chatty at info
 	mcp      *mcp.Server
 	health   *health.Registry
 	metrics  *metrics.Registry
@@ -59,11 +60,15 @@ type Server struct {
 func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 	version := buildinfo.String()
 	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel})).With("server", spec.Name)
+	// The go-sdk logs every session's connect and disconnect at info, which in stateless mode is
+	// every request: its logger starts at warn.
+	sdkLog := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: max(cfg.LogLevel, slog.LevelWarn)})).With("server", spec.Name)
 	s := &Server{
 		spec:     spec,
 		cfg:      cfg,
 		version:  version,
 		log:      log,
+		sdkLog:   sdkLog,
 		metrics:  metrics.NewRegistry(spec.Name, version),
 		tools:    map[string]Tool{},
 		declared: map[string]bool{},
@@ -71,7 +76,7 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 	s.health = health.NewRegistry(spec.Name, version, func() int { return len(s.tools) })
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
 		Instructions: spec.Instructions,
-		Logger:       log,
+		Logger:       sdkLog,
 	})
 	s.mcp.AddReceivingMiddleware(s.toolMiddleware)
 	if spec.Setup != nil {
@@ -201,7 +206,7 @@ func (s *Server) Handler() (http.Handler, error) {
 		Stateless:                  true,
 		DisableLocalhostProtection: true, // guard.Hosts does this, allowing configured tunnel hosts
 		MaxRequestBodyBytes:        s.cfg.MaxBodyBytes,
-		Logger:                     s.log,
+		Logger:                     s.sdkLog,
 	})
 	var protected func(http.Handler) http.Handler = func(h http.Handler) http.Handler { return h }
 	if s.cfg.AuthTokensFile != "" {

@@ -224,6 +224,9 @@ func TestToolCalls(t *testing.T) {
 			t.Errorf("logs lack %s:\n%s", want, logs)
 		}
 	}
+	if strings.Contains(logs, "session connected") {
+		t.Error("the go-sdk's per-session info lines reach the log; stateless mode would log them on every request")
+	}
 	if strings.Contains(logs, "0123456789abcdef") || strings.Contains(logs, "fedcba98765") {
 		t.Error("a token appears in the logs")
 	}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"os/exec"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/mcptest"
+)
+
+// reportLatency adds p50 and p99 of the measured durations to the benchmark's output.
+func reportLatency(b *testing.B, d []time.Duration) {
+	if len(d) == 0 {
+		return
+	}
+	slices.Sort(d)
+	b.ReportMetric(float64(d[len(d)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(d[min(len(d)-1, len(d)*99/100)].Microseconds()), "p99-µs")
+}
+
+// BenchmarkRunCommandHTTP measures run_command "true" through the whole server over loopback
+// HTTP: guards, the go-sdk's stateless handler, the tool middleware, the policy and bash.
+func BenchmarkRunCommandHTTP(b *testing.B) {
+	h := mcptest.Start(b, spec(), "--state-dir", b.TempDir())
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"true"}}}`)
+	client := &http.Client{}
+	durations := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		began := time.Now()
+		req, err := http.NewRequest(http.MethodPost, h.URL+"/mcp", bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", mcptest.ProtocolVersion)
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !bytes.Contains(out, []byte(`"exit_code":0`)) {
+			b.Fatalf("status %d: %s", resp.StatusCode, out)
+		}
+		durations = append(durations, time.Since(began))
+	}
+	b.StopTimer()
+	reportLatency(b, durations)
+}
+
+// BenchmarkBashDirect spawns bash -c true directly, the floor under run_command.
+func BenchmarkBashDirect(b *testing.B) {
+	durations := make([]time.Duration, 0, b.N)
+	for range b.N {
+		began := time.Now()
+		if err := exec.Command("/bin/bash", "-c", "true").Run(); err != nil {
+			b.Fatal(err)
+		}
+		durations = append(durations, time.Since(began))
+	}
+	b.StopTimer()
+	reportLatency(b, durations)
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/servers/shell/runner"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Command timeouts: run_command's own limit stays under the tool timeout, which stays under
+// the 89 s every tool must finish within.
+const (
+	defaultCommandTimeout = 30 * time.Second
+	maxCommandTimeout     = 85 * time.Second
+	maxStdinBytes         = 1 << 20
+)
+
+type runCommandInput struct {
+	Command        string            `json:"command" jsonschema:"bash command line, run with bash -c; pipes, redirects, && and ; work"`
+	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory inside the allowed roots (default: the server's work directory)"`
+	TimeoutSeconds float64           `json:"timeout_seconds,omitempty" jsonschema:"seconds before the command and everything it started is killed, up to 85 (default 30)"`
+	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment variables; PATH, LD_*, BASH_ENV, IFS and the like cannot be set"`
+	Stdin          string            `json:"stdin,omitempty" jsonschema:"text given to the command on standard input"`
+}
+
+type runCommandOutput struct {
+	ExitCode    int     `json:"exit_code" jsonschema:"the exit status; -1 when killed by a signal"`
+	Signal      string  `json:"signal,omitempty" jsonschema:"the signal that killed the command"`
+	Stdout      string  `json:"stdout"`
+	Stderr      string  `json:"stderr"`
+	StdoutBytes int64   `json:"stdout_bytes" jsonschema:"the whole stdout's length; more than stdout when its middle was cut"`
+	StderrBytes int64   `json:"stderr_bytes"`
+	Truncated   bool    `json:"truncated" jsonschema:"output was cut; a marker in it says how many bytes"`
+	DurationMS  float64 `json:"duration_ms"`
+	TimedOut    bool    `json:"timed_out"`
+	Cwd         string  `json:"cwd"`
+}
+
+// Text renders the result as a terminal would show it, with the exit status.
+func (o runCommandOutput) Text() string {
+	var b strings.Builder
+	b.WriteString(o.Stdout)
+	if o.Stderr != "" {
+		if b.Len() > 0 && !strings.HasSuffix(o.Stdout, "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString("[stderr]\n")
+		b.WriteString(o.Stderr)
+	}
+	if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+		b.WriteByte('\n')
+	}
+	switch {
+	case o.TimedOut:
+		fmt.Fprintf(&b, "[timed out after %.1f s; the command and its children were killed]", o.DurationMS/1000)
+	case o.Signal != "":
+		fmt.Fprintf(&b, "[killed by %s]", o.Signal)
+	default:
+		fmt.Fprintf(&b, "[exit %d]", o.ExitCode)
+	}
+	return b.String()
+}
+
+func addRunCommand(s *kit.Server, sh *shell) {
+	kit.AddTool(s, kit.Tool{
+		Name:        "run_command",
+		Title:       "Run command",
+		Description: "Run a bash command line on the host and return exit code, stdout and stderr (head and tail kept when long). For anything over 85 s or interactive, use start_process.",
+		Destructive: true,
+		OpenWorld:   true,
+		Timeout:     maxCommandTimeout + 3*time.Second,
+	}, sh.runCommand)
+}
+
+func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runCommandInput) (*mcp.CallToolResult, runCommandOutput, error) {
+	var out runCommandOutput
+	if strings.TrimSpace(in.Command) == "" {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "command is empty: give a bash command line, e.g. 'ls -la'")
+	}
+	timeout := defaultCommandTimeout
+	if in.TimeoutSeconds != 0 {
+		if in.TimeoutSeconds < 0 || in.TimeoutSeconds > maxCommandTimeout.Seconds() {
+			return nil, out, kit.Errorf(kit.CodeInvalidInput, "timeout_seconds %g: give more than 0 and at most %g; use start_process for longer work", in.TimeoutSeconds, maxCommandTimeout.Seconds())
+		}
+		timeout = time.Duration(in.TimeoutSeconds * float64(time.Second))
+	}
+	if len(in.Stdin) > maxStdinBytes {
+		return nil, out, kit.Errorf(kit.CodeLimit, "stdin is %d bytes; at most %d (write a file with write_text_file and redirect it instead)", len(in.Stdin), maxStdinBytes)
+	}
+	dir, err := sh.dir(in.Cwd)
+	if err != nil {
+		return nil, out, err
+	}
+	env, err := sh.env.With(in.Env)
+	if err != nil {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
+	}
+	caller := kit.Caller(ctx)
+	if err := sh.check(ctx, "run_command", in.Command, dir); err != nil {
+		return nil, out, err
+	}
+	select {
+	case sh.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, out, kit.Errorf(kit.CodeLimit, "all %d command slots stayed busy; try again when fewer commands are running", cap(sh.slots))
+	}
+	defer func() { <-sh.slots }()
+
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	stdout, stderr := runner.NewCapture(sh.outputLimit), runner.NewCapture(sh.outputLimit)
+	spec := runner.Spec{Line: in.Command, Dir: dir, Env: env}
+	if in.Stdin != "" {
+		spec.Stdin = strings.NewReader(in.Stdin)
+	}
+	res, err := runner.Run(cctx, spec, stdout, stderr)
+	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	sh.log.Info("command", "tool", "run_command", "caller", caller, "command", in.Command, "cwd", dir,
+		"env", envNames(in.Env), "exit_code", res.ExitCode, "signal", res.Signal, "timed_out", timedOut,
+		"duration_ms", float64(res.Duration.Microseconds())/1000, "policy", sh.policy.Decision(nil))
+	if err != nil {
+		return nil, out, kit.Errorf(kit.CodeInternal, "running the command failed: %w", err)
+	}
+	if ctx.Err() != nil {
+		return nil, out, ctx.Err()
+	}
+	out = runCommandOutput{
+		ExitCode:    res.ExitCode,
+		Signal:      res.Signal,
+		Stdout:      stdout.String(),
+		Stderr:      stderr.String(),
+		StdoutBytes: stdout.Total(),
+		StderrBytes: stderr.Total(),
+		Truncated:   stdout.Cut() > 0 || stderr.Cut() > 0,
+		DurationMS:  float64(res.Duration.Microseconds()) / 1000,
+		TimedOut:    timedOut,
+		Cwd:         dir,
+	}
+	return nil, out, nil
+}
+
+// check applies the policy and audits a refusal; allowed commands are audited when they end.
+func (sh *shell) check(ctx context.Context, tool, line, dir string) error {
+	err := sh.policy.Check(line, dir)
+	if err == nil {
+		return nil
+	}
+	sh.log.Warn("command refused", "tool", tool, "caller", kit.Caller(ctx), "command", line, "cwd", dir,
+		"policy", sh.policy.Decision(err))
+	return kit.Errorf(kit.CodeInvalidInput, "%w. The server's command policy is fixed at start; if this was intended, ask the operator", err)
+}
+
+// envNames lists the names of extra variables for the audit log; values are never logged.
+func envNames(env map[string]string) []string {
+	names := make([]string, 0, len(env))
+	for n := range env {
+		names = append(names, n)
+	}
+	return names
+}

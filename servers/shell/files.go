@@ -1,0 +1,410 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// File tool limits.
+const (
+	defaultFindResults = 200
+	maxFindResults     = 1000
+	maxFindVisits      = 200000
+	defaultReadLines   = 500
+	maxReadLines       = 5000
+	maxHashBytes       = 32 << 20 // files larger than this are read without a content hash
+	maxWriteBytes      = 4 << 20
+)
+
+func addFileTools(s *kit.Server, sh *shell) {
+	kit.AddTool(s, kit.Tool{
+		Name:        "find_files",
+		Title:       "Find files",
+		Description: "Find files under a directory in the allowed roots by name substring or glob (e.g. '*.yaml', 'conf/*.ini'), with type, size and modification time.",
+		ReadOnly:    true,
+	}, sh.findFiles)
+	kit.AddTool(s, kit.Tool{
+		Name:        "read_text_file",
+		Title:       "Read text file",
+		Description: "Read lines of a text file in the allowed roots, from a 1-based line offset, with its sha256 for write_text_file's conflict check.",
+		ReadOnly:    true,
+	}, sh.readTextFile)
+	kit.AddTool(s, kit.Tool{
+		Name:        "write_text_file",
+		Title:       "Write text file",
+		Description: "Write a text file in the allowed roots atomically; refuses to replace an existing file unless overwrite is set or expected_sha256 matches its current content.",
+		Destructive: true,
+		Idempotent:  true,
+	}, sh.writeTextFile)
+}
+
+type findFilesInput struct {
+	Root       string `json:"root,omitempty" jsonschema:"directory to search, inside the allowed roots (default: the work directory)"`
+	Pattern    string `json:"pattern" jsonschema:"glob such as '*.go' (matched against the name, or the path below root when it has a /), or a plain name substring"`
+	Type       string `json:"type,omitempty" jsonschema:"file, dir or any (default any)"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"at most this many results, up to 1000 (default 200)"`
+	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"directory levels below root to search (default unlimited)"`
+}
+
+type fileEntry struct {
+	Path     string `json:"path" jsonschema:"relative to root"`
+	Type     string `json:"type" jsonschema:"file, dir, symlink or other"`
+	Size     int64  `json:"size"`
+	Modified string `json:"modified"`
+}
+
+type findFilesOutput struct {
+	Root      string      `json:"root"`
+	Files     []fileEntry `json:"files"`
+	Truncated bool        `json:"truncated" jsonschema:"more matched than returned, or the search stopped early"`
+}
+
+// Text lists the paths, one a line.
+func (o findFilesOutput) Text() string {
+	var b strings.Builder
+	for _, f := range o.Files {
+		suffix := ""
+		if f.Type == "dir" {
+			suffix = "/"
+		}
+		fmt.Fprintf(&b, "%s%s\n", f.Path, suffix)
+	}
+	if len(o.Files) == 0 {
+		b.WriteString("no matches\n")
+	}
+	if o.Truncated {
+		b.WriteString("[more matches not shown; narrow the pattern or root]\n")
+	}
+	return b.String()
+}
+
+func (sh *shell) findFiles(ctx context.Context, _ *mcp.CallToolRequest, in findFilesInput) (*mcp.CallToolResult, findFilesOutput, error) {
+	var out findFilesOutput
+	if in.Pattern == "" {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "pattern is empty: give a glob such as '*.yaml' or part of a name")
+	}
+	glob := strings.ContainsAny(in.Pattern, "*?[")
+	if glob {
+		if _, err := filepath.Match(in.Pattern, ""); err != nil {
+			return nil, out, kit.Errorf(kit.CodeInvalidInput, "pattern %q is not a valid glob: %v", in.Pattern, err)
+		}
+	}
+	switch in.Type {
+	case "", "any", "file", "dir":
+	default:
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "type %q: use file, dir or any", in.Type)
+	}
+	limit := in.MaxResults
+	if limit <= 0 {
+		limit = defaultFindResults
+	}
+	limit = min(limit, maxFindResults)
+	root, err := sh.dir(in.Root)
+	if err != nil {
+		return nil, out, err
+	}
+	out.Root, out.Files = root, []fileEntry{}
+	needle := strings.ToLower(in.Pattern)
+	visits := 0
+	errStop := errors.New("stop")
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if d != nil && d.IsDir() && p != root {
+				return filepath.SkipDir // unreadable directories are skipped
+			}
+			return err
+		}
+		if visits++; visits > maxFindVisits || ctx.Err() != nil {
+			out.Truncated = true
+			return errStop
+		}
+		if p == root {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		if in.MaxDepth > 0 && strings.Count(rel, string(filepath.Separator)) >= in.MaxDepth {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if matchEntry(rel, d, in.Pattern, needle, glob, in.Type) {
+			if len(out.Files) >= limit {
+				out.Truncated = true
+				return errStop
+			}
+			out.Files = append(out.Files, entry(rel, d))
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return nil, out, kit.Errorf(kit.CodeInternal, "searching %s: %w", root, err)
+	}
+	return nil, out, nil
+}
+
+func matchEntry(rel string, d fs.DirEntry, pattern, needle string, glob bool, typ string) bool {
+	switch {
+	case typ == "file" && !d.Type().IsRegular():
+		return false
+	case typ == "dir" && !d.IsDir():
+		return false
+	}
+	if !glob {
+		return strings.Contains(strings.ToLower(d.Name()), needle)
+	}
+	subject := d.Name()
+	if strings.Contains(pattern, "/") {
+		subject = filepath.ToSlash(rel)
+	}
+	ok, _ := filepath.Match(pattern, subject)
+	return ok
+}
+
+func entry(rel string, d fs.DirEntry) fileEntry {
+	e := fileEntry{Path: filepath.ToSlash(rel), Type: "other"}
+	switch {
+	case d.IsDir():
+		e.Type = "dir"
+	case d.Type().IsRegular():
+		e.Type = "file"
+	case d.Type()&fs.ModeSymlink != 0:
+		e.Type = "symlink"
+	}
+	if info, err := d.Info(); err == nil {
+		e.Size = info.Size()
+		e.Modified = info.ModTime().UTC().Format(time.RFC3339)
+	}
+	return e
+}
+
+type readTextFileInput struct {
+	Path   string `json:"path" jsonschema:"file path inside the allowed roots, absolute or relative to the work directory"`
+	Offset int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based (default 1)"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"lines to return, up to 5000 (default 500)"`
+}
+
+type readTextFileOutput struct {
+	Path       string `json:"path"`
+	Content    string `json:"content"`
+	StartLine  int    `json:"start_line"`
+	Lines      int    `json:"lines" jsonschema:"lines returned"`
+	NextOffset int    `json:"next_offset,omitempty" jsonschema:"pass as offset to read on; absent at the end of the file"`
+	Truncated  bool   `json:"truncated" jsonschema:"stopped at the byte limit, possibly inside a line"`
+	Size       int64  `json:"size"`
+	SHA256     string `json:"sha256,omitempty" jsonschema:"of the whole file; give it to write_text_file as expected_sha256"`
+}
+
+// Text is the content with a status line when there is more.
+func (o readTextFileOutput) Text() string {
+	if o.NextOffset == 0 {
+		return o.Content
+	}
+	return fmt.Sprintf("%s\n[lines %d-%d shown; continue with offset %d]", strings.TrimSuffix(o.Content, "\n"), o.StartLine, o.StartLine+o.Lines-1, o.NextOffset)
+}
+
+func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in readTextFileInput) (*mcp.CallToolResult, readTextFileOutput, error) {
+	var out readTextFileOutput
+	if in.Offset < 0 || in.Limit < 0 || in.Limit > maxReadLines {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "offset must be 1 or more and limit 1 to %d", maxReadLines)
+	}
+	start := max(in.Offset, 1)
+	limit := in.Limit
+	if limit == 0 {
+		limit = defaultReadLines
+	}
+	p, err := sh.path(in.Path)
+	if err != nil {
+		return nil, out, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, out, fileError(in.Path, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, out, fileError(in.Path, err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s is not a regular file; use find_files to list a directory", in.Path)
+	}
+	out.Path, out.Size, out.StartLine = p, info.Size(), start
+	hash := sha256.New()
+	var src io.Reader = f
+	if info.Size() <= maxHashBytes {
+		src = io.TeeReader(f, hash)
+	}
+	r := bufio.NewReaderSize(src, 64<<10)
+	head, _ := r.Peek(8 << 10)
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s looks binary (it has NUL bytes); read it with run_command, e.g. xxd or file", in.Path)
+	}
+	var content bytes.Buffer
+	hashing := info.Size() <= maxHashBytes
+	lineNo := 1 // the line the next byte read belongs to
+	for ctx.Err() == nil {
+		chunk, err := r.ReadSlice('\n')
+		partial := errors.Is(err, bufio.ErrBufferFull)
+		if len(chunk) > 0 && lineNo >= start {
+			switch {
+			case out.Lines >= limit || out.Truncated:
+				if out.NextOffset == 0 {
+					out.NextOffset = lineNo
+				}
+			case len(chunk) > sh.outputLimit-content.Len():
+				content.Write(chunk[:sh.outputLimit-content.Len()])
+				out.Truncated, out.Lines, out.NextOffset = true, out.Lines+1, lineNo+1
+			default:
+				content.Write(chunk)
+				if !partial {
+					out.Lines++
+				}
+			}
+		}
+		if err == nil {
+			lineNo++
+		}
+		if (err != nil && !partial) || (out.NextOffset != 0 && !hashing) {
+			break
+		}
+	}
+	if ctx.Err() != nil {
+		return nil, out, ctx.Err()
+	}
+	if info.Size() <= maxHashBytes {
+		out.SHA256 = hex.EncodeToString(hash.Sum(nil))
+	}
+	out.Content = strings.ToValidUTF8(content.String(), "\uFFFD")
+	return nil, out, nil
+}
+
+type writeTextFileInput struct {
+	Path           string `json:"path" jsonschema:"file path inside the allowed roots, absolute or relative to the work directory; its directory must exist"`
+	Content        string `json:"content"`
+	Overwrite      bool   `json:"overwrite,omitempty" jsonschema:"replace the file if it exists"`
+	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"replace only if the file's current sha256 (from read_text_file) is this"`
+}
+
+type writeTextFileOutput struct {
+	Path    string `json:"path"`
+	Bytes   int    `json:"bytes"`
+	SHA256  string `json:"sha256"`
+	Created bool   `json:"created"`
+}
+
+// Text says what was written.
+func (o writeTextFileOutput) Text() string {
+	verb := "replaced"
+	if o.Created {
+		verb = "created"
+	}
+	return fmt.Sprintf("%s %s (%d bytes, sha256 %s)", verb, o.Path, o.Bytes, o.SHA256)
+}
+
+func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in writeTextFileInput) (*mcp.CallToolResult, writeTextFileOutput, error) {
+	var out writeTextFileOutput
+	if len(in.Content) > maxWriteBytes {
+		return nil, out, kit.Errorf(kit.CodeLimit, "content is %d bytes; at most %d", len(in.Content), maxWriteBytes)
+	}
+	p, err := sh.path(in.Path)
+	if err != nil {
+		return nil, out, err
+	}
+	mode := os.FileMode(0o644)
+	info, err := os.Stat(p)
+	exists := err == nil
+	switch {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, out, fileError(in.Path, err)
+	case exists && !info.Mode().IsRegular():
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s exists and is not a regular file", in.Path)
+	case exists && in.ExpectedSHA256 != "":
+		current, err := fileHash(p)
+		if err != nil {
+			return nil, out, fileError(in.Path, err)
+		}
+		if !strings.EqualFold(current, in.ExpectedSHA256) {
+			return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s changed since it was read (sha256 %s, expected %s); read it again and redo the edit", in.Path, current, in.ExpectedSHA256)
+		}
+	case exists && !in.Overwrite:
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s exists; set overwrite, or give expected_sha256 from read_text_file to replace it safely", in.Path)
+	case !exists && in.ExpectedSHA256 != "":
+		return nil, out, kit.Errorf(kit.CodeNotFound, "%s does not exist, so it cannot match expected_sha256", in.Path)
+	}
+	if exists {
+		mode = info.Mode().Perm()
+	}
+	dir := filepath.Dir(p)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(p)+".tmp-*")
+	if err != nil {
+		return nil, out, fileError(in.Path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.WriteString(in.Content); err != nil {
+		tmp.Close()
+		return nil, out, fileError(in.Path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return nil, out, fileError(in.Path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return nil, out, fileError(in.Path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, out, fileError(in.Path, err)
+	}
+	if exists {
+		err = os.Rename(tmp.Name(), p)
+	} else {
+		err = os.Link(tmp.Name(), p) // fails if the file appeared meanwhile: never clobber
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s was created by someone else meanwhile; read it and try again", in.Path)
+	}
+	if err != nil {
+		return nil, out, fileError(in.Path, err)
+	}
+	sum := sha256.Sum256([]byte(in.Content))
+	sh.log.Info("file written", "tool", "write_text_file", "caller", kit.Caller(ctx), "path", p, "bytes", len(in.Content), "created", !exists)
+	return nil, writeTextFileOutput{Path: p, Bytes: len(in.Content), SHA256: hex.EncodeToString(sum[:]), Created: !exists}, nil
+}
+
+func fileHash(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func fileError(p string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return kit.Errorf(kit.CodeNotFound, "%s does not exist", p)
+	case errors.Is(err, fs.ErrPermission):
+		return kit.Errorf(kit.CodeUnavailable, "%s: permission denied for the server's user", p)
+	}
+	return kit.Errorf(kit.CodeInternal, "%s: %w", p, err)
+}

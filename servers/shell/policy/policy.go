@@ -1,0 +1,188 @@
+// Package policy decides whether a bash command line may run. It parses the line as bash does,
+// finds every simple command in it (through pipes, lists, subshells, command and process
+// substitution, functions, wrappers such as sudo or env, and inline scripts such as bash -c),
+// and holds each against an allowlist or a blocklist of destructive patterns. It is a
+// guardrail against mistakes, not a sandbox: the boundary is the operating system user the
+// server runs as.
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Mode is how a policy judges commands.
+type Mode string
+
+// The modes.
+const (
+	Off       Mode = "off"       // every command runs
+	Blocklist Mode = "blocklist" // commands run unless they match a destructive rule
+	Allowlist Mode = "allowlist" // only listed programs run, and the blocklist rules still apply
+)
+
+// Rule names, as refusals and the audit log name them.
+const (
+	RuleParse          = "parse"            // the line is not valid bash
+	RuleNesting        = "nesting"          // inline scripts nested too deeply
+	RuleAllowlist      = "allowlist"        // a program not on the allowlist
+	RuleAllowlistEnv   = "allowlist-env"    // assigning PATH or a loader variable under the allowlist
+	RuleRmRoot         = "rm-root"          // rm -r on / or a top-level system directory
+	RuleMkfs           = "mkfs"             // making or wiping a filesystem
+	RuleDDDevice       = "dd-device"        // dd of=/dev/…
+	RuleWriteDevice    = "write-device"     // redirecting or copying onto a device
+	RuleShutdown       = "shutdown"         // shutdown, reboot, poweroff, halt, init 0/6
+	RuleForkBomb       = "fork-bomb"        // a function that calls itself in a pipe or background
+	RuleChmodRoot      = "chmod-root"       // chmod/chown/chgrp -R on / or a top-level system directory
+	RuleWriteAuthFiles = "write-auth-files" // writing /etc/shadow, /etc/sudoers, /etc/passwd …
+	RulePipeToShell    = "pipe-to-shell"    // a download piped or substituted into a shell
+)
+
+// Rules lists the blocklist rules with what each refuses, for documentation and errors.
+var Rules = []struct{ Name, Refuses string }{
+	{RuleRmRoot, "rm -r/-R/--recursive on /, /*, ~ or a top-level system directory (/bin, /boot, /dev, /etc, /home, /lib*, /opt, /proc, /root, /run, /sbin, /srv, /sys, /usr, /var …), also via cd and globs"},
+	{RuleMkfs, "mkfs, mkfs.*, mke2fs, mkswap, wipefs"},
+	{RuleDDDevice, "dd with of= a device under /dev (other than /dev/null, /dev/zero, /dev/stdout …)"},
+	{RuleWriteDevice, "redirecting, tee-ing, copying or shredding onto a device under /dev"},
+	{RuleShutdown, "shutdown, reboot, poweroff, halt, init/telinit 0 or 6, systemctl poweroff/reboot/halt/kexec"},
+	{RuleForkBomb, "a function that calls itself in a pipeline or in the background, e.g. :(){ :|:& };:"},
+	{RuleChmodRoot, "chmod, chown or chgrp -R on / or a top-level system directory"},
+	{RuleWriteAuthFiles, "writing /etc/shadow, /etc/gshadow, /etc/passwd, /etc/group, /etc/sudoers or /etc/sudoers.d/*"},
+	{RulePipeToShell, "a download (curl, wget, fetch, aria2c) piped into a shell or interpreter, or run through bash <(…), bash -c \"$(…)\", eval, source"},
+}
+
+// maxDepth bounds how deeply inline scripts (bash -c, eval, su -c) are followed.
+const maxDepth = 8
+
+// Policy is an immutable command policy; it is safe for concurrent use.
+type Policy struct {
+	mode    Mode
+	allowed map[string]bool
+}
+
+// New returns a policy. Allowlist needs at least one program; the other modes take none.
+func New(mode Mode, allow []string) (*Policy, error) {
+	switch mode {
+	case Off, Blocklist, Allowlist:
+	default:
+		return nil, fmt.Errorf("unknown policy %q: use allowlist, blocklist or off", mode)
+	}
+	p := &Policy{mode: mode, allowed: map[string]bool{}}
+	for _, a := range allow {
+		a = strings.TrimSpace(a)
+		if a == "" {
+			continue
+		}
+		if strings.ContainsAny(a, " \t\n'\"$`;|&<>(){}*?[]\\") {
+			return nil, fmt.Errorf("allowed command %q: give a program name such as git or an absolute path such as /usr/bin/git", a)
+		}
+		p.allowed[a] = true
+	}
+	if mode == Allowlist && len(p.allowed) == 0 {
+		return nil, fmt.Errorf("the allowlist policy needs programs to allow, e.g. git,ls,cat")
+	}
+	if mode != Allowlist && len(p.allowed) > 0 {
+		return nil, fmt.Errorf("allowed commands are only used by the allowlist policy, not %q", mode)
+	}
+	return p, nil
+}
+
+// Mode returns the policy's mode.
+func (p *Policy) Mode() Mode { return p.mode }
+
+// Allowed returns the allowlisted programs, sorted.
+func (p *Policy) Allowed() []string {
+	out := make([]string, 0, len(p.allowed))
+	for a := range p.allowed {
+		out = append(out, a)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Refusal is a command line the policy will not run, with the rule that refused it.
+type Refusal struct {
+	Rule   string
+	Detail string
+}
+
+func (r *Refusal) Error() string {
+	return fmt.Sprintf("refused by policy rule %s: %s", r.Rule, r.Detail)
+}
+
+// Check returns nil when line may run from the working directory dir, else a *Refusal.
+func (p *Policy) Check(line, dir string) error {
+	if p.mode == Off {
+		return nil
+	}
+	c := &checker{p: p, cwd: dir}
+	c.script(line, 0)
+	if c.refusal != nil {
+		return c.refusal
+	}
+	return nil
+}
+
+// Decision is how the audit log records the outcome of Check.
+func (p *Policy) Decision(err error) string {
+	if p.mode == Off {
+		return "off"
+	}
+	var r *Refusal
+	if errors.As(err, &r) {
+		return "refused:" + r.Rule
+	}
+	return "allowed"
+}
+
+// checker walks one command line and keeps the first refusal.
+type checker struct {
+	p       *Policy
+	cwd     string // the working directory as far as static cd commands tell; "" when unknown
+	refusal *Refusal
+}
+
+func (c *checker) refuse(rule, format string, args ...any) {
+	if c.refusal == nil {
+		c.refusal = &Refusal{Rule: rule, Detail: fmt.Sprintf(format, args...)}
+	}
+}
+
+// script parses and checks a piece of bash source.
+func (c *checker) script(src string, depth int) {
+	if depth > maxDepth {
+		c.refuse(RuleNesting, "inline scripts (bash -c, eval, su -c) nested more than %d deep", maxDepth)
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		c.refuse(RuleParse, "the command line is not valid bash (%v)", err)
+		return
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if c.refusal != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+				c.command(expandWords(call.Args), n.Redirs, depth)
+			}
+		case *syntax.Redirect:
+			c.redirect(n)
+		case *syntax.Assign:
+			c.assign(n)
+		case *syntax.DeclClause:
+			c.allow(invocation{prog: n.Variant.Value, name: n.Variant.Value})
+		case *syntax.FuncDecl:
+			c.funcDecl(n)
+		case *syntax.BinaryCmd:
+			c.pipeline(n)
+		}
+		return true
+	})
+}

@@ -1,0 +1,540 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jck411/mcp-servers/servers/shell/runner"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Background process limits.
+const (
+	processBufferBytes = 1 << 20          // output kept per process; older output is dropped
+	processRetention   = 30 * time.Minute // how long a finished process stays listed
+	maxStartWait       = 60 * time.Second // how long start_process may wait for output
+	maxStopGrace       = 30 * time.Second
+	inputTimeout       = 5 * time.Second
+)
+
+// process is one background command, named by its handle.
+type process struct {
+	handle  string
+	command string
+	cwd     string
+	owner   string
+	proc    *runner.Process
+	out     *runner.Ring
+}
+
+// processTable holds the background processes; it outlives every client connection.
+type processTable struct {
+	mu    sync.Mutex
+	max   int
+	byID  map[string]*process
+	log   *slog.Logger
+	close sync.Once
+}
+
+func newProcessTable(maxProcs int, log *slog.Logger) *processTable {
+	return &processTable{max: maxProcs, byID: map[string]*process{}, log: log}
+}
+
+// add registers a new process, first dropping finished ones past retention, then the oldest
+// finished one when the table is full.
+func (t *processTable) add(p *process) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reapLocked()
+	if len(t.byID) >= t.max {
+		var oldest *process
+		for _, q := range t.byID {
+			if q.finished() && (oldest == nil || q.endTime().Before(oldest.endTime())) {
+				oldest = q
+			}
+		}
+		if oldest == nil {
+			return kit.Errorf(kit.CodeLimit, "%d background processes are running, the most this server keeps; stop one with stop_process first", t.max)
+		}
+		delete(t.byID, oldest.handle)
+	}
+	t.byID[p.handle] = p
+	return nil
+}
+
+func (t *processTable) reapLocked() {
+	for id, p := range t.byID {
+		if p.finished() && time.Since(p.endTime()) > processRetention {
+			delete(t.byID, id)
+		}
+	}
+}
+
+func (t *processTable) get(handle string) (*process, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p, ok := t.byID[handle]
+	if !ok {
+		return nil, kit.Errorf(kit.CodeNotFound, "no process %q; list_processes shows the handles (finished processes are dropped after %s)", handle, processRetention)
+	}
+	return p, nil
+}
+
+func (t *processTable) all() []*process {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reapLocked()
+	out := make([]*process, 0, len(t.byID))
+	for _, p := range t.byID {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].proc.Started().Before(out[j].proc.Started()) })
+	return out
+}
+
+// closeAll kills every running process; the server is stopping.
+func (t *processTable) closeAll() {
+	t.close.Do(func() {
+		t.mu.Lock()
+		procs := make([]*process, 0, len(t.byID))
+		for _, p := range t.byID {
+			procs = append(procs, p)
+		}
+		t.mu.Unlock()
+		for _, p := range procs {
+			p.proc.Kill()
+		}
+		for _, p := range procs {
+			select {
+			case <-p.proc.Done():
+			case <-time.After(5 * time.Second):
+			}
+		}
+	})
+}
+
+func (p *process) finished() bool {
+	select {
+	case <-p.proc.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+func (p *process) endTime() time.Time {
+	return p.proc.Started().Add(p.proc.Result().Duration)
+}
+
+// processInfo is a process as the tools report it.
+type processInfo struct {
+	Handle         string  `json:"handle"`
+	Command        string  `json:"command"`
+	Cwd            string  `json:"cwd"`
+	Owner          string  `json:"owner" jsonschema:"the caller that started it"`
+	PID            int     `json:"pid"`
+	State          string  `json:"state" jsonschema:"running or exited"`
+	ExitCode       *int    `json:"exit_code,omitempty"`
+	Signal         string  `json:"signal,omitempty"`
+	StartedAt      string  `json:"started_at"`
+	RuntimeSeconds float64 `json:"runtime_seconds"`
+	OutputBytes    int64   `json:"output_bytes" jsonschema:"all output so far; read_process_output pages through it"`
+}
+
+func (p *process) info() processInfo {
+	pi := processInfo{
+		Handle: p.handle, Command: p.command, Cwd: p.cwd, Owner: p.owner, PID: p.proc.Pid(),
+		State: "running", StartedAt: p.proc.Started().UTC().Format(time.RFC3339),
+		RuntimeSeconds: time.Since(p.proc.Started()).Seconds(), OutputBytes: p.out.Total(),
+	}
+	if p.finished() {
+		r := p.proc.Result()
+		pi.State, pi.ExitCode, pi.Signal, pi.RuntimeSeconds = "exited", &r.ExitCode, r.Signal, r.Duration.Seconds()
+	}
+	pi.RuntimeSeconds = float64(int64(pi.RuntimeSeconds*1000)) / 1000
+	return pi
+}
+
+func (p *process) status() string {
+	pi := p.info()
+	if pi.State == "running" {
+		return fmt.Sprintf("%s running (pid %d, %.1f s)", p.handle, pi.PID, pi.RuntimeSeconds)
+	}
+	if pi.Signal != "" {
+		return fmt.Sprintf("%s exited: killed by %s after %.1f s", p.handle, pi.Signal, pi.RuntimeSeconds)
+	}
+	return fmt.Sprintf("%s exited with code %d after %.1f s", p.handle, *pi.ExitCode, pi.RuntimeSeconds)
+}
+
+func newHandle() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return "proc-" + hex.EncodeToString(b)
+}
+
+func addProcessTools(s *kit.Server, sh *shell) {
+	kit.AddTool(s, kit.Tool{
+		Name:        "start_process",
+		Title:       "Start background process",
+		Description: "Start a long-running or interactive command (bash -c) in the background and return a handle; optionally wait until its output matches a regex or some seconds pass.",
+		OpenWorld:   true,
+		Timeout:     maxStartWait + 5*time.Second,
+	}, sh.startProcess)
+	kit.AddTool(s, kit.Tool{
+		Name:        "read_process_output",
+		Title:       "Read process output",
+		Description: "Read a background process's combined stdout and stderr from an offset (paging with next_offset) or its last bytes, with its state.",
+		ReadOnly:    true,
+	}, sh.readProcessOutput)
+	kit.AddTool(s, kit.Tool{
+		Name:        "send_process_input",
+		Title:       "Send process input",
+		Description: "Write text to a background process's standard input (include \\n to end a line), optionally closing it, and return output that follows.",
+	}, sh.sendProcessInput)
+	kit.AddTool(s, kit.Tool{
+		Name:        "stop_process",
+		Title:       "Stop process",
+		Description: "Stop a background process and everything it started: send a signal (default TERM), then KILL after a grace period.",
+		Destructive: true,
+		Idempotent:  true,
+	}, sh.stopProcess)
+	kit.AddTool(s, kit.Tool{
+		Name:        "list_processes",
+		Title:       "List processes",
+		Description: "List background processes started by start_process: handle, command, state, exit code, start time, runtime.",
+		ReadOnly:    true,
+	}, sh.listProcesses)
+}
+
+type startProcessInput struct {
+	Command     string            `json:"command" jsonschema:"bash command line to run in the background"`
+	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory inside the allowed roots (default: the work directory)"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"extra environment variables; PATH, LD_*, BASH_ENV and the like cannot be set"`
+	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"regex (RE2); return once the output matches it, e.g. 'Listening on'"`
+	WaitSeconds float64           `json:"wait_seconds,omitempty" jsonschema:"seconds to wait for wait_for, or before returning, up to 60 (default 0, or 10 with wait_for)"`
+}
+
+type processOutput struct {
+	Process    processInfo `json:"process"`
+	Output     string      `json:"output" jsonschema:"output read, up to the output limit"`
+	Offset     int64       `json:"offset" jsonschema:"where output starts in the process's whole output"`
+	NextOffset int64       `json:"next_offset" jsonschema:"pass as offset to read what follows"`
+	Dropped    int64       `json:"dropped,omitempty" jsonschema:"bytes before offset that were asked for but are no longer kept"`
+	More       bool        `json:"more" jsonschema:"more output is available after next_offset"`
+	Matched    *bool       `json:"matched,omitempty" jsonschema:"whether wait_for matched"`
+}
+
+// Text shows the output and a status line.
+func (o processOutput) Text() string {
+	var b strings.Builder
+	b.WriteString(o.Output)
+	if o.Output != "" && !strings.HasSuffix(o.Output, "\n") {
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "[%s; output bytes %d-%d", o.Process.Handle+" "+o.Process.State, o.Offset, o.NextOffset)
+	if o.More {
+		b.WriteString(", more after next_offset")
+	}
+	if o.Matched != nil && !*o.Matched {
+		b.WriteString("; wait_for did not match")
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+func (sh *shell) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in startProcessInput) (*mcp.CallToolResult, processOutput, error) {
+	var out processOutput
+	if strings.TrimSpace(in.Command) == "" {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "command is empty: give a bash command line, e.g. 'python3 -m http.server 8000'")
+	}
+	if in.WaitSeconds < 0 || in.WaitSeconds > maxStartWait.Seconds() {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "wait_seconds %g: give 0 to %g", in.WaitSeconds, maxStartWait.Seconds())
+	}
+	var pattern *regexp.Regexp
+	wait := time.Duration(in.WaitSeconds * float64(time.Second))
+	if in.WaitFor != "" {
+		var err error
+		if pattern, err = regexp.Compile(in.WaitFor); err != nil {
+			return nil, out, kit.Errorf(kit.CodeInvalidInput, "wait_for is not a valid RE2 regex: %v", err)
+		}
+		if wait == 0 {
+			wait = 10 * time.Second
+		}
+	}
+	dir, err := sh.dir(in.Cwd)
+	if err != nil {
+		return nil, out, err
+	}
+	env, err := sh.env.With(in.Env)
+	if err != nil {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
+	}
+	if err := sh.check(ctx, "start_process", in.Command, dir); err != nil {
+		return nil, out, err
+	}
+	ring := runner.NewRing(processBufferBytes)
+	proc, err := runner.Start(runner.Spec{Line: in.Command, Dir: dir, Env: env}, ring)
+	if err != nil {
+		return nil, out, kit.Errorf(kit.CodeInternal, "starting the process failed: %w", err)
+	}
+	p := &process{handle: newHandle(), command: in.Command, cwd: dir, owner: kit.Caller(ctx), proc: proc, out: ring}
+	if err := sh.procs.add(p); err != nil {
+		proc.Kill()
+		<-proc.Done()
+		return nil, out, err
+	}
+	sh.log.Info("process started", "tool", "start_process", "caller", p.owner, "handle", p.handle, "pid", proc.Pid(),
+		"command", in.Command, "cwd", dir, "env", envNames(in.Env), "policy", sh.policy.Decision(nil))
+	go func() {
+		<-proc.Done()
+		r := proc.Result()
+		sh.log.Info("process exited", "handle", p.handle, "caller", p.owner, "exit_code", r.ExitCode, "signal", r.Signal,
+			"duration_ms", float64(r.Duration.Microseconds())/1000)
+	}()
+
+	matched := sh.waitOutput(ctx, p, 0, pattern, wait)
+	out = sh.output(p, 0, 0)
+	if pattern != nil {
+		out.Matched = &matched
+	}
+	return nil, out, nil
+}
+
+// waitOutput waits until the output after offset matches pattern (or, without one, until
+// wait passes), the process exits, or ctx ends; it reports whether the pattern matched.
+func (sh *shell) waitOutput(ctx context.Context, p *process, offset int64, pattern *regexp.Regexp, wait time.Duration) bool {
+	if wait <= 0 {
+		return false
+	}
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if pattern != nil {
+			data, _ := p.out.Read(offset, processBufferBytes)
+			if pattern.Match(data) {
+				return true
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-deadline.C:
+			return false
+		case <-p.proc.Done():
+			if pattern != nil {
+				data, _ := p.out.Read(offset, processBufferBytes)
+				return pattern.Match(data)
+			}
+			return false
+		case <-tick.C:
+		}
+	}
+}
+
+// output reads up to the output limit from offset, or the last tail bytes when tail > 0.
+func (sh *shell) output(p *process, offset int64, tail int) processOutput {
+	var data []byte
+	var start int64
+	if tail > 0 {
+		data, start = p.out.Tail(min(tail, sh.outputLimit))
+	} else {
+		data, start = p.out.Read(offset, sh.outputLimit)
+	}
+	next := start + int64(len(data))
+	o := processOutput{Process: p.info(), Output: string(data), Offset: start, NextOffset: next, More: next < p.out.Total()}
+	if tail == 0 && start > offset {
+		o.Dropped = start - offset
+	}
+	return o
+}
+
+type readProcessOutputInput struct {
+	Handle string `json:"handle" jsonschema:"the handle start_process returned"`
+	Offset int64  `json:"offset,omitempty" jsonschema:"byte offset to read from, e.g. the previous next_offset (default 0)"`
+	Tail   int    `json:"tail,omitempty" jsonschema:"read the last this many bytes instead of from offset"`
+}
+
+func (sh *shell) readProcessOutput(_ context.Context, _ *mcp.CallToolRequest, in readProcessOutputInput) (*mcp.CallToolResult, processOutput, error) {
+	if in.Offset < 0 || in.Tail < 0 {
+		return nil, processOutput{}, kit.Errorf(kit.CodeInvalidInput, "offset and tail must not be negative")
+	}
+	p, err := sh.procs.get(in.Handle)
+	if err != nil {
+		return nil, processOutput{}, err
+	}
+	return nil, sh.output(p, in.Offset, in.Tail), nil
+}
+
+type sendProcessInputInput struct {
+	Handle      string  `json:"handle" jsonschema:"the handle start_process returned"`
+	Input       string  `json:"input,omitempty" jsonschema:"text to write to standard input; include \\n to end a line"`
+	CloseStdin  bool    `json:"close_stdin,omitempty" jsonschema:"close standard input after writing (end of file)"`
+	WaitSeconds float64 `json:"wait_seconds,omitempty" jsonschema:"seconds to wait for output that follows, up to 10 (default 0.5)"`
+}
+
+func (sh *shell) sendProcessInput(ctx context.Context, _ *mcp.CallToolRequest, in sendProcessInputInput) (*mcp.CallToolResult, processOutput, error) {
+	var out processOutput
+	if in.Input == "" && !in.CloseStdin {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "give input to send, or close_stdin")
+	}
+	if in.WaitSeconds < 0 || in.WaitSeconds > 10 {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "wait_seconds %g: give 0 to 10", in.WaitSeconds)
+	}
+	if len(in.Input) > maxStdinBytes {
+		return nil, out, kit.Errorf(kit.CodeLimit, "input is %d bytes; at most %d", len(in.Input), maxStdinBytes)
+	}
+	p, err := sh.procs.get(in.Handle)
+	if err != nil {
+		return nil, out, err
+	}
+	if err := sh.owns(ctx, p); err != nil {
+		return nil, out, err
+	}
+	if p.finished() {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s; it takes no more input", p.status())
+	}
+	before := p.out.Total()
+	if err := p.proc.Input(in.Input, in.CloseStdin, inputTimeout); err != nil {
+		return nil, out, kit.Errorf(kit.CodeUnavailable, "%s: %v", p.handle, err)
+	}
+	wait := 500 * time.Millisecond
+	if in.WaitSeconds > 0 {
+		wait = time.Duration(in.WaitSeconds * float64(time.Second))
+	}
+	sh.waitQuiet(ctx, p, before, wait)
+	return nil, sh.output(p, before, 0), nil
+}
+
+// waitQuiet waits up to wait for output after offset, returning early once output has
+// arrived and then stayed quiet for a moment, or the process exited.
+func (sh *shell) waitQuiet(ctx context.Context, p *process, offset int64, wait time.Duration) {
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	last, quiet := offset, 0
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-deadline.C:
+			return
+		case <-p.proc.Done():
+			return
+		case <-tick.C:
+		}
+		total := p.out.Total()
+		if total > offset && total == last {
+			if quiet++; quiet >= 3 {
+				return
+			}
+			continue
+		}
+		last, quiet = total, 0
+	}
+}
+
+// owns refuses control of a process to callers other than the one that started it.
+func (sh *shell) owns(ctx context.Context, p *process) error {
+	if c := kit.Caller(ctx); c != p.owner {
+		return kit.Errorf(kit.CodeInvalidInput, "%s was started by %s; only that caller may send it input or stop it", p.handle, p.owner)
+	}
+	return nil
+}
+
+var signals = map[string]syscall.Signal{
+	"TERM": syscall.SIGTERM, "INT": syscall.SIGINT, "HUP": syscall.SIGHUP, "KILL": syscall.SIGKILL,
+	"QUIT": syscall.SIGQUIT, "USR1": syscall.SIGUSR1, "USR2": syscall.SIGUSR2,
+}
+
+type stopProcessInput struct {
+	Handle       string  `json:"handle" jsonschema:"the handle start_process returned"`
+	Signal       string  `json:"signal,omitempty" jsonschema:"TERM (default), INT, HUP, QUIT, USR1, USR2 or KILL"`
+	GraceSeconds float64 `json:"grace_seconds,omitempty" jsonschema:"seconds to wait after the signal before KILL, up to 30 (default 5)"`
+}
+
+func (sh *shell) stopProcess(ctx context.Context, _ *mcp.CallToolRequest, in stopProcessInput) (*mcp.CallToolResult, processOutput, error) {
+	var out processOutput
+	name := strings.TrimPrefix(strings.ToUpper(in.Signal), "SIG")
+	if name == "" {
+		name = "TERM"
+	}
+	sig, ok := signals[name]
+	if !ok {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "signal %q: use TERM, INT, HUP, QUIT, USR1, USR2 or KILL", in.Signal)
+	}
+	if in.GraceSeconds < 0 || in.GraceSeconds > maxStopGrace.Seconds() {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "grace_seconds %g: give 0 to %g", in.GraceSeconds, maxStopGrace.Seconds())
+	}
+	grace := 5 * time.Second
+	if in.GraceSeconds > 0 {
+		grace = time.Duration(in.GraceSeconds * float64(time.Second))
+	}
+	p, err := sh.procs.get(in.Handle)
+	if err != nil {
+		return nil, out, err
+	}
+	if err := sh.owns(ctx, p); err != nil {
+		return nil, out, err
+	}
+	if !p.finished() {
+		sh.log.Info("process stopping", "tool", "stop_process", "caller", kit.Caller(ctx), "handle", p.handle, "signal", name)
+		_ = p.proc.Signal(sig)
+		select {
+		case <-p.proc.Done():
+		case <-time.After(grace):
+			p.proc.Kill()
+		case <-ctx.Done():
+			p.proc.Kill()
+		}
+		select {
+		case <-p.proc.Done():
+		case <-time.After(5 * time.Second):
+			return nil, out, kit.Errorf(kit.CodeUnavailable, "%s was killed but has not exited yet; check list_processes", p.handle)
+		}
+	}
+	tail := p.out.Total()
+	return nil, sh.output(p, max(0, tail-4096), 0), nil
+}
+
+type listProcessesInput struct{}
+
+type listProcessesOutput struct {
+	Processes []processInfo `json:"processes"`
+}
+
+// Text is one line per process.
+func (o listProcessesOutput) Text() string {
+	if len(o.Processes) == 0 {
+		return "no background processes"
+	}
+	var b strings.Builder
+	for _, p := range o.Processes {
+		state := p.State
+		if p.ExitCode != nil {
+			state = fmt.Sprintf("exited %d", *p.ExitCode)
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%.1fs\t%s\t%s\n", p.Handle, state, p.RuntimeSeconds, p.Owner, p.Command)
+	}
+	return b.String()
+}
+
+func (sh *shell) listProcesses(context.Context, *mcp.CallToolRequest, listProcessesInput) (*mcp.CallToolResult, listProcessesOutput, error) {
+	out := listProcessesOutput{Processes: []processInfo{}}
+	for _, p := range sh.procs.all() {
+		out.Processes = append(out.Processes, p.info())
+	}
+	return nil, out, nil
+}
