@@ -10,7 +10,10 @@ MODULES = $(shell go list -m -f '{{.Dir}}')
 GOLANGCI_VERSION := v2.15.0
 GOLANGCI := $(CURDIR)/.tools/golangci-lint-$(GOLANGCI_VERSION)
 
-.PHONY: help build test test-go lint run conformance bench docs docs-check deploy-test release clean
+test-deps: ## install the Debian packages the tests need (as root), or say which
+	@scripts/test-deps.sh
+
+.PHONY: help build test test-deps test-go lint run conformance bench docs docs-check deploy-test release clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -22,7 +25,7 @@ build: ## build every server into bin/, stamped with the version
 		go build -trimpath -ldflags '$(LDFLAGS)' -o bin/$$s ./servers/$$s; \
 	done
 
-test: test-go lint docs-check deploy-test conformance ## everything CI runs: Go tests (race), lint, docs, deploy scripts, conformance
+test: test-deps test-go lint docs-check deploy-test conformance ## everything CI runs: Go tests (race), lint, docs, deploy scripts, conformance
 	@echo "make test: all checks passed"
 
 test-go: ## Go tests of every module with the race detector
