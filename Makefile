@@ -30,6 +30,7 @@ test: test-deps test-go lint docs-check deploy-test conformance ## everything CI
 
 test-go: ## Go tests of every module with the race detector
 	@for m in $(MODULES); do \
+		[ -n "$$(cd $$m && go list ./... 2>/dev/null)" ] || continue; \
 		echo "test $${m#$(CURDIR)/}"; \
 		(cd $$m && go test -race -count=1 ./...); \
 	done

@@ -1,0 +1,433 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/jck411/mcp-servers/shared/kit"
+)
+
+// act runs an action that sends input to the page and describes what changed.
+func (c *call) act(ctx context.Context, full bool, fn func(ctx context.Context, tg *chromedp.Target) error) (string, error) {
+	if d := c.t.openDialog(); d != nil {
+		return "", kit.Errorf(kit.CodeInvalidInput, "a %s dialog is open (%q); answer it with browser_handle_dialog first", d.Type, d.Message)
+	}
+	before := c.t.state(ctx)
+	if err := c.t.input(ctx, fn); err != nil {
+		return "", err
+	}
+	return c.changes(ctx, before, full, defaultMaxChars), nil
+}
+
+type clickInput struct {
+	where
+	Ref       string   `json:"ref" jsonschema:"e.g. e12"`
+	Double    bool     `json:"double,omitempty"`
+	Button    string   `json:"button,omitempty" jsonschema:"left, right or middle"`
+	Modifiers []string `json:"modifiers,omitempty" jsonschema:"Alt, Control, Meta, Shift"`
+	Full      bool     `json:"full,omitempty" jsonschema:"whole snapshot, not a diff"`
+}
+
+func addClick(s *kit.Server, m *manager) {
+	addTabTool(s, m, kit.Tool{
+		Name:        "browser_click",
+		Description: "Click a ref; reports what changed (URL, dialog, tab, download, snapshot diff).",
+		Timeout:     actionTimeout,
+	}, func(ctx context.Context, c *call, in clickInput) (string, error) {
+		id, err := c.node(in.Ref)
+		if err != nil {
+			return "", err
+		}
+		mods, err := parseModifiers(in.Modifiers)
+		if err != nil {
+			return "", err
+		}
+		button := input.MouseButtonLeft
+		switch in.Button {
+		case "", "left":
+		case "right":
+			button = input.MouseButtonRight
+		case "middle":
+			button = input.MouseButtonMiddle
+		default:
+			return "", kit.Errorf(kit.CodeInvalidInput, "button %q: use left, right or middle", in.Button)
+		}
+		clicks := 1
+		if in.Double {
+			clicks = 2
+		}
+		return c.act(ctx, in.Full, func(ctx context.Context, tg *chromedp.Target) error {
+			x, y, err := center(ctx, tg, id)
+			if err != nil {
+				return err
+			}
+			return mouseClick(ctx, tg, x, y, button, clicks, mods)
+		})
+	})
+}
+
+type refInput struct {
+	where
+	Ref string `json:"ref"`
+}
+
+func addHover(s *kit.Server, m *manager) {
+	addTabTool(s, m, kit.Tool{
+		Name:        "browser_hover",
+		Description: "Hover a ref; reports what changed.",
+		Timeout:     actionTimeout,
+	}, func(ctx context.Context, c *call, in refInput) (string, error) {
+		id, err := c.node(in.Ref)
+		if err != nil {
+			return "", err
+		}
+		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
+			x, y, err := center(ctx, tg, id)
+			if err != nil {
+				return err
+			}
+			_, err = chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y)(ctx, tg)
+			return err
+		})
+	})
+}
+
+type typeInput struct {
+	where
+	Ref    string `json:"ref"`
+	Text   string `json:"text"`
+	Append bool   `json:"append,omitempty" jsonschema:"keep the value"`
+	Submit bool   `json:"submit,omitempty" jsonschema:"press Enter"`
+}
+
+func addType(s *kit.Server, m *manager) {
+	addTabTool(s, m, kit.Tool{
+		Name:        "browser_type",
+		Description: "Type into a field by ref (replaces its value); optionally press Enter.",
+		Timeout:     actionTimeout,
+	}, func(ctx context.Context, c *call, in typeInput) (string, error) {
+		id, err := c.node(in.Ref)
+		if err != nil {
+			return "", err
+		}
+		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
+			if err := typeText(ctx, tg, id, in.Text, in.Append); err != nil {
+				return err
+			}
+			if in.Submit {
+				return pressKey(ctx, tg, "Enter")
+			}
+			return nil
+		})
+	})
+}
+
+type formField struct {
+	Ref   string `json:"ref"`
+	Value string `json:"value" jsonschema:"text, option, or true/false"`
+}
+
+type fillFormInput struct {
+	where
+	Fields []formField `json:"fields"`
+	Submit string      `json:"submit,omitempty" jsonschema:"ref to click after"`
+}
+
+func addFillForm(s *kit.Server, m *manager) {
+	addTabTool(s, m, kit.Tool{
+		Name:        "browser_fill_form",
+		Description: "Set fields by ref in one call: text, select option, check box/radio (true/false); then optionally click submit.",
+		Timeout:     actionTimeout,
+	}, func(ctx context.Context, c *call, in fillFormInput) (string, error) {
+		if len(in.Fields) == 0 {
+			return "", kit.Errorf(kit.CodeInvalidInput, "fields is empty")
+		}
+		ids := make([]cdp.BackendNodeID, len(in.Fields))
+		for i, f := range in.Fields {
+			id, err := c.node(f.Ref)
+			if err != nil {
+				return "", err
+			}
+			ids[i] = id
+		}
+		var submit cdp.BackendNodeID
+		if in.Submit != "" {
+			id, err := c.node(in.Submit)
+			if err != nil {
+				return "", err
+			}
+			submit = id
+		}
+		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
+			for i, f := range in.Fields {
+				if err := fillField(ctx, tg, ids[i], f); err != nil {
+					return kit.Errorf(kit.CodeInvalidInput, "field %s: %v", f.Ref, err)
+				}
+			}
+			if submit != 0 {
+				x, y, err := center(ctx, tg, submit)
+				if err != nil {
+					return err
+				}
+				return mouseClick(ctx, tg, x, y, input.MouseButtonLeft, 1, 0)
+			}
+			return nil
+		})
+	})
+}
+
+// fillField sets one form field according to its kind.
+func fillField(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, f formField) error {
+	raw, err := callOn(ctx, tg, id, elementKind)
+	if err != nil {
+		return err
+	}
+	switch strings.Trim(string(raw), `"`) {
+	case "select":
+		_, err := selectValues(ctx, tg, id, []string{f.Value})
+		return err
+	case "check":
+		want, err := parseBool(f.Value)
+		if err != nil {
+			return err
+		}
+		return setChecked(ctx, tg, id, want)
+	case "file":
+		return fmt.Errorf("a file input: use browser_upload_file")
+	default:
+		return typeText(ctx, tg, id, f.Value, false)
+	}
+}
+
+func parseBool(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "yes", "on", "checked", "1", "y":
+		return true, nil
+	case "false", "no", "off", "unchecked", "0", "n", "":
+		return false, nil
+	}
+	return false, fmt.Errorf("value %q for a check box: use true or false", s)
+}
+
+// setChecked clicks a check box or radio button when its state is not the one wanted.
+func setChecked(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, want bool) error {
+	raw, err := callOn(ctx, tg, id, isChecked)
+	if err != nil {
+		return err
+	}
+	if (string(raw) == "true") == want {
+		return nil
+	}
+	x, y, err := center(ctx, tg, id)
+	if err != nil {
+		return err
+	}
+	if err := mouseClick(ctx, tg, x, y, input.MouseButtonLeft, 1, 0); err != nil {
+		return err
+	}
+	if raw, err = callOn(ctx, tg, id, isChecked); err == nil && (string(raw) == "true") != want {
+		return fmt.Errorf("clicking did not change its state")
+	}
+	return nil
+}
+
+type selectInput struct {
+	where
+	Ref    string   `json:"ref"`
+	Values []string `json:"values"`
+}
+
+func addSelectOption(s *kit.Server, m *manager) {
+	addTabTool(s, m, kit.Tool{
+		Name:        "browser_select_option",
+		Description: "Select options of a select ref by label or value.",
+		Timeout:     actionTimeout,
+	}, func(ctx context.Context, c *call, in selectInput) (string, error) {
+		id, err := c.node(in.Ref)
+		if err != nil {
+			return "", err
+		}
+		if len(in.Values) == 0 {
+			return "", kit.Errorf(kit.CodeInvalidInput, "values is empty")
+		}
+		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := selectValues(ctx, tg, id, in.Values)
+			return err
+		})
+	})
+}
+
+type pressKeyInput struct {
+	where
+	Key string `json:"key" jsonschema:"e.g. Enter, ArrowDown, Control+A"`
+	Ref string `json:"ref,omitempty" jsonschema:"focus first"`
+}
+
+func addPressKey(s *kit.Server, m *manager) {
+	addTabTool(s, m, kit.Tool{
+		Name:        "browser_press_key",
+		Description: "Press a key, optionally in a ref.",
+		Timeout:     actionTimeout,
+	}, func(ctx context.Context, c *call, in pressKeyInput) (string, error) {
+		if _, err := keyEvents(in.Key); err != nil {
+			return "", err
+		}
+		var id cdp.BackendNodeID
+		if in.Ref != "" {
+			var err error
+			if id, err = c.node(in.Ref); err != nil {
+				return "", err
+			}
+		}
+		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
+			if id != 0 {
+				if _, err := cdp.Call(ctx, tg, dom.Focus, dom.FocusParams{BackendNodeID: id}); err != nil {
+					return kit.Errorf(kit.CodeInvalidInput, "cannot focus %s: %v", in.Ref, err)
+				}
+			}
+			return pressKey(ctx, tg, in.Key)
+		})
+	})
+}
+
+type dragInput struct {
+	where
+	Ref string `json:"ref"`
+	To  string `json:"to" jsonschema:"target ref"`
+}
+
+func addDrag(s *kit.Server, m *manager) {
+	addTabTool(s, m, kit.Tool{
+		Name:        "browser_drag",
+		Description: "Drag a ref and drop it on another ref.",
+		Timeout:     actionTimeout,
+	}, func(ctx context.Context, c *call, in dragInput) (string, error) {
+		from, err := c.node(in.Ref)
+		if err != nil {
+			return "", err
+		}
+		to, err := c.node(in.To)
+		if err != nil {
+			return "", err
+		}
+		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
+			fx, fy, err := center(ctx, tg, from)
+			if err != nil {
+				return err
+			}
+			tx, ty, err := center(ctx, tg, to)
+			if err != nil {
+				return err
+			}
+			_, err = chromedp.DragAndDropXY(fx, fy, tx, ty)(ctx, tg)
+			return err
+		})
+	})
+}
+
+type uploadInput struct {
+	where
+	Ref   string   `json:"ref"`
+	Files []string `json:"files" jsonschema:"paths in the upload directory"`
+}
+
+func addUpload(s *kit.Server, m *manager, opts *options) {
+	addTabTool(s, m, kit.Tool{
+		Name:        "browser_upload_file",
+		Description: "Set a file input's files from the upload directory.",
+		Timeout:     actionTimeout,
+	}, func(ctx context.Context, c *call, in uploadInput) (string, error) {
+		id, err := c.node(in.Ref)
+		if err != nil {
+			return "", err
+		}
+		if len(in.Files) == 0 {
+			return "", kit.Errorf(kit.CodeInvalidInput, "files is empty")
+		}
+		paths := make([]string, len(in.Files))
+		for i, f := range in.Files {
+			if paths[i], err = uploadPath(opts.uploadDir, f); err != nil {
+				return "", err
+			}
+		}
+		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, BackendNodeID: id})
+			if err != nil {
+				return kit.Errorf(kit.CodeInvalidInput, "cannot set files on %s (%v); is it an <input type=file>?", in.Ref, err)
+			}
+			return nil
+		})
+	})
+}
+
+// uploadPath resolves name inside root and refuses anything that leaves it, symlinks included.
+func uploadPath(root, name string) (string, error) {
+	rootReal, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", kit.Errorf(kit.CodeNotFound, "the upload directory %s does not exist; put files there first", root)
+	}
+	p := name
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(rootReal, p)
+	}
+	real, err := filepath.EvalSymlinks(filepath.Clean(p))
+	if err != nil {
+		return "", kit.Errorf(kit.CodeNotFound, "no file %q in the upload directory %s", name, root)
+	}
+	rel, err := filepath.Rel(rootReal, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", kit.Errorf(kit.CodeInvalidInput, "refused: %q is outside the upload directory %s", name, root)
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
+		return "", kit.Errorf(kit.CodeInvalidInput, "%q is not a regular file", name)
+	}
+	return real, nil
+}
+
+type dialogInput struct {
+	where
+	Accept bool   `json:"accept"`
+	Text   string `json:"text,omitempty" jsonschema:"prompt answer"`
+}
+
+func addHandleDialog(s *kit.Server, m *manager) {
+	addTabTool(s, m, kit.Tool{
+		Name:        "browser_handle_dialog",
+		Description: "Answer the open alert, confirm or prompt.",
+		Timeout:     actionTimeout,
+	}, func(ctx context.Context, c *call, in dialogInput) (string, error) {
+		d := c.t.openDialog()
+		if d == nil {
+			return "", kit.Errorf(kit.CodeInvalidInput, "no dialog is open in tab %s", c.t.id)
+		}
+		before := pageState{url: d.URL}
+		if st := c.t.lastURL; st != "" {
+			before.url = st
+		}
+		p := page.HandleJavaScriptDialogParams{Accept: in.Accept}
+		if in.Text != "" {
+			p.PromptText = in.Text
+		}
+		if _, err := cdp.Call(ctx, c.t.target(), page.HandleJavaScriptDialog, p); err != nil {
+			return "", err
+		}
+		c.t.mu.Lock()
+		if c.t.dialog == d {
+			c.t.dialog = nil
+		}
+		c.t.mu.Unlock()
+		verb := "Dismissed"
+		if in.Accept {
+			verb = "Accepted"
+		}
+		return fmt.Sprintf("%s the %s %q.\n", verb, d.Type, d.Message) + c.changes(ctx, before, false, defaultMaxChars), nil
+	})
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxImageBytes caps a screenshot; bigger ones are re-taken as JPEG and then scaled down.
+const maxImageBytes = 800 << 10
+
+type screenshotInput struct {
+	where
+	Ref      string `json:"ref,omitempty"`
+	FullPage bool   `json:"full_page,omitempty"`
+	Format   string `json:"format,omitempty" jsonschema:"png, jpeg or pdf"`
+}
+
+func addScreenshot(s *kit.Server, m *manager) {
+	kit.AddTool(s, kit.Tool{
+		Name:        "browser_screenshot",
+		Description: "Screenshot (viewport, full page or a ref) as an image; or save a PDF.",
+		ReadOnly:    true,
+		OpenWorld:   true,
+		Timeout:     actionTimeout,
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in screenshotInput) (*mcp.CallToolResult, pageOut, error) {
+		c, release, err := m.acquire(ctx, in.where, "")
+		if err != nil {
+			return nil, pageOut{}, err
+		}
+		defer release()
+		out := pageOut{Tab: c.t.id}
+		if in.Format == "pdf" {
+			text, err := c.pdf(ctx)
+			if err != nil {
+				return nil, pageOut{}, c.browserErr(err)
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+		}
+		img, mime, note, err := c.screenshot(ctx, in)
+		if err != nil {
+			return nil, pageOut{}, c.browserErr(err)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{
+			&mcp.ImageContent{Data: img, MIMEType: mime},
+			&mcp.TextContent{Text: fmt.Sprintf("%s screenshot, %d bytes%s", mime, len(img), note)},
+		}}, out, nil
+	})
+}
+
+func (c *call) screenshot(ctx context.Context, in screenshotInput) ([]byte, string, string, error) {
+	format := page.CaptureScreenshotFormatPng
+	switch in.Format {
+	case "", "png":
+	case "jpeg", "jpg":
+		format = page.CaptureScreenshotFormatJpeg
+	default:
+		return nil, "", "", kit.Errorf(kit.CodeInvalidInput, "format %q: use png or jpeg", in.Format)
+	}
+	tg := c.t.target()
+	var clip *page.Viewport
+	switch {
+	case in.Ref != "":
+		id, err := c.node(in.Ref)
+		if err != nil {
+			return nil, "", "", err
+		}
+		_, _ = cdp.Call(ctx, tg, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: id})
+		box, err := cdp.Call(ctx, tg, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: id})
+		if err != nil || box.Model == nil {
+			return nil, "", "", kit.Errorf(kit.CodeInvalidInput, "element %s has no box to capture", in.Ref)
+		}
+		q := box.Model.Border
+		x0, y0 := min(q[0], q[2], q[4], q[6]), min(q[1], q[3], q[5], q[7])
+		x1, y1 := max(q[0], q[2], q[4], q[6]), max(q[1], q[3], q[5], q[7])
+		lm, err := cdp.Call(ctx, tg, page.GetLayoutMetrics, cdp.Empty{})
+		if err == nil && lm.CSSVisualViewport != nil {
+			x0 += lm.CSSVisualViewport.PageX
+			x1 += lm.CSSVisualViewport.PageX
+			y0 += lm.CSSVisualViewport.PageY
+			y1 += lm.CSSVisualViewport.PageY
+		}
+		clip = &page.Viewport{X: x0, Y: y0, Width: math.Max(x1-x0, 1), Height: math.Max(y1-y0, 1), Scale: 1}
+	case in.FullPage:
+		lm, err := cdp.Call(ctx, tg, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return nil, "", "", err
+		}
+		w, h := lm.CSSContentSize.Width, math.Min(lm.CSSContentSize.Height, 16000)
+		clip = &page.Viewport{X: 0, Y: 0, Width: w, Height: h, Scale: 1}
+	}
+	note := ""
+	for attempt := 0; ; attempt++ {
+		p := page.CaptureScreenshotParams{Format: format, Clip: clip, CaptureBeyondViewport: ptr(clip != nil)}
+		if format == page.CaptureScreenshotFormatJpeg {
+			p.Quality = ptr(int64(75))
+		}
+		res, err := cdp.Call(ctx, tg, page.CaptureScreenshot, p)
+		if err != nil {
+			return nil, "", "", err
+		}
+		if len(res.Data) <= maxImageBytes || attempt >= 4 {
+			mime := "image/png"
+			if format == page.CaptureScreenshotFormatJpeg {
+				mime = "image/jpeg"
+			}
+			return res.Data, mime, note, nil
+		}
+		if format == page.CaptureScreenshotFormatPng {
+			format = page.CaptureScreenshotFormatJpeg
+			note = " (JPEG: the PNG was over the size cap)"
+			continue
+		}
+		if clip == nil {
+			lm, err := cdp.Call(ctx, tg, page.GetLayoutMetrics, cdp.Empty{})
+			if err != nil || lm.CSSVisualViewport == nil {
+				return nil, "", "", kit.Errorf(kit.CodeLimit, "the screenshot is over %d bytes", maxImageBytes)
+			}
+			v := lm.CSSVisualViewport
+			clip = &page.Viewport{X: v.PageX, Y: v.PageY, Width: v.ClientWidth, Height: v.ClientHeight, Scale: 1}
+		}
+		clip.Scale /= 2
+		note = fmt.Sprintf(" (scaled to %.0f%% to fit the size cap)", clip.Scale*100)
+	}
+}
+
+// pdf saves the page as a PDF in the session's downloads directory.
+func (c *call) pdf(ctx context.Context) (string, error) {
+	res, err := cdp.Call(ctx, c.t.target(), page.PrintToPDF, page.PrintToPDFParams{PrintBackground: ptr(true)})
+	if err != nil {
+		return "", err
+	}
+	name := safeFileName(c.t.state(ctx).title)
+	if name == "" {
+		name = "page"
+	}
+	path := uniquePath(filepath.Join(c.s.downloadDir, fmt.Sprintf("%s-%s.pdf", name, time.Now().Format("20060102-150405"))))
+	if err := os.WriteFile(path, res.Data, 0o640); err != nil {
+		return "", kit.Errorf(kit.CodeInternal, "saving the PDF: %v", err)
+	}
+	return fmt.Sprintf("Saved a PDF of %d bytes to %s", len(res.Data), path), nil
+}

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/jck411/mcp-servers/shared/kit"
+)
+
+// node returns the element a ref names in the tab's last snapshot.
+func (c *call) node(ref string) (cdp.BackendNodeID, error) {
+	ref = strings.Trim(strings.TrimSpace(ref), "[]")
+	if ref == "" {
+		return 0, kit.Errorf(kit.CodeInvalidInput, "ref is empty: give an element ref such as e12 from a snapshot")
+	}
+	id, ok := c.t.refs.targets[ref]
+	if !ok {
+		return 0, kit.Errorf(kit.CodeNotFound, "no element %s in the last snapshot of tab %s; take a browser_snapshot", ref, c.t.id)
+	}
+	return id, nil
+}
+
+// center scrolls the element into view and returns the middle of its first visible box.
+func center(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID) (float64, float64, error) {
+	_, _ = cdp.Call(ctx, tg, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: id})
+	q, err := cdp.Call(ctx, tg, dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: id})
+	if err != nil {
+		return 0, 0, kit.Errorf(kit.CodeNotFound, "the element is gone from the page (%v); take a browser_snapshot", err)
+	}
+	for _, quad := range q.Quads {
+		if len(quad) < 8 {
+			continue
+		}
+		x := (quad[0] + quad[2] + quad[4] + quad[6]) / 4
+		y := (quad[1] + quad[3] + quad[5] + quad[7]) / 4
+		w := max(quad[0], quad[2], quad[4], quad[6]) - min(quad[0], quad[2], quad[4], quad[6])
+		h := max(quad[1], quad[3], quad[5], quad[7]) - min(quad[1], quad[3], quad[5], quad[7])
+		if w >= 1 && h >= 1 {
+			return x, y, nil
+		}
+	}
+	return 0, 0, kit.Errorf(kit.CodeInvalidInput, "the element has no visible box (hidden or zero-sized)")
+}
+
+// callOn runs a JavaScript function with the element as this and returns its JSON result.
+func callOn(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, fn string, args ...any) (json.RawMessage, error) {
+	obj, err := cdp.Call(ctx, tg, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: id})
+	if err != nil || obj.Object == nil {
+		return nil, kit.Errorf(kit.CodeNotFound, "the element is gone from the page; take a browser_snapshot")
+	}
+	defer func() {
+		_, _ = cdp.Call(context.WithoutCancel(ctx), tg, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj.Object.ObjectID})
+	}()
+	var cargs []*runtime.CallArgument
+	for _, a := range args {
+		b, err := json.Marshal(a)
+		if err != nil {
+			return nil, err
+		}
+		cargs = append(cargs, &runtime.CallArgument{Value: b})
+	}
+	res, err := cdp.Call(ctx, tg, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: fn,
+		ObjectID:            obj.Object.ObjectID,
+		Arguments:           cargs,
+		ReturnByValue:       ptr(true),
+		AwaitPromise:        ptr(true),
+		UserGesture:         ptr(true),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "JavaScript error: %s", exceptionMessage(res.ExceptionDetails))
+	}
+	if res.Result == nil || len(res.Result.Value) == 0 {
+		return json.RawMessage("null"), nil
+	}
+	return json.RawMessage(res.Result.Value), nil
+}
+
+func exceptionMessage(d *runtime.ExceptionDetails) string {
+	if d.Exception != nil && d.Exception.Description != "" {
+		return strings.SplitN(d.Exception.Description, "\n", 2)[0]
+	}
+	return d.Text
+}
+
+// Modifier bits of input events.
+const (
+	modAlt   = 1
+	modCtrl  = 2
+	modMeta  = 4
+	modShift = 8
+)
+
+func parseModifiers(names []string) (int64, error) {
+	var m int64
+	for _, n := range names {
+		switch strings.ToLower(strings.TrimSpace(n)) {
+		case "alt":
+			m |= modAlt
+		case "control", "ctrl":
+			m |= modCtrl
+		case "meta", "command", "cmd":
+			m |= modMeta
+		case "shift":
+			m |= modShift
+		default:
+			return 0, kit.Errorf(kit.CodeInvalidInput, "modifier %q: use Alt, Control, Meta or Shift", n)
+		}
+	}
+	return m, nil
+}
+
+// mouseClick presses and releases a button at x,y (twice with clickCount 2 for a double click).
+func mouseClick(ctx context.Context, tg *chromedp.Target, x, y float64, button input.MouseButton, clicks int, mods int64) error {
+	move := input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y, Modifiers: mods}
+	if _, err := cdp.Call(ctx, tg, input.DispatchMouseEvent, move); err != nil {
+		return err
+	}
+	for i := 1; i <= clicks; i++ {
+		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
+			p := input.DispatchMouseEventParams{Type: typ, X: x, Y: y, Button: button, ClickCount: int64(i), Modifiers: mods}
+			if _, err := cdp.Call(ctx, tg, input.DispatchMouseEvent, p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// namedKeys maps key names to the runes chromedp's kb package encodes.
+var namedKeys = map[string]string{
+	"enter": kb.Enter, "return": kb.Enter, "tab": kb.Tab, "escape": kb.Escape, "esc": kb.Escape,
+	"backspace": kb.Backspace, "delete": kb.Delete, "arrowup": kb.ArrowUp, "arrowdown": kb.ArrowDown,
+	"arrowleft": kb.ArrowLeft, "arrowright": kb.ArrowRight, "up": kb.ArrowUp, "down": kb.ArrowDown,
+	"left": kb.ArrowLeft, "right": kb.ArrowRight, "home": kb.Home, "end": kb.End,
+	"pageup": kb.PageUp, "pagedown": kb.PageDown, "space": " ", "insert": kb.Insert,
+}
+
+// keyEvents encodes a key such as "Enter", "a" or "Control+Shift+K".
+func keyEvents(key string) ([]*input.DispatchKeyEventParams, error) {
+	parts := strings.Split(key, "+")
+	name := parts[len(parts)-1]
+	if name == "" && len(parts) > 1 { // "Control++"
+		name = "+"
+		parts = parts[:len(parts)-1]
+	}
+	mods, err := parseModifiers(parts[:len(parts)-1])
+	if err != nil {
+		return nil, err
+	}
+	var r rune
+	if k, ok := namedKeys[strings.ToLower(name)]; ok {
+		r = []rune(k)[0]
+	} else if rs := []rune(name); len(rs) == 1 {
+		r = rs[0]
+	} else {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "key %q: give one character or a name such as Enter, Tab, Escape, Backspace, ArrowDown, PageDown, with optional Control+/Shift+/Alt+/Meta+", key)
+	}
+	evs := kb.Encode(r)
+	out := evs[:0]
+	for _, e := range evs {
+		e.Modifiers |= mods
+		if mods&(modCtrl|modAlt|modMeta) != 0 {
+			if e.Type == input.DispatchKeyEventTypeChar {
+				continue
+			}
+			e.Text, e.UnmodifiedText = "", ""
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func pressKey(ctx context.Context, tg *chromedp.Target, key string) error {
+	evs, err := keyEvents(key)
+	if err != nil {
+		return err
+	}
+	for _, e := range evs {
+		if _, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, *e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// selectText selects the content of a text field or editable element so typing replaces it.
+const selectText = `function(){
+  this.focus();
+  if (typeof this.select === 'function' && 'value' in this) { this.select(); return true; }
+  const r = document.createRange(); r.selectNodeContents(this);
+  const s = getSelection(); s.removeAllRanges(); s.addRange(r); return true;
+}`
+
+// typeText focuses the element and types text, replacing what it holds unless appending.
+func typeText(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, text string, appendText bool) error {
+	if _, err := cdp.Call(ctx, tg, dom.Focus, dom.FocusParams{BackendNodeID: id}); err != nil {
+		return kit.Errorf(kit.CodeInvalidInput, "cannot focus the element (%v); is it a text field?", err)
+	}
+	if !appendText {
+		if _, err := callOn(ctx, tg, id, selectText); err != nil {
+			return err
+		}
+		if text == "" {
+			return pressKey(ctx, tg, "Delete")
+		}
+	}
+	_, err := cdp.Call(ctx, tg, input.InsertText, input.InsertTextParams{Text: text})
+	return err
+}
+
+// selectOptions picks options of a <select> by value or label.
+const selectOptions = `function(vals){
+  if (this.tagName !== 'SELECT') return {error: 'not a <select>; click it and then the option'};
+  const want = vals.map(v => String(v).trim());
+  const match = o => want.includes(o.value) || want.includes(o.label.trim()) || want.includes(o.text.trim());
+  const picked = [];
+  for (const o of this.options) {
+    const hit = match(o) && (this.multiple || picked.length === 0);
+    if (hit) picked.push(o.label.trim() || o.value);
+    if (this.multiple) o.selected = hit;
+    else if (hit) this.selectedIndex = o.index;
+  }
+  if (picked.length === 0) return {error: 'no option matches; options: ' + Array.from(this.options, o => o.label.trim()).join(' | ')};
+  this.dispatchEvent(new Event('input', {bubbles: true}));
+  this.dispatchEvent(new Event('change', {bubbles: true}));
+  return {picked};
+}`
+
+func selectValues(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, values []string) ([]string, error) {
+	raw, err := callOn(ctx, tg, id, selectOptions, values)
+	if err != nil {
+		return nil, err
+	}
+	var res struct {
+		Error  string   `json:"error"`
+		Picked []string `json:"picked"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("select: %w", err)
+	}
+	if res.Error != "" {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "%s", res.Error)
+	}
+	return res.Picked, nil
+}
+
+// elementKind tells text fields, selects, check boxes and file inputs apart.
+const elementKind = `function(){
+  const tag = (this.tagName || '').toLowerCase(), type = (this.type || '').toLowerCase(), role = this.getAttribute && this.getAttribute('role');
+  if (tag === 'select') return 'select';
+  if (type === 'checkbox' || type === 'radio' || role === 'checkbox' || role === 'radio' || role === 'switch') return 'check';
+  if (type === 'file') return 'file';
+  return 'text';
+}`
+
+// isChecked reads a check box's state.
+const isChecked = `function(){
+  if ('checked' in this && (this.type === 'checkbox' || this.type === 'radio')) return this.checked;
+  return this.getAttribute('aria-checked') === 'true';
+}`
+
+// ptr returns a pointer to v, for the optional fields of protocol parameters.
+func ptr[T any](v T) *T { return &v }

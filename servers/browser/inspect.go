@@ -1,0 +1,264 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/jck411/mcp-servers/shared/kit"
+)
+
+type waitInput struct {
+	where
+	Text     string  `json:"text,omitempty" jsonschema:"until shown"`
+	TextGone string  `json:"text_gone,omitempty" jsonschema:"until gone"`
+	Ref      string  `json:"ref,omitempty" jsonschema:"until visible"`
+	Seconds  float64 `json:"seconds,omitempty" jsonschema:"wait this long, or timeout (10)"`
+}
+
+func addWaitFor(s *kit.Server, m *manager) {
+	addTabTool(s, m, kit.Tool{
+		Name:        "browser_wait_for",
+		Description: "Wait for text to appear or go, a ref to show, or seconds; reports what changed.",
+		ReadOnly:    true,
+		Timeout:     50 * time.Second,
+	}, func(ctx context.Context, c *call, in waitInput) (string, error) {
+		if in.Seconds < 0 || in.Seconds > 30 {
+			return "", kit.Errorf(kit.CodeInvalidInput, "seconds must be 0 to 30")
+		}
+		before := c.t.state(ctx)
+		conds := 0
+		for _, s := range []string{in.Text, in.TextGone, in.Ref} {
+			if s != "" {
+				conds++
+			}
+		}
+		if conds == 0 {
+			if in.Seconds == 0 {
+				return "", kit.Errorf(kit.CodeInvalidInput, "give text, text_gone, ref or seconds")
+			}
+			select {
+			case <-time.After(time.Duration(in.Seconds * float64(time.Second))):
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+			return c.changes(ctx, before, false, defaultMaxChars), nil
+		}
+		timeout := 10 * time.Second
+		if in.Seconds > 0 {
+			timeout = time.Duration(in.Seconds * float64(time.Second))
+		}
+		deadline := time.Now().Add(timeout)
+		for {
+			ok, err := c.condition(ctx, in)
+			if err != nil {
+				return "", err
+			}
+			if ok {
+				break
+			}
+			if time.Now().After(deadline) {
+				return "", kit.Errorf(kit.CodeTimeout, "the condition did not hold within %s", timeout)
+			}
+			select {
+			case <-time.After(100 * time.Millisecond):
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
+		return "Done.\n" + c.changes(ctx, before, false, defaultMaxChars), nil
+	})
+}
+
+// condition checks one wait_for condition in the page.
+func (c *call) condition(ctx context.Context, in waitInput) (bool, error) {
+	if c.t.openDialog() != nil {
+		return true, nil
+	}
+	if in.Ref != "" {
+		id, err := c.node(in.Ref)
+		if err != nil {
+			return false, err
+		}
+		if _, _, err := center(ctx, c.t.target(), id); err != nil {
+			return false, nil //nolint:nilerr // not visible yet
+		}
+	}
+	for _, q := range []struct {
+		text string
+		want bool
+	}{{in.Text, true}, {in.TextGone, false}} {
+		if q.text == "" {
+			continue
+		}
+		b, _ := json.Marshal(q.text)
+		v, err := evalValue(ctx, c, "!!document.body && document.body.innerText.includes("+string(b)+")")
+		if err != nil {
+			return false, err
+		}
+		if (string(v) == "true") != q.want {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// evalValue evaluates an expression in the page and returns its JSON value.
+func evalValue(ctx context.Context, c *call, expr string) (json.RawMessage, error) {
+	res, err := cdp.Call(ctx, c.t.target(), runtime.Evaluate, runtime.EvaluateParams{
+		Expression:    expr,
+		ReturnByValue: ptr(true),
+		AwaitPromise:  ptr(true),
+		UserGesture:   ptr(true),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "JavaScript error: %s", exceptionMessage(res.ExceptionDetails))
+	}
+	if res.Result == nil {
+		return json.RawMessage("null"), nil
+	}
+	if len(res.Result.Value) == 0 {
+		if res.Result.Type == runtime.RemoteObjectTypeUndefined {
+			return json.RawMessage("undefined"), nil
+		}
+		if res.Result.Description != "" {
+			b, _ := json.Marshal(res.Result.Description)
+			return b, nil
+		}
+		return json.RawMessage("null"), nil
+	}
+	return json.RawMessage(res.Result.Value), nil
+}
+
+type evaluateInput struct {
+	where
+	Function string `json:"function" jsonschema:"e.g. () => document.title"`
+	Ref      string `json:"ref,omitempty"`
+}
+
+func addEvaluate(s *kit.Server, m *manager) {
+	addTabTool(s, m, kit.Tool{
+		Name:        "browser_evaluate",
+		Description: "Run a JS function in the page, optionally given a ref's element; returns JSON.",
+		Destructive: true,
+		Timeout:     actionTimeout,
+	}, func(ctx context.Context, c *call, in evaluateInput) (string, error) {
+		if strings.TrimSpace(in.Function) == "" {
+			return "", kit.Errorf(kit.CodeInvalidInput, "function is empty")
+		}
+		if d := c.t.openDialog(); d != nil {
+			return "", kit.Errorf(kit.CodeInvalidInput, "a %s dialog is open; answer it with browser_handle_dialog first", d.Type)
+		}
+		var v json.RawMessage
+		var err error
+		if in.Ref != "" {
+			id, err := c.node(in.Ref)
+			if err != nil {
+				return "", err
+			}
+			v, err = callOn(ctx, c.t.target(), id, "function(){ return ("+in.Function+")(this); }")
+			if err != nil {
+				return "", err
+			}
+		} else if v, err = evalValue(ctx, c, "("+in.Function+")()"); err != nil {
+			return "", err
+		}
+		return paged(string(v), 0, defaultMaxChars), nil
+	})
+}
+
+type logsInput struct {
+	where
+	Kind   string `json:"kind,omitempty" jsonschema:"console or network"`
+	Filter string `json:"filter,omitempty" jsonschema:"level, or URL substring"`
+	Type   string `json:"type,omitempty" jsonschema:"e.g. XHR"`
+	Failed bool   `json:"failed,omitempty" jsonschema:"only failures"`
+	All    bool   `json:"all,omitempty" jsonschema:"include older"`
+}
+
+func addLogs(s *kit.Server, m *manager) {
+	addTabTool(s, m, kit.Tool{
+		Name:        "browser_logs",
+		Description: "Console messages and errors since the last call, or network requests.",
+		ReadOnly:    true,
+		Timeout:     readTimeout,
+	}, func(_ context.Context, c *call, in logsInput) (string, error) {
+		switch in.Kind {
+		case "", "console":
+			return c.consoleText(in.Filter, in.All), nil
+		case "network":
+			return c.networkText(in.Filter, in.Type, in.Failed), nil
+		}
+		return "", kit.Errorf(kit.CodeInvalidInput, "kind %q: use console or network", in.Kind)
+	})
+}
+
+func (c *call) consoleText(level string, all bool) string {
+	c.t.mu.Lock()
+	from := c.t.consoleSeen
+	if all {
+		from = 0
+	}
+	entries := append([]consoleEntry(nil), c.t.console[from:]...)
+	c.t.consoleSeen = len(c.t.console)
+	c.t.mu.Unlock()
+	var b strings.Builder
+	n := 0
+	for _, e := range entries {
+		if level != "" && !strings.EqualFold(e.level, level) && (level != "warning" || e.level != "warn") {
+			continue
+		}
+		n++
+		fmt.Fprintf(&b, "[%s] %s\n", e.level, e.text)
+	}
+	if n == 0 {
+		return "No console messages."
+	}
+	return paged(b.String(), 0, defaultMaxChars)
+}
+
+func (c *call) networkText(filter, kind string, failed bool) string {
+	c.t.mu.Lock()
+	reqs := make([]netRequest, 0, len(c.t.requests))
+	for _, r := range c.t.requests {
+		reqs = append(reqs, *r)
+	}
+	c.t.mu.Unlock()
+	var b strings.Builder
+	n := 0
+	for _, r := range reqs {
+		if filter != "" && !strings.Contains(r.url, filter) || kind != "" && !strings.EqualFold(r.kind, kind) {
+			continue
+		}
+		if failed && r.failed == "" && r.status < 400 {
+			continue
+		}
+		n++
+		status := "…"
+		switch {
+		case r.failed != "":
+			status = r.failed
+		case r.status != 0:
+			status = fmt.Sprint(r.status)
+		}
+		if r.blockedGuard != "" {
+			status += " (blocked: " + r.blockedGuard + ")"
+		}
+		u := r.url
+		if len(u) > 300 {
+			u = u[:300] + "…"
+		}
+		fmt.Fprintf(&b, "%s %s %s %s\n", r.method, status, r.kind, u)
+	}
+	if n == 0 {
+		return "No matching requests."
+	}
+	return paged(fmt.Sprintf("%d requests:\n%s", n, b.String()), 0, defaultMaxChars)
+}

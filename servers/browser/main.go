@@ -1,0 +1,50 @@
+// Command browser is the fleet's browser MCP server (port 9011): a headless Chromium driven
+// through chromedp, read through compact accessibility snapshots with stable refs, acted on by
+// ref, with every request the browser makes checked against a private-network guard.
+package main
+
+import (
+	"flag"
+	"os"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+)
+
+func main() { os.Exit(kit.Main(spec())) }
+
+// spec describes the browser server. Its flags are captured in an options value that only
+// this spec sees, so tests build exactly the server the binary runs.
+func spec() kit.Spec {
+	opts := &options{}
+	return kit.Spec{
+		Name:         "browser",
+		Title:        "Browser",
+		Port:         9011,
+		Instructions: "Browse the web in a headless Chromium. browser_navigate returns a compact snapshot whose [eN] refs name elements; act on refs (browser_click, browser_type, browser_fill_form …), which report what changed. Use browser_get_text for an article's text. Pass session to keep separate logins; tabs persist between calls.",
+		Flags:        opts.register,
+		Setup: func(s *kit.Server) error {
+			if err := opts.finish(s.Config().StateDir); err != nil {
+				return &kit.ConfigError{Err: err}
+			}
+			m := newManager(opts, s.Logger())
+			s.AddHealthCheck("chromium", m.browser.health)
+			s.OnClose(m.close)
+			addTools(s, m, opts)
+			return nil
+		},
+	}
+}
+
+// register adds the server's flags; finish validates them after parsing.
+func (o *options) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.chromiumPath, "chromium-path", "", "Chromium binary (default: chromium-headless-shell, else chromium)")
+	fs.StringVar(&o.downloadsDir, "downloads-dir", "", "where downloads and PDFs are saved (default <state-dir>/downloads)")
+	fs.StringVar(&o.uploadDir, "upload-dir", "", "the only directory files may be uploaded from (default <state-dir>/uploads)")
+	fs.BoolVar(&o.evaluate, "evaluate", true, "offer browser_evaluate (runs JavaScript in pages); turn off when exposed remotely")
+	fs.IntVar(&o.maxTabs, "max-tabs", 16, "most tabs open at once, over all sessions")
+	fs.IntVar(&o.maxMemoryMB, "max-memory-mb", 2048, "Chromium memory (RSS of all its processes) above which idle sessions are closed and new tabs refused")
+	fs.DurationVar(&o.idleTimeout, "idle-timeout", 15*time.Minute, "close a session after this long unused; stop Chromium when none is left")
+	fs.BoolVar(&o.allowPrivate, "allow-private-networks", false, "let the browser reach private, loopback and link-local addresses")
+	fs.StringVar(&o.allowHostsRaw, "allow-hosts", "", "comma list of CIDRs, IPs and host names the browser may reach even when private")
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+)
+
+// n builds an accessibility node for tests.
+func n(role, name string, backend int, children ...*axNode) *axNode {
+	return &axNode{role: role, name: name, backend: cdp.BackendNodeID(backend), children: children, props: map[string]string{}}
+}
+
+func withProps(a *axNode, kv ...string) *axNode {
+	for i := 0; i+1 < len(kv); i += 2 {
+		a.props[kv[i]] = kv[i+1]
+	}
+	return a
+}
+
+func TestRenderSnapshot(t *testing.T) {
+	tests := []struct {
+		name string
+		root *axNode
+		want string
+	}{
+		{
+			name: "wrappers collapse and labels fold into controls",
+			root: n("RootWebArea", "T", 1,
+				n("generic", "", 2, n("generic", "", 3,
+					n("LabelText", "", 4, n("StaticText", "User", 5), n("textbox", "User", 6)),
+					withProps(n("checkbox", "Remember", 7), "checked", "true"),
+					n("button", "Go", 8, n("StaticText", "Go", 9))))),
+			want: "textbox \"User\" [e1]\ncheckbox \"Remember\" [e2] checked\nbutton \"Go\" [e3]",
+		},
+		{
+			name: "headings, links with relative URLs, lists",
+			root: n("RootWebArea", "T", 1,
+				withProps(n("heading", "Title", 2, n("StaticText", "Title", 3)), "level", "1"),
+				n("navigation", "", 4, n("list", "", 5,
+					n("listitem", "", 6, withProps(n("link", "Home", 7, n("StaticText", "Home", 8)), "url", "http://x.test/home")),
+					n("listitem", "", 9, withProps(n("link", "Out", 10), "url", "https://other.test/a"))))),
+			want: "h1 \"Title\"\nnav\n - link \"Home\" [e1] /home\n - link \"Out\" [e2] https://other.test/a",
+		},
+		{
+			name: "paragraph text merges, paragraphs stay apart",
+			root: n("RootWebArea", "T", 1,
+				n("paragraph", "", 2, n("StaticText", "One", 3), n("StaticText", "two.", 4)),
+				n("paragraph", "", 5, n("StaticText", "Three.", 6))),
+			want: "One two.\nThree.",
+		},
+		{
+			name: "tables render one line per row",
+			root: n("RootWebArea", "T", 1,
+				n("table", "", 2, n("rowgroup", "", 3,
+					n("row", "", 4, n("columnheader", "Host", 5, n("StaticText", "Host", 6)), n("columnheader", "CPU", 7, n("StaticText", "CPU", 8))),
+					n("row", "", 9, n("cell", "a", 10, n("StaticText", "a", 11)), n("cell", "", 12, n("button", "Stop", 13)))))),
+			want: "table\n Host | CPU\n a | button \"Stop\" [e1]",
+		},
+		{
+			name: "native select lists its options",
+			root: n("RootWebArea", "T", 1,
+				func() *axNode {
+					c := n("combobox", "Role", 2, n("MenuListPopup", "", 3, n("option", "A", 4), n("option", "B", 5)))
+					c.value = "A"
+					return c
+				}()),
+			want: "combobox \"Role\" [e1]: A\n options: A | B",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap, ok := renderSnapshot(tt.root, newRefTable(), "http://x.test/page", 0, 0)
+			if !ok {
+				t.Fatal("render failed")
+			}
+			if got := snap.text(); got != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRefsFollowRoleAndName(t *testing.T) {
+	refs := newRefTable()
+	page := func(ids ...int) *axNode {
+		root := n("RootWebArea", "", 1)
+		names := []string{"Save", "Cancel", "Help"}
+		for i, id := range ids {
+			root.children = append(root.children, n("button", names[i], id))
+		}
+		return root
+	}
+	first, _ := renderSnapshot(page(10, 11, 12), refs, "", 0, 0)
+	// New DOM nodes (a re-render) with the same roles and names keep the refs.
+	second, _ := renderSnapshot(page(20, 21, 22), refs, "", 0, 0)
+	if first.text() != second.text() {
+		t.Errorf("refs changed on re-render:\n%s\n---\n%s", first.text(), second.text())
+	}
+	if refs.targets["e1"] != 20 {
+		t.Errorf("e1 should point at the new node, got %d", refs.targets["e1"])
+	}
+	// A button that is renamed gets a new ref; the others keep theirs.
+	root := page(20, 21, 22)
+	root.children[1].name = "Discard"
+	third, _ := renderSnapshot(root, refs, "", 0, 0)
+	if !strings.Contains(third.text(), `button "Save" [e1]`) || !strings.Contains(third.text(), `button "Help" [e3]`) || strings.Contains(third.text(), "[e2]") {
+		t.Errorf("after a rename:\n%s", third.text())
+	}
+}
+
+func TestDiffLines(t *testing.T) {
+	removed, added, more := diffLines([]string{"a", " b", "c", "c"}, []string{"a", "c", "d", " b"}, 10)
+	if strings.Join(removed, ",") != "c" || strings.Join(added, ",") != "d" || more != 0 {
+		t.Errorf("removed %v added %v more %d", removed, added, more)
+	}
+}
+
+func TestPaged(t *testing.T) {
+	text := strings.Repeat("line of text\n", 100)
+	tests := []struct {
+		offset, max int
+		wantMarker  string
+	}{
+		{0, 5000, ""},
+		{0, 100, "call again with offset=91"},
+		{91, 100, "offset=182"},
+		{5000, 100, "past the end"},
+	}
+	for _, tt := range tests {
+		got := paged(text, tt.offset, tt.max)
+		if tt.wantMarker == "" && got != text || tt.wantMarker != "" && !strings.Contains(got, tt.wantMarker) {
+			t.Errorf("paged(offset %d, max %d) = ...%q", tt.offset, tt.max, got[max(0, len(got)-80):])
+		}
+	}
+}
+
+func TestKeyEvents(t *testing.T) {
+	tests := []struct {
+		key     string
+		n       int
+		mods    int64
+		wantErr bool
+	}{
+		{"Enter", 3, 0, false},
+		{"a", 3, 0, false},
+		{"Control+a", 2, modCtrl, false},
+		{"Control+Shift+K", 2, modCtrl | modShift, false},
+		{"ArrowDown", 2, 0, false},
+		{"Hyper+a", 0, 0, true},
+		{"NoSuchKey", 0, 0, true},
+	}
+	for _, tt := range tests {
+		evs, err := keyEvents(tt.key)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("%s: err %v", tt.key, err)
+			continue
+		}
+		if tt.wantErr {
+			continue
+		}
+		if len(evs) != tt.n || evs[0].Modifiers&tt.mods != tt.mods {
+			t.Errorf("%s: %d events, modifiers %d; want %d events with %d", tt.key, len(evs), evs[0].Modifiers, tt.n, tt.mods)
+		}
+	}
+}
+
+func TestSafeFileName(t *testing.T) {
+	for in, want := range map[string]string{
+		"report.csv":        "report.csv",
+		"../../etc/passwd":  "passwd",
+		"a/b\\c.txt":        "c.txt",
+		"weird<>:name?.pdf": "weird_name_.pdf",
+		"..":                "",
+		"résumé final.docx": "r_sum_ final.docx",
+	} {
+		if got := safeFileName(in); got != want {
+			t.Errorf("safeFileName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

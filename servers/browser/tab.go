@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// Ring sizes for what a tab remembers.
+const (
+	maxConsole  = 200
+	maxRequests = 500
+)
+
+// tab is one page of a session, with what its events told us.
+type tab struct {
+	id       string
+	ctx      context.Context // chromedp context of the tab
+	cancel   context.CancelFunc
+	targetID target.ID
+
+	mu           sync.Mutex
+	console      []consoleEntry
+	consoleSeen  int // entries already returned by browser_console_messages
+	requests     []*netRequest
+	byRequest    map[network.RequestID]*netRequest
+	inflight     int
+	loading      bool
+	lastActivity time.Time
+	dialog       *page.EventJavascriptDialogOpening
+	frames       map[cdp.FrameID]bool
+
+	// Touched only under the session lock.
+	refs     *refTable
+	lastSnap []string
+	lastURL  string
+}
+
+type consoleEntry struct{ level, text string }
+
+type netRequest struct {
+	id           network.RequestID
+	method, url  string
+	kind         string
+	status       int64
+	failed       string
+	done         bool
+	blockedGuard string
+}
+
+func newTab(id string) *tab {
+	return &tab{id: id, byRequest: map[network.RequestID]*netRequest{}, frames: map[cdp.FrameID]bool{}, refs: newRefTable(), lastActivity: time.Now()}
+}
+
+// target is the chromedp session of the tab.
+func (t *tab) target() *chromedp.Target { return chromedp.FromContext(t.ctx).Target }
+
+// gone reports whether the page was closed (by the page itself or the browser).
+func (t *tab) gone() bool {
+	if t.ctx.Err() != nil {
+		return true
+	}
+	ch, err := chromedp.Detached(t.ctx)
+	if err != nil {
+		return true
+	}
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// onEvent records the tab's events. It runs on chromedp's read loop: quick, no commands.
+func (t *tab) onEvent(ev any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		parts := make([]string, 0, len(ev.Args))
+		for _, a := range ev.Args {
+			parts = append(parts, remoteText(a))
+		}
+		t.addConsole(string(ev.Type), strings.Join(parts, " "))
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		text := d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			text = d.Exception.Description
+		}
+		t.addConsole("error", text)
+	case *cdplog.EventEntryAdded:
+		text := ev.Entry.Text
+		if ev.Entry.URL != "" {
+			text += " (" + ev.Entry.URL + ")"
+		}
+		t.addConsole(string(ev.Entry.Level), text)
+	case *network.EventRequestWillBeSent:
+		t.lastActivity = time.Now()
+		if r := t.byRequest[ev.RequestID]; r != nil && ev.RedirectResponse != nil {
+			r.status = ev.RedirectResponse.Status
+			r.done = true
+			t.inflight--
+		}
+		r := &netRequest{id: ev.RequestID, method: ev.Request.Method, url: ev.Request.URL, kind: string(ev.Type)}
+		t.byRequest[ev.RequestID] = r
+		t.requests = append(t.requests, r)
+		t.inflight++
+		if len(t.requests) > maxRequests {
+			old := t.requests[0]
+			if t.byRequest[old.id] == old {
+				delete(t.byRequest, old.id)
+			}
+			t.requests = t.requests[1:]
+		}
+	case *network.EventResponseReceived:
+		if r := t.byRequest[ev.RequestID]; r != nil && ev.Response != nil {
+			r.status = ev.Response.Status
+			if v, ok := ev.Response.Headers["X-Browser-Server-Blocked"]; ok {
+				r.blockedGuard = fmt.Sprint(v)
+			}
+		}
+	case *network.EventLoadingFinished:
+		t.finishRequest(ev.RequestID, "")
+	case *network.EventLoadingFailed:
+		t.finishRequest(ev.RequestID, ev.ErrorText)
+	case *page.EventFrameStartedLoading:
+		t.lastActivity = time.Now()
+		if ev.FrameID == cdp.FrameID(t.targetID) {
+			t.loading = true
+		}
+	case *page.EventFrameStoppedLoading:
+		t.lastActivity = time.Now()
+		if ev.FrameID == cdp.FrameID(t.targetID) {
+			t.loading = false
+		}
+	case *page.EventFrameNavigated:
+		t.lastActivity = time.Now()
+		t.frames[ev.Frame.ID] = true
+	case *page.EventJavascriptDialogOpening:
+		t.dialog = ev
+	case *page.EventJavascriptDialogClosed:
+		t.dialog = nil
+	}
+}
+
+func (t *tab) finishRequest(id network.RequestID, failed string) {
+	t.lastActivity = time.Now()
+	if r := t.byRequest[id]; r != nil && !r.done {
+		r.done = true
+		r.failed = failed
+		t.inflight--
+	}
+}
+
+func (t *tab) addConsole(level, text string) {
+	t.console = append(t.console, consoleEntry{level: level, text: text})
+	if len(t.console) > maxConsole {
+		drop := len(t.console) - maxConsole
+		t.console = t.console[drop:]
+		t.consoleSeen = max(0, t.consoleSeen-drop)
+	}
+}
+
+func remoteText(o *runtime.RemoteObject) string {
+	if o == nil {
+		return ""
+	}
+	if len(o.Value) > 0 {
+		var s string
+		if json.Unmarshal(o.Value, &s) == nil {
+			return s
+		}
+		return string(o.Value)
+	}
+	if o.UnserializableValue != "" {
+		return string(o.UnserializableValue)
+	}
+	if o.Description != "" {
+		return o.Description
+	}
+	return string(o.Type)
+}
+
+// openDialog returns the dialog the page is showing, if any.
+func (t *tab) openDialog() *page.EventJavascriptDialogOpening {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.dialog
+}
+
+// ownsFrame reports whether a frame belongs to this tab.
+func (t *tab) ownsFrame(id cdp.FrameID) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return id == cdp.FrameID(t.targetID) || t.frames[id]
+}
+
+// busy reports whether the page is still loading or fetching, and when it last did anything.
+func (t *tab) busy() (loading bool, inflight int, last time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.loading, t.inflight, t.lastActivity
+}
+
+// input runs fn, which sends input that may open a JavaScript dialog. It returns when fn
+// returns or a dialog opens: a dialog blocks the page, and the input command with it, until
+// browser_handle_dialog answers it.
+func (t *tab) input(ctx context.Context, fn func(ctx context.Context, tg *chromedp.Target) error) error {
+	done := make(chan error, 1)
+	ictx, cancel := context.WithTimeout(t.ctx, time.Minute)
+	tg := t.target()
+	go func() {
+		defer cancel()
+		done <- fn(ictx, tg)
+	}()
+	tick := time.NewTicker(40 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			if t.openDialog() != nil {
+				return nil
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// pageState is what the browser (not the page's JavaScript, which a dialog may block) says
+// about the tab.
+type pageState struct{ url, title string }
+
+func (t *tab) state(ctx context.Context) pageState {
+	h, err := cdp.Call(ctx, t.target(), page.GetNavigationHistory, cdp.Empty{})
+	if err != nil || h.CurrentIndex < 0 || int(h.CurrentIndex) >= len(h.Entries) {
+		return pageState{}
+	}
+	e := h.Entries[h.CurrentIndex]
+	return pageState{url: e.URL, title: e.Title}
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Output bounds.
+const (
+	defaultMaxChars = 20000
+	hardMaxChars    = 100000
+)
+
+// pageOut is every tool's structured output: where it acted. The text content carries the
+// rest, so nothing is sent twice.
+type pageOut struct {
+	Tab string `json:"tab"`
+}
+
+// located is an input that names a session and tab.
+type located interface{ loc() where }
+
+func (w where) loc() where { return w }
+
+// tabbed is an input that names a tab (browser_tabs).
+type tabbed interface{ tabID() string }
+
+func tabOf(in any) string {
+	if t, ok := in.(tabbed); ok {
+		return t.tabID()
+	}
+	return ""
+}
+
+// handler is the body of a tool that acts on a tab: it returns the text for the model.
+type handler[In any] func(ctx context.Context, c *call, in In) (string, error)
+
+// addTabTool registers a tool whose calls hold a session and tab.
+func addTabTool[In located](s *kit.Server, m *manager, t kit.Tool, h handler[In]) {
+	t.OpenWorld = true
+	kit.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, pageOut, error) {
+		c, release, err := m.acquire(ctx, in.loc(), tabOf(in))
+		if err != nil {
+			return nil, pageOut{}, err
+		}
+		defer release()
+		text, err := h(ctx, c, in)
+		if err != nil {
+			return nil, pageOut{}, c.browserErr(err)
+		}
+		if c.notice != "" {
+			text = c.notice + "\n" + text
+		}
+		out := pageOut{Tab: c.t.id}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+	})
+}
+
+// limit clamps a max_chars argument.
+func limit(n int) int {
+	switch {
+	case n <= 0:
+		return defaultMaxChars
+	case n > hardMaxChars:
+		return hardMaxChars
+	}
+	return n
+}
+
+// addTools registers every tool.
+func addTools(s *kit.Server, m *manager, opts *options) {
+	addNavigate(s, m)
+	addSnapshot(s, m)
+	addGetText(s, m)
+	addClick(s, m)
+	addHover(s, m)
+	addType(s, m)
+	addFillForm(s, m)
+	addSelectOption(s, m)
+	addPressKey(s, m)
+	addDrag(s, m)
+	addUpload(s, m, opts)
+	addHandleDialog(s, m)
+	addWaitFor(s, m)
+	addScreenshot(s, m)
+	if opts.evaluate {
+		addEvaluate(s, m)
+	}
+	addLogs(s, m)
+	addTabs(s, m)
+}
+
+// Tool timeouts.
+const (
+	navTimeout    = 45 * time.Second
+	actionTimeout = 40 * time.Second
+	readTimeout   = 30 * time.Second
+)
