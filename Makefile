@@ -55,7 +55,8 @@ run: build ## run the whole fleet on loopback, each on its fixed port; Ctrl-C st
 conformance: build ## the official MCP conformance suite against every server
 	@scripts/conformance.sh $(SERVERS)
 
-bench: build ## throughput, latency, CPU per call, RSS and start time over real HTTP
+bench: build ## Go benchmarks, then throughput, latency, CPU per call, RSS and start time over real HTTP
+	@go test -run '^$$' -bench . -benchmem ./servers/calculator/ ./servers/calculator/expression/ ./servers/shell/
 	@go run ./scripts/cmd/bench -bin bin
 
 docs: build ## regenerate docs/tools.md from the servers themselves

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"net/http"
 	"os/exec"
 	"slices"
@@ -33,21 +32,8 @@ func BenchmarkRunCommandHTTP(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		began := time.Now()
-		req, err := http.NewRequest(http.MethodPost, h.URL+"/mcp", bytes.NewReader(body))
-		if err != nil {
-			b.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", mcptest.ProtocolVersion)
-		resp, err := client.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		out, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK || !bytes.Contains(out, []byte(`"exit_code":0`)) {
-			b.Fatalf("status %d: %s", resp.StatusCode, out)
+		if out := h.Post(b, client, body); !bytes.Contains(out, []byte(`"exit_code":0`)) {
+			b.Fatalf("unexpected answer: %s", out)
 		}
 		durations = append(durations, time.Since(began))
 	}

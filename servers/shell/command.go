@@ -92,13 +92,9 @@ func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runC
 	if len(in.Stdin) > maxStdinBytes {
 		return nil, out, kit.Errorf(kit.CodeLimit, "stdin is %d bytes; at most %d (write a file with write_text_file and redirect it instead)", len(in.Stdin), maxStdinBytes)
 	}
-	dir, err := sh.dir(in.Cwd)
+	dir, env, err := sh.prepare(in.Cwd, in.Env)
 	if err != nil {
 		return nil, out, err
-	}
-	env, err := sh.env.With(in.Env)
-	if err != nil {
-		return nil, out, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
 	}
 	caller := kit.Caller(ctx)
 	if err := sh.check(ctx, "run_command", in.Command, dir); err != nil {
@@ -142,6 +138,19 @@ func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runC
 		Cwd:         dir,
 	}
 	return nil, out, nil
+}
+
+// prepare resolves a command's working directory inside the roots and its environment.
+func (sh *shell) prepare(cwd string, extra map[string]string) (string, []string, error) {
+	dir, err := sh.dir(cwd)
+	if err != nil {
+		return "", nil, err
+	}
+	env, err := sh.env.With(extra)
+	if err != nil {
+		return "", nil, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
+	}
+	return dir, env, nil
 }
 
 // check applies the policy and audits a refusal; allowed commands are audited when they end.

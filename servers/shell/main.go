@@ -16,6 +16,7 @@ import (
 	"github.com/jck411/mcp-servers/servers/shell/confine"
 	"github.com/jck411/mcp-servers/servers/shell/policy"
 	"github.com/jck411/mcp-servers/servers/shell/runner"
+	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
@@ -83,7 +84,7 @@ var toolName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 
 // newShell validates the flags and builds the server's state.
 func newShell(s *kit.Server, st *settings) (*shell, error) {
-	pol, err := policy.New(policy.Mode(st.policy), splitList(st.allowCommands))
+	pol, err := policy.New(policy.Mode(st.policy), config.SplitList(st.allowCommands))
 	if err != nil {
 		return nil, fmt.Errorf("--policy/--allow-commands: %w", err)
 	}
@@ -95,7 +96,7 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 	case st.outputLimit < 1024 || st.outputLimit > 16<<20:
 		return nil, fmt.Errorf("--output-limit %d: give 1024 to 16777216 bytes", st.outputLimit)
 	}
-	versions := splitList(st.toolVersions)
+	versions := config.SplitList(st.toolVersions)
 	for _, t := range versions {
 		if !toolName.MatchString(t) {
 			return nil, fmt.Errorf("--tool-versions: %q is not a program name", t)
@@ -114,7 +115,7 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 	if workDir, err = filepath.EvalSymlinks(workDir); err != nil {
 		return nil, fmt.Errorf("--work-dir: %w", err)
 	}
-	rootList := splitList(st.allowedRoots)
+	rootList := config.SplitList(st.allowedRoots)
 	if len(rootList) == 0 {
 		rootList = []string{workDir}
 	}
@@ -176,14 +177,4 @@ func (sh *shell) path(p string) (string, error) {
 		return "", kit.Errorf(kit.CodeInvalidInput, "path %s: %w", p, err)
 	}
 	return real, nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

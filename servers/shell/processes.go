@@ -271,13 +271,9 @@ func (sh *shell) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in st
 			wait = 10 * time.Second
 		}
 	}
-	dir, err := sh.dir(in.Cwd)
+	dir, env, err := sh.prepare(in.Cwd, in.Env)
 	if err != nil {
 		return nil, out, err
-	}
-	env, err := sh.env.With(in.Env)
-	if err != nil {
-		return nil, out, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
 	}
 	if err := sh.check(ctx, "start_process", in.Command, dir); err != nil {
 		return nil, out, err

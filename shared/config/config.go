@@ -109,8 +109,8 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 	if c.LogLevel, err = parseLevel(logLevel); err != nil {
 		return nil, err
 	}
-	c.EnableTools, c.DisableTools = splitList(enable), splitList(disable)
-	c.AllowedHosts, c.AllowedOrigins = splitList(hosts), splitList(origins)
+	c.EnableTools, c.DisableTools = SplitList(enable), SplitList(disable)
+	c.AllowedHosts, c.AllowedOrigins = SplitList(hosts), SplitList(origins)
 	if c.AuthTokensFile == "" {
 		if dir := getenv("CREDENTIALS_DIRECTORY"); dir != "" {
 			if p := filepath.Join(dir, "auth-tokens"); fileExists(p) {
@@ -200,7 +200,8 @@ func parseLevel(s string) (slog.Level, error) {
 	return l, err
 }
 
-func splitList(s string) []string {
+// SplitList splits a comma-separated flag value, trimming spaces and dropping empty items.
+func SplitList(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
 		if p = strings.TrimSpace(p); p != "" {

@@ -3,8 +3,10 @@
 package mcptest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -69,6 +71,33 @@ func (h *Harness) TryConnect(ctx context.Context, token string) (*mcp.ClientSess
 	httpClient := &http.Client{Transport: bearer{token: token, next: http.DefaultTransport}}
 	tr := &mcp.StreamableClientTransport{Endpoint: h.URL + "/mcp", HTTPClient: httpClient, MaxRetries: -1}
 	return client.Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+}
+
+// Post sends one raw JSON-RPC message to /mcp as a stateless client would and returns the
+// response body, failing the test on a transport error or a status other than 200. Benchmarks
+// use it to measure the server without the go-sdk client's own cost.
+func (h *Harness) Post(tb testing.TB, client *http.Client, body []byte) []byte {
+	tb.Helper()
+	req, err := http.NewRequest(http.MethodPost, h.URL+"/mcp", bytes.NewReader(body))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", ProtocolVersion)
+	resp, err := client.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		tb.Fatalf("POST /mcp: status %d: %s", resp.StatusCode, out)
+	}
+	return out
 }
 
 // Call calls a tool and fails the test on a protocol error; tool errors come back in the result.
