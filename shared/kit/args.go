@@ -40,13 +40,13 @@ func (a *args[In]) decode(raw json.RawMessage) (In, error) {
 	}
 	var generic any
 	if err := json.Unmarshal(raw, &generic); err != nil {
-		return in, fmt.Errorf("invalid arguments: %v; send a JSON object matching the tool's input schema", err)
+		return in, fmt.Errorf("invalid arguments: %w; send a JSON object matching the tool's input schema", err)
 	}
 	if err := a.resolved.Validate(generic); err != nil {
-		return in, fmt.Errorf("invalid arguments: %v; see the tool's input schema", err)
+		return in, fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
-		return in, fmt.Errorf("invalid arguments: %v; see the tool's input schema", err)
+		return in, fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)
 	}
 	return in, nil
 }

@@ -208,7 +208,7 @@ func (s *Server) Handler() (http.Handler, error) {
 		MaxRequestBodyBytes:        s.cfg.MaxBodyBytes,
 		Logger:                     s.sdkLog,
 	})
-	var protected func(http.Handler) http.Handler = func(h http.Handler) http.Handler { return h }
+	protected := func(h http.Handler) http.Handler { return h }
 	if s.cfg.AuthTokensFile != "" {
 		tokens, err := guard.LoadTokens(s.cfg.AuthTokensFile)
 		if err != nil {
@@ -264,8 +264,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // RunStdio serves MCP over stdin and stdout until ctx is done or stdin closes.
 func (s *Server) RunStdio(ctx context.Context) error {
 	err := s.mcp.Run(ctx, &mcp.StdioTransport{})
-	if err != nil && ctx.Err() != nil {
-		return nil
+	select {
+	case <-ctx.Done():
+		return nil // stopped by a signal: a clean exit
+	default:
+		return err
 	}
-	return err
 }
