@@ -142,7 +142,7 @@ func applyEnv(fs *flag.FlagSet, getenv func(string) string) error {
 			return
 		}
 		if err := fs.Set(f.Name, v); err != nil {
-			errs = append(errs, fmt.Errorf("invalid value %q for %s (--%s): %v", v, env, f.Name, err))
+			errs = append(errs, fmt.Errorf("invalid value %q for %s (--%s): %w", v, env, f.Name, err))
 		}
 	})
 	return errors.Join(errs...)
