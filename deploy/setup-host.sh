@@ -18,6 +18,8 @@ Prepares this host (as root) for the MCP servers:
     chromium and chromium-headless-shell
   - creates one system user per server (mcp-<id>, no login, no shared groups), so the shell
     server never runs as a user that can read the Google or Spotify tokens
+  - for the Google servers, creates the group mcp-google and the shared token folder
+    /var/lib/mcp-servers/google (root:mcp-google, 2770)
   - creates /opt/mcp-servers/releases, /etc/mcp-servers (0750) and
     /etc/mcp-servers/credentials (0700) with a 0700 folder per server
   - installs the systemd template mcp-server@.service and its drop-ins into /etc/systemd/system
@@ -170,9 +172,33 @@ ensure_dir 0755 "$OPT/releases"
 ensure_dir 0750 "$ETC"
 ensure_dir 0700 "$CREDS"
 for s in "${servers[@]}"; do ensure_dir 0700 "$CREDS/$s"; done
+google_chosen=0
 for g in $GOOGLE_SERVERS; do
-	if chosen "$g"; then ensure_dir 0700 "$CREDS/google"; break; fi
+	if chosen "$g"; then google_chosen=1; break; fi
 done
+if [[ $google_chosen -eq 1 ]]; then
+	ensure_dir 0700 "$CREDS/google"
+	# The Google token the Google servers share (docs/google.md): group mcp-google, which their
+	# units run as (Group= in 10-google.conf); setgid so files made in it stay in the group.
+	if ! { [[ -f $ROOT/etc/group ]] && awk -F: '$1 == "mcp-google" { found = 1 } END { exit !found }' "$ROOT/etc/group"; }; then
+		gprefix=()
+		[[ -n $ROOT ]] && gprefix=(--prefix "$ROOT")
+		groupadd "${gprefix[@]}" --system mcp-google
+		changed "created group mcp-google"
+	fi
+	gdir=$ROOT/var/lib/mcp-servers/google
+	if [[ ! -d $gdir ]]; then
+		# The group id from the (possibly prefixed) group file: MCP_ROOT tests have no such group on the host.
+		gid=$(awk -F: '$1 == "mcp-google" { print $3 }' "$ROOT/etc/group")
+		[[ -d $ROOT/var/lib/mcp-servers ]] || install -d -m 0755 "$ROOT/var/lib/mcp-servers"
+		install -d -m 2770 -o root -g "$gid" "$gdir"
+		chmod 2770 "$gdir"
+		changed "created $gdir (2770, group mcp-google)"
+	elif [[ $(stat -c '%a' "$gdir") != 2770 ]]; then
+		chmod 2770 "$gdir"
+		changed "fixed the mode of $gdir (2770)"
+	fi
+fi
 if chosen spotify; then ensure_dir 0700 "$CREDS/spotify"; fi
 
 # --- systemd units --------------------------------------------------------------------------

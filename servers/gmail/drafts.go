@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/api/gmail/v1"
+)
+
+type draftIDInput struct {
+	ID string `json:"id" jsonschema:"draft id (from list_drafts or create_draft)"`
+}
+
+type updateDraftInput struct {
+	ID string `json:"id" jsonschema:"draft id"`
+	composeInput
+}
+
+type listDraftsInput struct {
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"drafts per page, 1-100 (default 20)"`
+	PageToken  string `json:"page_token,omitempty" jsonschema:"next_page_token from the previous page"`
+}
+
+type draftOutput struct {
+	ID        string `json:"id"`
+	MessageID string `json:"message_id"`
+	ThreadID  string `json:"thread_id"`
+	Action    string `json:"action"`
+}
+
+func (o draftOutput) Text() string {
+	return fmt.Sprintf("Draft %s %s (message %s, thread %s).", o.ID, o.Action, o.MessageID, o.ThreadID)
+}
+
+type draftSummary struct {
+	ID string `json:"id"`
+	messageSummary
+}
+
+type listDraftsOutput struct {
+	Drafts        []draftSummary `json:"drafts"`
+	NextPageToken string         `json:"next_page_token,omitempty"`
+}
+
+func (o listDraftsOutput) Text() string {
+	if len(o.Drafts) == 0 {
+		return "No drafts."
+	}
+	var b strings.Builder
+	for _, d := range o.Drafts {
+		fmt.Fprintf(&b, "draft %s: to %s | %s\n  %s\n", d.ID, d.To, d.Subject, d.Snippet)
+	}
+	if o.NextPageToken != "" {
+		fmt.Fprintf(&b, "More drafts: page_token=%s", o.NextPageToken)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+type getDraftOutput struct {
+	ID string `json:"id"`
+	messageOutput
+}
+
+func (o getDraftOutput) Text() string { return "Draft " + o.ID + "\n" + o.messageOutput.Text() }
+
+func addDraftTools(s *kit.Server, m *mailbox) {
+	kit.AddTool(s, kit.Tool{Name: "create_draft", Title: "Create a draft", OpenWorld: true,
+		Description: "Save an email as a Gmail draft (same fields as send_message) without sending it."}, m.createDraft)
+	kit.AddTool(s, kit.Tool{Name: "list_drafts", Title: "List drafts", ReadOnly: true, OpenWorld: true,
+		Description: "List Gmail drafts with recipients, subject and snippet; pages with page_token."}, m.listDrafts)
+	kit.AddTool(s, kit.Tool{Name: "get_draft", Title: "Read a draft", ReadOnly: true, OpenWorld: true,
+		Description: "Read one Gmail draft in full."}, m.getDraft)
+	kit.AddTool(s, kit.Tool{Name: "update_draft", Title: "Replace a draft", Destructive: true, Idempotent: true, OpenWorld: true,
+		Description: "Replace a Gmail draft's recipients, subject, body and attachments."}, m.updateDraft)
+	kit.AddTool(s, kit.Tool{Name: "send_draft", Title: "Send a draft", Destructive: true, OpenWorld: true,
+		Description: "Send a Gmail draft. Irreversible: confirm with the user first."}, m.sendDraft)
+	kit.AddTool(s, kit.Tool{Name: "delete_draft", Title: "Delete a draft", Destructive: true, Idempotent: true, OpenWorld: true,
+		Description: "Delete a Gmail draft permanently."}, m.deleteDraft)
+}
+
+func (m *mailbox) createDraft(ctx context.Context, _ *mcp.CallToolRequest, in composeInput) (*mcp.CallToolResult, draftOutput, error) {
+	msg, err := m.composed(in)
+	if err != nil {
+		return nil, draftOutput{}, err
+	}
+	d, err := m.svc.Users.Drafts.Create(me, &gmail.Draft{Message: msg}).Context(ctx).Do()
+	if err != nil {
+		return nil, draftOutput{}, m.fail(err, "draft")
+	}
+	return nil, draftInfo(d, "created"), nil
+}
+
+func draftInfo(d *gmail.Draft, action string) draftOutput {
+	out := draftOutput{ID: d.Id, Action: action}
+	if d.Message != nil {
+		out.MessageID, out.ThreadID = d.Message.Id, d.Message.ThreadId
+	}
+	return out
+}
+
+func (m *mailbox) listDrafts(ctx context.Context, _ *mcp.CallToolRequest, in listDraftsInput) (*mcp.CallToolResult, listDraftsOutput, error) {
+	n := in.MaxResults
+	if n == 0 {
+		n = 20
+	}
+	if n < 1 || n > 100 {
+		return nil, listDraftsOutput{}, kit.Errorf(kit.CodeInvalidInput, "max_results %d: give 1 to 100", n)
+	}
+	call := m.svc.Users.Drafts.List(me).MaxResults(int64(n)).Context(ctx)
+	if in.PageToken != "" {
+		call = call.PageToken(in.PageToken)
+	}
+	res, err := call.Do()
+	if err != nil {
+		return nil, listDraftsOutput{}, m.fail(err, "page_token")
+	}
+	out := listDraftsOutput{Drafts: []draftSummary{}, NextPageToken: res.NextPageToken}
+	for _, ref := range res.Drafts {
+		d, err := m.svc.Users.Drafts.Get(me, ref.Id).Format("metadata").Context(ctx).Do()
+		if err != nil {
+			return nil, listDraftsOutput{}, m.fail(err, "draft "+ref.Id)
+		}
+		out.Drafts = append(out.Drafts, draftSummary{ID: d.Id, messageSummary: summarize(d.Message)})
+	}
+	return nil, out, nil
+}
+
+func (m *mailbox) getDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, getDraftOutput, error) {
+	d, err := m.svc.Users.Drafts.Get(me, in.ID).Format("full").Context(ctx).Do()
+	if err != nil {
+		return nil, getDraftOutput{}, m.fail(err, "draft "+in.ID)
+	}
+	r, err := m.render(d.Message, "text", 0, 0)
+	return nil, getDraftOutput{ID: d.Id, messageOutput: r}, err
+}
+
+func (m *mailbox) updateDraft(ctx context.Context, _ *mcp.CallToolRequest, in updateDraftInput) (*mcp.CallToolResult, draftOutput, error) {
+	msg, err := m.composed(in.composeInput)
+	if err != nil {
+		return nil, draftOutput{}, err
+	}
+	d, err := m.svc.Users.Drafts.Update(me, in.ID, &gmail.Draft{Id: in.ID, Message: msg}).Context(ctx).Do()
+	if err != nil {
+		return nil, draftOutput{}, m.fail(err, "draft "+in.ID)
+	}
+	return nil, draftInfo(d, "updated"), nil
+}
+
+func (m *mailbox) sendDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, sentOutput, error) {
+	d, err := m.svc.Users.Drafts.Get(me, in.ID).Format("metadata").Context(ctx).Do()
+	if err != nil {
+		return nil, sentOutput{}, m.fail(err, "draft "+in.ID)
+	}
+	p := d.Message.Payload
+	if err := m.checkRecipients(splitHeaderList(header(p, "To")), splitHeaderList(header(p, "Cc")), splitHeaderList(header(p, "Bcc"))); err != nil {
+		return nil, sentOutput{}, err
+	}
+	sent, err := m.svc.Users.Drafts.Send(me, &gmail.Draft{Id: in.ID}).Context(ctx).Do()
+	if err != nil {
+		return nil, sentOutput{}, m.fail(err, "draft "+in.ID)
+	}
+	return nil, sentOutput{ID: sent.Id, ThreadID: sent.ThreadId, Action: "Sent draft " + in.ID}, nil
+}
+
+func (m *mailbox) deleteDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, draftOutput, error) {
+	if err := m.svc.Users.Drafts.Delete(me, in.ID).Context(ctx).Do(); err != nil {
+		return nil, draftOutput{}, m.fail(err, "draft "+in.ID)
+	}
+	return nil, draftOutput{ID: in.ID, Action: "deleted"}, nil
+}

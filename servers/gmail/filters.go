@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/api/gmail/v1"
+)
+
+type filterInfo struct {
+	ID           string   `json:"id"`
+	From         string   `json:"from,omitempty"`
+	To           string   `json:"to,omitempty"`
+	Subject      string   `json:"subject,omitempty"`
+	Query        string   `json:"query,omitempty"`
+	HasAttach    bool     `json:"has_attachment,omitempty"`
+	AddLabels    []string `json:"add_labels,omitempty"`
+	RemoveLabels []string `json:"remove_labels,omitempty"`
+	Forward      string   `json:"forward,omitempty"`
+}
+
+func (f filterInfo) String() string {
+	var crit []string
+	for _, c := range [][2]string{{"from", f.From}, {"to", f.To}, {"subject", f.Subject}, {"query", f.Query}} {
+		if c[1] != "" {
+			crit = append(crit, c[0]+"="+c[1])
+		}
+	}
+	if f.HasAttach {
+		crit = append(crit, "has_attachment")
+	}
+	act := []string{}
+	if len(f.AddLabels) > 0 {
+		act = append(act, "+"+strings.Join(f.AddLabels, ",+"))
+	}
+	if len(f.RemoveLabels) > 0 {
+		act = append(act, "-"+strings.Join(f.RemoveLabels, ",-"))
+	}
+	if f.Forward != "" {
+		act = append(act, "forward to "+f.Forward)
+	}
+	return fmt.Sprintf("%s: %s → %s", f.ID, strings.Join(crit, " "), strings.Join(act, " "))
+}
+
+type listFiltersOutput struct {
+	Filters []filterInfo `json:"filters"`
+}
+
+func (o listFiltersOutput) Text() string {
+	if len(o.Filters) == 0 {
+		return "No filters."
+	}
+	lines := make([]string, len(o.Filters))
+	for i, f := range o.Filters {
+		lines[i] = f.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+type createFilterInput struct {
+	From          string   `json:"from,omitempty" jsonschema:"sender to match"`
+	To            string   `json:"to,omitempty" jsonschema:"recipient to match"`
+	Subject       string   `json:"subject,omitempty" jsonschema:"words in the subject"`
+	Query         string   `json:"query,omitempty" jsonschema:"Gmail search query to match"`
+	HasAttachment bool     `json:"has_attachment,omitempty" jsonschema:"match only mail with attachments"`
+	AddLabels     []string `json:"add_labels,omitempty" jsonschema:"labels to add (names or ids); TRASH deletes, STARRED stars"`
+	RemoveLabels  []string `json:"remove_labels,omitempty" jsonschema:"labels to remove: INBOX skips the inbox, UNREAD marks read"`
+	Forward       string   `json:"forward,omitempty" jsonschema:"address to forward to (must be a verified forwarding address)"`
+}
+
+type filterIDInput struct {
+	ID string `json:"id" jsonschema:"filter id from list_filters"`
+}
+
+type filterOutput struct {
+	filterInfo
+	Action string `json:"action"`
+}
+
+func (o filterOutput) Text() string { return "Filter " + o.Action + ": " + o.String() }
+
+func addFilterTools(s *kit.Server, m *mailbox) {
+	kit.AddTool(s, kit.Tool{Name: "list_filters", Title: "List filters", ReadOnly: true, OpenWorld: true,
+		Description: "List Gmail filters: criteria and actions."}, m.listFilters)
+	kit.AddTool(s, kit.Tool{Name: "create_filter", Title: "Create a filter", OpenWorld: true,
+		Description: "Create a Gmail filter for incoming mail: criteria (from, to, subject, query, has_attachment) and label/forward actions."}, m.createFilter)
+	kit.AddTool(s, kit.Tool{Name: "delete_filter", Title: "Delete a filter", Destructive: true, Idempotent: true, OpenWorld: true,
+		Description: "Delete a Gmail filter."}, m.deleteFilter)
+}
+
+func toFilterInfo(f *gmail.Filter) filterInfo {
+	out := filterInfo{ID: f.Id}
+	if c := f.Criteria; c != nil {
+		out.From, out.To, out.Subject, out.Query, out.HasAttach = c.From, c.To, c.Subject, c.Query, c.HasAttachment
+	}
+	if a := f.Action; a != nil {
+		out.AddLabels, out.RemoveLabels, out.Forward = a.AddLabelIds, a.RemoveLabelIds, a.Forward
+	}
+	return out
+}
+
+func (m *mailbox) listFilters(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, listFiltersOutput, error) {
+	res, err := m.svc.Users.Settings.Filters.List(me).Context(ctx).Do()
+	if err != nil {
+		return nil, listFiltersOutput{}, m.fail(err, "filters")
+	}
+	out := listFiltersOutput{Filters: []filterInfo{}}
+	for _, f := range res.Filter {
+		out.Filters = append(out.Filters, toFilterInfo(f))
+	}
+	return nil, out, nil
+}
+
+func (m *mailbox) createFilter(ctx context.Context, _ *mcp.CallToolRequest, in createFilterInput) (*mcp.CallToolResult, filterOutput, error) {
+	if in.From == "" && in.To == "" && in.Subject == "" && in.Query == "" && !in.HasAttachment {
+		return nil, filterOutput{}, kit.Errorf(kit.CodeInvalidInput, "give at least one criterion: from, to, subject, query or has_attachment")
+	}
+	if len(in.AddLabels)+len(in.RemoveLabels) == 0 && in.Forward == "" {
+		return nil, filterOutput{}, kit.Errorf(kit.CodeInvalidInput, "give an action: add_labels, remove_labels or forward")
+	}
+	if in.Forward != "" {
+		if err := m.checkRecipients([]string{in.Forward}); err != nil {
+			return nil, filterOutput{}, err
+		}
+	}
+	add, err := m.labelIDs(ctx, in.AddLabels)
+	if err != nil {
+		return nil, filterOutput{}, err
+	}
+	remove, err := m.labelIDs(ctx, in.RemoveLabels)
+	if err != nil {
+		return nil, filterOutput{}, err
+	}
+	f, err := m.svc.Users.Settings.Filters.Create(me, &gmail.Filter{
+		Criteria: &gmail.FilterCriteria{From: in.From, To: in.To, Subject: in.Subject, Query: in.Query, HasAttachment: in.HasAttachment},
+		Action:   &gmail.FilterAction{AddLabelIds: add, RemoveLabelIds: remove, Forward: in.Forward},
+	}).Context(ctx).Do()
+	if err != nil {
+		return nil, filterOutput{}, m.fail(err, "filter")
+	}
+	return nil, filterOutput{toFilterInfo(f), "created"}, nil
+}
+
+func (m *mailbox) deleteFilter(ctx context.Context, _ *mcp.CallToolRequest, in filterIDInput) (*mcp.CallToolResult, filterOutput, error) {
+	if err := m.svc.Users.Settings.Filters.Delete(me, in.ID).Context(ctx).Do(); err != nil {
+		return nil, filterOutput{}, m.fail(err, "filter "+in.ID)
+	}
+	return nil, filterOutput{filterInfo{ID: in.ID}, "deleted"}, nil
+}

@@ -1,0 +1,8 @@
+package main
+
+import (
+	"io"
+	"mime/quotedprintable"
+)
+
+func quotedPrintable(r io.Reader) io.Reader { return quotedprintable.NewReader(r) }

@@ -1,0 +1,336 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/api/gmail/v1"
+	"google.golang.org/api/googleapi"
+)
+
+// summaryFields is the partial response search asks for: headers and part names, no bodies.
+const summaryFields = "id,threadId,labelIds,snippet,internalDate,payload(mimeType,filename,headers,parts(filename,mimeType,parts(filename,mimeType,parts(filename,mimeType))))"
+
+// messageSummary is one search hit.
+type messageSummary struct {
+	ID             string   `json:"id"`
+	ThreadID       string   `json:"thread_id"`
+	From           string   `json:"from"`
+	To             string   `json:"to,omitempty"`
+	Subject        string   `json:"subject"`
+	Date           string   `json:"date"`
+	Snippet        string   `json:"snippet"`
+	Labels         []string `json:"labels"`
+	HasAttachments bool     `json:"has_attachments"`
+}
+
+func summarize(msg *gmail.Message) messageSummary {
+	s := messageSummary{ID: msg.Id, ThreadID: msg.ThreadId, Snippet: msg.Snippet, Labels: msg.LabelIds,
+		From: header(msg.Payload, "From"), To: header(msg.Payload, "To"), Subject: header(msg.Payload, "Subject"), Date: messageDate(msg)}
+	walk(msg.Payload, func(p *gmail.MessagePart) {
+		if p.Filename != "" {
+			s.HasAttachments = true
+		}
+	})
+	if s.Labels == nil {
+		s.Labels = []string{}
+	}
+	return s
+}
+
+// messageDate is the message's internal date (when Gmail received it) in RFC 3339, else its Date header.
+func messageDate(msg *gmail.Message) string {
+	if msg.InternalDate > 0 {
+		return time.UnixMilli(msg.InternalDate).UTC().Format(time.RFC3339)
+	}
+	return header(msg.Payload, "Date")
+}
+
+type searchInput struct {
+	Query      string `json:"query,omitempty" jsonschema:"Gmail search syntax, e.g. 'from:bob has:attachment newer_than:30d'; empty lists all mail"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"hits per page, 1-100 (default 20)"`
+	PageToken  string `json:"page_token,omitempty" jsonschema:"next_page_token from the previous page"`
+}
+
+type searchOutput struct {
+	Messages      []messageSummary `json:"messages"`
+	NextPageToken string           `json:"next_page_token,omitempty"`
+	Estimate      int64            `json:"result_size_estimate"`
+}
+
+func (o searchOutput) Text() string {
+	if len(o.Messages) == 0 {
+		return "No messages found."
+	}
+	var b strings.Builder
+	for _, m := range o.Messages {
+		att := ""
+		if m.HasAttachments {
+			att = " [attachments]"
+		}
+		fmt.Fprintf(&b, "%s (thread %s) %s | %s | %s%s [%s]\n  %s\n", m.ID, m.ThreadID, m.Date, m.From, m.Subject, att, strings.Join(m.Labels, ","), m.Snippet)
+	}
+	if o.NextPageToken != "" {
+		fmt.Fprintf(&b, "More results: page_token=%s", o.NextPageToken)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+type getMessageInput struct {
+	ID       string `json:"id" jsonschema:"message id"`
+	Format   string `json:"format,omitempty" jsonschema:"text (default; HTML-only mail converted), html or raw (the RFC 822 source)"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"character offset into the body, to page through a long one"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"body characters to return (default and maximum: the server's limit)"`
+}
+
+// messageOutput is one message read in full.
+type messageOutput struct {
+	messageSummary
+	Cc          string           `json:"cc,omitempty"`
+	ReplyTo     string           `json:"reply_to,omitempty"`
+	MessageID   string           `json:"message_id_header,omitempty"`
+	Body        string           `json:"body"`
+	BodySource  string           `json:"body_source"`
+	BodyOffset  int              `json:"body_offset"`
+	BodyTotal   int              `json:"body_total_chars"`
+	Truncated   bool             `json:"truncated"`
+	Attachments []attachmentInfo `json:"attachments"`
+}
+
+func (o messageOutput) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Message %s (thread %s)\nFrom: %s\nTo: %s\n", o.ID, o.ThreadID, o.From, o.To)
+	if o.Cc != "" {
+		fmt.Fprintf(&b, "Cc: %s\n", o.Cc)
+	}
+	fmt.Fprintf(&b, "Subject: %s\nDate: %s\nLabels: %s\n", o.Subject, o.Date, strings.Join(o.Labels, ","))
+	for _, a := range o.Attachments {
+		fmt.Fprintf(&b, "Attachment: %s (%s, %d bytes) id=%s\n", a.Name, a.Type, a.Size, a.ID)
+	}
+	b.WriteString("\n" + o.Body)
+	if o.Truncated {
+		next := o.BodyOffset + len([]rune(o.Body))
+		fmt.Fprintf(&b, "\n[… truncated: %d more characters; call get_message with id=%s offset=%d]", o.BodyTotal-next, o.ID, next)
+	}
+	return b.String()
+}
+
+// render builds the output for a full message, paging its body.
+func (m *mailbox) render(msg *gmail.Message, format string, offset, limit int) (messageOutput, error) {
+	if limit <= 0 || limit > m.maxBodyChars {
+		limit = m.maxBodyChars
+	}
+	out := messageOutput{messageSummary: summarize(msg), Cc: header(msg.Payload, "Cc"), ReplyTo: header(msg.Payload, "Reply-To"),
+		MessageID: header(msg.Payload, "Message-ID"), Attachments: attachments(msg.Payload), BodyOffset: offset}
+	var text string
+	if format == "raw" {
+		raw, err := base64.URLEncoding.DecodeString(padBase64(msg.Raw))
+		if err != nil {
+			return out, kit.Errorf(kit.CodeInternal, "Gmail sent an undecodable raw message: %v", err)
+		}
+		text, out.BodySource = strings.ToValidUTF8(string(raw), "\uFFFD"), "raw"
+	} else {
+		text, out.BodySource = bodyText(msg.Payload, format)
+	}
+	out.Body, out.Truncated, out.BodyTotal = page(text, offset, limit)
+	if out.Attachments == nil {
+		out.Attachments = []attachmentInfo{}
+	}
+	return out, nil
+}
+
+func checkFormat(f string) (string, error) {
+	switch f {
+	case "", "text":
+		return "text", nil
+	case "html", "raw":
+		return f, nil
+	}
+	return "", kit.Errorf(kit.CodeInvalidInput, "format %q: give text, html or raw", f)
+}
+
+type getThreadInput struct {
+	ID       string `json:"id" jsonschema:"thread id"`
+	Format   string `json:"format,omitempty" jsonschema:"text (default) or html"`
+	MaxChars int    `json:"max_chars_per_message,omitempty" jsonschema:"body characters per message (default 4000); page a long one with get_message"`
+}
+
+type threadOutput struct {
+	ID       string          `json:"id"`
+	Messages []messageOutput `json:"messages"`
+}
+
+func (o threadOutput) Text() string {
+	parts := make([]string, len(o.Messages))
+	for i, msg := range o.Messages {
+		parts[i] = fmt.Sprintf("--- %d/%d ---\n%s", i+1, len(o.Messages), msg.Text())
+	}
+	return fmt.Sprintf("Thread %s, %d messages\n%s", o.ID, len(o.Messages), strings.Join(parts, "\n"))
+}
+
+type modifyInput struct {
+	IDs          []string `json:"ids" jsonschema:"message ids, up to 1000"`
+	AddLabels    []string `json:"add_labels,omitempty" jsonschema:"label names or ids to add, e.g. STARRED, TRASH, UNREAD, or your own"`
+	RemoveLabels []string `json:"remove_labels,omitempty" jsonschema:"label names or ids to remove: INBOX archives, UNREAD marks read, TRASH untrashes"`
+}
+
+type modifyOutput struct {
+	Modified int      `json:"modified"`
+	Added    []string `json:"added"`
+	Removed  []string `json:"removed"`
+}
+
+func (o modifyOutput) Text() string {
+	return fmt.Sprintf("Modified %d messages: added [%s], removed [%s].", o.Modified, strings.Join(o.Added, ","), strings.Join(o.Removed, ","))
+}
+
+func addMessageTools(s *kit.Server, m *mailbox) {
+	kit.AddTool(s, kit.Tool{Name: "search_messages", Title: "Search Gmail", ReadOnly: true, OpenWorld: true,
+		Description: "Search Gmail with Gmail query syntax; returns id, thread, from, to, subject, date, snippet, labels, attachments flag; pages with page_token."}, m.search)
+	kit.AddTool(s, kit.Tool{Name: "get_message", Title: "Read a message", ReadOnly: true, OpenWorld: true,
+		Description: "Read one Gmail message: headers, body as text (or html/raw), attachment list; long bodies page with offset."}, m.getMessage)
+	kit.AddTool(s, kit.Tool{Name: "get_thread", Title: "Read a thread", ReadOnly: true, OpenWorld: true,
+		Description: "Read a whole Gmail conversation, oldest first, each message with headers, body text and attachments."}, m.getThread)
+	kit.AddTool(s, kit.Tool{Name: "modify_messages", Title: "Change labels", Idempotent: true, OpenWorld: true,
+		Description: "Add/remove labels on up to 1000 messages: archive (-INBOX), read (-UNREAD), unread (+UNREAD), star (+STARRED), trash (+TRASH), untrash (-TRASH)."}, m.modify)
+}
+
+func (m *mailbox) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
+	n := in.MaxResults
+	if n == 0 {
+		n = 20
+	}
+	if n < 1 || n > 100 {
+		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "max_results %d: give 1 to 100", n)
+	}
+	call := m.svc.Users.Messages.List(me).MaxResults(int64(n)).Context(ctx)
+	if in.Query != "" {
+		call = call.Q(in.Query)
+	}
+	if in.PageToken != "" {
+		call = call.PageToken(in.PageToken)
+	}
+	list, err := call.Do()
+	if err != nil {
+		return nil, searchOutput{}, m.fail(err, "page_token")
+	}
+	out := searchOutput{Messages: make([]messageSummary, len(list.Messages)), NextPageToken: list.NextPageToken, Estimate: list.ResultSizeEstimate}
+	errs := make([]error, len(list.Messages))
+	var wg sync.WaitGroup
+	for i, ref := range list.Messages {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			msg, err := m.svc.Users.Messages.Get(me, ref.Id).Format("full").Fields(googleapi.Field(summaryFields)).Context(ctx).Do()
+			if err != nil {
+				errs[i] = m.fail(err, "message "+ref.Id)
+				return
+			}
+			out.Messages[i] = summarize(msg)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, searchOutput{}, err
+		}
+	}
+	return nil, out, nil
+}
+
+func (m *mailbox) getMessage(ctx context.Context, _ *mcp.CallToolRequest, in getMessageInput) (*mcp.CallToolResult, messageOutput, error) {
+	format, err := checkFormat(in.Format)
+	if err != nil {
+		return nil, messageOutput{}, err
+	}
+	if in.Offset < 0 || in.MaxChars < 0 {
+		return nil, messageOutput{}, kit.Errorf(kit.CodeInvalidInput, "offset and max_chars must not be negative")
+	}
+	msg, err := m.fetch(ctx, in.ID, format)
+	if err != nil {
+		return nil, messageOutput{}, err
+	}
+	out, err := m.render(msg, format, in.Offset, in.MaxChars)
+	return nil, out, err
+}
+
+// fetch gets a message in full (or raw, plus the full form for headers and attachments).
+func (m *mailbox) fetch(ctx context.Context, id, format string) (*gmail.Message, error) {
+	if id == "" {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "give a message id (from search_messages)")
+	}
+	msg, err := m.svc.Users.Messages.Get(me, id).Format("full").Context(ctx).Do()
+	if err != nil {
+		return nil, m.fail(err, "message "+id)
+	}
+	if format == "raw" {
+		raw, err := m.svc.Users.Messages.Get(me, id).Format("raw").Context(ctx).Do()
+		if err != nil {
+			return nil, m.fail(err, "message "+id)
+		}
+		msg.Raw = raw.Raw
+	}
+	return msg, nil
+}
+
+func (m *mailbox) getThread(ctx context.Context, _ *mcp.CallToolRequest, in getThreadInput) (*mcp.CallToolResult, threadOutput, error) {
+	format, err := checkFormat(in.Format)
+	if err != nil || format == "raw" {
+		return nil, threadOutput{}, kit.Errorf(kit.CodeInvalidInput, "format %q: give text or html", in.Format)
+	}
+	if in.ID == "" {
+		return nil, threadOutput{}, kit.Errorf(kit.CodeInvalidInput, "give a thread id (thread_id from search_messages)")
+	}
+	limit := in.MaxChars
+	if limit <= 0 {
+		limit = 4000
+	}
+	th, err := m.svc.Users.Threads.Get(me, in.ID).Format("full").Context(ctx).Do()
+	if err != nil {
+		return nil, threadOutput{}, m.fail(err, "thread "+in.ID)
+	}
+	out := threadOutput{ID: th.Id, Messages: make([]messageOutput, 0, len(th.Messages))}
+	for _, msg := range th.Messages {
+		r, err := m.render(msg, format, 0, limit)
+		if err != nil {
+			return nil, threadOutput{}, err
+		}
+		out.Messages = append(out.Messages, r)
+	}
+	return nil, out, nil
+}
+
+func (m *mailbox) modify(ctx context.Context, _ *mcp.CallToolRequest, in modifyInput) (*mcp.CallToolResult, modifyOutput, error) {
+	switch {
+	case len(in.IDs) == 0 || len(in.IDs) > 1000:
+		return nil, modifyOutput{}, kit.Errorf(kit.CodeInvalidInput, "give 1 to 1000 message ids (got %d)", len(in.IDs))
+	case len(in.AddLabels)+len(in.RemoveLabels) == 0:
+		return nil, modifyOutput{}, kit.Errorf(kit.CodeInvalidInput, "give add_labels or remove_labels")
+	}
+	add, err := m.labelIDs(ctx, in.AddLabels)
+	if err != nil {
+		return nil, modifyOutput{}, err
+	}
+	remove, err := m.labelIDs(ctx, in.RemoveLabels)
+	if err != nil {
+		return nil, modifyOutput{}, err
+	}
+	req := &gmail.BatchModifyMessagesRequest{Ids: in.IDs, AddLabelIds: add, RemoveLabelIds: remove}
+	if err := m.svc.Users.Messages.BatchModify(me, req).Context(ctx).Do(); err != nil {
+		return nil, modifyOutput{}, m.fail(err, "a message")
+	}
+	return nil, modifyOutput{Modified: len(in.IDs), Added: orEmpty(add), Removed: orEmpty(remove)}, nil
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

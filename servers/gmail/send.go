@@ -1,0 +1,295 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/servers/gmail/mime"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/api/gmail/v1"
+)
+
+// attachmentInput is a file to attach: a path inside --attachments-dir, or base64 content.
+type attachmentInput struct {
+	Path          string `json:"path,omitempty" jsonschema:"file inside the server's attachments folder"`
+	Name          string `json:"name,omitempty" jsonschema:"file name shown to recipients (default: the path's base name)"`
+	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"the file's bytes, base64, instead of path"`
+	Type          string `json:"type,omitempty" jsonschema:"MIME type (default: from the name)"`
+}
+
+type composeInput struct {
+	To          []string          `json:"to,omitempty" jsonschema:"recipients, 'Name <a@b.c>' or 'a@b.c'"`
+	Cc          []string          `json:"cc,omitempty" jsonschema:"cc recipients"`
+	Bcc         []string          `json:"bcc,omitempty" jsonschema:"bcc recipients"`
+	Subject     string            `json:"subject,omitempty" jsonschema:"subject line"`
+	Text        string            `json:"text,omitempty" jsonschema:"plain-text body"`
+	HTML        string            `json:"html,omitempty" jsonschema:"HTML body (a text version is derived when text is empty)"`
+	ReplyTo     []string          `json:"reply_to,omitempty" jsonschema:"Reply-To addresses"`
+	Attachments []attachmentInput `json:"attachments,omitempty" jsonschema:"files to attach"`
+}
+
+type replyInput struct {
+	MessageID   string            `json:"message_id" jsonschema:"the message to answer"`
+	Text        string            `json:"text,omitempty" jsonschema:"plain-text reply"`
+	HTML        string            `json:"html,omitempty" jsonschema:"HTML reply"`
+	ReplyAll    bool              `json:"reply_all,omitempty" jsonschema:"also answer the original To and Cc"`
+	Quote       bool              `json:"quote,omitempty" jsonschema:"quote the original below the reply"`
+	Cc          []string          `json:"cc,omitempty" jsonschema:"extra cc recipients"`
+	Attachments []attachmentInput `json:"attachments,omitempty" jsonschema:"files to attach"`
+}
+
+type forwardInput struct {
+	MessageID string   `json:"message_id" jsonschema:"the message to forward; its attachments go along"`
+	To        []string `json:"to" jsonschema:"recipients"`
+	Cc        []string `json:"cc,omitempty" jsonschema:"cc recipients"`
+	Bcc       []string `json:"bcc,omitempty" jsonschema:"bcc recipients"`
+	Text      string   `json:"text,omitempty" jsonschema:"a note above the forwarded message"`
+}
+
+type sentOutput struct {
+	ID       string `json:"id"`
+	ThreadID string `json:"thread_id"`
+	Action   string `json:"action"`
+}
+
+func (o sentOutput) Text() string {
+	return fmt.Sprintf("%s: message %s in thread %s.", o.Action, o.ID, o.ThreadID)
+}
+
+func addSendTools(s *kit.Server, m *mailbox) {
+	kit.AddTool(s, kit.Tool{Name: "send_message", Title: "Send mail", Destructive: true, OpenWorld: true, Timeout: 60 * time.Second,
+		Description: "Send an email (to, cc, bcc, subject, text and/or html, attachments, reply_to). Irreversible: confirm with the user first."}, m.send)
+	kit.AddTool(s, kit.Tool{Name: "reply_message", Title: "Reply", Destructive: true, OpenWorld: true, Timeout: 60 * time.Second,
+		Description: "Reply or reply-all to a message in its thread, optionally quoting it. Irreversible: confirm with the user first."}, m.reply)
+	kit.AddTool(s, kit.Tool{Name: "forward_message", Title: "Forward", Destructive: true, OpenWorld: true, Timeout: kit.MaxTimeout,
+		Description: "Forward a message with its attachments and an optional note. Irreversible: confirm with the user first."}, m.forward)
+}
+
+// build composes and encodes a message, enforcing the recipient allowlist.
+func (m *mailbox) build(msg mime.Message, threadID string) (*gmail.Message, error) {
+	if err := m.checkRecipients(msg.To, msg.Cc, msg.Bcc); err != nil {
+		return nil, err
+	}
+	raw, err := mime.Compose(msg)
+	if err != nil {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "%v", err)
+	}
+	return &gmail.Message{Raw: base64.URLEncoding.EncodeToString(raw), ThreadId: threadID}, nil
+}
+
+// loadAttachments reads the files to attach, from --attachments-dir or base64.
+func (m *mailbox) loadAttachments(in []attachmentInput) ([]mime.Attachment, error) {
+	var out []mime.Attachment
+	total := 0
+	for _, a := range in {
+		var data []byte
+		name := a.Name
+		switch {
+		case a.Path != "" && a.ContentBase64 != "":
+			return nil, kit.Errorf(kit.CodeInvalidInput, "attachment: give path or content_base64, not both")
+		case a.Path != "":
+			if m.attachmentsDir == "" {
+				return nil, kit.Errorf(kit.CodeInvalidInput, "attaching local files is off on this server (--attachments-dir); send content_base64 instead")
+			}
+			p := a.Path
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(m.attachmentsDir, p)
+			}
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return nil, kit.Errorf(kit.CodeNotFound, "attachment %s: %v", a.Path, err)
+			}
+			if rel, err := filepath.Rel(m.attachmentsDir, real); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+				return nil, kit.Errorf(kit.CodeInvalidInput, "attachment %s is outside the attachments folder %s", a.Path, m.attachmentsDir)
+			}
+			info, err := os.Stat(real)
+			if err != nil || !info.Mode().IsRegular() {
+				return nil, kit.Errorf(kit.CodeInvalidInput, "attachment %s is not a regular file", a.Path)
+			}
+			if info.Size() > int64(m.maxAttachBytes) {
+				return nil, kit.Errorf(kit.CodeLimit, "attachment %s is %d bytes, over the %d-byte limit", a.Path, info.Size(), m.maxAttachBytes)
+			}
+			if data, err = os.ReadFile(real); err != nil {
+				return nil, kit.Errorf(kit.CodeUnavailable, "attachment %s: %v", a.Path, err)
+			}
+			if name == "" {
+				name = filepath.Base(real)
+			}
+		case a.ContentBase64 != "":
+			var err error
+			if data, err = base64.StdEncoding.DecodeString(a.ContentBase64); err != nil {
+				return nil, kit.Errorf(kit.CodeInvalidInput, "attachment %s: content_base64 is not base64: %v", name, err)
+			}
+			if name == "" {
+				return nil, kit.Errorf(kit.CodeInvalidInput, "attachment: give a name with content_base64")
+			}
+		default:
+			return nil, kit.Errorf(kit.CodeInvalidInput, "attachment: give path or content_base64")
+		}
+		total += len(data)
+		if total > m.maxAttachBytes {
+			return nil, kit.Errorf(kit.CodeLimit, "attachments total over the %d-byte limit", m.maxAttachBytes)
+		}
+		out = append(out, mime.Attachment{Name: name, Type: a.Type, Data: data})
+	}
+	return out, nil
+}
+
+// composed turns compose input into a message ready for Gmail.
+func (m *mailbox) composed(in composeInput) (*gmail.Message, error) {
+	if in.Text == "" && in.HTML == "" {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "give text or html")
+	}
+	att, err := m.loadAttachments(in.Attachments)
+	if err != nil {
+		return nil, err
+	}
+	return m.build(mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, ReplyTo: in.ReplyTo, Subject: in.Subject, Text: in.Text, HTML: in.HTML, Attach: att}, "")
+}
+
+func (m *mailbox) send(ctx context.Context, _ *mcp.CallToolRequest, in composeInput) (*mcp.CallToolResult, sentOutput, error) {
+	msg, err := m.composed(in)
+	if err != nil {
+		return nil, sentOutput{}, err
+	}
+	return m.deliver(ctx, msg, "Sent")
+}
+
+func (m *mailbox) deliver(ctx context.Context, msg *gmail.Message, action string) (*mcp.CallToolResult, sentOutput, error) {
+	sent, err := m.svc.Users.Messages.Send(me, msg).Context(ctx).Do()
+	if err != nil {
+		return nil, sentOutput{}, m.fail(err, "thread")
+	}
+	return nil, sentOutput{ID: sent.Id, ThreadID: sent.ThreadId, Action: action}, nil
+}
+
+func (m *mailbox) reply(ctx context.Context, _ *mcp.CallToolRequest, in replyInput) (*mcp.CallToolResult, sentOutput, error) {
+	msg, err := m.replyMessage(ctx, in)
+	if err != nil {
+		return nil, sentOutput{}, err
+	}
+	return m.deliver(ctx, msg, "Replied")
+}
+
+// replyMessage builds the answer to a message: recipients, Re: subject, In-Reply-To,
+// References and thread, and the quote.
+func (m *mailbox) replyMessage(ctx context.Context, in replyInput) (*gmail.Message, error) {
+	if in.Text == "" && in.HTML == "" {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "give text or html")
+	}
+	orig, err := m.fetch(ctx, in.MessageID, "text")
+	if err != nil {
+		return nil, err
+	}
+	p := orig.Payload
+	to := header(p, "Reply-To")
+	if to == "" {
+		to = header(p, "From")
+	}
+	self := m.myAddress(ctx)
+	// A reply to one's own message goes to its original recipients.
+	if addrs, _ := mime.ParseAddresses([]string{to}); len(addrs) == 1 && addrs[0] == self && header(p, "To") != "" {
+		to = header(p, "To")
+	}
+	toList := []string{to}
+	cc := append([]string{}, in.Cc...)
+	if in.ReplyAll {
+		seen := map[string]bool{self: true}
+		for _, a := range mustAddrs(toList) {
+			seen[a] = true
+		}
+		for _, field := range []string{"To", "Cc"} {
+			for _, a := range mustAddrs(splitHeaderList(header(p, field))) {
+				if !seen[a] {
+					seen[a] = true
+					cc = append(cc, a)
+				}
+			}
+		}
+	}
+	subject := header(p, "Subject")
+	if !strings.HasPrefix(strings.ToLower(subject), "re:") {
+		subject = "Re: " + subject
+	}
+	msgID := header(p, "Message-ID")
+	refs := strings.TrimSpace(header(p, "References") + " " + msgID)
+	text, html := in.Text, in.HTML
+	if in.Quote {
+		body, _ := bodyText(p, "text")
+		intro := fmt.Sprintf("On %s, %s wrote:", header(p, "Date"), header(p, "From"))
+		quoted := "> " + strings.ReplaceAll(strings.TrimRight(body, "\n"), "\n", "\n> ")
+		if text != "" {
+			text += "\n\n" + intro + "\n" + quoted + "\n"
+		}
+		if html != "" {
+			origHTML, _ := bodyText(p, "html")
+			html += "<br><div class=\"gmail_quote\">" + intro + "<blockquote>" + origHTML + "</blockquote></div>"
+		}
+	}
+	att, err := m.loadAttachments(in.Attachments)
+	if err != nil {
+		return nil, err
+	}
+	return m.build(mime.Message{To: toList, Cc: cc, Subject: subject, Text: text, HTML: html, InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadId)
+}
+
+func (m *mailbox) forward(ctx context.Context, _ *mcp.CallToolRequest, in forwardInput) (*mcp.CallToolResult, sentOutput, error) {
+	msg, err := m.forwardMessage(ctx, in)
+	if err != nil {
+		return nil, sentOutput{}, err
+	}
+	return m.deliver(ctx, msg, "Forwarded")
+}
+
+func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*gmail.Message, error) {
+	if len(in.To) == 0 {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "give to")
+	}
+	if err := m.checkRecipients(in.To, in.Cc, in.Bcc); err != nil {
+		return nil, err
+	}
+	orig, err := m.fetch(ctx, in.MessageID, "text")
+	if err != nil {
+		return nil, err
+	}
+	p := orig.Payload
+	body, _ := bodyText(p, "text")
+	text := fmt.Sprintf("%s\n\n---------- Forwarded message ---------\nFrom: %s\nDate: %s\nSubject: %s\nTo: %s\n\n%s",
+		in.Text, header(p, "From"), header(p, "Date"), header(p, "Subject"), header(p, "To"), body)
+	var att []mime.Attachment
+	total := 0
+	for _, a := range attachments(p) {
+		total += int(a.Size)
+		if total > m.maxAttachBytes {
+			return nil, kit.Errorf(kit.CodeLimit, "the attachments total over the %d-byte limit; forward without them by sending a new message", m.maxAttachBytes)
+		}
+		data, err := m.download(ctx, orig.Id, a.ID, a.Size)
+		if err != nil {
+			return nil, err
+		}
+		att = append(att, mime.Attachment{Name: a.Name, Type: a.Type, Data: data})
+	}
+	subject := header(p, "Subject")
+	if !strings.HasPrefix(strings.ToLower(subject), "fwd:") {
+		subject = "Fwd: " + subject
+	}
+	return m.build(mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, Subject: subject, Text: strings.TrimLeft(text, "\n"), Attach: att}, "")
+}
+
+func splitHeaderList(v string) []string {
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	return []string{v}
+}
+
+func mustAddrs(list []string) []string {
+	out, _ := mime.ParseAddresses(list)
+	return out
+}

@@ -1,0 +1,191 @@
+package retry
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// script answers the n-th request with statuses[n] (the last repeats) and records the bodies.
+type script struct {
+	mu       sync.Mutex
+	statuses []int
+	headers  []http.Header
+	bodies   []string
+}
+
+func (s *script) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	n := len(s.bodies)
+	b, _ := io.ReadAll(r.Body)
+	s.bodies = append(s.bodies, string(b))
+	status := s.statuses[min(n, len(s.statuses)-1)]
+	var h http.Header
+	if n < len(s.headers) {
+		h = s.headers[n]
+	}
+	s.mu.Unlock()
+	for k, v := range h {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, http.StatusText(status))
+}
+
+func TestTransport(t *testing.T) {
+	tests := []struct {
+		name       string
+		method     string
+		statuses   []int
+		headers    []http.Header
+		wantStatus int
+		wantTries  int
+		wantWaits  []time.Duration // exact for Retry-After; 0 means "a backoff"
+	}{
+		{"success at once", "GET", []int{200}, nil, 200, 1, nil},
+		{"429 then success", "POST", []int{429, 200}, nil, 200, 2, []time.Duration{0}},
+		{"Retry-After honoured", "GET", []int{429, 200}, []http.Header{{"Retry-After": {"3"}}}, 200, 2, []time.Duration{3 * time.Second}},
+		{"Retry-After over the cap ends retries", "GET", []int{429, 200}, []http.Header{{"Retry-After": {"3600"}}}, 429, 1, nil},
+		{"503 retried for POST", "POST", []int{503, 503, 200}, nil, 200, 3, []time.Duration{0, 0}},
+		{"500 retried for GET", "GET", []int{500, 200}, nil, 200, 2, []time.Duration{0}},
+		{"500 not retried for POST", "POST", []int{500, 200}, nil, 500, 1, nil},
+		{"bounded attempts report the failure", "GET", []int{503}, nil, 503, 4, []time.Duration{0, 0, 0}},
+		{"404 not retried", "GET", []int{404}, nil, 404, 1, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &script{statuses: tt.statuses, headers: tt.headers}
+			srv := httptest.NewServer(s)
+			defer srv.Close()
+			var waits []time.Duration
+			tr := &Transport{Base: srv.Client().Transport, Sleep: func(_ context.Context, d time.Duration) error {
+				waits = append(waits, d)
+				return nil
+			}}
+			req, _ := http.NewRequest(tt.method, srv.URL, strings.NewReader("payload"))
+			req.GetBody = nil // as the Google API clients send it: replayed from a buffer
+			resp, err := tr.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.wantStatus || string(body) != http.StatusText(tt.wantStatus) {
+				t.Errorf("status %d %q, want %d", resp.StatusCode, body, tt.wantStatus)
+			}
+			if len(s.bodies) != tt.wantTries {
+				t.Errorf("%d tries, want %d", len(s.bodies), tt.wantTries)
+			}
+			for i, b := range s.bodies {
+				if b != "payload" {
+					t.Errorf("try %d sent body %q", i+1, b)
+				}
+			}
+			if len(waits) != len(tt.wantWaits) {
+				t.Fatalf("waits %v, want %d", waits, len(tt.wantWaits))
+			}
+			for i, w := range tt.wantWaits {
+				switch {
+				case w != 0 && waits[i] != w:
+					t.Errorf("wait %d = %v, want %v", i, waits[i], w)
+				case w == 0 && (waits[i] < 250*time.Millisecond<<i || waits[i] > 500*time.Millisecond<<i):
+					t.Errorf("backoff %d = %v, outside [%v, %v]", i, waits[i], 250*time.Millisecond<<i, 500*time.Millisecond<<i)
+				}
+			}
+		})
+	}
+}
+
+func TestTransportStopsWhenContextEnds(t *testing.T) {
+	srv := httptest.NewServer(&script{statuses: []int{503}})
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	tr := &Transport{Base: srv.Client().Transport, BaseDelay: time.Hour, MaxDelay: time.Hour}
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL, nil)
+	done := make(chan error, 1)
+	go func() {
+		resp, err := tr.RoundTrip(req)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("no error after cancel")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("RoundTrip kept waiting after cancel")
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"", 0, false},
+		{"7", 7 * time.Second, true},
+		{"Fri, 02 Jan 2026 03:04:15 GMT", 10 * time.Second, true},
+		{"Fri, 02 Jan 2026 03:00:00 GMT", 0, true},
+		{"soon", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := retryAfter(tt.in, now)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("retryAfter(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestLimiter(t *testing.T) {
+	var running, peak atomic.Int32
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := running.Add(1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		<-release
+		running.Add(-1)
+	}))
+	defer srv.Close()
+	client := &http.Client{Transport: NewLimiter(srv.Client().Transport, 2)}
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := client.Get(srv.URL)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+		}()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for running.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // a third request, if let through, would show up now
+	close(release)
+	wg.Wait()
+	if p := peak.Load(); p != 2 {
+		t.Errorf("peak concurrency %d, want 2", p)
+	}
+}

@@ -1,0 +1,189 @@
+// Package tokenstore keeps a secret file (an OAuth token) that several processes share: reads see
+// a whole file, writes are atomic (temp file, fsync, rename) and serialized by an flock, and a
+// reader can tell cheaply whether another process has replaced the file.
+package tokenstore
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// maxSize bounds what Read accepts: token files are a few KiB.
+const maxSize = 1 << 20
+
+// File is one shared secret file. Its mode is 0600, or 0660 when its directory is shared with a
+// group (group-writable), so the servers of that group can read and replace it.
+type File struct {
+	Path string
+}
+
+// Stamp identifies one version of the file; it changes whenever the file is replaced.
+type Stamp struct {
+	Inode   uint64
+	Size    int64
+	ModTime time.Time
+}
+
+// IsZero reports whether the stamp is that of a missing file.
+func (s Stamp) IsZero() bool { return s == Stamp{} }
+
+// Stat returns the stamp of the current file; a missing file has the zero stamp and no error.
+func (f File) Stat() (Stamp, error) {
+	info, err := os.Stat(f.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Stamp{}, nil
+	}
+	if err != nil {
+		return Stamp{}, err
+	}
+	return stampOf(info), nil
+}
+
+func stampOf(info fs.FileInfo) Stamp {
+	s := Stamp{Size: info.Size(), ModTime: info.ModTime()}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		s.Inode = st.Ino
+	}
+	return s
+}
+
+// Read returns the file's content and its stamp; a missing file returns fs.ErrNotExist.
+func (f File) Read() ([]byte, Stamp, error) {
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return nil, Stamp{}, err
+	}
+	defer fh.Close()
+	info, err := fh.Stat()
+	if err != nil {
+		return nil, Stamp{}, err
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, maxSize+1))
+	if err != nil {
+		return nil, Stamp{}, err
+	}
+	if len(data) > maxSize {
+		return nil, Stamp{}, fmt.Errorf("%s: larger than %d bytes, not a token file", f.Path, maxSize)
+	}
+	return data, stampOf(info), nil
+}
+
+// Update runs fn under an exclusive lock with the current content (nil when the file is
+// missing) and, when fn returns new content, writes it atomically. fn returning nil, nil leaves
+// the file as it is. Update reports whether it wrote.
+func (f File) Update(fn func(old []byte) ([]byte, error)) (bool, error) {
+	unlock, err := f.lock()
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	old, _, err := f.Read()
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	data, err := fn(old)
+	if err != nil || data == nil {
+		return false, err
+	}
+	if err := f.write(data); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// Remove deletes the file under the lock; a missing file is not an error.
+func (f File) Remove() error {
+	unlock, err := f.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return syncDir(filepath.Dir(f.Path))
+}
+
+// mode is 0660 in a group-writable directory (a folder the servers share), else 0600.
+func (f File) mode() os.FileMode {
+	info, err := os.Stat(filepath.Dir(f.Path))
+	if err == nil && info.Mode().Perm()&0o020 != 0 {
+		return 0o660
+	}
+	return 0o600
+}
+
+// lock takes an exclusive flock on PATH.lock, creating the directory (0700) and lock file as needed.
+func (f File) lock() (func(), error) {
+	dir := filepath.Dir(f.Path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	lf, err := os.OpenFile(f.Path+".lock", os.O_RDWR|os.O_CREATE, f.mode())
+	if err != nil {
+		return nil, err
+	}
+	_ = lf.Chmod(f.mode()) // the umask may have narrowed it; a lock file owned by another user stays as it is
+	for {
+		err = syscall.Flock(int(lf.Fd()), syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		lf.Close()
+		return nil, fmt.Errorf("lock %s: %w", lf.Name(), err)
+	}
+	return func() {
+		_ = syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
+		lf.Close()
+	}, nil
+}
+
+// write replaces the file: temp file in the same directory, fsync, chmod, rename, fsync the directory.
+func (f File) write(data []byte) error {
+	dir := filepath.Dir(f.Path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.Path)+".*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer os.Remove(name) // a no-op after the rename
+	if err := tmp.Chmod(f.mode()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(name, f.Path); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
+}
