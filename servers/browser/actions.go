@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/jck411/mcp-servers/shared/kit"
 )
@@ -319,18 +320,54 @@ func addDrag(s *kit.Server, m *manager) {
 			return "", err
 		}
 		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
-			fx, fy, err := center(ctx, tg, from)
+			p, err := dragPoints(ctx, tg, from, to)
 			if err != nil {
 				return err
 			}
-			tx, ty, err := center(ctx, tg, to)
-			if err != nil {
-				return err
-			}
-			_, err = chromedp.DragAndDropXY(fx, fy, tx, ty)(ctx, tg)
+			_, err = chromedp.DragAndDropXY(p[0], p[1], p[2], p[3])(ctx, tg)
 			return err
 		})
 	})
+}
+
+// dragPoints scrolls both elements into view and returns their centers. Scrolling to the
+// second can move the first out of view; then the page scrolls to the middle of the two. A
+// drag does not scroll, so it fails when the two do not fit in the viewport together.
+func dragPoints(ctx context.Context, tg *chromedp.Target, from, to cdp.BackendNodeID) ([4]float64, error) {
+	var p [4]float64
+	for _, id := range []cdp.BackendNodeID{from, to} {
+		if _, _, err := center(ctx, tg, id); err != nil {
+			return p, err
+		}
+	}
+	lm, err := cdp.Call(ctx, tg, page.GetLayoutMetrics, cdp.Empty{})
+	if err != nil {
+		return p, err
+	}
+	vp := lm.CSSVisualViewport
+	inView := func(x, y float64) bool {
+		return vp == nil || x >= 0 && y >= 0 && x <= vp.ClientWidth && y <= vp.ClientHeight
+	}
+	for attempt := 0; ; attempt++ {
+		var err error
+		if p[0], p[1], err = boxCenter(ctx, tg, from); err != nil {
+			return p, err
+		}
+		if p[2], p[3], err = boxCenter(ctx, tg, to); err != nil {
+			return p, err
+		}
+		if inView(p[0], p[1]) && inView(p[2], p[3]) {
+			return p, nil
+		}
+		if attempt > 0 {
+			return p, kit.Errorf(kit.CodeInvalidInput, "the two elements do not fit in the viewport together, and a drag cannot scroll")
+		}
+		dx, dy := (p[0]+p[2]-vp.ClientWidth)/2, (p[1]+p[3]-vp.ClientHeight)/2
+		expr := fmt.Sprintf("window.scrollBy(%f, %f)", dx, dy)
+		if _, err := cdp.Call(ctx, tg, runtime.Evaluate, runtime.EvaluateParams{Expression: expr}); err != nil {
+			return p, err
+		}
+	}
 }
 
 type uploadInput struct {

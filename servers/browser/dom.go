@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -28,9 +29,27 @@ func (c *call) node(ref string) (cdp.BackendNodeID, error) {
 	return id, nil
 }
 
+// nodeSeen is node that also finds an element hidden since an earlier snapshot of the tab:
+// the element that last held the ref. browser_wait_for waits for such an element to show.
+func (c *call) nodeSeen(ref string) (cdp.BackendNodeID, error) {
+	id, err := c.node(ref)
+	if err == nil {
+		return id, nil
+	}
+	if id, ok := c.t.refs.holders[strings.Trim(strings.TrimSpace(ref), "[]")]; ok {
+		return id, nil
+	}
+	return 0, err
+}
+
 // center scrolls the element into view and returns the middle of its first visible box.
 func center(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID) (float64, float64, error) {
 	_, _ = cdp.Call(ctx, tg, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: id})
+	return boxCenter(ctx, tg, id)
+}
+
+// boxCenter returns the middle of the element's first visible box, in viewport coordinates.
+func boxCenter(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID) (float64, float64, error) {
 	q, err := cdp.Call(ctx, tg, dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: id})
 	if err != nil {
 		return 0, 0, kit.Errorf(kit.CodeNotFound, "the element is gone from the page (%v); take a browser_snapshot", err)
@@ -170,6 +189,12 @@ func keyEvents(key string) ([]*input.DispatchKeyEventParams, error) {
 	evs := kb.Encode(r)
 	out := evs[:0]
 	for _, e := range evs {
+		// kb puts the text on the char event, so the key-down is a raw one, as a real
+		// keyboard sends it.
+		if e.Type == input.DispatchKeyEventTypeKeyDown {
+			e.Type = input.DispatchKeyEventTypeRawKeyDown
+			e.Commands = editCommands(r, mods)
+		}
 		e.Modifiers |= mods
 		if mods&(modCtrl|modAlt|modMeta) != 0 {
 			if e.Type == input.DispatchKeyEventTypeChar {
@@ -182,12 +207,57 @@ func keyEvents(key string) ([]*input.DispatchKeyEventParams, error) {
 	return out, nil
 }
 
+// editCommands are the editing commands of a shortcut. A desktop Chromium's window turns these
+// keys into commands before the page sees them; a headless one does not, so the key event
+// carries them.
+func editCommands(r rune, mods int64) []string {
+	if mods&(modCtrl|modMeta) == 0 || mods&modAlt != 0 {
+		return nil
+	}
+	switch unicode.ToLower(r) {
+	case 'a':
+		return []string{"selectAll"}
+	case 'c':
+		return []string{"copy"}
+	case 'x':
+		return []string{"cut"}
+	case 'v':
+		return []string{"paste"}
+	case 'z':
+		if mods&modShift != 0 {
+			return []string{"redo"}
+		}
+		return []string{"undo"}
+	case 'y':
+		return []string{"redo"}
+	}
+	return nil
+}
+
 func pressKey(ctx context.Context, tg *chromedp.Target, key string) error {
 	evs, err := keyEvents(key)
 	if err != nil {
 		return err
 	}
 	for _, e := range evs {
+		if _, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, *e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keyCommand presses a key that carries an editing command (which works in every kind of
+// field, unlike the selection API, which e-mail and number inputs lack).
+func keyCommand(ctx context.Context, tg *chromedp.Target, key, command string) error {
+	for _, e := range kb.Encode([]rune(key)[0]) {
+		if e.Type == input.DispatchKeyEventTypeChar {
+			continue
+		}
+		if e.Type == input.DispatchKeyEventTypeKeyDown {
+			e.Type = input.DispatchKeyEventTypeRawKeyDown
+			e.Commands = []string{command}
+		}
 		if _, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, *e); err != nil {
 			return err
 		}
@@ -208,7 +278,12 @@ func typeText(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, te
 	if _, err := cdp.Call(ctx, tg, dom.Focus, dom.FocusParams{BackendNodeID: id}); err != nil {
 		return kit.Errorf(kit.CodeInvalidInput, "cannot focus the element (%v); is it a text field?", err)
 	}
-	if !appendText {
+	if appendText {
+		// Focusing may leave the caret anywhere; text goes after what the field holds.
+		if err := keyCommand(ctx, tg, kb.End, "moveToEndOfDocument"); err != nil {
+			return err
+		}
+	} else {
 		if _, err := callOn(ctx, tg, id, selectText); err != nil {
 			return err
 		}

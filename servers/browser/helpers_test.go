@@ -1,13 +1,16 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"html"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -78,6 +81,44 @@ func newSite(t testing.TB) *site {
 	mux.HandleFunc("GET /popup", func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, `<!doctype html><title>Opener</title><a href="/login.html" target="_blank">Open login in a new tab</a>
 <a href="/report.csv">Download report</a>`)
+	})
+	mux.HandleFunc("POST /echo", func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		keys := make([]string, 0, len(r.PostForm))
+		for k := range r.PostForm {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fmt.Fprint(w, "<!doctype html><title>Saved</title><h1>Saved</h1><ul>")
+		for _, k := range keys {
+			fmt.Fprintf(w, "<li>%s = %s</li>", html.EscapeString(k), html.EscapeString(strings.Join(r.PostForm[k], "|")))
+		}
+		fmt.Fprint(w, "</ul>")
+	})
+	mux.HandleFunc("POST /upload", func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseMultipartForm(1 << 20); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		fmt.Fprint(w, "<!doctype html><title>Received</title><h1>Received</h1><ul>")
+		for _, field := range []string{"resume", "attachments"} {
+			for _, fh := range r.MultipartForm.File[field] {
+				f, err := fh.Open()
+				if err != nil {
+					http.Error(w, err.Error(), http.StatusBadRequest)
+					return
+				}
+				sum := sha256.New()
+				n, _ := io.Copy(sum, f)
+				_ = f.Close()
+				fmt.Fprintf(w, "<li>%s: %s, %d bytes, sha256 %x</li>", field, html.EscapeString(fh.Filename), n, sum.Sum(nil)[:4])
+			}
+		}
+		fmt.Fprint(w, "</ul>")
+	})
+	mux.HandleFunc("GET /api/items", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `[{"sku":"a1"},{"sku":"b2"},{"sku":"c3"}]`)
 	})
 	s.Server = httptest.NewServer(mux)
 	t.Cleanup(s.Close)

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/jck411/mcp-servers/servers/browser/netguard"
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
@@ -52,9 +55,16 @@ func addWaitFor(s *kit.Server, m *manager) {
 		if in.Seconds > 0 {
 			timeout = time.Duration(in.Seconds * float64(time.Second))
 		}
+		var id cdp.BackendNodeID
+		if in.Ref != "" {
+			var err error
+			if id, err = c.nodeSeen(in.Ref); err != nil {
+				return "", err
+			}
+		}
 		deadline := time.Now().Add(timeout)
 		for {
-			ok, err := c.condition(ctx, in)
+			ok, err := c.condition(ctx, in, id)
 			if err != nil {
 				return "", err
 			}
@@ -75,15 +85,12 @@ func addWaitFor(s *kit.Server, m *manager) {
 }
 
 // condition checks one wait_for condition in the page.
-func (c *call) condition(ctx context.Context, in waitInput) (bool, error) {
+// id is the element of in.Ref, which must be visible.
+func (c *call) condition(ctx context.Context, in waitInput, id cdp.BackendNodeID) (bool, error) {
 	if c.t.openDialog() != nil {
 		return true, nil
 	}
-	if in.Ref != "" {
-		id, err := c.node(in.Ref)
-		if err != nil {
-			return false, err
-		}
+	if id != 0 {
 		if _, _, err := center(ctx, c.t.target(), id); err != nil {
 			return false, nil //nolint:nilerr // not visible yet
 		}
@@ -163,11 +170,11 @@ func addEvaluate(s *kit.Server, m *manager) {
 			if err != nil {
 				return "", err
 			}
-			v, err = callOn(ctx, c.t.target(), id, "function(){ return ("+in.Function+")(this); }")
+			v, err = callOn(ctx, c.t.target(), id, "function(){ const f = ("+in.Function+"\n); return typeof f === 'function' ? f(this) : f; }")
 			if err != nil {
 				return "", err
 			}
-		} else if v, err = evalValue(ctx, c, "("+in.Function+")()"); err != nil {
+		} else if v, err = evalValue(ctx, c, "(() => { const f = ("+in.Function+"\n); return typeof f === 'function' ? f() : f; })()"); err != nil {
 			return "", err
 		}
 		return paged(string(v), 0, defaultMaxChars), nil
@@ -211,8 +218,9 @@ func (c *call) consoleText(level string, all bool) string {
 	c.t.mu.Unlock()
 	var b strings.Builder
 	n := 0
+	level = consoleLevel(level)
 	for _, e := range entries {
-		if level != "" && !strings.EqualFold(e.level, level) && (level != "warning" || e.level != "warn") {
+		if level != "" && consoleLevel(e.level) != level {
 			continue
 		}
 		n++
@@ -224,6 +232,19 @@ func (c *call) consoleText(level string, all bool) string {
 	return paged(b.String(), 0, defaultMaxChars)
 }
 
+// consoleLevel folds the names of a level together: console.warn is "warning", the log
+// domain's "warning" too, and a caller may say either.
+func consoleLevel(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	switch s {
+	case "warn":
+		return "warning"
+	case "errors":
+		return "error"
+	}
+	return s
+}
+
 func (c *call) networkText(filter, kind string, failed bool) string {
 	c.t.mu.Lock()
 	reqs := make([]netRequest, 0, len(c.t.requests))
@@ -231,6 +252,10 @@ func (c *call) networkText(filter, kind string, failed bool) string {
 		reqs = append(reqs, *r)
 	}
 	c.t.mu.Unlock()
+	var blocks []netguard.Block
+	if g := c.m.browser.guard(); g != nil {
+		blocks = g.BlocksSince(0)
+	}
 	var b strings.Builder
 	n := 0
 	for _, r := range reqs {
@@ -248,8 +273,13 @@ func (c *call) networkText(filter, kind string, failed bool) string {
 		case r.status != 0:
 			status = fmt.Sprint(r.status)
 		}
-		if r.blockedGuard != "" {
-			status += " (blocked: " + r.blockedGuard + ")"
+		if reason := r.blockedGuard; reason != "" || r.failed != "" && r.status == 0 {
+			if reason == "" {
+				reason = guardReason(blocks, r.url)
+			}
+			if reason != "" {
+				status += " (blocked: " + reason + ")"
+			}
 		}
 		u := r.url
 		if len(u) > 300 {
@@ -260,5 +290,28 @@ func (c *call) networkText(filter, kind string, failed bool) string {
 	if n == 0 {
 		return "No matching requests."
 	}
-	return paged(fmt.Sprintf("%d requests:\n%s", n, b.String()), 0, defaultMaxChars)
+	plural := "s"
+	if n == 1 {
+		plural = ""
+	}
+	return paged(fmt.Sprintf("%d request%s:\n%s", n, plural, b.String()), 0, defaultMaxChars)
+}
+
+// guardReason returns the guard's reason for refusing a request that failed without a
+// response the browser reported: a plain request by its URL, an https one by its CONNECT.
+func guardReason(blocks []netguard.Block, raw string) string {
+	target := raw
+	if u, err := url.Parse(raw); err == nil && u.Scheme == "https" {
+		port := u.Port()
+		if port == "" {
+			port = "443"
+		}
+		target = net.JoinHostPort(u.Hostname(), port)
+	}
+	for i := len(blocks) - 1; i >= 0; i-- {
+		if blocks[i].Target == target {
+			return blocks[i].Reason
+		}
+	}
+	return ""
 }

@@ -48,12 +48,13 @@ type refTable struct {
 	byKey     map[string]string
 	byBackend map[cdp.BackendNodeID]refMemo
 	targets   map[string]cdp.BackendNodeID // refs of the latest snapshot
+	holders   map[string]cdp.BackendNodeID // the element that last held each ref, in any snapshot
 }
 
 type refMemo struct{ ref, role, name string }
 
 func newRefTable() *refTable {
-	return &refTable{byKey: map[string]string{}, byBackend: map[cdp.BackendNodeID]refMemo{}, targets: map[string]cdp.BackendNodeID{}}
+	return &refTable{byKey: map[string]string{}, byBackend: map[cdp.BackendNodeID]refMemo{}, targets: map[string]cdp.BackendNodeID{}, holders: map[string]cdp.BackendNodeID{}}
 }
 
 // snapshot is a rendered page: its lines and the ref of each element found.
@@ -172,6 +173,7 @@ func (r *renderer) refFor(n *axNode) string {
 	t.byKey[occ] = ref
 	t.byBackend[n.backend] = refMemo{ref: ref, role: n.role, name: n.name}
 	t.targets[ref] = n.backend
+	t.holders[ref] = n.backend
 	n.props = setProp(n.props, "__ref", ref)
 	return ref
 }
@@ -322,8 +324,14 @@ func (r *renderer) children(n *axNode, depth int) {
 			return
 		}
 	}
+	// A field's text is its value, which the head already shows after ":".
+	value := ""
+	switch n.role {
+	case "textbox", "searchbox", "textarea", "combobox", "spinbutton":
+		value = n.value
+	}
 	for _, c := range n.children {
-		if n.name != "" && coveredBy(c, n.name) {
+		if n.name != "" && coveredBy(c, n.name) || value != "" && coveredBy(c, value) {
 			continue
 		}
 		r.node(c, depth)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 )
 
 // n builds an accessibility node for tests.
@@ -57,6 +58,16 @@ func TestRenderSnapshot(t *testing.T) {
 					n("row", "", 4, n("columnheader", "Host", 5, n("StaticText", "Host", 6)), n("columnheader", "CPU", 7, n("StaticText", "CPU", 8))),
 					n("row", "", 9, n("cell", "a", 10, n("StaticText", "a", 11)), n("cell", "", 12, n("button", "Stop", 13)))))),
 			want: "table\n Host | CPU\n a | button \"Stop\" [e1]",
+		},
+		{
+			name: "a field's text is its value, shown once",
+			root: n("RootWebArea", "T", 1,
+				func() *axNode {
+					c := n("textbox", "Name", 2, n("generic", "", 3, n("StaticText", "Old  Name", 4)))
+					c.value = "Old Name"
+					return c
+				}()),
+			want: "textbox \"Name\" [e1]: Old Name",
 		},
 		{
 			name: "native select lists its options",
@@ -138,18 +149,22 @@ func TestPaged(t *testing.T) {
 
 func TestKeyEvents(t *testing.T) {
 	tests := []struct {
-		key     string
-		n       int
-		mods    int64
-		wantErr bool
+		key      string
+		n        int
+		mods     int64
+		commands string // of the key-down
+		wantErr  bool
 	}{
-		{"Enter", 3, 0, false},
-		{"a", 3, 0, false},
-		{"Control+a", 2, modCtrl, false},
-		{"Control+Shift+K", 2, modCtrl | modShift, false},
-		{"ArrowDown", 2, 0, false},
-		{"Hyper+a", 0, 0, true},
-		{"NoSuchKey", 0, 0, true},
+		{"Enter", 3, 0, "", false},
+		{"a", 3, 0, "", false},
+		{"Control+a", 2, modCtrl, "selectAll", false},
+		{"Meta+C", 2, modMeta, "copy", false},
+		{"Control+Shift+Z", 2, modCtrl | modShift, "redo", false},
+		{"Control+Shift+K", 2, modCtrl | modShift, "", false},
+		{"Alt+a", 2, modAlt, "", false},
+		{"ArrowDown", 2, 0, "", false},
+		{"Hyper+a", 0, 0, "", true},
+		{"NoSuchKey", 0, 0, "", true},
 	}
 	for _, tt := range tests {
 		evs, err := keyEvents(tt.key)
@@ -162,6 +177,9 @@ func TestKeyEvents(t *testing.T) {
 		}
 		if len(evs) != tt.n || evs[0].Modifiers&tt.mods != tt.mods {
 			t.Errorf("%s: %d events, modifiers %d; want %d events with %d", tt.key, len(evs), evs[0].Modifiers, tt.n, tt.mods)
+		}
+		if evs[0].Type != input.DispatchKeyEventTypeRawKeyDown || strings.Join(evs[0].Commands, ",") != tt.commands {
+			t.Errorf("%s: first event %s with commands %v; want a rawKeyDown with %q", tt.key, evs[0].Type, evs[0].Commands, tt.commands)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/jck411/mcp-servers/servers/browser/netguard"
 )
 
 // Ring sizes for what a tab remembers.
@@ -128,9 +129,15 @@ func (t *tab) onEvent(ev any) {
 	case *network.EventResponseReceived:
 		if r := t.byRequest[ev.RequestID]; r != nil && ev.Response != nil {
 			r.status = ev.Response.Status
-			if v, ok := ev.Response.Headers["X-Browser-Server-Blocked"]; ok {
-				r.blockedGuard = fmt.Sprint(v)
+			r.noteBlocked(ev.Response.Headers)
+		}
+	case *network.EventResponseReceivedExtraInfo:
+		// The raw response: the only report of one that CORS then refused to the page.
+		if r := t.byRequest[ev.RequestID]; r != nil {
+			if r.status == 0 {
+				r.status = ev.StatusCode
 			}
+			r.noteBlocked(ev.Headers)
 		}
 	case *network.EventLoadingFinished:
 		t.finishRequest(ev.RequestID, "")
@@ -153,6 +160,15 @@ func (t *tab) onEvent(ev any) {
 		t.dialog = ev
 	case *page.EventJavascriptDialogClosed:
 		t.dialog = nil
+	}
+}
+
+// noteBlocked records the guard's reason when the response is the guard's refusal.
+func (r *netRequest) noteBlocked(h network.Headers) {
+	for k, v := range h {
+		if strings.EqualFold(k, netguard.BlockedHeader) {
+			r.blockedGuard = fmt.Sprint(v)
+		}
 	}
 }
 
