@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/api/calendar/v3"
+)
+
+type calendarInfo struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	Primary    bool   `json:"primary,omitempty"`
+	AccessRole string `json:"access_role"`
+	TimeZone   string `json:"time_zone"`
+	Color      string `json:"color,omitempty"`
+}
+
+type listCalendarsOutput struct {
+	Calendars []calendarInfo `json:"calendars"`
+}
+
+func (o listCalendarsOutput) Text() string {
+	var b strings.Builder
+	for _, c := range o.Calendars {
+		p := ""
+		if c.Primary {
+			p = ", primary"
+		}
+		fmt.Fprintf(&b, "%s (id %s, %s, %s%s)\n", c.Name, c.ID, c.AccessRole, c.TimeZone, p)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+type noInput struct{}
+
+type currentTimeInput struct {
+	TimeZone string `json:"time_zone,omitempty" jsonschema:"IANA zone; default: the primary calendar's zone"`
+}
+
+type currentTimeOutput struct {
+	Now       string `json:"now"`
+	Date      string `json:"date"`
+	Weekday   string `json:"weekday"`
+	TimeZone  string `json:"time_zone"`
+	UTCOffset string `json:"utc_offset"`
+}
+
+func (o currentTimeOutput) Text() string {
+	return fmt.Sprintf("%s, %s (%s, UTC%s)", o.Weekday, o.Now, o.TimeZone, o.UTCOffset)
+}
+
+func addCalendarTools(s *kit.Server, c *cal) {
+	kit.AddTool(s, kit.Tool{Name: "list_calendars", Title: "List calendars", ReadOnly: true, Idempotent: true, OpenWorld: true,
+		Description: "List the user's calendars: id, name, access role, time zone."}, c.listCalendars)
+	kit.AddTool(s, kit.Tool{Name: "get_current_time", Title: "Current time", ReadOnly: true, Idempotent: true, OpenWorld: true,
+		Description: "The current date and time in the user's calendar time zone; call before relative dates like 'tomorrow'."}, c.currentTime)
+}
+
+// calendars lists the calendar list, all pages.
+func (c *cal) calendars(ctx context.Context) ([]*calendar.CalendarListEntry, error) {
+	var all []*calendar.CalendarListEntry
+	err := c.svc.CalendarList.List().MaxResults(250).Pages(ctx, func(l *calendar.CalendarList) error {
+		all = append(all, l.Items...)
+		return nil
+	})
+	return all, err
+}
+
+func entryName(e *calendar.CalendarListEntry) string {
+	if e.SummaryOverride != "" {
+		return e.SummaryOverride
+	}
+	return e.Summary
+}
+
+func (c *cal) listCalendars(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, listCalendarsOutput, error) {
+	list, err := c.calendars(ctx)
+	if err != nil {
+		return nil, listCalendarsOutput{}, c.fail(err, "calendar list")
+	}
+	out := listCalendarsOutput{Calendars: []calendarInfo{}}
+	for _, e := range list {
+		out.Calendars = append(out.Calendars, calendarInfo{ID: e.Id, Name: entryName(e), Primary: e.Primary, AccessRole: e.AccessRole, TimeZone: e.TimeZone, Color: e.BackgroundColor})
+	}
+	return nil, out, nil
+}
+
+func (c *cal) currentTime(ctx context.Context, _ *mcp.CallToolRequest, in currentTimeInput) (*mcp.CallToolResult, currentTimeOutput, error) {
+	zone := in.TimeZone
+	if zone == "" {
+		e, err := c.svc.CalendarList.Get("primary").Context(ctx).Do()
+		if err != nil {
+			return nil, currentTimeOutput{}, c.fail(err, "primary calendar")
+		}
+		zone = e.TimeZone
+	}
+	loc, err := loadZone(zone)
+	if err != nil {
+		return nil, currentTimeOutput{}, err
+	}
+	now := time.Now().In(loc)
+	return nil, currentTimeOutput{Now: now.Format(time.RFC3339), Date: now.Format(dateLayout), Weekday: now.Weekday().String(), TimeZone: loc.String(), UTCOffset: now.Format("-07:00")}, nil
+}
+
+// target is a calendar resolved from an id or a name, with the zone its times are read in.
+type target struct {
+	ID   string
+	Name string
+	Zone *time.Location
+}
+
+// resolve turns ids or names (case-insensitive; "primary" included) into calendars with their
+// zones. override, when set, replaces every calendar's zone.
+func (c *cal) resolve(ctx context.Context, refs []string, override string) ([]target, error) {
+	var over *time.Location
+	if override != "" {
+		var err error
+		if over, err = loadZone(override); err != nil {
+			return nil, err
+		}
+	}
+	if len(refs) == 0 {
+		refs = []string{"primary"}
+	}
+	list, err := c.calendars(ctx)
+	if err != nil {
+		return nil, c.fail(err, "calendar list")
+	}
+	var out []target
+	seen := map[string]bool{}
+	for _, ref := range refs {
+		ref = strings.TrimSpace(ref)
+		var hit *calendar.CalendarListEntry
+		for _, e := range list {
+			if e.Id == ref || ref == "primary" && e.Primary {
+				hit = e
+				break
+			}
+		}
+		if hit == nil {
+			for _, e := range list {
+				if strings.EqualFold(entryName(e), ref) || strings.EqualFold(e.Summary, ref) {
+					hit = e
+					break
+				}
+			}
+		}
+		if hit == nil {
+			// Not in the list: another calendar by id (a colleague's, a public one).
+			got, err := c.svc.Calendars.Get(ref).Context(ctx).Do()
+			if err != nil {
+				return nil, c.fail(err, fmt.Sprintf("calendar %q (give an id or a name from list_calendars)", ref))
+			}
+			hit = &calendar.CalendarListEntry{Id: got.Id, Summary: got.Summary, TimeZone: got.TimeZone}
+		}
+		if seen[hit.Id] {
+			continue
+		}
+		seen[hit.Id] = true
+		t := target{ID: hit.Id, Name: entryName(hit), Zone: over}
+		if t.Zone == nil {
+			if t.Zone, err = loadZone(hit.TimeZone); err != nil {
+				t.Zone = time.UTC
+			}
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// one resolves a single calendar (default primary).
+func (c *cal) one(ctx context.Context, ref, zone string) (target, error) {
+	var refs []string
+	if ref != "" {
+		refs = []string{ref}
+	}
+	ts, err := c.resolve(ctx, refs, zone)
+	if err != nil {
+		return target{}, err
+	}
+	return ts[0], nil
+}

@@ -1,0 +1,566 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/api/calendar/v3"
+)
+
+type createEventInput struct {
+	Calendar        string   `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
+	Summary         string   `json:"summary" jsonschema:"title"`
+	Start           string   `json:"start" jsonschema:"2026-03-05T09:00 (read in time_zone) or RFC 3339; a date 2026-03-05 makes an all-day event"`
+	End             string   `json:"end,omitempty" jsonschema:"end time; for all-day events the last day, inclusive (default the start day)"`
+	TimeZone        string   `json:"time_zone,omitempty" jsonschema:"IANA zone; default the calendar's own"`
+	Location        string   `json:"location,omitempty"`
+	Description     string   `json:"description,omitempty"`
+	Attendees       []string `json:"attendees,omitempty" jsonschema:"email addresses"`
+	SendUpdates     string   `json:"send_updates,omitempty" jsonschema:"all (default), external_only or none: who gets invitation emails"`
+	Recurrence      []string `json:"recurrence,omitempty" jsonschema:"RRULE lines, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10"`
+	ReminderMinutes []int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; default the calendar's defaults"`
+	Meet            bool     `json:"meet,omitempty" jsonschema:"add a Google Meet link"`
+	ColorID         string   `json:"color_id,omitempty" jsonschema:"event colour 1-11"`
+	Visibility      string   `json:"visibility,omitempty" jsonschema:"default, public, private or confidential"`
+}
+
+type updateEventInput struct {
+	Calendar        string    `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
+	EventID         string    `json:"event_id" jsonschema:"an event id, or an occurrence id from list_events"`
+	Scope           string    `json:"scope,omitempty" jsonschema:"recurring events: this (the occurrence given), following (it and later ones) or all; default this for an occurrence, all for a series"`
+	Summary         *string   `json:"summary,omitempty"`
+	Start           string    `json:"start,omitempty" jsonschema:"new start, as in create_event"`
+	End             string    `json:"end,omitempty" jsonschema:"new end; required with start"`
+	TimeZone        string    `json:"time_zone,omitempty" jsonschema:"IANA zone for start and end; default the calendar's own"`
+	Location        *string   `json:"location,omitempty"`
+	Description     *string   `json:"description,omitempty"`
+	Attendees       *[]string `json:"attendees,omitempty" jsonschema:"replaces the attendee list"`
+	SendUpdates     string    `json:"send_updates,omitempty" jsonschema:"all (default), external_only or none"`
+	Recurrence      *[]string `json:"recurrence,omitempty" jsonschema:"replaces the RRULE lines (scope all or following)"`
+	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders; [] means the calendar's defaults"`
+	ColorID         *string   `json:"color_id,omitempty"`
+	Visibility      *string   `json:"visibility,omitempty"`
+}
+
+type deleteEventInput struct {
+	Calendar    string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
+	EventID     string `json:"event_id" jsonschema:"an event id, or an occurrence id from list_events"`
+	Scope       string `json:"scope,omitempty" jsonschema:"recurring events: this, following or all; default this for an occurrence, all for a series"`
+	SendUpdates string `json:"send_updates,omitempty" jsonschema:"all (default), external_only or none"`
+}
+
+type respondInput struct {
+	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
+	EventID  string `json:"event_id"`
+	Response string `json:"response" jsonschema:"accepted, declined or tentative"`
+	Note     string `json:"note,omitempty" jsonschema:"comment shown to the organizer"`
+}
+
+type quickAddInput struct {
+	Calendar    string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
+	Text        string `json:"text" jsonschema:"e.g. 'Lunch with Ann tomorrow 12:30 at Café Luz'"`
+	SendUpdates string `json:"send_updates,omitempty" jsonschema:"all, external_only or none (default)"`
+}
+
+type deleteOutput struct {
+	EventID string `json:"event_id"`
+	Scope   string `json:"scope"`
+	Detail  string `json:"detail"`
+}
+
+func (o deleteOutput) Text() string { return o.Detail }
+
+func addChangeTools(s *kit.Server, c *cal) {
+	kit.AddTool(s, kit.Tool{Name: "create_event", Title: "Create an event", OpenWorld: true,
+		Description: "Create an event: timed or all-day, attendees, RRULE recurrence, reminders, Meet link, colour, visibility."}, c.createEvent)
+	kit.AddTool(s, kit.Tool{Name: "update_event", Title: "Update an event", OpenWorld: true,
+		Description: "Change only the given fields of an event; recurring: scope this, following or all."}, c.updateEvent)
+	kit.AddTool(s, kit.Tool{Name: "delete_event", Title: "Delete an event", Destructive: true, OpenWorld: true,
+		Description: "Delete an event; recurring: scope this, following or all."}, c.deleteEvent)
+	kit.AddTool(s, kit.Tool{Name: "respond_to_event", Title: "Respond to an invitation", Idempotent: true, OpenWorld: true,
+		Description: "Accept, decline or tentatively accept an invitation, with an optional note."}, c.respond)
+	kit.AddTool(s, kit.Tool{Name: "quick_add", Title: "Quick add", OpenWorld: true,
+		Description: "Create an event from a sentence using Google Calendar's natural-language parser."}, c.quickAdd)
+}
+
+func sendUpdates(s, def string) (string, error) {
+	switch s {
+	case "":
+		return def, nil
+	case "all", "none":
+		return s, nil
+	case "external_only", "externalOnly":
+		return "externalOnly", nil
+	}
+	return "", kit.Errorf(kit.CodeInvalidInput, "send_updates %q: give all, external_only or none", s)
+}
+
+func checkVisibility(v string) error {
+	switch v {
+	case "", "default", "public", "private", "confidential":
+		return nil
+	}
+	return kit.Errorf(kit.CodeInvalidInput, "visibility %q: give default, public, private or confidential", v)
+}
+
+func checkColor(id string) error {
+	var n int
+	if id == "" {
+		return nil
+	}
+	if _, err := fmt.Sscanf(id, "%d", &n); err != nil || n < 1 || n > 11 || fmt.Sprint(n) != id {
+		return kit.Errorf(kit.CodeInvalidInput, "color_id %q: give 1 to 11", id)
+	}
+	return nil
+}
+
+func attendeesOf(emails []string) ([]*calendar.EventAttendee, error) {
+	out := []*calendar.EventAttendee{}
+	for _, a := range emails {
+		a = strings.TrimSpace(a)
+		if !strings.Contains(a, "@") {
+			return nil, kit.Errorf(kit.CodeInvalidInput, "attendee %q is not an email address", a)
+		}
+		out = append(out, &calendar.EventAttendee{Email: a})
+	}
+	return out, nil
+}
+
+func remindersOf(mins []int64) (*calendar.EventReminders, error) {
+	if len(mins) == 0 {
+		return &calendar.EventReminders{UseDefault: true, ForceSendFields: []string{"UseDefault"}}, nil
+	}
+	if len(mins) > 5 {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "at most 5 reminders")
+	}
+	r := &calendar.EventReminders{UseDefault: false, ForceSendFields: []string{"UseDefault"}}
+	for _, m := range mins {
+		if m < 0 || m > 40320 {
+			return nil, kit.Errorf(kit.CodeInvalidInput, "reminder %d minutes: give 0 to 40320 (4 weeks)", m)
+		}
+		r.Overrides = append(r.Overrides, &calendar.EventReminder{Method: "popup", Minutes: m, ForceSendFields: []string{"Minutes"}})
+	}
+	return r, nil
+}
+
+func requestID() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in createEventInput) (*mcp.CallToolResult, eventOutput, error) {
+	if strings.TrimSpace(in.Summary) == "" {
+		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "summary is empty: give the event a title")
+	}
+	if err := checkVisibility(in.Visibility); err != nil {
+		return nil, eventOutput{}, err
+	}
+	if err := checkColor(in.ColorID); err != nil {
+		return nil, eventOutput{}, err
+	}
+	su, err := sendUpdates(in.SendUpdates, "all")
+	if err != nil {
+		return nil, eventOutput{}, err
+	}
+	t, err := c.one(ctx, in.Calendar, in.TimeZone)
+	if err != nil {
+		return nil, eventOutput{}, err
+	}
+	start, end, err := span(in.Start, in.End, t.Zone)
+	if err != nil {
+		return nil, eventOutput{}, err
+	}
+	ev := &calendar.Event{Summary: in.Summary, Start: start, End: end, Location: in.Location, Description: in.Description,
+		Recurrence: normalizeRecurrence(in.Recurrence), ColorId: in.ColorID, Visibility: in.Visibility}
+	if start.Date != "" && len(ev.Recurrence) > 0 {
+		ev.Start.TimeZone, ev.End.TimeZone = t.Zone.String(), t.Zone.String()
+	}
+	if ev.Attendees, err = attendeesOf(in.Attendees); err != nil {
+		return nil, eventOutput{}, err
+	}
+	if len(in.ReminderMinutes) > 0 {
+		if ev.Reminders, err = remindersOf(in.ReminderMinutes); err != nil {
+			return nil, eventOutput{}, err
+		}
+	}
+	call := c.svc.Events.Insert(t.ID, ev).SendUpdates(su).Context(ctx)
+	if in.Meet {
+		ev.ConferenceData = &calendar.ConferenceData{CreateRequest: &calendar.CreateConferenceRequest{RequestId: requestID(), ConferenceSolutionKey: &calendar.ConferenceSolutionKey{Type: "hangoutsMeet"}}}
+		call = call.ConferenceDataVersion(1)
+	}
+	got, err := call.Do()
+	if err != nil {
+		return nil, eventOutput{}, c.fail(err, "calendar "+t.Name)
+	}
+	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, nil
+}
+
+// scopeOf checks a scope against the event: an occurrence defaults to this, a series or a
+// single event to all.
+func scopeOf(scope string, e *calendar.Event) (string, error) {
+	occurrence := e.RecurringEventId != ""
+	switch scope {
+	case "":
+		if occurrence {
+			return "this", nil
+		}
+		return "all", nil
+	case "all":
+		return scope, nil
+	case "this", "following":
+		if !occurrence {
+			if len(e.Recurrence) > 0 {
+				return "", kit.Errorf(kit.CodeInvalidInput, "scope %s needs an occurrence id: list_events shows each occurrence's id (with recurring_event_id %s)", scope, e.Id)
+			}
+			return "all", nil // not recurring: the event itself
+		}
+		return scope, nil
+	}
+	return "", kit.Errorf(kit.CodeInvalidInput, "scope %q: give this, following or all", scope)
+}
+
+// applyFields copies the given fields onto a patch; start and end are applied by the caller.
+func applyFields(p *calendar.Event, in updateEventInput) error {
+	if in.Summary != nil {
+		p.Summary = *in.Summary
+		p.ForceSendFields = append(p.ForceSendFields, "Summary")
+	}
+	if in.Location != nil {
+		p.Location = *in.Location
+		p.ForceSendFields = append(p.ForceSendFields, "Location")
+	}
+	if in.Description != nil {
+		p.Description = *in.Description
+		p.ForceSendFields = append(p.ForceSendFields, "Description")
+	}
+	if in.Attendees != nil {
+		a, err := attendeesOf(*in.Attendees)
+		if err != nil {
+			return err
+		}
+		p.Attendees = a
+		p.ForceSendFields = append(p.ForceSendFields, "Attendees")
+	}
+	if in.ReminderMinutes != nil {
+		r, err := remindersOf(*in.ReminderMinutes)
+		if err != nil {
+			return err
+		}
+		p.Reminders = r
+	}
+	if in.ColorID != nil {
+		if err := checkColor(*in.ColorID); err != nil {
+			return err
+		}
+		p.ColorId = *in.ColorID
+		p.ForceSendFields = append(p.ForceSendFields, "ColorId")
+	}
+	if in.Visibility != nil {
+		if err := checkVisibility(*in.Visibility); err != nil {
+			return err
+		}
+		p.Visibility = *in.Visibility
+		p.ForceSendFields = append(p.ForceSendFields, "Visibility")
+	}
+	if in.Recurrence != nil {
+		p.Recurrence = normalizeRecurrence(*in.Recurrence)
+		p.ForceSendFields = append(p.ForceSendFields, "Recurrence")
+	}
+	return nil
+}
+
+func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in updateEventInput) (*mcp.CallToolResult, eventOutput, error) {
+	su, err := sendUpdates(in.SendUpdates, "all")
+	if err != nil {
+		return nil, eventOutput{}, err
+	}
+	if (in.Start == "") != (in.End == "") && !isDate(in.Start) {
+		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "give start and end together")
+	}
+	t, err := c.one(ctx, in.Calendar, in.TimeZone)
+	if err != nil {
+		return nil, eventOutput{}, err
+	}
+	ev, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
+	if err != nil {
+		return nil, eventOutput{}, c.fail(err, "event "+in.EventID)
+	}
+	scope, err := scopeOf(in.Scope, ev)
+	if err != nil {
+		return nil, eventOutput{}, err
+	}
+	if in.Recurrence != nil && scope == "this" {
+		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "recurrence changes need scope all or following")
+	}
+	patch := &calendar.Event{}
+	if err := applyFields(patch, in); err != nil {
+		return nil, eventOutput{}, err
+	}
+	var newStart, newEnd *calendar.EventDateTime
+	if in.Start != "" {
+		if newStart, newEnd, err = span(in.Start, in.End, t.Zone); err != nil {
+			return nil, eventOutput{}, err
+		}
+	}
+	switch {
+	case scope == "this" || ev.RecurringEventId == "" && len(ev.Recurrence) == 0:
+		patch.Start, patch.End = newStart, newEnd
+		got, err := c.svc.Events.Patch(t.ID, ev.Id, patch).SendUpdates(su).Context(ctx).Do()
+		if err != nil {
+			return nil, eventOutput{}, c.fail(err, "event "+in.EventID)
+		}
+		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated"}, nil
+	case scope == "all":
+		master := ev
+		if ev.RecurringEventId != "" {
+			if master, err = c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do(); err != nil {
+				return nil, eventOutput{}, c.fail(err, "series "+ev.RecurringEventId)
+			}
+		}
+		if newStart != nil {
+			// Times given for one occurrence shift the whole series by the same amount.
+			patch.Start, patch.End = shiftSeries(master, ev, newStart, newEnd, t.Zone)
+		}
+		got, err := c.svc.Events.Patch(t.ID, master.Id, patch).SendUpdates(su).Context(ctx).Do()
+		if err != nil {
+			return nil, eventOutput{}, c.fail(err, "series "+master.Id)
+		}
+		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (whole series)"}, nil
+	}
+	// following: end the series before this occurrence and start a new one from it.
+	master, err := c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do()
+	if err != nil {
+		return nil, eventOutput{}, c.fail(err, "series "+ev.RecurringEventId)
+	}
+	rest, err := c.splitSeries(ctx, t, master, ev, su)
+	if err != nil {
+		return nil, eventOutput{}, err
+	}
+	next := &calendar.Event{Summary: master.Summary, Location: master.Location, Description: master.Description, Attendees: master.Attendees,
+		Reminders: master.Reminders, ColorId: master.ColorId, Visibility: master.Visibility, Transparency: master.Transparency,
+		Recurrence: rest, Start: ev.OriginalStartTime, End: sameLength(master, ev.OriginalStartTime)}
+	if next.Start == nil {
+		next.Start, next.End = ev.Start, ev.End
+	}
+	if next.Start.TimeZone == "" && master.Start != nil {
+		next.Start = &calendar.EventDateTime{Date: next.Start.Date, DateTime: next.Start.DateTime, TimeZone: master.Start.TimeZone}
+	}
+	if newStart != nil {
+		next.Start, next.End = newStart, newEnd
+	}
+	if err := applyFields(next, in); err != nil {
+		return nil, eventOutput{}, err
+	}
+	if next.Reminders != nil && !next.Reminders.UseDefault {
+		next.Reminders.ForceSendFields = []string{"UseDefault"}
+	}
+	got, err := c.svc.Events.Insert(t.ID, next).SendUpdates(su).Context(ctx).Do()
+	if err != nil {
+		return nil, eventOutput{}, c.fail(err, "calendar "+t.Name)
+	}
+	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (this and following: new series " + got.Id + ", earlier occurrences stay in " + master.Id + ")"}, nil
+}
+
+// splitSeries ends master just before occurrence and returns the recurrence the series from
+// occurrence on keeps (COUNT reduced by the occurrences already held by master).
+func (c *cal) splitSeries(ctx context.Context, t target, master, occurrence *calendar.Event, su string) ([]string, error) {
+	until, err := untilBefore(occurrence.OriginalStartTime)
+	if err != nil {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "event %s is not an occurrence of a series", occurrence.Id)
+	}
+	rest := master.Recurrence
+	if n := ruleCount(master.Recurrence); n > 0 {
+		before := 0
+		at := occurrence.OriginalStartTime.DateTime
+		if at == "" {
+			at = occurrence.OriginalStartTime.Date + "T00:00:00Z"
+		}
+		err := c.svc.Events.Instances(t.ID, master.Id).TimeMax(at).ShowDeleted(true).MaxResults(2500).Pages(ctx, func(l *calendar.Events) error {
+			before += len(l.Items)
+			return nil
+		})
+		if err != nil {
+			return nil, c.fail(err, "series "+master.Id)
+		}
+		rest = withCount(master.Recurrence, max(n-before, 1))
+	}
+	patch := &calendar.Event{Recurrence: endSeries(master.Recurrence, until)}
+	if _, err := c.svc.Events.Patch(t.ID, master.Id, patch).SendUpdates(su).Context(ctx).Do(); err != nil {
+		return nil, c.fail(err, "series "+master.Id)
+	}
+	return rest, nil
+}
+
+// sameLength is an end at the master's duration after start.
+func sameLength(master *calendar.Event, start *calendar.EventDateTime) *calendar.EventDateTime {
+	if start == nil || master.Start == nil || master.End == nil {
+		return nil
+	}
+	if start.Date != "" {
+		ms, _ := time.Parse(dateLayout, master.Start.Date)
+		me, _ := time.Parse(dateLayout, master.End.Date)
+		s, _ := time.Parse(dateLayout, start.Date)
+		return &calendar.EventDateTime{Date: s.Add(me.Sub(ms)).Format(dateLayout)}
+	}
+	ms, _ := time.Parse(time.RFC3339, master.Start.DateTime)
+	me, _ := time.Parse(time.RFC3339, master.End.DateTime)
+	s, _ := time.Parse(time.RFC3339, start.DateTime)
+	return &calendar.EventDateTime{DateTime: s.Add(me.Sub(ms)).Format(time.RFC3339), TimeZone: master.End.TimeZone}
+}
+
+// shiftSeries moves a series' first start and end by what the new times change for the
+// occurrence they were given for; for the series itself they apply directly.
+func shiftSeries(master, ev *calendar.Event, newStart, newEnd *calendar.EventDateTime, loc *time.Location) (*calendar.EventDateTime, *calendar.EventDateTime) {
+	if ev.Id == master.Id || ev.OriginalStartTime == nil {
+		return newStart, newEnd
+	}
+	if newStart.Date != "" || master.Start.Date != "" {
+		// All-day: move by whole days.
+		if newStart.Date == "" || master.Start.Date == "" {
+			return newStart, newEnd
+		}
+		o, _ := time.Parse(dateLayout, ev.OriginalStartTime.Date)
+		n, _ := time.Parse(dateLayout, newStart.Date)
+		ne, _ := time.Parse(dateLayout, newEnd.Date)
+		ms, _ := time.Parse(dateLayout, master.Start.Date)
+		days := int(n.Sub(o).Hours() / 24)
+		s := ms.AddDate(0, 0, days)
+		return &calendar.EventDateTime{Date: s.Format(dateLayout), TimeZone: master.Start.TimeZone}, &calendar.EventDateTime{Date: s.Add(ne.Sub(n)).Format(dateLayout), TimeZone: master.End.TimeZone}
+	}
+	o, _ := time.Parse(time.RFC3339, ev.OriginalStartTime.DateTime)
+	n, _ := time.Parse(time.RFC3339, newStart.DateTime)
+	ne, _ := time.Parse(time.RFC3339, newEnd.DateTime)
+	ms, _ := time.Parse(time.RFC3339, master.Start.DateTime)
+	// Shift by wall-clock: the same day offset and the new local time of day, so a series that
+	// crosses DST keeps its local time.
+	ol, nl, ml := o.In(loc), n.In(loc), ms.In(loc)
+	days := int(time.Date(nl.Year(), nl.Month(), nl.Day(), 0, 0, 0, 0, time.UTC).Sub(time.Date(ol.Year(), ol.Month(), ol.Day(), 0, 0, 0, 0, time.UTC)).Hours() / 24)
+	s := time.Date(ml.Year(), ml.Month(), ml.Day()+days, nl.Hour(), nl.Minute(), nl.Second(), 0, loc)
+	return &calendar.EventDateTime{DateTime: s.Format(time.RFC3339), TimeZone: loc.String()},
+		&calendar.EventDateTime{DateTime: s.Add(ne.Sub(n)).Format(time.RFC3339), TimeZone: loc.String()}
+}
+
+func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in deleteEventInput) (*mcp.CallToolResult, deleteOutput, error) {
+	su, err := sendUpdates(in.SendUpdates, "all")
+	if err != nil {
+		return nil, deleteOutput{}, err
+	}
+	t, err := c.one(ctx, in.Calendar, "")
+	if err != nil {
+		return nil, deleteOutput{}, err
+	}
+	ev, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
+	if err != nil {
+		return nil, deleteOutput{}, c.fail(err, "event "+in.EventID)
+	}
+	scope, err := scopeOf(in.Scope, ev)
+	if err != nil {
+		return nil, deleteOutput{}, err
+	}
+	out := deleteOutput{EventID: ev.Id, Scope: scope}
+	switch scope {
+	case "this":
+		err = c.svc.Events.Delete(t.ID, ev.Id).SendUpdates(su).Context(ctx).Do()
+		out.Detail = fmt.Sprintf("Deleted the occurrence %s of %q; the rest of the series stays.", renderStart(ev.Start, t.Zone), ev.Summary)
+	case "all":
+		id := ev.Id
+		if ev.RecurringEventId != "" {
+			id = ev.RecurringEventId
+		}
+		out.EventID = id
+		err = c.svc.Events.Delete(t.ID, id).SendUpdates(su).Context(ctx).Do()
+		out.Detail = fmt.Sprintf("Deleted %q (every occurrence).", ev.Summary)
+	default:
+		master, gerr := c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do()
+		if gerr != nil {
+			return nil, deleteOutput{}, c.fail(gerr, "series "+ev.RecurringEventId)
+		}
+		if sameStart(master.Start, ev.OriginalStartTime) {
+			err = c.svc.Events.Delete(t.ID, master.Id).SendUpdates(su).Context(ctx).Do()
+			out.EventID = master.Id
+			out.Detail = fmt.Sprintf("Deleted %q: the occurrence was the first, so the whole series went.", ev.Summary)
+			break
+		}
+		_, err = c.splitSeries(ctx, t, master, ev, su)
+		out.EventID = master.Id
+		out.Detail = fmt.Sprintf("Ended %q before %s: that occurrence and all later ones are gone.", ev.Summary, renderStart(ev.OriginalStartTime, t.Zone))
+	}
+	if err != nil {
+		return nil, deleteOutput{}, c.fail(err, "event "+in.EventID)
+	}
+	return nil, out, nil
+}
+
+func sameStart(a, b *calendar.EventDateTime) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	if a.Date != "" || b.Date != "" {
+		return a.Date == b.Date
+	}
+	ta, e1 := time.Parse(time.RFC3339, a.DateTime)
+	tb, e2 := time.Parse(time.RFC3339, b.DateTime)
+	return e1 == nil && e2 == nil && ta.Equal(tb)
+}
+
+func (c *cal) respond(ctx context.Context, _ *mcp.CallToolRequest, in respondInput) (*mcp.CallToolResult, eventOutput, error) {
+	if !slices.Contains([]string{"accepted", "declined", "tentative"}, in.Response) {
+		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "response %q: give accepted, declined or tentative", in.Response)
+	}
+	t, err := c.one(ctx, in.Calendar, "")
+	if err != nil {
+		return nil, eventOutput{}, err
+	}
+	ev, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
+	if err != nil {
+		return nil, eventOutput{}, c.fail(err, "event "+in.EventID)
+	}
+	found := false
+	for _, a := range ev.Attendees {
+		if a.Self {
+			a.ResponseStatus, a.Comment, found = in.Response, in.Note, true
+		}
+	}
+	if !found {
+		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "you are not an invited attendee of %q (its organizer is %s)", ev.Summary, orgOf(ev))
+	}
+	got, err := c.svc.Events.Patch(t.ID, ev.Id, &calendar.Event{Attendees: ev.Attendees}).SendUpdates("all").Context(ctx).Do()
+	if err != nil {
+		return nil, eventOutput{}, c.fail(err, "event "+in.EventID)
+	}
+	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: in.Response}, nil
+}
+
+func orgOf(e *calendar.Event) string {
+	if e.Organizer == nil {
+		return "unknown"
+	}
+	return e.Organizer.Email
+}
+
+func (c *cal) quickAdd(ctx context.Context, _ *mcp.CallToolRequest, in quickAddInput) (*mcp.CallToolResult, eventOutput, error) {
+	if strings.TrimSpace(in.Text) == "" {
+		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "text is empty: describe the event, e.g. 'Dentist Friday 3pm'")
+	}
+	su, err := sendUpdates(in.SendUpdates, "none")
+	if err != nil {
+		return nil, eventOutput{}, err
+	}
+	t, err := c.one(ctx, in.Calendar, "")
+	if err != nil {
+		return nil, eventOutput{}, err
+	}
+	got, err := c.svc.Events.QuickAdd(t.ID, in.Text).SendUpdates(su).Context(ctx).Do()
+	if err != nil {
+		return nil, eventOutput{}, c.fail(err, "calendar "+t.Name)
+	}
+	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, nil
+}

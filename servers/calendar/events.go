@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/api/calendar/v3"
+)
+
+const maxDescription = 2000
+
+type attendee struct {
+	Email    string `json:"email"`
+	Name     string `json:"name,omitempty"`
+	Response string `json:"response,omitempty"`
+	Optional bool   `json:"optional,omitempty"`
+	Self     bool   `json:"self,omitempty"`
+}
+
+// eventInfo is an event as the model sees it.
+type eventInfo struct {
+	ID               string     `json:"id"`
+	CalendarID       string     `json:"calendar_id"`
+	Summary          string     `json:"summary"`
+	Start            eventTime  `json:"start"`
+	End              eventTime  `json:"end"`
+	AllDay           bool       `json:"all_day,omitempty"`
+	TimeZone         string     `json:"time_zone"`
+	Location         string     `json:"location,omitempty"`
+	Description      string     `json:"description,omitempty"`
+	Status           string     `json:"status,omitempty"`
+	Organizer        string     `json:"organizer,omitempty"`
+	Attendees        []attendee `json:"attendees,omitempty"`
+	RecurringEventID string     `json:"recurring_event_id,omitempty"`
+	Recurrence       []string   `json:"recurrence,omitempty"`
+	MeetLink         string     `json:"meet_link,omitempty"`
+	ColorID          string     `json:"color_id,omitempty"`
+	Visibility       string     `json:"visibility,omitempty"`
+	Reminders        []int64    `json:"reminder_minutes,omitempty"`
+	Link             string     `json:"link,omitempty"`
+}
+
+func toInfo(e *calendar.Event, t target, descCap int) eventInfo {
+	info := eventInfo{ID: e.Id, CalendarID: t.ID, Summary: e.Summary, Start: renderStart(e.Start, t.Zone), End: renderEnd(e.End, t.Zone),
+		AllDay: e.Start != nil && e.Start.Date != "", TimeZone: t.Zone.String(), Location: e.Location, Status: e.Status,
+		RecurringEventID: e.RecurringEventId, Recurrence: e.Recurrence, MeetLink: e.HangoutLink, ColorID: e.ColorId, Link: e.HtmlLink}
+	if e.Visibility != "default" {
+		info.Visibility = e.Visibility
+	}
+	info.Description = e.Description
+	if descCap > 0 && len([]rune(info.Description)) > descCap {
+		info.Description = string([]rune(info.Description)[:descCap]) + " [… truncated; call get_event for all of it]"
+	}
+	if e.Organizer != nil {
+		info.Organizer = e.Organizer.Email
+	}
+	for _, a := range e.Attendees {
+		info.Attendees = append(info.Attendees, attendee{Email: a.Email, Name: a.DisplayName, Response: a.ResponseStatus, Optional: a.Optional, Self: a.Self})
+	}
+	if e.Reminders != nil {
+		for _, r := range e.Reminders.Overrides {
+			info.Reminders = append(info.Reminders, r.Minutes)
+		}
+	}
+	return info
+}
+
+func (e eventInfo) line() string {
+	var b strings.Builder
+	if e.AllDay {
+		if e.Start.Date == e.End.Date {
+			fmt.Fprintf(&b, "%s (all day)", e.Start.Date)
+		} else {
+			fmt.Fprintf(&b, "%s – %s (all day)", e.Start.Date, e.End.Date)
+		}
+	} else {
+		fmt.Fprintf(&b, "%s – %s", e.Start.DateTime, e.End.DateTime)
+	}
+	fmt.Fprintf(&b, " %s [id %s, calendar %s]", e.Summary, e.ID, e.CalendarID)
+	if e.Location != "" {
+		fmt.Fprintf(&b, " @ %s", e.Location)
+	}
+	if e.RecurringEventID != "" {
+		b.WriteString(" (recurring)")
+	}
+	return b.String()
+}
+
+type listEventsInput struct {
+	Calendars  []string `json:"calendars,omitempty" jsonschema:"calendar ids or names; default primary"`
+	TimeMin    string   `json:"time_min,omitempty" jsonschema:"range start: RFC 3339, local time or date; default now"`
+	TimeMax    string   `json:"time_max,omitempty" jsonschema:"range end (exclusive); default 7 days after time_min"`
+	Query      string   `json:"query,omitempty" jsonschema:"free text matched against title, description, location, attendees"`
+	TimeZone   string   `json:"time_zone,omitempty" jsonschema:"IANA zone for input and output times; default each calendar's own"`
+	MaxResults int      `json:"max_results,omitempty" jsonschema:"1-250, default 50"`
+	PageToken  string   `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
+}
+
+type listEventsOutput struct {
+	Events        []eventInfo `json:"events"`
+	NextPageToken string      `json:"next_page_token,omitempty"`
+}
+
+func (o listEventsOutput) Text() string {
+	if len(o.Events) == 0 {
+		return "No events."
+	}
+	var b strings.Builder
+	for _, e := range o.Events {
+		b.WriteString(e.line() + "\n")
+	}
+	if o.NextPageToken != "" {
+		fmt.Fprintf(&b, "[more events: call list_events again with page_token=%s]", o.NextPageToken)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+type getEventInput struct {
+	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
+	EventID  string `json:"event_id"`
+	TimeZone string `json:"time_zone,omitempty" jsonschema:"IANA zone for times; default the calendar's own"`
+}
+
+type eventOutput struct {
+	eventInfo
+	Action string `json:"action,omitempty"`
+}
+
+func (o eventOutput) Text() string {
+	s := o.line()
+	if o.Action != "" {
+		s = "Event " + o.Action + ": " + s
+	}
+	if o.MeetLink != "" {
+		s += "\nMeet: " + o.MeetLink
+	}
+	if o.Description != "" {
+		s += "\n" + o.Description
+	}
+	return s
+}
+
+func addEventTools(s *kit.Server, c *cal) {
+	kit.AddTool(s, kit.Tool{Name: "list_events", Title: "List events", ReadOnly: true, Idempotent: true, OpenWorld: true,
+		Description: "List events (recurring ones expanded) in a time range across one or more calendars, optionally matching text."}, c.listEvents)
+	kit.AddTool(s, kit.Tool{Name: "get_event", Title: "Get an event", ReadOnly: true, Idempotent: true, OpenWorld: true,
+		Description: "One event with attendees, description, recurrence and Meet link."}, c.getEvent)
+}
+
+// pageState is the paging position per calendar when several are listed together.
+type pageState map[string]string
+
+func (c *cal) listEvents(ctx context.Context, _ *mcp.CallToolRequest, in listEventsInput) (*mcp.CallToolResult, listEventsOutput, error) {
+	if in.MaxResults == 0 {
+		in.MaxResults = 50
+	}
+	if in.MaxResults < 1 || in.MaxResults > 250 {
+		return nil, listEventsOutput{}, kit.Errorf(kit.CodeInvalidInput, "max_results %d: give 1 to 250", in.MaxResults)
+	}
+	targets, err := c.resolve(ctx, in.Calendars, in.TimeZone)
+	if err != nil {
+		return nil, listEventsOutput{}, err
+	}
+	pages := pageState{}
+	if in.PageToken != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(in.PageToken)
+		if err != nil || json.Unmarshal(raw, &pages) != nil {
+			return nil, listEventsOutput{}, kit.Errorf(kit.CodeInvalidInput, "page_token is not one list_events returned")
+		}
+	}
+	type hit struct {
+		at   time.Time
+		info eventInfo
+	}
+	var hits []hit
+	next := pageState{}
+	for _, t := range targets {
+		tok, listed := pages[t.ID]
+		if in.PageToken != "" && !listed {
+			continue // this calendar was exhausted on an earlier page
+		}
+		min, max, err := rangeOf(in.TimeMin, in.TimeMax, t.Zone, 7*24*time.Hour)
+		if err != nil {
+			return nil, listEventsOutput{}, err
+		}
+		call := c.svc.Events.List(t.ID).SingleEvents(true).OrderBy("startTime").TimeMin(min.Format(time.RFC3339)).TimeMax(max.Format(time.RFC3339)).
+			TimeZone(t.Zone.String()).MaxResults(int64(in.MaxResults)).Context(ctx)
+		if in.Query != "" {
+			call = call.Q(in.Query)
+		}
+		if tok != "" {
+			call = call.PageToken(tok)
+		}
+		res, err := call.Do()
+		if err != nil {
+			return nil, listEventsOutput{}, c.fail(err, fmt.Sprintf("calendar %q", t.Name))
+		}
+		for _, e := range res.Items {
+			hits = append(hits, hit{at: instantOf(e.Start, t.Zone), info: toInfo(e, t, maxDescription)})
+		}
+		if res.NextPageToken != "" {
+			next[t.ID] = res.NextPageToken
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].at.Before(hits[j].at) })
+	out := listEventsOutput{Events: []eventInfo{}}
+	for _, h := range hits {
+		out.Events = append(out.Events, h.info)
+	}
+	if len(next) > 0 {
+		raw, _ := json.Marshal(next)
+		out.NextPageToken = base64.RawURLEncoding.EncodeToString(raw)
+	}
+	return nil, out, nil
+}
+
+// rangeOf reads a time range in loc; a missing start is now, a missing end is start+def.
+func rangeOf(minS, maxS string, loc *time.Location, def time.Duration) (time.Time, time.Time, error) {
+	min := time.Now()
+	var err error
+	if minS != "" {
+		if min, err = parseInstant(minS, loc); err != nil {
+			return min, min, err
+		}
+	}
+	max := min.Add(def)
+	if maxS != "" {
+		if max, err = parseInstant(maxS, loc); err != nil {
+			return min, max, err
+		}
+	}
+	if !max.After(min) {
+		return min, max, kit.Errorf(kit.CodeInvalidInput, "time_max %s is not after time_min %s", max.Format(time.RFC3339), min.Format(time.RFC3339))
+	}
+	return min, max, nil
+}
+
+func (c *cal) getEvent(ctx context.Context, _ *mcp.CallToolRequest, in getEventInput) (*mcp.CallToolResult, eventOutput, error) {
+	t, err := c.one(ctx, in.Calendar, in.TimeZone)
+	if err != nil {
+		return nil, eventOutput{}, err
+	}
+	e, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
+	if err != nil {
+		return nil, eventOutput{}, c.fail(err, "event "+in.EventID)
+	}
+	return nil, eventOutput{eventInfo: toInfo(e, t, 20000)}, nil
+}

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/api/drive/v3"
+	"google.golang.org/api/googleapi"
+)
+
+// Google-native MIME types.
+const (
+	mimeFolder = "application/vnd.google-apps.folder"
+	mimeDoc    = "application/vnd.google-apps.document"
+	mimeSheet  = "application/vnd.google-apps.spreadsheet"
+	mimeSlides = "application/vnd.google-apps.presentation"
+	mimePDF    = "application/pdf"
+)
+
+// fileFields are the metadata fields every tool asks for.
+const fileFields = "id,name,mimeType,size,modifiedTime,createdTime,parents,driveId,webViewLink,trashed,shared,starred,description,owners(emailAddress),capabilities(canEdit,canShare)"
+
+var kinds = map[string]string{
+	mimeFolder: "folder", mimeDoc: "doc", mimeSheet: "sheet", mimeSlides: "slides", mimePDF: "pdf",
+	"application/vnd.google-apps.drawing": "drawing", "application/vnd.google-apps.form": "form", "application/vnd.google-apps.shortcut": "shortcut",
+}
+
+// fileInfo is a file as the model sees it.
+type fileInfo struct {
+	ID       string   `json:"id"`
+	Name     string   `json:"name"`
+	MimeType string   `json:"mime_type"`
+	Kind     string   `json:"kind"`
+	Size     int64    `json:"size,omitempty"`
+	Modified string   `json:"modified,omitempty"`
+	Parents  []string `json:"parents,omitempty"`
+	DriveID  string   `json:"drive_id,omitempty"` // set for files in a shared drive
+	Owners   []string `json:"owners,omitempty"`
+	Link     string   `json:"link,omitempty"`
+	Trashed  bool     `json:"trashed,omitempty"`
+	Shared   bool     `json:"shared,omitempty"`
+	CanEdit  bool     `json:"can_edit,omitempty"`
+}
+
+func kindOf(mime string) string {
+	if k, ok := kinds[mime]; ok {
+		return k
+	}
+	switch {
+	case strings.HasPrefix(mime, "application/vnd.google-apps."):
+		return strings.TrimPrefix(mime, "application/vnd.google-apps.")
+	case strings.HasPrefix(mime, "text/"):
+		return "text"
+	case strings.HasPrefix(mime, "image/"):
+		return "image"
+	}
+	return "file"
+}
+
+func toInfo(f *drive.File) fileInfo {
+	info := fileInfo{ID: f.Id, Name: f.Name, MimeType: f.MimeType, Kind: kindOf(f.MimeType), Size: f.Size, Modified: f.ModifiedTime,
+		Parents: f.Parents, DriveID: f.DriveId, Link: f.WebViewLink, Trashed: f.Trashed, Shared: f.Shared}
+	for _, o := range f.Owners {
+		info.Owners = append(info.Owners, o.EmailAddress)
+	}
+	if f.Capabilities != nil {
+		info.CanEdit = f.Capabilities.CanEdit
+	}
+	return info
+}
+
+func (f fileInfo) line() string {
+	s := fmt.Sprintf("%s (%s, id %s", f.Name, f.Kind, f.ID)
+	if f.Size > 0 {
+		s += fmt.Sprintf(", %d bytes", f.Size)
+	}
+	if f.Modified != "" {
+		s += ", modified " + f.Modified
+	}
+	if f.DriveID != "" {
+		s += ", shared drive " + f.DriveID
+	}
+	if f.Trashed {
+		s += ", in trash"
+	}
+	return s + ")"
+}
+
+type searchInput struct {
+	Query          string `json:"query,omitempty" jsonschema:"plain words (full-text search) or Drive query syntax, e.g. name contains 'budget' and modifiedTime > '2026-01-01'"`
+	Kind           string `json:"kind,omitempty" jsonschema:"only this kind: folder, doc, sheet, slides, pdf"`
+	IncludeTrashed bool   `json:"include_trashed,omitempty"`
+	PageSize       int    `json:"page_size,omitempty" jsonschema:"1-100, default 25"`
+	PageToken      string `json:"page_token,omitempty"`
+}
+
+type listFolderInput struct {
+	FolderID  string `json:"folder_id,omitempty" jsonschema:"folder id or a shared drive id; default root (My Drive)"`
+	PageSize  int    `json:"page_size,omitempty" jsonschema:"1-100, default 50"`
+	PageToken string `json:"page_token,omitempty"`
+}
+
+type fileIDInput struct {
+	FileID string `json:"file_id"`
+}
+
+type filesOutput struct {
+	Files         []fileInfo `json:"files"`
+	Query         string     `json:"query"`
+	NextPageToken string     `json:"next_page_token,omitempty"`
+}
+
+func (o filesOutput) Text() string {
+	if len(o.Files) == 0 {
+		return "No files (query: " + o.Query + ")."
+	}
+	var b strings.Builder
+	for _, f := range o.Files {
+		b.WriteString(f.line() + "\n")
+	}
+	if o.NextPageToken != "" {
+		fmt.Fprintf(&b, "[more files: call again with page_token=%s]", o.NextPageToken)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+type fileOutput struct {
+	fileInfo
+	Description string `json:"description,omitempty"`
+	Action      string `json:"action,omitempty"`
+}
+
+func (o fileOutput) Text() string {
+	s := o.line()
+	if o.Action != "" {
+		s = o.Action + ": " + s
+	}
+	if o.Link != "" {
+		s += "\n" + o.Link
+	}
+	return s
+}
+
+func addFindTools(s *kit.Server, d *drv) {
+	kit.AddTool(s, kit.Tool{Name: "search_files", Title: "Search Drive", ReadOnly: true, Idempotent: true, OpenWorld: true,
+		Description: "Search Drive files, shared drives included: plain words search full text, Drive query syntax is passed through."}, d.search)
+	kit.AddTool(s, kit.Tool{Name: "list_folder", Title: "List a folder", ReadOnly: true, Idempotent: true, OpenWorld: true,
+		Description: "List a Drive folder's contents, folders first."}, d.listFolder)
+	kit.AddTool(s, kit.Tool{Name: "get_file_info", Title: "File info", ReadOnly: true, Idempotent: true, OpenWorld: true,
+		Description: "Metadata of a Drive file: name, type, size, owners, parents, link."}, d.getInfo)
+}
+
+// operators recognise Drive query syntax (an operator next to a quoted literal, or a
+// comparison); anything else is a full-text search.
+var operators = regexp.MustCompile(`(?i)(\b(contains|has)\s*'|'\s*in\s+(parents|owners|writers|readers)\b|[=<>]|\b(sharedWithMe|starred|trashed)\b\s*$)`)
+
+// quote makes s a Drive query string literal.
+func quote(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// buildQuery turns the user's words or query into Drive syntax; fullText reports a full-text
+// search (which Drive cannot order).
+func buildQuery(q, kind string, trashed bool) (query string, fullText bool, err error) {
+	q = strings.TrimSpace(q)
+	var parts []string
+	switch {
+	case q == "":
+	case operators.MatchString(q):
+		parts = append(parts, "("+q+")")
+		fullText = strings.Contains(strings.ToLower(q), "fulltext")
+	default:
+		parts = append(parts, "fullText contains "+quote(q))
+		fullText = true
+	}
+	if kind != "" {
+		var mime string
+		for m, k := range kinds {
+			if k == kind {
+				mime = m
+			}
+		}
+		if mime == "" {
+			return "", false, kit.Errorf(kit.CodeInvalidInput, "kind %q: give folder, doc, sheet, slides or pdf", kind)
+		}
+		parts = append(parts, "mimeType = "+quote(mime))
+	}
+	if !trashed && !strings.Contains(strings.ToLower(q), "trashed") {
+		parts = append(parts, "trashed = false")
+	}
+	return strings.Join(parts, " and "), fullText, nil
+}
+
+func pageSize(n, def int) (int64, error) {
+	if n == 0 {
+		n = def
+	}
+	if n < 1 || n > 100 {
+		return 0, kit.Errorf(kit.CodeInvalidInput, "page_size %d: give 1 to 100", n)
+	}
+	return int64(n), nil
+}
+
+func (d *drv) list(ctx context.Context, q string, size int64, token, order string) (filesOutput, error) {
+	call := d.svc.Files.List().Q(q).PageSize(size).Corpora("allDrives").IncludeItemsFromAllDrives(true).SupportsAllDrives(true).
+		Fields(googleapi.Field("nextPageToken,files(" + fileFields + ")")).Context(ctx)
+	if order != "" {
+		call = call.OrderBy(order)
+	}
+	if token != "" {
+		call = call.PageToken(token)
+	}
+	res, err := call.Do()
+	if err != nil {
+		return filesOutput{}, d.fail(err, "folder or query")
+	}
+	out := filesOutput{Files: []fileInfo{}, Query: q, NextPageToken: res.NextPageToken}
+	for _, f := range res.Files {
+		out.Files = append(out.Files, toInfo(f))
+	}
+	return out, nil
+}
+
+func (d *drv) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, filesOutput, error) {
+	size, err := pageSize(in.PageSize, 25)
+	if err != nil {
+		return nil, filesOutput{}, err
+	}
+	q, fullText, err := buildQuery(in.Query, in.Kind, in.IncludeTrashed)
+	if err != nil {
+		return nil, filesOutput{}, err
+	}
+	order := "modifiedTime desc"
+	if fullText {
+		order = "" // Drive orders full-text hits by relevance and refuses orderBy
+	}
+	out, err := d.list(ctx, q, size, in.PageToken, order)
+	return nil, out, err
+}
+
+func (d *drv) listFolder(ctx context.Context, _ *mcp.CallToolRequest, in listFolderInput) (*mcp.CallToolResult, filesOutput, error) {
+	size, err := pageSize(in.PageSize, 50)
+	if err != nil {
+		return nil, filesOutput{}, err
+	}
+	folder := in.FolderID
+	if folder == "" {
+		folder = "root"
+	}
+	out, err := d.list(ctx, quote(folder)+" in parents and trashed = false", size, in.PageToken, "folder,name")
+	return nil, out, err
+}
+
+// get reads a file's metadata.
+func (d *drv) get(ctx context.Context, id string) (*drive.File, error) {
+	f, err := d.svc.Files.Get(id).SupportsAllDrives(true).Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	if err != nil {
+		return nil, d.fail(err, "file "+id)
+	}
+	return f, nil
+}
+
+func (d *drv) getInfo(ctx context.Context, _ *mcp.CallToolRequest, in fileIDInput) (*mcp.CallToolResult, fileOutput, error) {
+	f, err := d.get(ctx, in.FileID)
+	if err != nil {
+		return nil, fileOutput{}, err
+	}
+	return nil, fileOutput{fileInfo: toInfo(f), Description: f.Description}, nil
+}

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/api/drive/v3"
+)
+
+type readInput struct {
+	FileID   string `json:"file_id"`
+	Sheet    string `json:"sheet,omitempty" jsonschema:"spreadsheets: the sheet name; default the first"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to continue from"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return; default and cap --max-read-chars"`
+}
+
+type readOutput struct {
+	File      fileInfo `json:"file"`
+	Format    string   `json:"format,omitempty"` // markdown, csv, text
+	Content   string   `json:"content,omitempty"`
+	Offset    int      `json:"offset,omitempty"`
+	Total     int      `json:"total_chars,omitempty"`
+	Truncated bool     `json:"truncated,omitempty"`
+	Sheets    []string `json:"sheets,omitempty"`
+	Sheet     string   `json:"sheet,omitempty"`
+	Note      string   `json:"note,omitempty"`
+}
+
+func (o readOutput) Text() string {
+	var b strings.Builder
+	b.WriteString(o.File.line())
+	if len(o.Sheets) > 0 {
+		fmt.Fprintf(&b, "\nSheet %q of %s", o.Sheet, strings.Join(quoteAll(o.Sheets), ", "))
+	}
+	if o.Note != "" {
+		b.WriteString("\n" + o.Note)
+	}
+	if o.Content != "" {
+		b.WriteString("\n\n" + o.Content)
+	}
+	if o.Truncated {
+		end := o.Offset + utf8.RuneCountInString(o.Content)
+		fmt.Fprintf(&b, "\n[… truncated: %d more characters; call read_file with file_id=%s offset=%d", o.Total-end, o.File.ID, end)
+		if o.Sheet != "" {
+			fmt.Fprintf(&b, " sheet=%q", o.Sheet)
+		}
+		b.WriteString("]")
+	}
+	return b.String()
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+type downloadInput struct {
+	FileID string `json:"file_id"`
+	Format string `json:"format,omitempty" jsonschema:"Google files only: pdf, docx, xlsx, pptx, csv, md, txt, odt, html; default pdf (docs, slides) or xlsx (sheets)"`
+}
+
+type downloadOutput struct {
+	Path     string `json:"path"`
+	Name     string `json:"name"`
+	MimeType string `json:"mime_type"`
+	Size     int64  `json:"size"`
+}
+
+func (o downloadOutput) Text() string {
+	return fmt.Sprintf("Saved %s (%s, %d bytes) to %s", o.Name, o.MimeType, o.Size, o.Path)
+}
+
+func addReadTools(s *kit.Server, d *drv) {
+	kit.AddTool(s, kit.Tool{Name: "read_file", Title: "Read a file", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 60 * time.Second,
+		Description: "Read a Drive file as text: Docs as Markdown, Sheets as CSV per sheet, Slides and PDFs as text; paged."}, d.read)
+	kit.AddTool(s, kit.Tool{Name: "download_file", Title: "Download a file", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
+		Description: "Save a Drive file to the downloads folder (Google files exported, e.g. as pdf or docx); returns the path."}, d.download)
+}
+
+// fetch reads a response body up to the byte cap.
+func (d *drv) fetch(body io.Reader, what string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(body, d.maxBytes+1))
+	if err != nil {
+		return nil, kit.Errorf(kit.CodeUnavailable, "reading %s from Google Drive failed: %v", what, err)
+	}
+	if int64(len(data)) > d.maxBytes {
+		return nil, kit.Errorf(kit.CodeLimit, "%s is over the %d-byte limit (--max-file-bytes)", what, d.maxBytes)
+	}
+	return data, nil
+}
+
+// export converts a Google file to mime.
+func (d *drv) export(ctx context.Context, f *drive.File, mime string) ([]byte, error) {
+	resp, err := d.svc.Files.Export(f.Id, mime).Context(ctx).Download()
+	if err != nil {
+		return nil, d.fail(err, fmt.Sprintf("%q", f.Name))
+	}
+	defer func() { _ = resp.Body.Close() }()
+	return d.fetch(resp.Body, fmt.Sprintf("%q", f.Name))
+}
+
+// media downloads a stored file's bytes.
+func (d *drv) media(ctx context.Context, f *drive.File) ([]byte, error) {
+	if f.Size > d.maxBytes {
+		return nil, kit.Errorf(kit.CodeLimit, "%q is %d bytes, over the %d-byte limit (--max-file-bytes)", f.Name, f.Size, d.maxBytes)
+	}
+	resp, err := d.svc.Files.Get(f.Id).SupportsAllDrives(true).Context(ctx).Download()
+	if err != nil {
+		return nil, d.fail(err, fmt.Sprintf("%q", f.Name))
+	}
+	defer func() { _ = resp.Body.Close() }()
+	return d.fetch(resp.Body, fmt.Sprintf("%q", f.Name))
+}
+
+// isText reports MIME types whose bytes are text.
+func isText(mime string) bool {
+	if strings.HasPrefix(mime, "text/") {
+		return true
+	}
+	switch mime {
+	case "application/json", "application/xml", "application/javascript", "application/x-yaml", "application/yaml", "application/x-sh", "application/sql", "application/x-httpd-php", "application/rtf":
+		return true
+	}
+	return strings.HasSuffix(mime, "+json") || strings.HasSuffix(mime, "+xml")
+}
+
+// converted are stored types Drive can turn into a Google Doc to extract their text.
+var converted = map[string]bool{
+	mimePDF: true,
+	"application/vnd.openxmlformats-officedocument.wordprocessingml.document": true,
+	"application/msword":                      true,
+	"application/vnd.oasis.opendocument.text": true,
+}
+
+func (d *drv) read(ctx context.Context, _ *mcp.CallToolRequest, in readInput) (*mcp.CallToolResult, readOutput, error) {
+	if in.MaxChars == 0 || in.MaxChars > d.maxReadChars {
+		in.MaxChars = d.maxReadChars
+	}
+	if in.MaxChars < 1 || in.Offset < 0 {
+		return nil, readOutput{}, kit.Errorf(kit.CodeInvalidInput, "offset and max_chars must be positive")
+	}
+	f, err := d.get(ctx, in.FileID)
+	if err != nil {
+		return nil, readOutput{}, err
+	}
+	out := readOutput{File: toInfo(f)}
+	var text string
+	switch {
+	case f.MimeType == mimeDoc:
+		data, err := d.export(ctx, f, "text/markdown")
+		if err != nil {
+			return nil, readOutput{}, err
+		}
+		out.Format, text = "markdown", string(data)
+	case f.MimeType == mimeSheet:
+		data, err := d.export(ctx, f, xlsxMime)
+		if err != nil {
+			return nil, readOutput{}, err
+		}
+		book, err := readWorkbook(data)
+		if err != nil {
+			return nil, readOutput{}, kit.Errorf(kit.CodeInternal, "the spreadsheet export could not be read: %v", err)
+		}
+		sheet, csv, err := book.csv(in.Sheet)
+		if err != nil {
+			return nil, readOutput{}, err
+		}
+		out.Format, text, out.Sheets, out.Sheet = "csv", csv, book.names(), sheet
+	case f.MimeType == mimeSlides:
+		data, err := d.export(ctx, f, "text/plain")
+		if err != nil {
+			return nil, readOutput{}, err
+		}
+		out.Format, text = "text", string(data)
+	case isText(f.MimeType):
+		data, err := d.media(ctx, f)
+		if err != nil {
+			return nil, readOutput{}, err
+		}
+		if !utf8.Valid(data) {
+			data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+		}
+		out.Format, text = "text", string(data)
+	case converted[f.MimeType]:
+		if d.readOnly {
+			out.Note = "Text extraction of this type converts a temporary copy in Drive, which a server started with --read-only cannot do; use download_file to get the file."
+			return nil, out, nil
+		}
+		if text, err = d.convertText(ctx, f); err != nil {
+			return nil, readOutput{}, err
+		}
+		out.Format = "text"
+	default:
+		out.Note = fmt.Sprintf("%s files have no text form here; use download_file to save it (Google files export to pdf, docx, xlsx, pptx, …).", out.File.Kind)
+		return nil, out, nil
+	}
+	out.Content, out.Offset, out.Total, out.Truncated = window(text, in.Offset, in.MaxChars)
+	return nil, out, nil
+}
+
+// window cuts text to max characters from offset.
+func window(text string, offset, max int) (string, int, int, bool) {
+	runes := []rune(text)
+	total := len(runes)
+	if offset > total {
+		offset = total
+	}
+	end := min(offset+max, total)
+	return string(runes[offset:end]), offset, total, end < total
+}
+
+// convertText extracts a PDF's or Office document's text the way Drive's "Open with Google
+// Docs" does: copy it as a Google Doc (Drive runs OCR/conversion), export that as text, and
+// delete the copy.
+func (d *drv) convertText(ctx context.Context, f *drive.File) (string, error) {
+	if f.Size > 10<<20 {
+		return "", kit.Errorf(kit.CodeLimit, "%q is %d bytes: Drive converts files up to 10 MB to text; use download_file", f.Name, f.Size)
+	}
+	tmp, err := d.svc.Files.Copy(f.Id, &drive.File{Name: f.Name + " (text extraction, temporary)", MimeType: mimeDoc}).SupportsAllDrives(true).Fields("id").Context(ctx).Do()
+	if err != nil {
+		return "", d.fail(err, fmt.Sprintf("%q", f.Name))
+	}
+	defer func() {
+		// The copy goes whatever happened; a fresh context so a timed-out call still cleans up.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+		defer cancel()
+		_ = d.svc.Files.Delete(tmp.Id).SupportsAllDrives(true).Context(cctx).Do()
+	}()
+	data, err := d.export(ctx, &drive.File{Id: tmp.Id, Name: f.Name}, "text/plain")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimPrefix(string(data), "\uFEFF"), nil
+}
+
+// exportFormats are download formats of Google files.
+var exportFormats = map[string]string{
+	"pdf": "application/pdf", "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+	"xlsx": xlsxMime, "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+	"csv": "text/csv", "md": "text/markdown", "txt": "text/plain", "odt": "application/vnd.oasis.opendocument.text",
+	"ods": "application/x-vnd.oasis.opendocument.spreadsheet", "html": "application/zip", "png": "image/png", "svg": "image/svg+xml",
+}
+
+var unsafeName = regexp.MustCompile(`[^\p{L}\p{N}._ -]+`)
+
+func (d *drv) download(ctx context.Context, _ *mcp.CallToolRequest, in downloadInput) (*mcp.CallToolResult, downloadOutput, error) {
+	f, err := d.get(ctx, in.FileID)
+	if err != nil {
+		return nil, downloadOutput{}, err
+	}
+	var data []byte
+	name, mime := f.Name, f.MimeType
+	switch {
+	case f.MimeType == mimeFolder:
+		return nil, downloadOutput{}, kit.Errorf(kit.CodeInvalidInput, "%q is a folder: list_folder shows its files", f.Name)
+	case strings.HasPrefix(f.MimeType, "application/vnd.google-apps."):
+		format := in.Format
+		if format == "" {
+			format = "pdf"
+			if f.MimeType == mimeSheet {
+				format = "xlsx"
+			}
+		}
+		m, ok := exportFormats[format]
+		if !ok {
+			return nil, downloadOutput{}, kit.Errorf(kit.CodeInvalidInput, "format %q: give pdf, docx, xlsx, pptx, csv, md, txt, odt, ods, html, png or svg", format)
+		}
+		if data, err = d.export(ctx, f, m); err != nil {
+			return nil, downloadOutput{}, err
+		}
+		name, mime = f.Name+"."+format, m
+	default:
+		if in.Format != "" {
+			return nil, downloadOutput{}, kit.Errorf(kit.CodeInvalidInput, "format applies to Google Docs, Sheets and Slides only; %q downloads as it is", f.Name)
+		}
+		if data, err = d.media(ctx, f); err != nil {
+			return nil, downloadOutput{}, err
+		}
+	}
+	if err := os.MkdirAll(d.downloadsDir, 0o700); err != nil {
+		return nil, downloadOutput{}, kit.Errorf(kit.CodeUnavailable, "downloads folder: %v", err)
+	}
+	safe := strings.TrimSpace(unsafeName.ReplaceAllString(name, "_"))
+	if safe == "" || safe == "." || safe == ".." {
+		safe = "file"
+	}
+	path := filepath.Join(d.downloadsDir, unsafeName.ReplaceAllString(f.Id, "_")+"-"+safe)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return nil, downloadOutput{}, kit.Errorf(kit.CodeUnavailable, "saving the file: %v", err)
+	}
+	return nil, downloadOutput{Path: path, Name: name, MimeType: mime, Size: int64(len(data))}, nil
+}

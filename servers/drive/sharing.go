@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/api/drive/v3"
+)
+
+const permFields = "id,type,role,emailAddress,domain,displayName,deleted,permissionDetails(inherited,inheritedFrom)"
+
+type shareInput struct {
+	FileID  string `json:"file_id"`
+	Type    string `json:"type" jsonschema:"user, group, domain or anyone (public; refused unless the server allows it)"`
+	Email   string `json:"email,omitempty" jsonschema:"for user and group"`
+	Domain  string `json:"domain,omitempty" jsonschema:"for domain, e.g. example.com"`
+	Role    string `json:"role" jsonschema:"reader, commenter, writer; fileOrganizer or organizer in shared drives"`
+	Notify  *bool  `json:"notify,omitempty" jsonschema:"email the person (user and group; default true)"`
+	Message string `json:"message,omitempty" jsonschema:"text for the notification email"`
+}
+
+type permission struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	Role      string `json:"role"`
+	Email     string `json:"email,omitempty"`
+	Domain    string `json:"domain,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Inherited bool   `json:"inherited,omitempty"`
+}
+
+func toPermission(p *drive.Permission) permission {
+	out := permission{ID: p.Id, Type: p.Type, Role: p.Role, Email: p.EmailAddress, Domain: p.Domain, Name: p.DisplayName}
+	for _, d := range p.PermissionDetails {
+		if d.Inherited {
+			out.Inherited = true
+		}
+	}
+	return out
+}
+
+func (p permission) line() string {
+	who := p.Email
+	switch p.Type {
+	case "domain":
+		who = "everyone at " + p.Domain
+	case "anyone":
+		who = "anyone with the link"
+	}
+	s := fmt.Sprintf("%s: %s (%s, permission id %s)", who, p.Role, p.Type, p.ID)
+	if p.Inherited {
+		s += ", inherited"
+	}
+	return s
+}
+
+type permissionOutput struct {
+	FileID     string     `json:"file_id"`
+	Permission permission `json:"permission"`
+	Action     string     `json:"action"`
+}
+
+func (o permissionOutput) Text() string { return o.Action + ": " + o.Permission.line() }
+
+type listPermissionsOutput struct {
+	FileID      string       `json:"file_id"`
+	Permissions []permission `json:"permissions"`
+}
+
+func (o listPermissionsOutput) Text() string {
+	var b strings.Builder
+	for _, p := range o.Permissions {
+		b.WriteString(p.line() + "\n")
+	}
+	return strings.TrimSpace(b.String())
+}
+
+type removePermissionInput struct {
+	FileID       string `json:"file_id"`
+	PermissionID string `json:"permission_id,omitempty" jsonschema:"from list_permissions"`
+	Email        string `json:"email,omitempty" jsonschema:"instead of permission_id: the person's or group's address"`
+}
+
+func addShareTools(s *kit.Server, d *drv) {
+	kit.AddTool(s, kit.Tool{Name: "share_file", Title: "Share a file", Idempotent: true, OpenWorld: true,
+		Description: "Share a Drive file or folder with a user, group or domain as reader, commenter or writer."}, d.share)
+	kit.AddTool(s, kit.Tool{Name: "list_permissions", Title: "List permissions", ReadOnly: true, Idempotent: true, OpenWorld: true,
+		Description: "Who has access to a Drive file, with permission ids."}, d.listPermissions)
+	kit.AddTool(s, kit.Tool{Name: "remove_permission", Title: "Remove access", Destructive: true, Idempotent: true, OpenWorld: true,
+		Description: "Remove someone's access to a Drive file."}, d.removePermission)
+}
+
+func (d *drv) share(ctx context.Context, _ *mcp.CallToolRequest, in shareInput) (*mcp.CallToolResult, permissionOutput, error) {
+	switch in.Role {
+	case "reader", "commenter", "writer", "fileOrganizer", "organizer":
+	case "owner":
+		return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "ownership transfer is not done here: do it in the Drive web interface")
+	default:
+		return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "role %q: give reader, commenter or writer (fileOrganizer, organizer in shared drives)", in.Role)
+	}
+	p := &drive.Permission{Type: in.Type, Role: in.Role}
+	notify := in.Notify == nil || *in.Notify
+	switch in.Type {
+	case "user", "group":
+		if !strings.Contains(in.Email, "@") {
+			return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "type %s needs email", in.Type)
+		}
+		p.EmailAddress = strings.TrimSpace(in.Email)
+	case "domain":
+		if in.Domain == "" || strings.Contains(in.Domain, "@") {
+			return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "type domain needs domain, e.g. example.com")
+		}
+		p.Domain, notify = in.Domain, false
+	case "anyone":
+		if !d.allowPublic {
+			return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "making files public is disabled on this server (start it with --allow-public-sharing); share with people, a group or a domain instead")
+		}
+		notify = false
+	default:
+		return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "type %q: give user, group, domain or anyone", in.Type)
+	}
+	call := d.svc.Permissions.Create(in.FileID, p).SupportsAllDrives(true).Fields(permFields).Context(ctx)
+	if in.Type == "user" || in.Type == "group" {
+		call = call.SendNotificationEmail(notify)
+		if notify && in.Message != "" {
+			call = call.EmailMessage(in.Message)
+		}
+	}
+	got, err := call.Do()
+	if err != nil {
+		return nil, permissionOutput{}, d.fail(err, "file "+in.FileID)
+	}
+	return nil, permissionOutput{FileID: in.FileID, Permission: toPermission(got), Action: "Shared"}, nil
+}
+
+func (d *drv) permissions(ctx context.Context, id string) ([]*drive.Permission, error) {
+	var all []*drive.Permission
+	err := d.svc.Permissions.List(id).SupportsAllDrives(true).PageSize(100).Fields("nextPageToken,permissions("+permFields+")").Pages(ctx, func(l *drive.PermissionList) error {
+		all = append(all, l.Permissions...)
+		return nil
+	})
+	if err != nil {
+		return nil, d.fail(err, "file "+id)
+	}
+	return all, nil
+}
+
+func (d *drv) listPermissions(ctx context.Context, _ *mcp.CallToolRequest, in fileIDInput) (*mcp.CallToolResult, listPermissionsOutput, error) {
+	perms, err := d.permissions(ctx, in.FileID)
+	if err != nil {
+		return nil, listPermissionsOutput{}, err
+	}
+	out := listPermissionsOutput{FileID: in.FileID, Permissions: []permission{}}
+	for _, p := range perms {
+		out.Permissions = append(out.Permissions, toPermission(p))
+	}
+	return nil, out, nil
+}
+
+func (d *drv) removePermission(ctx context.Context, _ *mcp.CallToolRequest, in removePermissionInput) (*mcp.CallToolResult, permissionOutput, error) {
+	if (in.PermissionID == "") == (in.Email == "") {
+		return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "give permission_id or email")
+	}
+	perms, err := d.permissions(ctx, in.FileID)
+	if err != nil {
+		return nil, permissionOutput{}, err
+	}
+	var hit *drive.Permission
+	for _, p := range perms {
+		if p.Id == in.PermissionID || in.Email != "" && strings.EqualFold(p.EmailAddress, in.Email) {
+			hit = p
+		}
+	}
+	if hit == nil {
+		return nil, permissionOutput{}, kit.Errorf(kit.CodeNotFound, "no such permission on %s: list_permissions shows them", in.FileID)
+	}
+	if hit.Role == "owner" {
+		return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "the owner's access cannot be removed")
+	}
+	if err := d.svc.Permissions.Delete(in.FileID, hit.Id).SupportsAllDrives(true).Context(ctx).Do(); err != nil {
+		return nil, permissionOutput{}, d.fail(err, "permission "+hit.Id)
+	}
+	return nil, permissionOutput{FileID: in.FileID, Permission: toPermission(hit), Action: "Removed"}, nil
+}

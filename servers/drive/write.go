@@ -1,0 +1,364 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/api/drive/v3"
+	"google.golang.org/api/googleapi"
+)
+
+type uploadInput struct {
+	Path          string `json:"path,omitempty" jsonschema:"local file inside the server's uploads folder"`
+	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"the bytes, base64, instead of path"`
+	Name          string `json:"name,omitempty" jsonschema:"name in Drive; default the file's name"`
+	FolderID      string `json:"folder_id,omitempty" jsonschema:"parent folder; default My Drive root"`
+	MimeType      string `json:"mime_type,omitempty" jsonschema:"default from the name's extension"`
+	Convert       bool   `json:"convert,omitempty" jsonschema:"convert to a Google Doc, Sheet or Slides (Markdown, text, HTML, Word, CSV, Excel, PowerPoint)"`
+}
+
+type createInput struct {
+	Name     string `json:"name" jsonschema:"file name, e.g. notes.md"`
+	Content  string `json:"content" jsonschema:"the text"`
+	FolderID string `json:"folder_id,omitempty" jsonschema:"parent folder; default My Drive root"`
+	MimeType string `json:"mime_type,omitempty" jsonschema:"default from the extension, else text/plain"`
+	Convert  bool   `json:"convert,omitempty" jsonschema:"make it a Google Doc (Markdown is rendered) or Sheet (CSV)"`
+}
+
+type updateContentInput struct {
+	FileID        string `json:"file_id"`
+	Content       string `json:"content,omitempty" jsonschema:"new text"`
+	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"new bytes, base64"`
+	Path          string `json:"path,omitempty" jsonschema:"local file inside the uploads folder"`
+	MimeType      string `json:"mime_type,omitempty" jsonschema:"type of the new content; for a Google Doc, text/markdown or text/html replaces its text"`
+}
+
+type createFolderInput struct {
+	Name     string `json:"name"`
+	ParentID string `json:"parent_id,omitempty" jsonschema:"parent folder or shared drive id; default My Drive root"`
+}
+
+type moveInput struct {
+	FileID   string `json:"file_id"`
+	FolderID string `json:"folder_id" jsonschema:"destination folder or shared drive id; root for My Drive"`
+}
+
+type renameInput struct {
+	FileID  string `json:"file_id"`
+	NewName string `json:"new_name"`
+}
+
+type copyInput struct {
+	FileID   string `json:"file_id"`
+	Name     string `json:"name,omitempty" jsonschema:"default 'Copy of …'"`
+	FolderID string `json:"folder_id,omitempty" jsonschema:"default the original's folder"`
+}
+
+func addWriteTools(s *kit.Server, d *drv) {
+	kit.AddTool(s, kit.Tool{Name: "upload_file", Title: "Upload a file", OpenWorld: true, Timeout: 80 * time.Second,
+		Description: "Upload a local file (from the uploads folder) or base64 bytes to Drive, optionally converted to a Google file."}, d.upload)
+	kit.AddTool(s, kit.Tool{Name: "create_file", Title: "Create a file", OpenWorld: true,
+		Description: "Create a Drive file from text; Markdown can become a Google Doc."}, d.create)
+	kit.AddTool(s, kit.Tool{Name: "update_file_content", Title: "Replace file content", Destructive: true, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
+		Description: "Replace a Drive file's content (Drive keeps earlier revisions)."}, d.updateContent)
+	kit.AddTool(s, kit.Tool{Name: "create_folder", Title: "Create a folder", OpenWorld: true,
+		Description: "Create a Drive folder."}, d.createFolder)
+	kit.AddTool(s, kit.Tool{Name: "move_file", Title: "Move a file", Idempotent: true, OpenWorld: true,
+		Description: "Move a file or folder to another folder or shared drive."}, d.move)
+	kit.AddTool(s, kit.Tool{Name: "rename_file", Title: "Rename a file", Idempotent: true, OpenWorld: true,
+		Description: "Rename a Drive file or folder."}, d.rename)
+	kit.AddTool(s, kit.Tool{Name: "copy_file", Title: "Copy a file", OpenWorld: true,
+		Description: "Copy a Drive file."}, d.copyFile)
+	kit.AddTool(s, kit.Tool{Name: "trash_file", Title: "Trash a file", Idempotent: true, OpenWorld: true,
+		Description: "Move a Drive file or folder to the trash (restore_file brings it back)."}, d.trash(true))
+	kit.AddTool(s, kit.Tool{Name: "restore_file", Title: "Restore a file", Idempotent: true, OpenWorld: true,
+		Description: "Take a Drive file or folder out of the trash."}, d.trash(false))
+}
+
+// conversions are the Google types Drive imports other types into.
+func conversion(mimeType string) string {
+	switch mimeType {
+	case "text/markdown", "text/x-markdown", "text/plain", "text/html", "application/rtf", "application/vnd.oasis.opendocument.text",
+		"application/msword", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", mimePDF:
+		return mimeDoc
+	case "text/csv", "text/tab-separated-values", xlsxMime, "application/vnd.ms-excel", "application/x-vnd.oasis.opendocument.spreadsheet":
+		return mimeSheet
+	case "application/vnd.openxmlformats-officedocument.presentationml.presentation", "application/vnd.ms-powerpoint", "application/vnd.oasis.opendocument.presentation":
+		return mimeSlides
+	}
+	return ""
+}
+
+// typeOf picks a MIME type: the given one, else by extension, else def.
+func typeOf(given, name, def string) string {
+	if given != "" {
+		return given
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".md", ".markdown":
+		return "text/markdown"
+	case ".csv":
+		return "text/csv"
+	}
+	if t := mime.TypeByExtension(filepath.Ext(name)); t != "" {
+		return strings.Split(t, ";")[0]
+	}
+	return def
+}
+
+// localFile reads a file inside --uploads-dir; symlinks and .. cannot leave it.
+func (d *drv) localFile(p string) ([]byte, error) {
+	if d.uploadsDir == "" {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "this server reads no local files (no --uploads-dir): send the content instead")
+	}
+	rel := p
+	if filepath.IsAbs(p) {
+		var err error
+		if rel, err = filepath.Rel(d.uploadsDir, filepath.Clean(p)); err != nil {
+			return nil, kit.Errorf(kit.CodeInvalidInput, "%s is outside the uploads folder %s", p, d.uploadsDir)
+		}
+	}
+	root, err := os.OpenRoot(d.uploadsDir)
+	if err != nil {
+		return nil, kit.Errorf(kit.CodeUnavailable, "uploads folder: %v", err)
+	}
+	defer func() { _ = root.Close() }()
+	f, err := root.Open(rel)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, kit.Errorf(kit.CodeNotFound, "%s does not exist in the uploads folder %s", p, d.uploadsDir)
+		}
+		return nil, kit.Errorf(kit.CodeInvalidInput, "%s cannot be read from the uploads folder %s: %v", p, d.uploadsDir, err)
+	}
+	defer func() { _ = f.Close() }()
+	data, err := io.ReadAll(io.LimitReader(f, d.maxBytes+1))
+	if err != nil {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "reading %s: %v", p, err)
+	}
+	if int64(len(data)) > d.maxBytes {
+		return nil, kit.Errorf(kit.CodeLimit, "%s is over the %d-byte limit (--max-file-bytes)", p, d.maxBytes)
+	}
+	return data, nil
+}
+
+// content takes exactly one of text, base64 or a local path.
+func (d *drv) content(text, b64, path string) ([]byte, error) {
+	n := 0
+	for _, s := range []string{text, b64, path} {
+		if s != "" {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "give exactly one of the content sources")
+	}
+	switch {
+	case path != "":
+		return d.localFile(path)
+	case b64 != "":
+		data, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			if data, err = base64.URLEncoding.DecodeString(b64); err != nil {
+				return nil, kit.Errorf(kit.CodeInvalidInput, "content_base64 is not base64")
+			}
+		}
+		if int64(len(data)) > d.maxBytes {
+			return nil, kit.Errorf(kit.CodeLimit, "content is over the %d-byte limit (--max-file-bytes)", d.maxBytes)
+		}
+		return data, nil
+	}
+	if int64(len(text)) > d.maxBytes {
+		return nil, kit.Errorf(kit.CodeLimit, "content is over the %d-byte limit (--max-file-bytes)", d.maxBytes)
+	}
+	return []byte(text), nil
+}
+
+// put creates a file with media in a multipart upload.
+func (d *drv) put(ctx context.Context, name, folder, mimeType string, convert bool, data []byte) (*drive.File, error) {
+	meta := &drive.File{Name: name}
+	if folder != "" {
+		meta.Parents = []string{folder}
+	}
+	if convert {
+		target := conversion(mimeType)
+		if target == "" {
+			return nil, kit.Errorf(kit.CodeInvalidInput, "%s cannot be converted to a Google file; upload it without convert", mimeType)
+		}
+		meta.MimeType = target
+	}
+	f, err := d.svc.Files.Create(meta).Media(bytes.NewReader(data), googleapi.ContentType(mimeType)).SupportsAllDrives(true).
+		Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	if err != nil {
+		return nil, d.fail(err, "folder "+folder)
+	}
+	return f, nil
+}
+
+func (d *drv) upload(ctx context.Context, _ *mcp.CallToolRequest, in uploadInput) (*mcp.CallToolResult, fileOutput, error) {
+	data, err := d.content("", in.ContentBase64, in.Path)
+	if err != nil {
+		return nil, fileOutput{}, err
+	}
+	name := in.Name
+	if name == "" {
+		if in.Path == "" {
+			return nil, fileOutput{}, kit.Errorf(kit.CodeInvalidInput, "name is required with content_base64")
+		}
+		name = filepath.Base(in.Path)
+	}
+	mt := typeOf(in.MimeType, firstNonEmpty(in.Path, in.Name), "application/octet-stream")
+	if in.Convert {
+		name = baseName(name)
+	}
+	f, err := d.put(ctx, name, in.FolderID, mt, in.Convert, data)
+	if err != nil {
+		return nil, fileOutput{}, err
+	}
+	return nil, fileOutput{fileInfo: toInfo(f), Action: "Uploaded"}, nil
+}
+
+// baseName drops the extension a converted file no longer has ("plan.md" becomes "plan").
+func baseName(name string) string {
+	if b := strings.TrimSuffix(name, filepath.Ext(name)); b != "" {
+		return b
+	}
+	return name
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func (d *drv) create(ctx context.Context, _ *mcp.CallToolRequest, in createInput) (*mcp.CallToolResult, fileOutput, error) {
+	if strings.TrimSpace(in.Name) == "" {
+		return nil, fileOutput{}, kit.Errorf(kit.CodeInvalidInput, "name is empty")
+	}
+	if int64(len(in.Content)) > d.maxBytes {
+		return nil, fileOutput{}, kit.Errorf(kit.CodeLimit, "content is over the %d-byte limit (--max-file-bytes)", d.maxBytes)
+	}
+	mt := typeOf(in.MimeType, in.Name, "text/plain")
+	name := in.Name
+	if in.Convert {
+		name = baseName(name)
+	}
+	f, err := d.put(ctx, name, in.FolderID, mt, in.Convert, []byte(in.Content))
+	if err != nil {
+		return nil, fileOutput{}, err
+	}
+	return nil, fileOutput{fileInfo: toInfo(f), Action: "Created"}, nil
+}
+
+func (d *drv) updateContent(ctx context.Context, _ *mcp.CallToolRequest, in updateContentInput) (*mcp.CallToolResult, fileOutput, error) {
+	data, err := d.content(in.Content, in.ContentBase64, in.Path)
+	if err != nil {
+		return nil, fileOutput{}, err
+	}
+	cur, err := d.get(ctx, in.FileID)
+	if err != nil {
+		return nil, fileOutput{}, err
+	}
+	mt := in.MimeType
+	switch {
+	case mt != "":
+	case cur.MimeType == mimeDoc:
+		mt = "text/markdown"
+	case cur.MimeType == mimeSheet:
+		mt = "text/csv"
+	case strings.HasPrefix(cur.MimeType, "application/vnd.google-apps."):
+		return nil, fileOutput{}, kit.Errorf(kit.CodeInvalidInput, "%q is a %s: give mime_type of the new content (e.g. a pptx)", cur.Name, kindOf(cur.MimeType))
+	default:
+		mt = cur.MimeType
+	}
+	f, err := d.svc.Files.Update(cur.Id, &drive.File{}).Media(bytes.NewReader(data), googleapi.ContentType(mt)).SupportsAllDrives(true).
+		Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	if err != nil {
+		return nil, fileOutput{}, d.fail(err, fmt.Sprintf("%q", cur.Name))
+	}
+	return nil, fileOutput{fileInfo: toInfo(f), Action: fmt.Sprintf("Replaced the content (%d bytes)", len(data))}, nil
+}
+
+func (d *drv) createFolder(ctx context.Context, _ *mcp.CallToolRequest, in createFolderInput) (*mcp.CallToolResult, fileOutput, error) {
+	if strings.TrimSpace(in.Name) == "" {
+		return nil, fileOutput{}, kit.Errorf(kit.CodeInvalidInput, "name is empty")
+	}
+	meta := &drive.File{Name: in.Name, MimeType: mimeFolder}
+	if in.ParentID != "" {
+		meta.Parents = []string{in.ParentID}
+	}
+	f, err := d.svc.Files.Create(meta).SupportsAllDrives(true).Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	if err != nil {
+		return nil, fileOutput{}, d.fail(err, "folder "+in.ParentID)
+	}
+	return nil, fileOutput{fileInfo: toInfo(f), Action: "Created folder"}, nil
+}
+
+func (d *drv) move(ctx context.Context, _ *mcp.CallToolRequest, in moveInput) (*mcp.CallToolResult, fileOutput, error) {
+	if in.FolderID == "" {
+		return nil, fileOutput{}, kit.Errorf(kit.CodeInvalidInput, "folder_id is empty: give a folder id, or root")
+	}
+	cur, err := d.get(ctx, in.FileID)
+	if err != nil {
+		return nil, fileOutput{}, err
+	}
+	f, err := d.svc.Files.Update(cur.Id, &drive.File{}).AddParents(in.FolderID).RemoveParents(strings.Join(cur.Parents, ",")).SupportsAllDrives(true).
+		Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	if err != nil {
+		return nil, fileOutput{}, d.fail(err, "folder "+in.FolderID)
+	}
+	return nil, fileOutput{fileInfo: toInfo(f), Action: "Moved"}, nil
+}
+
+func (d *drv) rename(ctx context.Context, _ *mcp.CallToolRequest, in renameInput) (*mcp.CallToolResult, fileOutput, error) {
+	if strings.TrimSpace(in.NewName) == "" {
+		return nil, fileOutput{}, kit.Errorf(kit.CodeInvalidInput, "new_name is empty")
+	}
+	f, err := d.svc.Files.Update(in.FileID, &drive.File{Name: in.NewName}).SupportsAllDrives(true).Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	if err != nil {
+		return nil, fileOutput{}, d.fail(err, "file "+in.FileID)
+	}
+	return nil, fileOutput{fileInfo: toInfo(f), Action: "Renamed"}, nil
+}
+
+func (d *drv) copyFile(ctx context.Context, _ *mcp.CallToolRequest, in copyInput) (*mcp.CallToolResult, fileOutput, error) {
+	meta := &drive.File{Name: in.Name}
+	if in.FolderID != "" {
+		meta.Parents = []string{in.FolderID}
+	}
+	f, err := d.svc.Files.Copy(in.FileID, meta).SupportsAllDrives(true).Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	if err != nil {
+		return nil, fileOutput{}, d.fail(err, "file "+in.FileID)
+	}
+	return nil, fileOutput{fileInfo: toInfo(f), Action: "Copied"}, nil
+}
+
+func (d *drv) trash(on bool) func(context.Context, *mcp.CallToolRequest, fileIDInput) (*mcp.CallToolResult, fileOutput, error) {
+	return func(ctx context.Context, _ *mcp.CallToolRequest, in fileIDInput) (*mcp.CallToolResult, fileOutput, error) {
+		f, err := d.svc.Files.Update(in.FileID, &drive.File{Trashed: on, ForceSendFields: []string{"Trashed"}}).SupportsAllDrives(true).
+			Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+		if err != nil {
+			return nil, fileOutput{}, d.fail(err, "file "+in.FileID)
+		}
+		action := "Moved to the trash"
+		if !on {
+			action = "Restored from the trash"
+		}
+		return nil, fileOutput{fileInfo: toInfo(f), Action: action}, nil
+	}
+}

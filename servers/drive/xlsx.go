@@ -1,0 +1,269 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/csv"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+)
+
+// xlsxMime is the Office Open XML spreadsheet type Google Sheets export to. Drive exports only
+// a spreadsheet's first sheet as CSV, so every sheet is read from the workbook instead.
+const xlsxMime = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+// workbook is an exported spreadsheet: its sheets in order, their parts, shared strings and
+// which cell styles are dates.
+type workbook struct {
+	zip       *zip.Reader
+	sheets    []sheetRef
+	strings   []string
+	dateStyle map[int]bool
+}
+
+type sheetRef struct {
+	Name string
+	Part string
+}
+
+func readPart(z *zip.Reader, name string, v any) error {
+	f, err := z.Open(name)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = f.Close() }()
+	return xml.NewDecoder(io.LimitReader(f, 256<<20)).Decode(v)
+}
+
+func readWorkbook(data []byte) (*workbook, error) {
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	var wb struct {
+		Sheets []struct {
+			Name string `xml:"name,attr"`
+			RID  string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
+		} `xml:"sheets>sheet"`
+	}
+	if err := readPart(z, "xl/workbook.xml", &wb); err != nil {
+		return nil, fmt.Errorf("workbook: %w", err)
+	}
+	var rels struct {
+		Rel []struct {
+			ID     string `xml:"Id,attr"`
+			Target string `xml:"Target,attr"`
+		} `xml:"Relationship"`
+	}
+	if err := readPart(z, "xl/_rels/workbook.xml.rels", &rels); err != nil {
+		return nil, fmt.Errorf("workbook relationships: %w", err)
+	}
+	b := &workbook{zip: z, dateStyle: map[int]bool{}}
+	for _, s := range wb.Sheets {
+		for _, r := range rels.Rel {
+			if r.ID == s.RID {
+				target := strings.TrimPrefix(r.Target, "/")
+				if !strings.HasPrefix(target, "xl/") {
+					target = path.Join("xl", target)
+				}
+				b.sheets = append(b.sheets, sheetRef{Name: s.Name, Part: target})
+			}
+		}
+	}
+	var sst struct {
+		SI []struct {
+			T string `xml:"t"`
+			R []struct {
+				T string `xml:"t"`
+			} `xml:"r"`
+		} `xml:"si"`
+	}
+	if err := readPart(z, "xl/sharedStrings.xml", &sst); err == nil {
+		for _, si := range sst.SI {
+			s := si.T
+			for _, r := range si.R {
+				s += r.T
+			}
+			b.strings = append(b.strings, s)
+		}
+	}
+	var styles struct {
+		NumFmts []struct {
+			ID   int    `xml:"numFmtId,attr"`
+			Code string `xml:"formatCode,attr"`
+		} `xml:"numFmts>numFmt"`
+		Xfs []struct {
+			NumFmt int `xml:"numFmtId,attr"`
+		} `xml:"cellXfs>xf"`
+	}
+	if err := readPart(z, "xl/styles.xml", &styles); err == nil {
+		custom := map[int]bool{}
+		for _, f := range styles.NumFmts {
+			custom[f.ID] = isDateFormat(f.Code)
+		}
+		for i, x := range styles.Xfs {
+			if x.NumFmt >= 14 && x.NumFmt <= 22 || x.NumFmt >= 45 && x.NumFmt <= 47 || custom[x.NumFmt] {
+				b.dateStyle[i] = true
+			}
+		}
+	}
+	if len(b.sheets) == 0 {
+		return nil, fmt.Errorf("no sheets")
+	}
+	return b, nil
+}
+
+// isDateFormat reports a number format that shows a date or time (letters outside quotes and
+// brackets).
+func isDateFormat(code string) bool {
+	inQuote, inBracket := false, false
+	for _, r := range strings.ToLower(code) {
+		switch {
+		case r == '"':
+			inQuote = !inQuote
+		case r == '[':
+			inBracket = true
+		case r == ']':
+			inBracket = false
+		case !inQuote && !inBracket && strings.ContainsRune("ymdhs", r):
+			return true
+		}
+	}
+	return false
+}
+
+func (b *workbook) names() []string {
+	out := make([]string, len(b.sheets))
+	for i, s := range b.sheets {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// csv renders one sheet (by name, case-insensitive; empty means the first) as CSV.
+func (b *workbook) csv(name string) (string, string, error) {
+	ref := b.sheets[0]
+	if name != "" {
+		found := false
+		for _, s := range b.sheets {
+			if strings.EqualFold(s.Name, name) {
+				ref, found = s, true
+				break
+			}
+		}
+		if !found {
+			return "", "", kit.Errorf(kit.CodeNotFound, "no sheet %q; the sheets are %s", name, strings.Join(quoteAll(b.names()), ", "))
+		}
+	}
+	var ws struct {
+		Rows []struct {
+			R     int `xml:"r,attr"`
+			Cells []struct {
+				Ref    string `xml:"r,attr"`
+				Type   string `xml:"t,attr"`
+				Style  int    `xml:"s,attr"`
+				V      string `xml:"v"`
+				Inline string `xml:"is>t"`
+			} `xml:"c"`
+		} `xml:"sheetData>row"`
+	}
+	if err := readPart(b.zip, ref.Part, &ws); err != nil {
+		return "", "", kit.Errorf(kit.CodeInternal, "sheet %q could not be read: %v", ref.Name, err)
+	}
+	var rows [][]string
+	width := 0
+	for i, row := range ws.Rows {
+		r := row.R
+		if r == 0 {
+			r = i + 1
+		}
+		for len(rows) < r {
+			rows = append(rows, nil)
+		}
+		var cells []string
+		for j, c := range row.Cells {
+			col := j
+			if c.Ref != "" {
+				col = column(c.Ref)
+			}
+			for len(cells) <= col {
+				cells = append(cells, "")
+			}
+			cells[col] = b.value(c.Type, c.V, c.Inline, c.Style)
+		}
+		rows[r-1] = cells
+		width = max(width, len(cells))
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	for _, r := range rows {
+		for len(r) < width {
+			r = append(r, "")
+		}
+		_ = w.Write(r)
+	}
+	w.Flush()
+	return ref.Name, buf.String(), nil
+}
+
+// column is the zero-based column of a cell reference such as "AB12".
+func column(ref string) int {
+	n := 0
+	for _, r := range ref {
+		if r < 'A' || r > 'Z' {
+			break
+		}
+		n = n*26 + int(r-'A'+1)
+	}
+	return max(n-1, 0)
+}
+
+func (b *workbook) value(typ, v, inline string, style int) string {
+	switch typ {
+	case "s":
+		i, err := strconv.Atoi(v)
+		if err == nil && i >= 0 && i < len(b.strings) {
+			return b.strings[i]
+		}
+		return ""
+	case "inlineStr":
+		return inline
+	case "b":
+		if v == "1" {
+			return "TRUE"
+		}
+		return "FALSE"
+	case "str", "e":
+		return v
+	}
+	if b.dateStyle[style] {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return serialDate(f)
+		}
+	}
+	return v
+}
+
+// serialDate renders a spreadsheet serial day number (days since 1899-12-30) as an ISO date,
+// with the time when it has one.
+func serialDate(f float64) string {
+	base := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
+	days := math.Floor(f)
+	secs := math.Round((f - days) * 86400)
+	t := base.AddDate(0, 0, int(days)).Add(time.Duration(secs) * time.Second)
+	if secs == 0 {
+		return t.Format("2006-01-02")
+	}
+	if days == 0 {
+		return t.Format("15:04:05")
+	}
+	return t.Format("2006-01-02 15:04:05")
+}
