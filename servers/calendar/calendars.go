@@ -81,7 +81,7 @@ func entryName(e *calendar.CalendarListEntry) string {
 func (c *cal) listCalendars(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, listCalendarsOutput, error) {
 	list, err := c.calendars(ctx)
 	if err != nil {
-		return nil, listCalendarsOutput{}, c.fail(err, "calendar list")
+		return nil, listCalendarsOutput{}, c.google.Fail(err, "calendar list")
 	}
 	out := listCalendarsOutput{Calendars: []calendarInfo{}}
 	for _, e := range list {
@@ -95,7 +95,7 @@ func (c *cal) currentTime(ctx context.Context, _ *mcp.CallToolRequest, in curren
 	if zone == "" {
 		e, err := c.svc.CalendarList.Get("primary").Context(ctx).Do()
 		if err != nil {
-			return nil, currentTimeOutput{}, c.fail(err, "primary calendar")
+			return nil, currentTimeOutput{}, c.google.Fail(err, "primary calendar")
 		}
 		zone = e.TimeZone
 	}
@@ -129,7 +129,7 @@ func (c *cal) resolve(ctx context.Context, refs []string, override string) ([]ta
 	}
 	list, err := c.calendars(ctx)
 	if err != nil {
-		return nil, c.fail(err, "calendar list")
+		return nil, c.google.Fail(err, "calendar list")
 	}
 	var out []target
 	seen := map[string]bool{}
@@ -154,7 +154,7 @@ func (c *cal) resolve(ctx context.Context, refs []string, override string) ([]ta
 			// Not in the list: another calendar by id (a colleague's, a public one).
 			got, err := c.svc.Calendars.Get(ref).Context(ctx).Do()
 			if err != nil {
-				return nil, c.fail(err, fmt.Sprintf("calendar %q (give an id or a name from list_calendars)", ref))
+				return nil, c.google.Fail(err, fmt.Sprintf("calendar %q (give an id or a name from list_calendars)", ref))
 			}
 			hit = &calendar.CalendarListEntry{Id: got.Id, Summary: got.Summary, TimeZone: got.TimeZone}
 		}

@@ -198,7 +198,7 @@ func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in create
 	}
 	got, err := call.Do()
 	if err != nil {
-		return nil, eventOutput{}, c.fail(err, "calendar "+t.Name)
+		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
 	}
 	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, nil
 }
@@ -291,7 +291,7 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 	}
 	ev, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
 	if err != nil {
-		return nil, eventOutput{}, c.fail(err, "event "+in.EventID)
+		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	scope, err := scopeOf(in.Scope, ev)
 	if err != nil {
@@ -315,14 +315,14 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		patch.Start, patch.End = newStart, newEnd
 		got, err := c.svc.Events.Patch(t.ID, ev.Id, patch).SendUpdates(su).Context(ctx).Do()
 		if err != nil {
-			return nil, eventOutput{}, c.fail(err, "event "+in.EventID)
+			return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 		}
 		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated"}, nil
 	case scope == "all":
 		master := ev
 		if ev.RecurringEventId != "" {
 			if master, err = c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do(); err != nil {
-				return nil, eventOutput{}, c.fail(err, "series "+ev.RecurringEventId)
+				return nil, eventOutput{}, c.google.Fail(err, "series "+ev.RecurringEventId)
 			}
 		}
 		if newStart != nil {
@@ -331,14 +331,14 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		}
 		got, err := c.svc.Events.Patch(t.ID, master.Id, patch).SendUpdates(su).Context(ctx).Do()
 		if err != nil {
-			return nil, eventOutput{}, c.fail(err, "series "+master.Id)
+			return nil, eventOutput{}, c.google.Fail(err, "series "+master.Id)
 		}
 		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (whole series)"}, nil
 	}
 	// following: end the series before this occurrence and start a new one from it.
 	master, err := c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do()
 	if err != nil {
-		return nil, eventOutput{}, c.fail(err, "series "+ev.RecurringEventId)
+		return nil, eventOutput{}, c.google.Fail(err, "series "+ev.RecurringEventId)
 	}
 	rest, err := c.splitSeries(ctx, t, master, ev, su)
 	if err != nil {
@@ -364,7 +364,7 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 	}
 	got, err := c.svc.Events.Insert(t.ID, next).SendUpdates(su).Context(ctx).Do()
 	if err != nil {
-		return nil, eventOutput{}, c.fail(err, "calendar "+t.Name)
+		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
 	}
 	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (this and following: new series " + got.Id + ", earlier occurrences stay in " + master.Id + ")"}, nil
 }
@@ -388,13 +388,13 @@ func (c *cal) splitSeries(ctx context.Context, t target, master, occurrence *cal
 			return nil
 		})
 		if err != nil {
-			return nil, c.fail(err, "series "+master.Id)
+			return nil, c.google.Fail(err, "series "+master.Id)
 		}
 		rest = withCount(master.Recurrence, max(n-before, 1))
 	}
 	patch := &calendar.Event{Recurrence: endSeries(master.Recurrence, until)}
 	if _, err := c.svc.Events.Patch(t.ID, master.Id, patch).SendUpdates(su).Context(ctx).Do(); err != nil {
-		return nil, c.fail(err, "series "+master.Id)
+		return nil, c.google.Fail(err, "series "+master.Id)
 	}
 	return rest, nil
 }
@@ -459,7 +459,7 @@ func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in delete
 	}
 	ev, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
 	if err != nil {
-		return nil, deleteOutput{}, c.fail(err, "event "+in.EventID)
+		return nil, deleteOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	scope, err := scopeOf(in.Scope, ev)
 	if err != nil {
@@ -481,7 +481,7 @@ func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in delete
 	default:
 		master, gerr := c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do()
 		if gerr != nil {
-			return nil, deleteOutput{}, c.fail(gerr, "series "+ev.RecurringEventId)
+			return nil, deleteOutput{}, c.google.Fail(gerr, "series "+ev.RecurringEventId)
 		}
 		if sameStart(master.Start, ev.OriginalStartTime) {
 			err = c.svc.Events.Delete(t.ID, master.Id).SendUpdates(su).Context(ctx).Do()
@@ -494,7 +494,7 @@ func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in delete
 		out.Detail = fmt.Sprintf("Ended %q before %s: that occurrence and all later ones are gone.", ev.Summary, renderStart(ev.OriginalStartTime, t.Zone))
 	}
 	if err != nil {
-		return nil, deleteOutput{}, c.fail(err, "event "+in.EventID)
+		return nil, deleteOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	return nil, out, nil
 }
@@ -521,7 +521,7 @@ func (c *cal) respond(ctx context.Context, _ *mcp.CallToolRequest, in respondInp
 	}
 	ev, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
 	if err != nil {
-		return nil, eventOutput{}, c.fail(err, "event "+in.EventID)
+		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	found := false
 	for _, a := range ev.Attendees {
@@ -534,7 +534,7 @@ func (c *cal) respond(ctx context.Context, _ *mcp.CallToolRequest, in respondInp
 	}
 	got, err := c.svc.Events.Patch(t.ID, ev.Id, &calendar.Event{Attendees: ev.Attendees}).SendUpdates("all").Context(ctx).Do()
 	if err != nil {
-		return nil, eventOutput{}, c.fail(err, "event "+in.EventID)
+		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: in.Response}, nil
 }
@@ -560,7 +560,7 @@ func (c *cal) quickAdd(ctx context.Context, _ *mcp.CallToolRequest, in quickAddI
 	}
 	got, err := c.svc.Events.QuickAdd(t.ID, in.Text).SendUpdates(su).Context(ctx).Do()
 	if err != nil {
-		return nil, eventOutput{}, c.fail(err, "calendar "+t.Name)
+		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
 	}
 	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, nil
 }

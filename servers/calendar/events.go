@@ -200,7 +200,7 @@ func (c *cal) listEvents(ctx context.Context, _ *mcp.CallToolRequest, in listEve
 		}
 		res, err := call.Do()
 		if err != nil {
-			return nil, listEventsOutput{}, c.fail(err, fmt.Sprintf("calendar %q", t.Name))
+			return nil, listEventsOutput{}, c.google.Fail(err, fmt.Sprintf("calendar %q", t.Name))
 		}
 		for _, e := range res.Items {
 			hits = append(hits, hit{at: instantOf(e.Start, t.Zone), info: toInfo(e, t, maxDescription)})
@@ -249,7 +249,7 @@ func (c *cal) getEvent(ctx context.Context, _ *mcp.CallToolRequest, in getEventI
 	}
 	e, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
 	if err != nil {
-		return nil, eventOutput{}, c.fail(err, "event "+in.EventID)
+		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	return nil, eventOutput{eventInfo: toInfo(e, t, 20000)}, nil
 }

@@ -7,15 +7,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jck411/mcp-servers/shared/googleauth"
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"google.golang.org/api/calendar/v3"
 )
 
@@ -315,17 +313,9 @@ func (f *fakeCalendar) notFound(w http.ResponseWriter) {
 // that point the server at them and at the fake.
 func signIn(t *testing.T, f *fakeCalendar, scopes ...string) []string {
 	t.Helper()
-	dir := t.TempDir()
-	client := filepath.Join(dir, "client.json")
-	_ = os.WriteFile(client, []byte(`{"installed":{"client_id":"cid","client_secret":"s","token_uri":"http://127.0.0.1:1/token"}}`), 0o600)
-	token := filepath.Join(dir, "token.json")
 	if len(scopes) == 0 {
 		scopes = []string{"https://www.googleapis.com/auth/calendar"}
 	}
-	rec := &googleauth.Record{Account: "ada@example.com", AccessToken: "live-token", TokenType: "Bearer", RefreshToken: "refresh-1", Expiry: time.Now().Add(time.Hour),
-		Scopes: append([]string{"openid", "email"}, scopes...)}
-	if err := googleauth.SaveRecord(token, rec); err != nil {
-		t.Fatal(err)
-	}
-	return []string{"--google-client-file", client, "--google-token-file", token, "--calendar-endpoint", f.srv.URL + "/calendar/v3/", "--state-dir", dir}
+	args := googletest.SignIn(t, "http://127.0.0.1:1/token", time.Now().Add(time.Hour), scopes...)
+	return append(args, "--calendar-endpoint", f.srv.URL+"/calendar/v3/")
 }

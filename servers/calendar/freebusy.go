@@ -108,7 +108,7 @@ func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) 
 	}
 	list, err := c.calendars(ctx)
 	if err != nil {
-		return nil, time.Time{}, time.Time{}, nil, nil, c.fail(err, "calendar list")
+		return nil, time.Time{}, time.Time{}, nil, nil, c.google.Fail(err, "calendar list")
 	}
 	var ids []string
 	var loc *time.Location
@@ -146,7 +146,7 @@ func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) 
 	}
 	res, err := c.svc.Freebusy.Query(req).Context(ctx).Do()
 	if err != nil {
-		return nil, min, max, nil, nil, c.fail(err, "free/busy")
+		return nil, min, max, nil, nil, c.google.Fail(err, "free/busy")
 	}
 	return loc, min, max, ids, res, nil
 }

@@ -12,14 +12,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jck411/mcp-servers/shared/googleauth"
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"google.golang.org/api/drive/v3"
 )
 
@@ -388,17 +386,9 @@ func (f *fakeDrive) notFound(w http.ResponseWriter) {
 // point the server at them and at the fake.
 func signIn(t *testing.T, f *fakeDrive, scopes ...string) []string {
 	t.Helper()
-	dir := t.TempDir()
-	client := filepath.Join(dir, "client.json")
-	_ = os.WriteFile(client, []byte(`{"installed":{"client_id":"cid","client_secret":"s","token_uri":"http://127.0.0.1:1/token"}}`), 0o600)
-	token := filepath.Join(dir, "token.json")
 	if len(scopes) == 0 {
 		scopes = []string{"https://www.googleapis.com/auth/drive"}
 	}
-	rec := &googleauth.Record{Account: "ada@example.com", AccessToken: "live-token", TokenType: "Bearer", RefreshToken: "refresh-1", Expiry: time.Now().Add(time.Hour),
-		Scopes: append([]string{"openid", "email"}, scopes...)}
-	if err := googleauth.SaveRecord(token, rec); err != nil {
-		t.Fatal(err)
-	}
-	return []string{"--google-client-file", client, "--google-token-file", token, "--drive-endpoint", f.srv.URL + "/drive/v3/", "--state-dir", dir}
+	args := googletest.SignIn(t, "http://127.0.0.1:1/token", time.Now().Add(time.Hour), scopes...)
+	return append(args, "--drive-endpoint", f.srv.URL+"/drive/v3/")
 }

@@ -49,7 +49,7 @@ func (m *mailbox) download(ctx context.Context, messageID, attachmentID string, 
 	}
 	body, err := m.svc.Users.Messages.Attachments.Get(me, messageID, attachmentID).Context(ctx).Do()
 	if err != nil {
-		return nil, m.fail(err, "attachment "+attachmentID)
+		return nil, m.google.Fail(err, "attachment "+attachmentID)
 	}
 	data, err := base64.URLEncoding.DecodeString(padBase64(body.Data))
 	if err != nil {

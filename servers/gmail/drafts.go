@@ -88,7 +88,7 @@ func (m *mailbox) createDraft(ctx context.Context, _ *mcp.CallToolRequest, in co
 	}
 	d, err := m.svc.Users.Drafts.Create(me, &gmail.Draft{Message: msg}).Context(ctx).Do()
 	if err != nil {
-		return nil, draftOutput{}, m.fail(err, "draft")
+		return nil, draftOutput{}, m.google.Fail(err, "draft")
 	}
 	return nil, draftInfo(d, "created"), nil
 }
@@ -115,13 +115,13 @@ func (m *mailbox) listDrafts(ctx context.Context, _ *mcp.CallToolRequest, in lis
 	}
 	res, err := call.Do()
 	if err != nil {
-		return nil, listDraftsOutput{}, m.fail(err, "page_token")
+		return nil, listDraftsOutput{}, m.google.Fail(err, "page_token")
 	}
 	out := listDraftsOutput{Drafts: []draftSummary{}, NextPageToken: res.NextPageToken}
 	for _, ref := range res.Drafts {
 		d, err := m.svc.Users.Drafts.Get(me, ref.Id).Format("metadata").Context(ctx).Do()
 		if err != nil {
-			return nil, listDraftsOutput{}, m.fail(err, "draft "+ref.Id)
+			return nil, listDraftsOutput{}, m.google.Fail(err, "draft "+ref.Id)
 		}
 		out.Drafts = append(out.Drafts, draftSummary{ID: d.Id, messageSummary: summarize(d.Message)})
 	}
@@ -131,7 +131,7 @@ func (m *mailbox) listDrafts(ctx context.Context, _ *mcp.CallToolRequest, in lis
 func (m *mailbox) getDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, getDraftOutput, error) {
 	d, err := m.svc.Users.Drafts.Get(me, in.ID).Format("full").Context(ctx).Do()
 	if err != nil {
-		return nil, getDraftOutput{}, m.fail(err, "draft "+in.ID)
+		return nil, getDraftOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}
 	r, err := m.render(d.Message, "text", 0, 0)
 	return nil, getDraftOutput{ID: d.Id, messageOutput: r}, err
@@ -144,7 +144,7 @@ func (m *mailbox) updateDraft(ctx context.Context, _ *mcp.CallToolRequest, in up
 	}
 	d, err := m.svc.Users.Drafts.Update(me, in.ID, &gmail.Draft{Id: in.ID, Message: msg}).Context(ctx).Do()
 	if err != nil {
-		return nil, draftOutput{}, m.fail(err, "draft "+in.ID)
+		return nil, draftOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}
 	return nil, draftInfo(d, "updated"), nil
 }
@@ -152,7 +152,7 @@ func (m *mailbox) updateDraft(ctx context.Context, _ *mcp.CallToolRequest, in up
 func (m *mailbox) sendDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, sentOutput, error) {
 	d, err := m.svc.Users.Drafts.Get(me, in.ID).Format("metadata").Context(ctx).Do()
 	if err != nil {
-		return nil, sentOutput{}, m.fail(err, "draft "+in.ID)
+		return nil, sentOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}
 	p := d.Message.Payload
 	if err := m.checkRecipients(splitHeaderList(header(p, "To")), splitHeaderList(header(p, "Cc")), splitHeaderList(header(p, "Bcc"))); err != nil {
@@ -160,14 +160,14 @@ func (m *mailbox) sendDraft(ctx context.Context, _ *mcp.CallToolRequest, in draf
 	}
 	sent, err := m.svc.Users.Drafts.Send(me, &gmail.Draft{Id: in.ID}).Context(ctx).Do()
 	if err != nil {
-		return nil, sentOutput{}, m.fail(err, "draft "+in.ID)
+		return nil, sentOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}
 	return nil, sentOutput{ID: sent.Id, ThreadID: sent.ThreadId, Action: "Sent draft " + in.ID}, nil
 }
 
 func (m *mailbox) deleteDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, draftOutput, error) {
 	if err := m.svc.Users.Drafts.Delete(me, in.ID).Context(ctx).Do(); err != nil {
-		return nil, draftOutput{}, m.fail(err, "draft "+in.ID)
+		return nil, draftOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}
 	return nil, draftOutput{ID: in.ID, Action: "deleted"}, nil
 }

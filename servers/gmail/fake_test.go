@@ -7,14 +7,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jck411/mcp-servers/shared/googleauth"
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"google.golang.org/api/gmail/v1"
 )
 
@@ -290,14 +288,6 @@ func (f *fakeGmail) notFound(w http.ResponseWriter) {
 // that point the server at them and at the fake.
 func signIn(t *testing.T, f *fakeGmail, tokenURL string, expiry time.Time) []string {
 	t.Helper()
-	dir := t.TempDir()
-	client := filepath.Join(dir, "client.json")
-	_ = os.WriteFile(client, []byte(`{"installed":{"client_id":"cid","client_secret":"s","token_uri":"`+tokenURL+`"}}`), 0o600)
-	token := filepath.Join(dir, "token.json")
-	rec := &googleauth.Record{Account: "ada@example.com", AccessToken: "live-token", TokenType: "Bearer", RefreshToken: "refresh-1", Expiry: expiry,
-		Scopes: []string{"openid", "email", "https://www.googleapis.com/auth/gmail.modify", "https://www.googleapis.com/auth/gmail.settings.basic"}}
-	if err := googleauth.SaveRecord(token, rec); err != nil {
-		t.Fatal(err)
-	}
-	return []string{"--google-client-file", client, "--google-token-file", token, "--gmail-endpoint", f.srv.URL + "/", "--state-dir", dir}
+	args := googletest.SignIn(t, tokenURL, expiry, "https://www.googleapis.com/auth/gmail.modify", "https://www.googleapis.com/auth/gmail.settings.basic")
+	return append(args, "--gmail-endpoint", f.srv.URL+"/")
 }

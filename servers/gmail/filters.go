@@ -105,7 +105,7 @@ func toFilterInfo(f *gmail.Filter) filterInfo {
 func (m *mailbox) listFilters(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, listFiltersOutput, error) {
 	res, err := m.svc.Users.Settings.Filters.List(me).Context(ctx).Do()
 	if err != nil {
-		return nil, listFiltersOutput{}, m.fail(err, "filters")
+		return nil, listFiltersOutput{}, m.google.Fail(err, "filters")
 	}
 	out := listFiltersOutput{Filters: []filterInfo{}}
 	for _, f := range res.Filter {
@@ -139,14 +139,14 @@ func (m *mailbox) createFilter(ctx context.Context, _ *mcp.CallToolRequest, in c
 		Action:   &gmail.FilterAction{AddLabelIds: add, RemoveLabelIds: remove, Forward: in.Forward},
 	}).Context(ctx).Do()
 	if err != nil {
-		return nil, filterOutput{}, m.fail(err, "filter")
+		return nil, filterOutput{}, m.google.Fail(err, "filter")
 	}
 	return nil, filterOutput{toFilterInfo(f), "created"}, nil
 }
 
 func (m *mailbox) deleteFilter(ctx context.Context, _ *mcp.CallToolRequest, in filterIDInput) (*mcp.CallToolResult, filterOutput, error) {
 	if err := m.svc.Users.Settings.Filters.Delete(me, in.ID).Context(ctx).Do(); err != nil {
-		return nil, filterOutput{}, m.fail(err, "filter "+in.ID)
+		return nil, filterOutput{}, m.google.Fail(err, "filter "+in.ID)
 	}
 	return nil, filterOutput{filterInfo{ID: in.ID}, "deleted"}, nil
 }

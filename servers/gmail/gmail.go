@@ -2,20 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
-	"github.com/jck411/mcp-servers/shared/googleauth"
-	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"google.golang.org/api/gmail/v1"
-	"google.golang.org/api/googleapi"
 	"google.golang.org/api/option"
 )
 
@@ -25,7 +20,7 @@ const me = "me"
 // mailbox is the server's state: the Gmail client over the shared sign-in, and the limits.
 type mailbox struct {
 	svc            *gmail.Service
-	auth           *googleauth.Source
+	google         *googleserver.Account
 	readOnly       bool
 	downloadsDir   string
 	attachmentsDir string
@@ -47,37 +42,12 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 		return nil, fmt.Errorf("--max-attachment-bytes %d: give 1024 to 36700160", st.maxAttachBytes)
 	case st.inlineBytes < 0 || st.inlineBytes > st.maxAttachBytes || st.inlineBytes > 4<<20:
 		return nil, fmt.Errorf("--inline-attachment-bytes %d: give 0 to 4194304, at most --max-attachment-bytes", st.inlineBytes)
-	case st.concurrent < 1 || st.concurrent > 50:
-		return nil, fmt.Errorf("--max-concurrent %d: give 1 to 50", st.concurrent)
-	case !strings.HasPrefix(st.endpoint, "http://") && !strings.HasPrefix(st.endpoint, "https://"):
-		return nil, fmt.Errorf("--gmail-endpoint %q: give an http(s) URL", st.endpoint)
 	}
-	tokenFile := st.tokenFile
-	if tokenFile == "" {
-		tokenFile = googleauth.DefaultTokenFile(os.Getenv)
+	acct, err := googleserver.Open(s, &st.google, product)
+	if err != nil {
+		return nil, err
 	}
-	clientFile := st.clientFile
-	if clientFile == "" {
-		clientFile = googleauth.DefaultClientFile(os.Getenv, tokenFile)
-	}
-	client, clientErr := googleauth.LoadClient(clientFile)
-	if clientErr != nil {
-		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", clientErr.Error())
-	}
-	readOnly := s.Config().ReadOnly
-	fix := "gmail auth login"
-	if readOnly {
-		fix += " --read-only"
-	}
-	src := googleauth.NewSource(googleauth.SourceOptions{
-		TokenFile: tokenFile, Client: client, ClientErr: clientErr, FixCommand: fix, Service: "gmail", ReadOnly: readOnly,
-	})
-	endpoint := st.endpoint
-	if !strings.HasSuffix(endpoint, "/") {
-		endpoint += "/"
-	}
-	httpClient := googleauth.NewHTTPClient(src, googleauth.ClientOptions{Concurrent: st.concurrent})
-	svc, err := gmail.NewService(context.Background(), option.WithHTTPClient(httpClient), option.WithEndpoint(endpoint))
+	svc, err := gmail.NewService(context.Background(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(acct.Endpoint))
 	if err != nil {
 		return nil, fmt.Errorf("gmail client: %w", err)
 	}
@@ -106,57 +76,9 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 		allowed = append(allowed, a)
 	}
 	return &mailbox{
-		svc: svc, auth: src, readOnly: readOnly, downloadsDir: downloads, attachmentsDir: attachDir, allowed: allowed,
+		svc: svc, google: acct, readOnly: acct.ReadOnly, downloadsDir: downloads, attachmentsDir: attachDir, allowed: allowed,
 		maxBodyChars: st.maxBodyChars, inlineBytes: st.inlineBytes, maxAttachBytes: st.maxAttachBytes,
 	}, nil
-}
-
-// healthCheck reports the sign-in: missing or expiring warn (the server runs and every tool
-// says how to sign in; deploys accept it), expired or revoked fail.
-func (m *mailbox) healthCheck(context.Context) health.Result {
-	st := m.auth.Status()
-	switch st.State {
-	case googleauth.StateOK:
-		return health.Result{Status: health.OK, Detail: st.Detail()}
-	case googleauth.StateExpiring, googleauth.StateMissing:
-		return health.Result{Status: health.Warn, Detail: st.Detail()}
-	}
-	return health.Result{Status: health.Fail, Detail: st.Detail()}
-}
-
-// fail turns an error from a Gmail call into the tool error the model sees; what names the
-// object for "not found".
-func (m *mailbox) fail(err error, what string) error {
-	var se *googleauth.SignInError
-	var ge *googleapi.Error
-	var ke *kit.Error
-	switch {
-	case errors.As(err, &ke):
-		return err
-	case errors.As(err, &se):
-		return kit.Errorf(kit.CodeUnavailable, "%s", se.Error())
-	case errors.Is(err, context.DeadlineExceeded):
-		return kit.Errorf(kit.CodeTimeout, "Gmail did not answer in time; try again")
-	case errors.As(err, &ge):
-		msg := ge.Message
-		if msg == "" {
-			msg = http.StatusText(ge.Code)
-		}
-		switch {
-		case ge.Code == http.StatusNotFound:
-			return kit.Errorf(kit.CodeNotFound, "%s not found", what)
-		case ge.Code == http.StatusBadRequest:
-			return kit.Errorf(kit.CodeInvalidInput, "Gmail refused the request: %s", msg)
-		case ge.Code == http.StatusForbidden && (strings.Contains(strings.ToLower(msg), "insufficient") || strings.Contains(msg, "scope")):
-			return kit.Errorf(kit.CodeUnavailable, "the Google sign-in does not allow this (granted read-only?): run `gmail auth login` without --read-only")
-		case ge.Code == http.StatusTooManyRequests || ge.Code == http.StatusForbidden && strings.Contains(strings.ToLower(msg), "rate"):
-			return kit.Errorf(kit.CodeLimit, "Gmail is rate-limiting this account (still after retries): wait a minute and try again")
-		case ge.Code >= 500:
-			return kit.Errorf(kit.CodeUnavailable, "Gmail failed (%d %s) after retries; try again later", ge.Code, msg)
-		}
-		return kit.Errorf(kit.CodeUnavailable, "Gmail answered %d: %s", ge.Code, msg)
-	}
-	return kit.Errorf(kit.CodeUnavailable, "Gmail call failed: %v", err)
 }
 
 // checkRecipients enforces --allowed-recipients on every address.

@@ -79,7 +79,7 @@ func addLabelTools(s *kit.Server, m *mailbox) {
 func (m *mailbox) labels(ctx context.Context) ([]*gmail.Label, error) {
 	res, err := m.svc.Users.Labels.List(me).Context(ctx).Do()
 	if err != nil {
-		return nil, m.fail(err, "labels")
+		return nil, m.google.Fail(err, "labels")
 	}
 	return res.Labels, nil
 }
@@ -151,7 +151,7 @@ func (m *mailbox) createLabel(ctx context.Context, _ *mcp.CallToolRequest, in cr
 	}
 	l, err := m.svc.Users.Labels.Create(me, &gmail.Label{Name: in.Name, LabelListVisibility: "labelShow", MessageListVisibility: "show"}).Context(ctx).Do()
 	if err != nil {
-		return nil, labelOutput{}, m.fail(err, "label")
+		return nil, labelOutput{}, m.google.Fail(err, "label")
 	}
 	return nil, labelOutput{labelInfo{l.Id, l.Name, l.Type}, "created"}, nil
 }
@@ -169,7 +169,7 @@ func (m *mailbox) renameLabel(ctx context.Context, _ *mcp.CallToolRequest, in re
 	}
 	l, err = m.svc.Users.Labels.Patch(me, l.Id, &gmail.Label{Name: in.NewName}).Context(ctx).Do()
 	if err != nil {
-		return nil, labelOutput{}, m.fail(err, "label "+in.Label)
+		return nil, labelOutput{}, m.google.Fail(err, "label "+in.Label)
 	}
 	return nil, labelOutput{labelInfo{l.Id, l.Name, l.Type}, "renamed"}, nil
 }
@@ -183,7 +183,7 @@ func (m *mailbox) deleteLabel(ctx context.Context, _ *mcp.CallToolRequest, in de
 		return nil, labelOutput{}, kit.Errorf(kit.CodeInvalidInput, "%s is a system label and cannot be deleted", l.Name)
 	}
 	if err := m.svc.Users.Labels.Delete(me, l.Id).Context(ctx).Do(); err != nil {
-		return nil, labelOutput{}, m.fail(err, "label "+in.Label)
+		return nil, labelOutput{}, m.google.Fail(err, "label "+in.Label)
 	}
 	return nil, labelOutput{labelInfo{l.Id, l.Name, l.Type}, "deleted"}, nil
 }
@@ -191,9 +191,9 @@ func (m *mailbox) deleteLabel(ctx context.Context, _ *mcp.CallToolRequest, in de
 func (m *mailbox) profile(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, profileOutput, error) {
 	p, err := m.svc.Users.GetProfile(me).Context(ctx).Do()
 	if err != nil {
-		return nil, profileOutput{}, m.fail(err, "profile")
+		return nil, profileOutput{}, m.google.Fail(err, "profile")
 	}
-	st := m.auth.Status()
+	st := m.google.Source.Status()
 	return nil, profileOutput{Email: p.EmailAddress, MessagesTotal: p.MessagesTotal, ThreadsTotal: p.ThreadsTotal, HistoryID: p.HistoryId,
 		SignIn: st.Detail(), Scopes: orEmpty(st.Scopes)}, nil
 }

@@ -9,23 +9,24 @@ import (
 	"os"
 
 	"github.com/jck411/mcp-servers/shared/googleauth"
+	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
 func main() { os.Exit(kit.Main(spec())) }
 
+// product is the Gmail API as this server uses it.
+var product = googleserver.Product{Server: "gmail", Name: "Gmail", EndpointFlag: "gmail-endpoint", Endpoint: "https://gmail.googleapis.com/"}
+
 // settings are the gmail server's own flags.
 type settings struct {
-	tokenFile         string
-	clientFile        string
-	endpoint          string
+	google            googleserver.Flags
 	downloadsDir      string
 	attachmentsDir    string
 	allowedRecipients string
 	maxBodyChars      int
 	inlineBytes       int
 	maxAttachBytes    int
-	concurrent        int
 }
 
 // spec describes the gmail server.
@@ -37,23 +38,19 @@ func spec() kit.Spec {
 		Port:         9005,
 		Instructions: "Gmail for the signed-in Google account. Find mail with search_messages (Gmail query syntax, e.g. 'from:bob is:unread newer_than:7d'), read it with get_message or get_thread, act with modify_messages (archive = remove INBOX, read = remove UNREAD, star = add STARRED, trash = add TRASH). Sending is irreversible: confirm recipients and content with the user first.",
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&st.tokenFile, "google-token-file", "", "the Google token file the Google servers share (default: "+googleauth.SystemDir+"/token.json when that folder exists, else ~/.local/state/mcp-servers/google/token.json)")
-			fs.StringVar(&st.clientFile, "google-client-file", "", "the Google OAuth client JSON, Desktop app type (default: $CREDENTIALS_DIRECTORY/google_client.json, else client.json beside the token file)")
-			fs.StringVar(&st.endpoint, "gmail-endpoint", "https://gmail.googleapis.com/", "base URL of the Gmail API")
+			st.google.Register(fs, product)
 			fs.StringVar(&st.downloadsDir, "downloads-dir", "", "where get_attachment saves attachments too large to return inline (default: STATE-DIR/downloads)")
 			fs.StringVar(&st.attachmentsDir, "attachments-dir", "", "the only directory send tools may attach local files from (default: none; attachments then come as base64)")
 			fs.StringVar(&st.allowedRecipients, "allowed-recipients", "", "comma list of addresses or @domains mail may be sent or forwarded to (default: anyone)")
 			fs.IntVar(&st.maxBodyChars, "max-body-chars", 20000, "characters of a message body returned per call; longer bodies are paged")
 			fs.IntVar(&st.inlineBytes, "inline-attachment-bytes", 512<<10, "attachments up to this size are returned inline; larger ones are saved to --downloads-dir")
 			fs.IntVar(&st.maxAttachBytes, "max-attachment-bytes", 25<<20, "largest attachment downloaded, sent or forwarded")
-			fs.IntVar(&st.concurrent, "max-concurrent", 5, "Gmail API calls in flight at once (Gmail limits concurrent calls per user)")
 		},
 		Setup: func(s *kit.Server) error {
 			m, err := newMailbox(s, st)
 			if err != nil {
 				return &kit.ConfigError{Err: err}
 			}
-			s.AddHealthCheck("google token", m.healthCheck)
 			addMessageTools(s, m)
 			addAttachmentTools(s, m)
 			addSendTools(s, m)

@@ -218,7 +218,7 @@ func (m *mailbox) search(ctx context.Context, _ *mcp.CallToolRequest, in searchI
 	}
 	list, err := call.Do()
 	if err != nil {
-		return nil, searchOutput{}, m.fail(err, "page_token")
+		return nil, searchOutput{}, m.google.Fail(err, "page_token")
 	}
 	out := searchOutput{Messages: make([]messageSummary, len(list.Messages)), NextPageToken: list.NextPageToken, Estimate: list.ResultSizeEstimate}
 	errs := make([]error, len(list.Messages))
@@ -229,7 +229,7 @@ func (m *mailbox) search(ctx context.Context, _ *mcp.CallToolRequest, in searchI
 			defer wg.Done()
 			msg, err := m.svc.Users.Messages.Get(me, ref.Id).Format("full").Fields(googleapi.Field(summaryFields)).Context(ctx).Do()
 			if err != nil {
-				errs[i] = m.fail(err, "message "+ref.Id)
+				errs[i] = m.google.Fail(err, "message "+ref.Id)
 				return
 			}
 			out.Messages[i] = summarize(msg)
@@ -267,12 +267,12 @@ func (m *mailbox) fetch(ctx context.Context, id, format string) (*gmail.Message,
 	}
 	msg, err := m.svc.Users.Messages.Get(me, id).Format("full").Context(ctx).Do()
 	if err != nil {
-		return nil, m.fail(err, "message "+id)
+		return nil, m.google.Fail(err, "message "+id)
 	}
 	if format == "raw" {
 		raw, err := m.svc.Users.Messages.Get(me, id).Format("raw").Context(ctx).Do()
 		if err != nil {
-			return nil, m.fail(err, "message "+id)
+			return nil, m.google.Fail(err, "message "+id)
 		}
 		msg.Raw = raw.Raw
 	}
@@ -293,7 +293,7 @@ func (m *mailbox) getThread(ctx context.Context, _ *mcp.CallToolRequest, in getT
 	}
 	th, err := m.svc.Users.Threads.Get(me, in.ID).Format("full").Context(ctx).Do()
 	if err != nil {
-		return nil, threadOutput{}, m.fail(err, "thread "+in.ID)
+		return nil, threadOutput{}, m.google.Fail(err, "thread "+in.ID)
 	}
 	out := threadOutput{ID: th.Id, Messages: make([]messageOutput, 0, len(th.Messages))}
 	for _, msg := range th.Messages {
@@ -323,7 +323,7 @@ func (m *mailbox) modify(ctx context.Context, _ *mcp.CallToolRequest, in modifyI
 	}
 	req := &gmail.BatchModifyMessagesRequest{Ids: in.IDs, AddLabelIds: add, RemoveLabelIds: remove}
 	if err := m.svc.Users.Messages.BatchModify(me, req).Context(ctx).Do(); err != nil {
-		return nil, modifyOutput{}, m.fail(err, "a message")
+		return nil, modifyOutput{}, m.google.Fail(err, "a message")
 	}
 	return nil, modifyOutput{Modified: len(in.IDs), Added: orEmpty(add), Removed: orEmpty(remove)}, nil
 }

@@ -164,7 +164,7 @@ func (m *mailbox) send(ctx context.Context, _ *mcp.CallToolRequest, in composeIn
 func (m *mailbox) deliver(ctx context.Context, msg *gmail.Message, action string) (*mcp.CallToolResult, sentOutput, error) {
 	sent, err := m.svc.Users.Messages.Send(me, msg).Context(ctx).Do()
 	if err != nil {
-		return nil, sentOutput{}, m.fail(err, "thread")
+		return nil, sentOutput{}, m.google.Fail(err, "thread")
 	}
 	return nil, sentOutput{ID: sent.Id, ThreadID: sent.ThreadId, Action: action}, nil
 }

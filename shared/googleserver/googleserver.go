@@ -1,0 +1,155 @@
+// Package googleserver is what every Google server (gmail, calendar, drive) does the same way on
+// top of the shared sign-in: its Google flags, the authorized HTTP client with retries, the
+// "google token" health check, and turning Google API errors into tool errors that say what to do.
+package googleserver
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/jck411/mcp-servers/shared/googleauth"
+	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"google.golang.org/api/googleapi"
+)
+
+// Product is one Google API as a server uses it.
+type Product struct {
+	Server       string // the server id, which names its auth command: gmail
+	Name         string // the API's name in messages: Google Drive
+	EndpointFlag string // the flag that points the client elsewhere (tests use it): drive-endpoint
+	Endpoint     string // the API's base URL
+}
+
+// Flags are the flags every Google server takes.
+type Flags struct {
+	TokenFile  string
+	ClientFile string
+	Endpoint   string
+	Concurrent int
+}
+
+// Register adds --google-token-file, --google-client-file, the product's endpoint flag and
+// --max-concurrent to fs.
+func (f *Flags) Register(fs *flag.FlagSet, p Product) {
+	fs.StringVar(&f.TokenFile, "google-token-file", "", "the Google token file the Google servers share (default: "+googleauth.SystemDir+"/token.json when that folder exists, else ~/.local/state/mcp-servers/google/token.json)")
+	fs.StringVar(&f.ClientFile, "google-client-file", "", "the Google OAuth client JSON, Desktop app type (default: $CREDENTIALS_DIRECTORY/google_client.json, else client.json beside the token file)")
+	fs.StringVar(&f.Endpoint, p.EndpointFlag, p.Endpoint, "base URL of the "+p.Name+" API")
+	fs.IntVar(&f.Concurrent, "max-concurrent", 5, p.Name+" API calls in flight at once for the account")
+}
+
+// Account is a server's authorized connection to one Google API.
+type Account struct {
+	Source   *googleauth.Source // the shared sign-in's token source
+	HTTP     *http.Client       // authorized, with bounded retries and the concurrency limit
+	Endpoint string             // the API's base URL, ending in "/"
+	ReadOnly bool               // the server runs with --read-only
+	product  Product
+}
+
+// Open validates the flags and builds the account without using the network. A missing or bad
+// OAuth client is logged and reported by every tool, so the server still starts. It adds the
+// "google token" health check to s.
+func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
+	switch {
+	case f.Concurrent < 1 || f.Concurrent > 50:
+		return nil, fmt.Errorf("--max-concurrent %d: give 1 to 50", f.Concurrent)
+	case !strings.HasPrefix(f.Endpoint, "http://") && !strings.HasPrefix(f.Endpoint, "https://"):
+		return nil, fmt.Errorf("--%s %q: give an http(s) URL", p.EndpointFlag, f.Endpoint)
+	}
+	tokenFile := f.TokenFile
+	if tokenFile == "" {
+		tokenFile = googleauth.DefaultTokenFile(os.Getenv)
+	}
+	clientFile := f.ClientFile
+	if clientFile == "" {
+		clientFile = googleauth.DefaultClientFile(os.Getenv, tokenFile)
+	}
+	client, clientErr := googleauth.LoadClient(clientFile)
+	if clientErr != nil {
+		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", clientErr.Error())
+	}
+	readOnly := s.Config().ReadOnly
+	fix := p.Server + " auth login"
+	if readOnly {
+		fix += " --read-only"
+	}
+	src := googleauth.NewSource(googleauth.SourceOptions{
+		TokenFile: tokenFile, Client: client, ClientErr: clientErr, FixCommand: fix, Service: p.Server, ReadOnly: readOnly,
+	})
+	a := &Account{
+		Source:   src,
+		HTTP:     googleauth.NewHTTPClient(src, googleauth.ClientOptions{Concurrent: f.Concurrent}),
+		Endpoint: strings.TrimSuffix(f.Endpoint, "/") + "/",
+		ReadOnly: readOnly,
+		product:  p,
+	}
+	s.AddHealthCheck("google token", a.Health)
+	return a, nil
+}
+
+// Health reports the sign-in: missing or expiring warn (the server is up, tools say how to sign
+// in), expired or revoked fail.
+func (a *Account) Health(context.Context) health.Result {
+	st := a.Source.Status()
+	switch st.State {
+	case googleauth.StateOK:
+		return health.Result{Status: health.OK, Detail: st.Detail()}
+	case googleauth.StateExpiring, googleauth.StateMissing:
+		return health.Result{Status: health.Warn, Detail: st.Detail()}
+	}
+	return health.Result{Status: health.Fail, Detail: st.Detail()}
+}
+
+// Fail turns an error from a Google call into the tool error the model sees; what names the
+// object for "not found" ("message 18c2…").
+func (a *Account) Fail(err error, what string) error {
+	name := a.product.Name
+	var se *googleauth.SignInError
+	var ge *googleapi.Error
+	var ke *kit.Error
+	switch {
+	case errors.As(err, &ke):
+		return err
+	case errors.As(err, &se):
+		return kit.Errorf(kit.CodeUnavailable, "%s", se.Error())
+	case errors.Is(err, context.DeadlineExceeded):
+		return kit.Errorf(kit.CodeTimeout, "%s did not answer in time; try again", name)
+	case errors.As(err, &ge):
+		msg := ge.Message
+		if msg == "" {
+			msg = http.StatusText(ge.Code)
+		}
+		lower := strings.ToLower(msg)
+		switch {
+		case ge.Code == http.StatusNotFound || ge.Code == http.StatusGone:
+			return kit.Errorf(kit.CodeNotFound, "%s not found", what)
+		case ge.Code == http.StatusBadRequest:
+			return kit.Errorf(kit.CodeInvalidInput, "%s refused the request: %s", name, msg)
+		case ge.Code == http.StatusForbidden && (strings.Contains(lower, "insufficient") || strings.Contains(msg, "scope")):
+			return kit.Errorf(kit.CodeUnavailable, "the Google sign-in does not allow this (granted read-only?): run `%s auth login` without --read-only", a.product.Server)
+		case ge.Code == http.StatusTooManyRequests || ge.Code == http.StatusForbidden && strings.Contains(lower, "rate"):
+			return kit.Errorf(kit.CodeLimit, "%s is rate-limiting this account (still after retries): wait a minute and try again", name)
+		case ge.Code >= 500:
+			return kit.Errorf(kit.CodeUnavailable, "%s failed (%d %s) after retries; try again later", name, ge.Code, msg)
+		}
+		return kit.Errorf(kit.CodeUnavailable, "%s answered %d: %s", name, ge.Code, msg)
+	}
+	return kit.Errorf(kit.CodeUnavailable, "%s call failed: %v", name, err)
+}
+
+// HasReason reports whether a Google error carries one of the reasons.
+func HasReason(ge *googleapi.Error, reasons ...string) bool {
+	for _, e := range ge.Errors {
+		if slices.Contains(reasons, e.Reason) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,115 @@
+package googleserver
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/config"
+	"github.com/jck411/mcp-servers/shared/googleauth"
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
+	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"google.golang.org/api/googleapi"
+)
+
+var testProduct = Product{Server: "drive", Name: "Google Drive", EndpointFlag: "drive-endpoint", Endpoint: "https://www.googleapis.com/drive/v3/"}
+
+// open builds an account the way a server's Setup does, from command-line flags.
+func open(t *testing.T, args ...string) (*Account, error) {
+	t.Helper()
+	var f Flags
+	cfg, err := config.Parse("drive", 9006, args, func(string) string { return "" }, io.Discard, func(fs *flag.FlagSet) { f.Register(fs, testProduct) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acct *Account
+	_, err = kit.New(kit.Spec{Name: "drive", Port: 9006, Setup: func(s *kit.Server) error {
+		var err error
+		acct, err = Open(s, &f, testProduct)
+		return err
+	}}, cfg, io.Discard)
+	return acct, err
+}
+
+func TestOpen(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.json")
+	tests := []struct {
+		name       string
+		args       []string
+		wantErr    string
+		wantHealth string
+	}{
+		{"signed in", googletest.SignIn(t, "http://127.0.0.1:1/token", time.Now().Add(time.Hour), "https://www.googleapis.com/auth/drive"), "", health.OK},
+		{"never signed in", []string{"--google-token-file", missing, "--google-client-file", missing}, "", health.Warn},
+		{"bad concurrency", []string{"--max-concurrent", "0"}, "--max-concurrent 0", ""},
+		{"bad endpoint", []string{"--drive-endpoint", "ftp://x"}, "--drive-endpoint", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			acct, err := open(t, tt.args...)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasSuffix(acct.Endpoint, "/") || acct.HTTP == nil {
+				t.Errorf("account = %+v", acct)
+			}
+			if tt.wantHealth != "" {
+				if got := acct.Health(context.Background()); got.Status != tt.wantHealth {
+					t.Errorf("health = %+v, want %s", got, tt.wantHealth)
+				}
+			}
+		})
+	}
+}
+
+func TestFail(t *testing.T) {
+	acct := &Account{product: testProduct}
+	tests := []struct {
+		name     string
+		err      error
+		wantCode string
+		wantMsg  string
+	}{
+		{"not found", &googleapi.Error{Code: 404, Message: "File not found"}, kit.CodeNotFound, "file abc not found"},
+		{"gone", &googleapi.Error{Code: 410}, kit.CodeNotFound, "file abc not found"},
+		{"bad request", &googleapi.Error{Code: 400, Message: "Invalid query"}, kit.CodeInvalidInput, "Google Drive refused the request: Invalid query"},
+		{"read-only scope", &googleapi.Error{Code: 403, Message: "Request had insufficient authentication scopes."}, kit.CodeUnavailable, "run `drive auth login` without --read-only"},
+		{"rate limited", &googleapi.Error{Code: 429}, kit.CodeLimit, "rate-limiting"},
+		{"rate limit as 403", &googleapi.Error{Code: 403, Message: "User rate limit exceeded"}, kit.CodeLimit, "rate-limiting"},
+		{"server error", &googleapi.Error{Code: 503, Message: "Backend Error"}, kit.CodeUnavailable, "failed (503 Backend Error) after retries"},
+		{"other status", &googleapi.Error{Code: 409, Message: "Conflict"}, kit.CodeUnavailable, "answered 409: Conflict"},
+		{"sign-in", fmt.Errorf("call: %w", &googleauth.SignInError{State: googleauth.StateMissing, Fix: "drive auth login"}), kit.CodeUnavailable, "drive auth login"},
+		{"deadline", fmt.Errorf("call: %w", context.DeadlineExceeded), kit.CodeTimeout, "did not answer in time"},
+		{"already a tool error", kit.Errorf(kit.CodeLimit, "too big"), kit.CodeLimit, "too big"},
+		{"transport", errors.New("connection reset"), kit.CodeUnavailable, "Google Drive call failed: connection reset"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := acct.Fail(tt.err, "file abc")
+			var ke *kit.Error
+			if !errors.As(err, &ke) || ke.Code != tt.wantCode || !strings.Contains(err.Error(), tt.wantMsg) {
+				t.Errorf("Fail = %v (%T), want code %s with %q", err, err, tt.wantCode, tt.wantMsg)
+			}
+		})
+	}
+}
+
+func TestHasReason(t *testing.T) {
+	ge := &googleapi.Error{Code: 403, Errors: []googleapi.ErrorItem{{Reason: "storageQuotaExceeded"}}}
+	if !HasReason(ge, "exportSizeLimitExceeded", "storageQuotaExceeded") || HasReason(ge, "rateLimitExceeded") {
+		t.Error("HasReason does not match the error's reasons")
+	}
+}

@@ -1,0 +1,32 @@
+// Package googletest signs a test server in to a fake Google: an OAuth client file and a live
+// token with the given scopes, in a temporary folder.
+package googletest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/googleauth"
+)
+
+// SignIn writes a client whose token endpoint is tokenURL and a token for ada@example.com that
+// expires at expiry, and returns the flags that point a Google server at them and at a fresh
+// state folder.
+func SignIn(t testing.TB, tokenURL string, expiry time.Time, scopes ...string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	client := filepath.Join(dir, "client.json")
+	body := `{"installed":{"client_id":"cid","client_secret":"s","token_uri":"` + tokenURL + `"}}`
+	if err := os.WriteFile(client, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	token := filepath.Join(dir, "token.json")
+	rec := &googleauth.Record{Account: "ada@example.com", AccessToken: "live-token", TokenType: "Bearer", RefreshToken: "refresh-1",
+		Expiry: expiry, Scopes: append([]string{"openid", "email"}, scopes...)}
+	if err := googleauth.SaveRecord(token, rec); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--google-client-file", client, "--google-token-file", token, "--state-dir", dir}
+}
