@@ -65,8 +65,12 @@ func addClick(s *kit.Server, m *manager) {
 		if in.Double {
 			clicks = 2
 		}
-		return c.act(ctx, in.Full, func(ctx context.Context, tg *chromedp.Target) error {
-			x, y, err := center(ctx, tg, id)
+		return c.act(ctx, in.Full, func(ctx context.Context, _ *chromedp.Target) error {
+			tg, err := c.on(ctx, id)
+			if err != nil {
+				return err
+			}
+			x, y, err := center(ctx, tg, id.id)
 			if err != nil {
 				return err
 			}
@@ -90,8 +94,12 @@ func addHover(s *kit.Server, m *manager) {
 		if err != nil {
 			return "", err
 		}
-		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
-			x, y, err := center(ctx, tg, id)
+		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
+			tg, err := c.on(ctx, id)
+			if err != nil {
+				return err
+			}
+			x, y, err := center(ctx, tg, id.id)
 			if err != nil {
 				return err
 			}
@@ -119,8 +127,12 @@ func addType(s *kit.Server, m *manager) {
 		if err != nil {
 			return "", err
 		}
-		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
-			if err := typeText(ctx, tg, id, in.Text, in.Append); err != nil {
+		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
+			tg, err := c.on(ctx, id)
+			if err != nil {
+				return err
+			}
+			if err := typeText(ctx, tg, id.id, in.Text, in.Append); err != nil {
 				return err
 			}
 			if in.Submit {
@@ -151,7 +163,7 @@ func addFillForm(s *kit.Server, m *manager) {
 		if len(in.Fields) == 0 {
 			return "", kit.Errorf(kit.CodeInvalidInput, "fields is empty")
 		}
-		ids := make([]cdp.BackendNodeID, len(in.Fields))
+		ids := make([]nodeRef, len(in.Fields))
 		for i, f := range in.Fields {
 			id, err := c.node(f.Ref)
 			if err != nil {
@@ -159,7 +171,7 @@ func addFillForm(s *kit.Server, m *manager) {
 			}
 			ids[i] = id
 		}
-		var submit cdp.BackendNodeID
+		var submit nodeRef
 		if in.Submit != "" {
 			id, err := c.node(in.Submit)
 			if err != nil {
@@ -167,14 +179,22 @@ func addFillForm(s *kit.Server, m *manager) {
 			}
 			submit = id
 		}
-		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
+		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
 			for i, f := range in.Fields {
-				if err := fillField(ctx, tg, ids[i], f); err != nil {
+				tg, err := c.on(ctx, ids[i])
+				if err == nil {
+					err = fillField(ctx, tg, ids[i].id, f)
+				}
+				if err != nil {
 					return kit.Errorf(kit.CodeInvalidInput, "field %s: %v", f.Ref, err)
 				}
 			}
-			if submit != 0 {
-				x, y, err := center(ctx, tg, submit)
+			if submit.id != 0 {
+				tg, err := c.on(ctx, submit)
+				if err != nil {
+					return err
+				}
+				x, y, err := center(ctx, tg, submit.id)
 				if err != nil {
 					return err
 				}
@@ -259,8 +279,12 @@ func addSelectOption(s *kit.Server, m *manager) {
 		if len(in.Values) == 0 {
 			return "", kit.Errorf(kit.CodeInvalidInput, "values is empty")
 		}
-		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := selectValues(ctx, tg, id, in.Values)
+		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
+			tg, err := c.on(ctx, id)
+			if err != nil {
+				return err
+			}
+			_, err = selectValues(ctx, tg, id.id, in.Values)
 			return err
 		})
 	})
@@ -281,7 +305,7 @@ func addPressKey(s *kit.Server, m *manager) {
 		if _, err := keyEvents(in.Key); err != nil {
 			return "", err
 		}
-		var id cdp.BackendNodeID
+		var id nodeRef
 		if in.Ref != "" {
 			var err error
 			if id, err = c.node(in.Ref); err != nil {
@@ -289,8 +313,12 @@ func addPressKey(s *kit.Server, m *manager) {
 			}
 		}
 		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
-			if id != 0 {
-				if _, err := cdp.Call(ctx, tg, dom.Focus, dom.FocusParams{BackendNodeID: id}); err != nil {
+			if id.id != 0 {
+				var err error
+				if tg, err = c.on(ctx, id); err != nil {
+					return err
+				}
+				if _, err := cdp.Call(ctx, tg, dom.Focus, dom.FocusParams{BackendNodeID: id.id}); err != nil {
 					return kit.Errorf(kit.CodeInvalidInput, "cannot focus %s: %v", in.Ref, err)
 				}
 			}
@@ -319,8 +347,15 @@ func addDrag(s *kit.Server, m *manager) {
 		if err != nil {
 			return "", err
 		}
-		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
-			p, err := dragPoints(ctx, tg, from, to)
+		if from.sess != to.sess {
+			return "", kit.Errorf(kit.CodeInvalidInput, "%s and %s are in different frames; a drag stays within one", in.Ref, in.To)
+		}
+		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
+			tg, err := c.on(ctx, from)
+			if err != nil {
+				return err
+			}
+			p, err := dragPoints(ctx, tg, from.id, to.id)
 			if err != nil {
 				return err
 			}
@@ -395,8 +430,12 @@ func addUpload(s *kit.Server, m *manager, opts *options) {
 				return "", err
 			}
 		}
-		return c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, BackendNodeID: id})
+		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
+			tg, err := c.on(ctx, id)
+			if err != nil {
+				return err
+			}
+			_, err = cdp.Call(ctx, tg, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, BackendNodeID: id.id})
 			if err != nil {
 				return kit.Errorf(kit.CodeInvalidInput, "cannot set files on %s (%v); is it an <input type=file>?", in.Ref, err)
 			}

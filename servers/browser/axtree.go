@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
 
@@ -19,27 +20,35 @@ type axNode struct {
 	props             map[string]string
 	children          []*axNode
 	backend           cdp.BackendNodeID
+	sess              target.ID // the session of the node's renderer ("" is the page's)
 	ignored           bool
 	frameMissing      bool // an iframe whose document could not be read (another process)
 }
 
-// fetchAXTree reads the accessibility tree of the tab's main frame and of every iframe in the
-// same renderer process, joined into one tree.
-func fetchAXTree(ctx context.Context, t *chromedp.Target) (*axNode, error) {
+// fetchAXTree reads the accessibility tree of the session's main frame and of every iframe in
+// the same renderer process, joined into one tree. With open, the content of out-of-process
+// iframes is read through their own sessions and joined in too.
+func fetchAXTree(ctx context.Context, t *chromedp.Target, sess target.ID, open frameOpener) (*axNode, error) {
+	return readAXTree(ctx, t, sess, open, 0)
+}
+
+func readAXTree(ctx context.Context, t *chromedp.Target, sess target.ID, open frameOpener, depth int) (*axNode, error) {
 	ft, err := cdp.Call(ctx, t, page.GetFrameTree, cdp.Empty{})
 	if err != nil {
 		return nil, err
 	}
-	root, err := frameAXTree(ctx, t, "")
-	if err != nil {
-		return nil, err
+	root, err := frameAXTree(ctx, t, sess, "")
+	if err != nil || root == nil {
+		return root, err
 	}
 	// Attach child frames under their owner iframe nodes.
 	owners := map[cdp.BackendNodeID]*axNode{}
+	var iframes []*axNode
 	var collect func(n *axNode)
 	collect = func(n *axNode) {
 		if n.role == "Iframe" {
 			owners[n.backend] = n
+			iframes = append(iframes, n)
 			n.frameMissing = true
 		}
 		for _, c := range n.children {
@@ -58,7 +67,7 @@ func fetchAXTree(ctx context.Context, t *chromedp.Target) (*axNode, error) {
 			if host == nil {
 				continue
 			}
-			sub, err := frameAXTree(ctx, t, child.Frame.ID)
+			sub, err := frameAXTree(ctx, t, sess, child.Frame.ID)
 			if err != nil || sub == nil {
 				continue
 			}
@@ -69,10 +78,42 @@ func fetchAXTree(ctx context.Context, t *chromedp.Target) (*axNode, error) {
 		}
 	}
 	walk(ft.FrameTree)
+	if open == nil || depth >= maxFrameDepth {
+		return root, nil
+	}
+	// What is left is in other renderer processes: frames this session does not hold.
+	local := map[cdp.FrameID]bool{}
+	var mark func(tree *page.FrameTree)
+	mark = func(tree *page.FrameTree) {
+		local[tree.Frame.ID] = true
+		for _, child := range tree.ChildFrames {
+			mark(child)
+		}
+	}
+	mark(ft.FrameTree)
+	for _, host := range iframes {
+		if !host.frameMissing || host.backend == 0 {
+			continue
+		}
+		d, err := cdp.Call(ctx, t, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: host.backend})
+		if err != nil || d.Node == nil || d.Node.FrameID == "" || local[d.Node.FrameID] {
+			continue
+		}
+		ftg, fsess := open(ctx, sess, host.backend, d.Node.FrameID)
+		if ftg == nil {
+			continue
+		}
+		sub, err := readAXTree(ctx, ftg, fsess, open, depth+1)
+		if err != nil || sub == nil {
+			continue
+		}
+		host.children = []*axNode{sub}
+		host.frameMissing = false
+	}
 	return root, nil
 }
 
-func frameAXTree(ctx context.Context, t *chromedp.Target, frame cdp.FrameID) (*axNode, error) {
+func frameAXTree(ctx context.Context, t *chromedp.Target, sess target.ID, frame cdp.FrameID) (*axNode, error) {
 	res, err := cdp.Call(ctx, t, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 	if err != nil {
 		return nil, fmt.Errorf("accessibility tree: %w", err)
@@ -82,7 +123,7 @@ func frameAXTree(ctx context.Context, t *chromedp.Target, frame cdp.FrameID) (*a
 	}
 	byID := make(map[accessibility.NodeID]*axNode, len(res.Nodes))
 	for _, n := range res.Nodes {
-		a := &axNode{backend: n.BackendDOMNodeID, ignored: n.Ignored}
+		a := &axNode{backend: n.BackendDOMNodeID, sess: sess, ignored: n.Ignored}
 		if n.Role != nil {
 			a.role = valueString(n.Role.Value)
 		}

@@ -95,6 +95,9 @@ func (c *chromium) startLocked(ctx context.Context) error {
 		chromedp.Flag("disable-gpu", true),
 		chromedp.Flag("js-flags", "--max-old-space-size=512"),
 	)
+	if c.opts.sitePerProcess {
+		allocOpts = append(allocOpts, chromedp.Flag("site-per-process", true))
+	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocOpts...)
 	logf := func(format string, args ...any) { c.log.Debug("chromedp", "msg", fmt.Sprintf(format, args...)) }
 	root, cancelRoot := chromedp.NewContext(allocCtx, chromedp.WithLogf(logf), chromedp.WithErrorf(logf))

@@ -74,14 +74,23 @@ func (c *call) screenshot(ctx context.Context, in screenshotInput) ([]byte, stri
 		if err != nil {
 			return nil, "", "", err
 		}
-		_, _ = cdp.Call(ctx, tg, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: id})
-		box, err := cdp.Call(ctx, tg, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: id})
+		etg, err := c.on(ctx, id)
+		if err != nil {
+			return nil, "", "", err
+		}
+		_, _ = cdp.Call(ctx, etg, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: id.id})
+		box, err := cdp.Call(ctx, etg, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: id.id})
 		if err != nil || box.Model == nil {
 			return nil, "", "", kit.Errorf(kit.CodeInvalidInput, "element %s has no box to capture", in.Ref)
 		}
+		// An element of an out-of-process iframe has its box in the frame's viewport.
+		fx, fy, err := c.t.frameOffset(ctx, id.sess)
+		if err != nil {
+			return nil, "", "", err
+		}
 		q := box.Model.Border
-		x0, y0 := min(q[0], q[2], q[4], q[6]), min(q[1], q[3], q[5], q[7])
-		x1, y1 := max(q[0], q[2], q[4], q[6]), max(q[1], q[3], q[5], q[7])
+		x0, y0 := min(q[0], q[2], q[4], q[6])+fx, min(q[1], q[3], q[5], q[7])+fy
+		x1, y1 := max(q[0], q[2], q[4], q[6])+fx, max(q[1], q[3], q[5], q[7])+fy
 		lm, err := cdp.Call(ctx, tg, page.GetLayoutMetrics, cdp.Empty{})
 		if err == nil && lm.CSSVisualViewport != nil {
 			x0 += lm.CSSVisualViewport.PageX

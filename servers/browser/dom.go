@@ -17,29 +17,35 @@ import (
 )
 
 // node returns the element a ref names in the tab's last snapshot.
-func (c *call) node(ref string) (cdp.BackendNodeID, error) {
+func (c *call) node(ref string) (nodeRef, error) {
 	ref = strings.Trim(strings.TrimSpace(ref), "[]")
 	if ref == "" {
-		return 0, kit.Errorf(kit.CodeInvalidInput, "ref is empty: give an element ref such as e12 from a snapshot")
+		return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "ref is empty: give an element ref such as e12 from a snapshot")
 	}
-	id, ok := c.t.refs.targets[ref]
+	n, ok := c.t.refs.targets[ref]
 	if !ok {
-		return 0, kit.Errorf(kit.CodeNotFound, "no element %s in the last snapshot of tab %s; take a browser_snapshot", ref, c.t.id)
+		return nodeRef{}, kit.Errorf(kit.CodeNotFound, "no element %s in the last snapshot of tab %s; take a browser_snapshot", ref, c.t.id)
 	}
-	return id, nil
+	return n, nil
 }
 
 // nodeSeen is node that also finds an element hidden since an earlier snapshot of the tab:
 // the element that last held the ref. browser_wait_for waits for such an element to show.
-func (c *call) nodeSeen(ref string) (cdp.BackendNodeID, error) {
-	id, err := c.node(ref)
+func (c *call) nodeSeen(ref string) (nodeRef, error) {
+	n, err := c.node(ref)
 	if err == nil {
-		return id, nil
+		return n, nil
 	}
-	if id, ok := c.t.refs.holders[strings.Trim(strings.TrimSpace(ref), "[]")]; ok {
-		return id, nil
+	if n, ok := c.t.refs.holders[strings.Trim(strings.TrimSpace(ref), "[]")]; ok {
+		return n, nil
 	}
-	return 0, err
+	return nodeRef{}, err
+}
+
+// on returns the session of the element's renderer, with the iframes that hold it scrolled
+// into view.
+func (c *call) on(ctx context.Context, n nodeRef) (*chromedp.Target, error) {
+	return c.t.reveal(ctx, n.sess)
 }
 
 // center scrolls the element into view and returns the middle of its first visible box.

@@ -55,7 +55,7 @@ func addWaitFor(s *kit.Server, m *manager) {
 		if in.Seconds > 0 {
 			timeout = time.Duration(in.Seconds * float64(time.Second))
 		}
-		var id cdp.BackendNodeID
+		var id nodeRef
 		if in.Ref != "" {
 			var err error
 			if id, err = c.nodeSeen(in.Ref); err != nil {
@@ -86,12 +86,16 @@ func addWaitFor(s *kit.Server, m *manager) {
 
 // condition checks one wait_for condition in the page.
 // id is the element of in.Ref, which must be visible.
-func (c *call) condition(ctx context.Context, in waitInput, id cdp.BackendNodeID) (bool, error) {
+func (c *call) condition(ctx context.Context, in waitInput, id nodeRef) (bool, error) {
 	if c.t.openDialog() != nil {
 		return true, nil
 	}
-	if id != 0 {
-		if _, _, err := center(ctx, c.t.target(), id); err != nil {
+	if id.id != 0 {
+		tg, err := c.on(ctx, id)
+		if err != nil {
+			return false, err
+		}
+		if _, _, err := center(ctx, tg, id.id); err != nil {
 			return false, nil //nolint:nilerr // not visible yet
 		}
 	}
@@ -170,7 +174,11 @@ func addEvaluate(s *kit.Server, m *manager) {
 			if err != nil {
 				return "", err
 			}
-			v, err = callOn(ctx, c.t.target(), id, "function(){ const f = ("+in.Function+"\n); return typeof f === 'function' ? f(this) : f; }")
+			tg, err := c.on(ctx, id)
+			if err != nil {
+				return "", err
+			}
+			v, err = callOn(ctx, tg, id.id, "function(){ const f = ("+in.Function+"\n); return typeof f === 'function' ? f(this) : f; }")
 			if err != nil {
 				return "", err
 			}

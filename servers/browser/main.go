@@ -15,7 +15,10 @@ func main() { os.Exit(kit.Main(spec())) }
 
 // spec describes the browser server. Its flags are captured in an options value that only
 // this spec sees, so tests build exactly the server the binary runs.
-func spec() kit.Spec {
+func spec() kit.Spec { return specFor(nil) }
+
+// specFor is spec that hands the manager to ready once the server has set up (for tests).
+func specFor(ready func(*manager)) kit.Spec {
 	opts := &options{}
 	return kit.Spec{
 		Name:         "browser",
@@ -28,6 +31,9 @@ func spec() kit.Spec {
 				return &kit.ConfigError{Err: err}
 			}
 			m := newManager(opts, s.Logger())
+			if ready != nil {
+				ready(m)
+			}
 			s.AddHealthCheck("chromium", m.browser.health)
 			s.OnClose(m.close)
 			addTools(s, m, opts)
@@ -42,6 +48,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.downloadsDir, "downloads-dir", "", "where downloads and PDFs are saved (default <state-dir>/downloads)")
 	fs.StringVar(&o.uploadDir, "upload-dir", "", "the only directory files may be uploaded from (default <state-dir>/uploads)")
 	fs.BoolVar(&o.evaluate, "evaluate", true, "offer browser_evaluate (runs JavaScript in pages); turn off when exposed remotely")
+	fs.BoolVar(&o.sitePerProcess, "site-per-process", false, "run every site in its own renderer, as desktop Chrome does (cross-site iframes out of process)")
 	fs.IntVar(&o.maxTabs, "max-tabs", 16, "most tabs open at once, over all sessions")
 	fs.IntVar(&o.maxMemoryMB, "max-memory-mb", 2048, "Chromium memory (RSS of all its processes) above which idle sessions are closed and new tabs refused")
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", 15*time.Minute, "close a session after this long unused; stop Chromium when none is left")

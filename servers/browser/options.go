@@ -14,15 +14,17 @@ import (
 
 // options are the server's own flags, validated.
 type options struct {
-	chromiumPath  string
-	downloadsDir  string
-	uploadDir     string
-	evaluate      bool
-	maxTabs       int
-	maxMemoryMB   int
-	idleTimeout   time.Duration
-	allowPrivate  bool
-	allowHostsRaw string
+	chromiumPath string
+	downloadsDir string
+	uploadDir    string
+	evaluate     bool
+	// sitePerProcess turns on strict site isolation, which the headless shell leaves off.
+	sitePerProcess bool
+	maxTabs        int
+	maxMemoryMB    int
+	idleTimeout    time.Duration
+	allowPrivate   bool
+	allowHostsRaw  string
 
 	stateDir string
 	policy   *netguard.Policy

@@ -100,8 +100,12 @@ func addGetText(s *kit.Server, m *manager) {
 			if err != nil {
 				return "", err
 			}
+			tg, err := c.on(ctx, id)
+			if err != nil {
+				return "", err
+			}
 			var raw json.RawMessage
-			if raw, err = callOn(ctx, c.t.target(), id, "function(){ return ("+markdownJS+")(this); }"); err != nil {
+			if raw, err = callOn(ctx, tg, id.id, "function(){ return ("+markdownJS+")(this); }"); err != nil {
 				return "", err
 			}
 			err = json.Unmarshal(raw, &md)

@@ -215,14 +215,16 @@ func (c *call) snapshot(ctx context.Context, ref string, depth int) (*snapshot, 
 	if d := c.t.openDialog(); d != nil {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "a %s dialog is open (%q); answer it with browser_handle_dialog first", d.Type, d.Message)
 	}
-	root, err := fetchAXTree(ctx, c.t.target())
+	c.t.beginFrames()
+	root, err := fetchAXTree(ctx, c.t.target(), "", c.t.openFrame)
 	if err != nil {
 		return nil, c.browserErr(err)
 	}
+	c.t.dropUnseenFrames()
 	if root == nil {
 		return &snapshot{}, nil
 	}
-	var scope cdp.BackendNodeID
+	var scope nodeRef
 	if ref != "" {
 		id, ok := c.t.refs.targets[ref]
 		if !ok {

@@ -5,8 +5,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-
-	"github.com/chromedp/cdproto/cdp"
 )
 
 // interactiveRoles get a ref: they are what a model acts on.
@@ -46,15 +44,15 @@ var blockBreak = map[string]bool{"paragraph": true, "Div": true, "blockquote": t
 type refTable struct {
 	next      int
 	byKey     map[string]string
-	byBackend map[cdp.BackendNodeID]refMemo
-	targets   map[string]cdp.BackendNodeID // refs of the latest snapshot
-	holders   map[string]cdp.BackendNodeID // the element that last held each ref, in any snapshot
+	byBackend map[nodeRef]refMemo
+	targets   map[string]nodeRef // refs of the latest snapshot
+	holders   map[string]nodeRef // the element that last held each ref, in any snapshot
 }
 
 type refMemo struct{ ref, role, name string }
 
 func newRefTable() *refTable {
-	return &refTable{byKey: map[string]string{}, byBackend: map[cdp.BackendNodeID]refMemo{}, targets: map[string]cdp.BackendNodeID{}, holders: map[string]cdp.BackendNodeID{}}
+	return &refTable{byKey: map[string]string{}, byBackend: map[nodeRef]refMemo{}, targets: map[string]nodeRef{}, holders: map[string]nodeRef{}}
 }
 
 // snapshot is a rendered page: its lines and the ref of each element found.
@@ -84,13 +82,13 @@ type line struct {
 
 // renderSnapshot renders root. scope, when non-zero, renders only that element's subtree.
 // A full pass always runs so refs are assigned in document order, whatever is shown.
-func renderSnapshot(root *axNode, refs *refTable, pageURL string, scope cdp.BackendNodeID, maxDepth int) (*snapshot, bool) {
+func renderSnapshot(root *axNode, refs *refTable, pageURL string, scope nodeRef, maxDepth int) (*snapshot, bool) {
 	base, _ := url.Parse(pageURL)
 	r := &renderer{refs: refs, taken: map[string]bool{}, seen: map[string]int{}, base: base, maxDepth: maxDepth}
-	refs.targets = map[string]cdp.BackendNodeID{}
+	refs.targets = map[string]nodeRef{}
 	r.assign(root, false)
 	start := root
-	if scope != 0 {
+	if scope.id != 0 {
 		start = findBackend(root, scope)
 		if start == nil {
 			return nil, false
@@ -113,8 +111,8 @@ func renderSnapshot(root *axNode, refs *refTable, pageURL string, scope cdp.Back
 	return snap, true
 }
 
-func findBackend(n *axNode, id cdp.BackendNodeID) *axNode {
-	if n.backend == id && !n.ignored {
+func findBackend(n *axNode, id nodeRef) *axNode {
+	if n.backend == id.id && n.sess == id.sess && !n.ignored {
 		return n
 	}
 	for _, c := range n.children {
@@ -161,7 +159,8 @@ func (r *renderer) refFor(n *axNode) string {
 	r.seen[key]++
 	occ := key + "\x00" + strconv.Itoa(r.seen[key])
 	ref := ""
-	if m, ok := t.byBackend[n.backend]; ok && m.role == n.role && m.name == n.name && !r.taken[m.ref] {
+	at := nodeRef{sess: n.sess, id: n.backend}
+	if m, ok := t.byBackend[at]; ok && m.role == n.role && m.name == n.name && !r.taken[m.ref] {
 		ref = m.ref
 	} else if k, ok := t.byKey[occ]; ok && !r.taken[k] {
 		ref = k
@@ -171,9 +170,9 @@ func (r *renderer) refFor(n *axNode) string {
 	}
 	r.taken[ref] = true
 	t.byKey[occ] = ref
-	t.byBackend[n.backend] = refMemo{ref: ref, role: n.role, name: n.name}
-	t.targets[ref] = n.backend
-	t.holders[ref] = n.backend
+	t.byBackend[at] = refMemo{ref: ref, role: n.role, name: n.name}
+	t.targets[ref] = at
+	t.holders[ref] = at
 	n.props = setProp(n.props, "__ref", ref)
 	return ref
 }

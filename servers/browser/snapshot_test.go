@@ -82,7 +82,7 @@ func TestRenderSnapshot(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			snap, ok := renderSnapshot(tt.root, newRefTable(), "http://x.test/page", 0, 0)
+			snap, ok := renderSnapshot(tt.root, newRefTable(), "http://x.test/page", nodeRef{}, 0)
 			if !ok {
 				t.Fatal("render failed")
 			}
@@ -103,19 +103,19 @@ func TestRefsFollowRoleAndName(t *testing.T) {
 		}
 		return root
 	}
-	first, _ := renderSnapshot(page(10, 11, 12), refs, "", 0, 0)
+	first, _ := renderSnapshot(page(10, 11, 12), refs, "", nodeRef{}, 0)
 	// New DOM nodes (a re-render) with the same roles and names keep the refs.
-	second, _ := renderSnapshot(page(20, 21, 22), refs, "", 0, 0)
+	second, _ := renderSnapshot(page(20, 21, 22), refs, "", nodeRef{}, 0)
 	if first.text() != second.text() {
 		t.Errorf("refs changed on re-render:\n%s\n---\n%s", first.text(), second.text())
 	}
-	if refs.targets["e1"] != 20 {
-		t.Errorf("e1 should point at the new node, got %d", refs.targets["e1"])
+	if refs.targets["e1"].id != 20 {
+		t.Errorf("e1 should point at the new node, got %d", refs.targets["e1"].id)
 	}
 	// A button that is renamed gets a new ref; the others keep theirs.
 	root := page(20, 21, 22)
 	root.children[1].name = "Discard"
-	third, _ := renderSnapshot(root, refs, "", 0, 0)
+	third, _ := renderSnapshot(root, refs, "", nodeRef{}, 0)
 	if !strings.Contains(third.text(), `button "Save" [e1]`) || !strings.Contains(third.text(), `button "Help" [e3]`) || strings.Contains(third.text(), "[e2]") {
 		t.Errorf("after a rename:\n%s", third.text())
 	}

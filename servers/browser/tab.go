@@ -46,6 +46,7 @@ type tab struct {
 	refs     *refTable
 	lastSnap []string
 	lastURL  string
+	oopifs   map[target.ID]*frameSession // sessions on out-of-process iframes
 }
 
 type consoleEntry struct{ level, text string }
@@ -61,28 +62,14 @@ type netRequest struct {
 }
 
 func newTab(id string) *tab {
-	return &tab{id: id, byRequest: map[network.RequestID]*netRequest{}, frames: map[cdp.FrameID]bool{}, refs: newRefTable(), lastActivity: time.Now()}
+	return &tab{id: id, byRequest: map[network.RequestID]*netRequest{}, frames: map[cdp.FrameID]bool{}, oopifs: map[target.ID]*frameSession{}, refs: newRefTable(), lastActivity: time.Now()}
 }
 
 // target is the chromedp session of the tab.
 func (t *tab) target() *chromedp.Target { return chromedp.FromContext(t.ctx).Target }
 
 // gone reports whether the page was closed (by the page itself or the browser).
-func (t *tab) gone() bool {
-	if t.ctx.Err() != nil {
-		return true
-	}
-	ch, err := chromedp.Detached(t.ctx)
-	if err != nil {
-		return true
-	}
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
-	}
-}
+func (t *tab) gone() bool { return t.ctx.Err() != nil || detached(t.ctx) }
 
 // onEvent records the tab's events. It runs on chromedp's read loop: quick, no commands.
 func (t *tab) onEvent(ev any) {
