@@ -59,11 +59,11 @@ func TestTypeAndSelectByRefs(t *testing.T) {
 	if !strings.Contains(out, ": Editor") {
 		t.Errorf("selecting by value should show the label:\n%s", out)
 	}
-	msg := callErr(t, cs, "browser_select_option", map[string]any{"ref": ref(t, snap, `combobox "Role"`), "values": []string{"Owner"}})
+	msg := mcptest.CallError(t, cs, "browser_select_option", map[string]any{"ref": ref(t, snap, `combobox "Role"`), "values": []string{"Owner"}})
 	if !strings.Contains(msg, "Viewer | Editor | Administrator") {
 		t.Errorf("a bad option should list the options: %s", msg)
 	}
-	msg = callErr(t, cs, "browser_click", map[string]any{"ref": "e999"})
+	msg = mcptest.CallError(t, cs, "browser_click", map[string]any{"ref": "e999"})
 	if !strings.Contains(msg, "browser_snapshot") {
 		t.Errorf("an unknown ref should say to take a snapshot: %s", msg)
 	}
@@ -171,7 +171,7 @@ func TestDialogs(t *testing.T) {
 	if !strings.Contains(out, `alert dialog is open: "Saved!"`) {
 		t.Fatalf("the click should report the alert:\n%s", out)
 	}
-	if msg := callErr(t, cs, "browser_snapshot", map[string]any{}); !strings.Contains(msg, "browser_handle_dialog") {
+	if msg := mcptest.CallError(t, cs, "browser_snapshot", map[string]any{}); !strings.Contains(msg, "browser_handle_dialog") {
 		t.Errorf("a snapshot under a dialog should point to handle_dialog: %s", msg)
 	}
 	callTool(t, cs, "browser_handle_dialog", map[string]any{"accept": true})
@@ -224,7 +224,7 @@ func TestPrivateAddressesRefused(t *testing.T) {
 	s := newSite(t)
 	_, open := startServer(t)
 	for _, path := range []string{"/to-private", "/to-private-decimal"} {
-		msg := callErr(t, open, "browser_navigate", map[string]any{"url": s.URL + path})
+		msg := mcptest.CallError(t, open, "browser_navigate", map[string]any{"url": s.URL + path})
 		if !strings.Contains(msg, "refused") || !strings.Contains(msg, "127.0.0.2") {
 			t.Errorf("%s: %s", path, msg)
 		}
@@ -233,7 +233,7 @@ func TestPrivateAddressesRefused(t *testing.T) {
 		t.Errorf("the private server was reached %d times", n)
 	}
 	for _, u := range []string{"file:///etc/passwd", "chrome://version", "view-source:" + s.URL, "javascript:alert(1)", "data:text/html,<p>x</p>"} {
-		if msg := callErr(t, open, "browser_navigate", map[string]any{"url": u}); !strings.Contains(msg, "only http and https") {
+		if msg := mcptest.CallError(t, open, "browser_navigate", map[string]any{"url": u}); !strings.Contains(msg, "only http and https") {
 			t.Errorf("%s: %s", u, msg)
 		}
 	}
@@ -241,7 +241,7 @@ func TestPrivateAddressesRefused(t *testing.T) {
 	_, strict := startServerArgs(t)
 	port := s.URL[strings.LastIndexByte(s.URL, ':'):]
 	for _, host := range []string{"127.0.0.1", "2130706433", "0x7f.1", "[::ffff:127.0.0.1]", "localhost"} {
-		msg := callErr(t, strict, "browser_navigate", map[string]any{"url": "http://" + host + port + "/login.html"})
+		msg := mcptest.CallError(t, strict, "browser_navigate", map[string]any{"url": "http://" + host + port + "/login.html"})
 		if !strings.Contains(msg, "refused") {
 			t.Errorf("%s: %s", host, msg)
 		}

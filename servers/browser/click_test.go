@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/jck411/mcp-servers/shared/mcptest"
 )
 
 // TestClickVariants clicks with a double click, the right button and a modifier, and checks
@@ -45,7 +47,7 @@ b.addEventListener('click', e => set('mod', 'click ctrl=' + e.ctrlKey + ' shift=
 	if !strings.Contains(out, "+ click ctrl=true shift=true detail=1") {
 		t.Errorf("click with modifiers: %s", out)
 	}
-	if e := callErr(t, cs, "browser_click", map[string]any{"ref": b, "button": "fourth"}); !strings.Contains(e, "left, right or middle") {
+	if e := mcptest.CallError(t, cs, "browser_click", map[string]any{"ref": b, "button": "fourth"}); !strings.Contains(e, "left, right or middle") {
 		t.Errorf("bad button: %s", e)
 	}
 }

@@ -158,17 +158,6 @@ func callTool(t testing.TB, cs *mcp.ClientSession, name string, args map[string]
 	return text
 }
 
-// callErr calls a tool that must fail and returns the error text.
-func callErr(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) string {
-	t.Helper()
-	res := mcptest.Call(t, cs, name, args)
-	text := mcptest.Text(res)
-	if !res.IsError {
-		t.Fatalf("%s(%v) succeeded, want an error: %s", name, args, text)
-	}
-	return text
-}
-
 var refRE = regexp.MustCompile(`\[(e\d+)\]`)
 
 // ref finds the ref of the first snapshot line that starts with prefix (after indentation).

@@ -53,7 +53,7 @@ func (s sess) call(tool string, args map[string]any) string {
 
 func (s sess) fail(tool string, args map[string]any) string {
 	s.t.Helper()
-	return callErr(s.t, s.cs, tool, s.args(args))
+	return mcptest.CallError(s.t, s.cs, tool, s.args(args))
 }
 
 // open navigates to a test page and returns its snapshot.

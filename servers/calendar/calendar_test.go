@@ -16,23 +16,6 @@ func start(t *testing.T, extra ...string) (*fakeCalendar, *mcp.ClientSession) {
 	return f, h.Connect(t, "")
 }
 
-func call[T any](t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (T, *mcp.CallToolResult) {
-	t.Helper()
-	res := mcptest.Call(t, cs, tool, args)
-	var out T
-	mcptest.Decode(t, res, &out)
-	return out, res
-}
-
-func callErr(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) string {
-	t.Helper()
-	res := mcptest.Call(t, cs, tool, args)
-	if !res.IsError {
-		t.Fatalf("%s %v: want an error, got %s", tool, args, mcptest.Text(res))
-	}
-	return mcptest.Text(res)
-}
-
 func summaries(evs []eventInfo) []string {
 	var out []string
 	for _, e := range evs {
@@ -43,12 +26,12 @@ func summaries(evs []eventInfo) []string {
 
 func TestListCalendarsAndEvents(t *testing.T) {
 	f, cs := start(t)
-	cals, _ := call[listCalendarsOutput](t, cs, "list_calendars", nil)
+	cals, _ := mcptest.CallFor[listCalendarsOutput](t, cs, "list_calendars", nil)
 	if len(cals.Calendars) != 2 || !cals.Calendars[0].Primary || cals.Calendars[1].Name != "Team" || cals.Calendars[1].TimeZone != "America/New_York" {
 		t.Fatalf("calendars %+v", cals)
 	}
 	// Two calendars, one by name: merged in time order, each in its own zone.
-	out, _ := call[listEventsOutput](t, cs, "list_events", map[string]any{"calendars": []string{"primary", "team"}, "time_min": "2026-03-04", "time_max": "2026-03-07"})
+	out, _ := mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"calendars": []string{"primary", "team"}, "time_min": "2026-03-04", "time_max": "2026-03-07"})
 	if got := summaries(out.Events); !slices.Equal(got, []string{"Launch sync", "Dentist", "Company holiday", "Design review"}) {
 		t.Fatalf("merged events %v", got)
 	}
@@ -67,12 +50,12 @@ func TestListCalendarsAndEvents(t *testing.T) {
 		t.Errorf("team list query %v", q)
 	}
 	// Free text goes to Google as q.
-	out, _ = call[listEventsOutput](t, cs, "list_events", map[string]any{"query": "dentist", "time_min": "2026-03-01", "time_max": "2026-04-01"})
+	out, _ = mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"query": "dentist", "time_min": "2026-03-01", "time_max": "2026-04-01"})
 	if got := summaries(out.Events); !slices.Equal(got, []string{"Dentist"}) || f.calls("GET", "/events")[2].Query.Get("q") != "dentist" {
 		t.Errorf("query: %v", got)
 	}
 	// An unknown calendar name.
-	if msg := callErr(t, cs, "list_events", map[string]any{"calendars": []string{"Nope"}}); !strings.Contains(msg, `calendar "Nope"`) {
+	if msg := mcptest.CallError(t, cs, "list_events", map[string]any{"calendars": []string{"Nope"}}); !strings.Contains(msg, `calendar "Nope"`) {
 		t.Errorf("unknown calendar: %s", msg)
 	}
 }
@@ -83,7 +66,7 @@ func TestListEventsPagingAndRecurring(t *testing.T) {
 	var all []string
 	var recurring int
 	for range 10 {
-		out, res := call[listEventsOutput](t, cs, "list_events", args)
+		out, res := mcptest.CallFor[listEventsOutput](t, cs, "list_events", args)
 		for _, e := range out.Events {
 			all = append(all, e.ID)
 			if e.RecurringEventID == "standup" {
@@ -106,7 +89,7 @@ func TestListEventsPagingAndRecurring(t *testing.T) {
 	if len(slices.Compact(all)) != 11 {
 		t.Errorf("duplicates across pages: %v", all)
 	}
-	if msg := callErr(t, cs, "list_events", map[string]any{"page_token": "garbage!"}); !strings.Contains(msg, "page_token") {
+	if msg := mcptest.CallError(t, cs, "list_events", map[string]any{"page_token": "garbage!"}); !strings.Contains(msg, "page_token") {
 		t.Errorf("bad token: %s", msg)
 	}
 }
@@ -114,7 +97,7 @@ func TestListEventsPagingAndRecurring(t *testing.T) {
 func TestAllDayEventsKeepTheirDates(t *testing.T) {
 	_, cs := start(t)
 	for _, zone := range []string{"Pacific/Honolulu", "Pacific/Kiritimati", "UTC", "Europe/Berlin"} { // UTC−10, UTC+14
-		out, res := call[listEventsOutput](t, cs, "list_events", map[string]any{"time_min": "2026-03-05", "time_max": "2026-03-14", "time_zone": zone})
+		out, res := mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"time_min": "2026-03-05", "time_max": "2026-03-14", "time_zone": zone})
 		var holiday, trip eventInfo
 		for _, e := range out.Events {
 			switch e.ID {
@@ -135,11 +118,11 @@ func TestAllDayEventsKeepTheirDates(t *testing.T) {
 		}
 	}
 	// Timed events move with the zone.
-	ev, _ := call[eventOutput](t, cs, "get_event", map[string]any{"event_id": "dentist", "time_zone": "Pacific/Kiritimati"})
+	ev, _ := mcptest.CallFor[eventOutput](t, cs, "get_event", map[string]any{"event_id": "dentist", "time_zone": "Pacific/Kiritimati"})
 	if ev.Start.DateTime != "2026-03-05T04:00:00+14:00" {
 		t.Errorf("dentist in UTC+14: %+v", ev.Start)
 	}
-	ev, _ = call[eventOutput](t, cs, "get_event", map[string]any{"event_id": "dentist", "time_zone": "Pacific/Honolulu"})
+	ev, _ = mcptest.CallFor[eventOutput](t, cs, "get_event", map[string]any{"event_id": "dentist", "time_zone": "Pacific/Honolulu"})
 	if ev.Start.DateTime != "2026-03-04T04:00:00-10:00" {
 		t.Errorf("dentist in UTC−10: %+v", ev.Start)
 	}
@@ -148,13 +131,13 @@ func TestAllDayEventsKeepTheirDates(t *testing.T) {
 func TestCreateEvent(t *testing.T) {
 	f, cs := start(t)
 	// All-day, two days inclusive: Google gets an exclusive end.
-	out, _ := call[eventOutput](t, cs, "create_event", map[string]any{"summary": "Offsite", "start": "2026-05-04", "end": "2026-05-05", "send_updates": "none"})
+	out, _ := mcptest.CallFor[eventOutput](t, cs, "create_event", map[string]any{"summary": "Offsite", "start": "2026-05-04", "end": "2026-05-05", "send_updates": "none"})
 	body := f.calls("POST", "/events")[0].Body
 	if body["start"].(map[string]any)["date"] != "2026-05-04" || body["end"].(map[string]any)["date"] != "2026-05-06" || out.End.Date != "2026-05-05" || !out.AllDay {
 		t.Errorf("all-day body %v, out %+v", body, out)
 	}
 	// Timed across DST (Europe/Berlin changes on 29 March 2026), weekly, with everything.
-	out, _ = call[eventOutput](t, cs, "create_event", map[string]any{
+	out, _ = mcptest.CallFor[eventOutput](t, cs, "create_event", map[string]any{
 		"summary": "Planning", "start": "2026-03-29T09:00", "end": "2026-03-29T10:30", "location": "Room 4", "description": "Q2",
 		"attendees": []string{"bob@example.com"}, "recurrence": []string{"FREQ=WEEKLY;COUNT=4"}, "reminder_minutes": []int{10, 60},
 		"meet": true, "color_id": "5", "visibility": "private"})
@@ -178,7 +161,7 @@ func TestCreateEvent(t *testing.T) {
 		t.Errorf("attendees %v", b["attendees"])
 	}
 	// The day before DST is still +01:00.
-	_, _ = call[eventOutput](t, cs, "create_event", map[string]any{"summary": "x", "start": "2026-03-28T09:00", "end": "2026-03-28T10:00", "time_zone": "Europe/Berlin"})
+	_, _ = mcptest.CallFor[eventOutput](t, cs, "create_event", map[string]any{"summary": "x", "start": "2026-03-28T09:00", "end": "2026-03-28T10:00", "time_zone": "Europe/Berlin"})
 	if got := f.calls("POST", "/events")[2].Body["start"].(map[string]any)["dateTime"]; got != "2026-03-28T09:00:00+01:00" {
 		t.Errorf("pre-DST %v", got)
 	}
@@ -190,7 +173,7 @@ func TestCreateEvent(t *testing.T) {
 		{"summary": "x", "start": "2026-03-28", "color_id": "12"},
 		{"summary": "", "start": "2026-03-28"},
 	} {
-		callErr(t, cs, "create_event", bad)
+		mcptest.CallError(t, cs, "create_event", bad)
 	}
 }
 
@@ -206,7 +189,7 @@ func TestRecurringScopes(t *testing.T) {
 	const third = "standup_20260316T080000Z"
 	t.Run("this", func(t *testing.T) {
 		f, cs := start(t)
-		out, _ := call[eventOutput](t, cs, "update_event", map[string]any{"event_id": third, "summary": "Stand-up (demo)", "start": "2026-03-16T10:00", "end": "2026-03-16T10:30"})
+		out, _ := mcptest.CallFor[eventOutput](t, cs, "update_event", map[string]any{"event_id": third, "summary": "Stand-up (demo)", "start": "2026-03-16T10:00", "end": "2026-03-16T10:30"})
 		p := f.calls("PATCH", "/events/"+third)
 		if len(p) != 1 || p[0].Body["summary"] != "Stand-up (demo)" || p[0].Body["start"].(map[string]any)["dateTime"] != "2026-03-16T10:00:00+01:00" {
 			t.Fatalf("patch %+v", p)
@@ -217,19 +200,19 @@ func TestRecurringScopes(t *testing.T) {
 		if _, ok := p[0].Body["location"]; ok {
 			t.Errorf("unset field sent: %v", p[0].Body)
 		}
-		_, _ = call[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": "standup_20260323T080000Z"})
+		_, _ = mcptest.CallFor[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": "standup_20260323T080000Z"})
 		if d := f.calls("DELETE", "/events/standup_20260323T080000Z"); len(d) != 1 || f.event("ada@example.com", "standup") == nil {
 			t.Errorf("delete this: %+v", d)
 		}
 		// A series id cannot take scope this.
-		if msg := callErr(t, cs, "update_event", map[string]any{"event_id": "standup", "scope": "this", "summary": "x"}); !strings.Contains(msg, "occurrence id") {
+		if msg := mcptest.CallError(t, cs, "update_event", map[string]any{"event_id": "standup", "scope": "this", "summary": "x"}); !strings.Contains(msg, "occurrence id") {
 			t.Errorf("series with scope this: %s", msg)
 		}
 	})
 	t.Run("all", func(t *testing.T) {
 		f, cs := start(t)
 		// Moving the third occurrence to 10:00 moves the series to 10:00 from its first day.
-		out, _ := call[eventOutput](t, cs, "update_event", map[string]any{"event_id": third, "scope": "all", "start": "2026-03-16T10:00", "end": "2026-03-16T10:30", "location": "Room 2"})
+		out, _ := mcptest.CallFor[eventOutput](t, cs, "update_event", map[string]any{"event_id": third, "scope": "all", "start": "2026-03-16T10:00", "end": "2026-03-16T10:30", "location": "Room 2"})
 		p := f.calls("PATCH", "/events/standup")
 		if len(p) != 1 {
 			t.Fatalf("series patches %+v", p)
@@ -241,14 +224,14 @@ func TestRecurringScopes(t *testing.T) {
 		if !strings.Contains(out.Action, "whole series") {
 			t.Errorf("action %q", out.Action)
 		}
-		_, _ = call[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": third, "scope": "all"})
+		_, _ = mcptest.CallFor[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": third, "scope": "all"})
 		if len(f.calls("DELETE", "/events/standup")) != 1 {
 			t.Errorf("series not deleted")
 		}
 	})
 	t.Run("following", func(t *testing.T) {
 		f, cs := start(t)
-		out, _ := call[eventOutput](t, cs, "update_event", map[string]any{"event_id": third, "scope": "following", "summary": "Stand-up v2"})
+		out, _ := mcptest.CallFor[eventOutput](t, cs, "update_event", map[string]any{"event_id": third, "scope": "following", "summary": "Stand-up v2"})
 		p := f.calls("PATCH", "/events/standup")
 		if len(p) != 1 || !slices.Equal(anyStrings(p[0].Body["recurrence"]), []string{"RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260316T075959Z"}) {
 			t.Fatalf("old series patch %+v", p)
@@ -271,7 +254,7 @@ func TestRecurringScopes(t *testing.T) {
 	t.Run("delete following", func(t *testing.T) {
 		f, cs := start(t)
 		// After the DST change: UNTIL is one second before 07:00Z.
-		out, _ := call[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": "standup_20260330T070000Z", "scope": "following"})
+		out, _ := mcptest.CallFor[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": "standup_20260330T070000Z", "scope": "following"})
 		p := f.calls("PATCH", "/events/standup")
 		if len(p) != 1 || !slices.Equal(anyStrings(p[0].Body["recurrence"]), []string{"RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260330T065959Z"}) || len(f.calls("DELETE", "")) != 0 {
 			t.Errorf("delete following %+v", p)
@@ -280,7 +263,7 @@ func TestRecurringScopes(t *testing.T) {
 			t.Errorf("detail %q", out.Detail)
 		}
 		// From the first occurrence, "following" is the whole series.
-		_, _ = call[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": "standup_20260302T080000Z", "scope": "following"})
+		_, _ = mcptest.CallFor[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": "standup_20260302T080000Z", "scope": "following"})
 		if len(f.calls("DELETE", "/events/standup")) != 1 {
 			t.Errorf("first occurrence following did not delete the series")
 		}
@@ -289,7 +272,7 @@ func TestRecurringScopes(t *testing.T) {
 
 func TestRespondAndQuickAdd(t *testing.T) {
 	f, cs := start(t)
-	out, _ := call[eventOutput](t, cs, "respond_to_event", map[string]any{"event_id": "review", "response": "tentative", "note": "might be late"})
+	out, _ := mcptest.CallFor[eventOutput](t, cs, "respond_to_event", map[string]any{"event_id": "review", "response": "tentative", "note": "might be late"})
 	p := f.calls("PATCH", "/events/review")
 	if len(p) != 1 {
 		t.Fatal("no patch")
@@ -303,11 +286,11 @@ func TestRespondAndQuickAdd(t *testing.T) {
 	if self["responseStatus"] != "tentative" || self["comment"] != "might be late" || len(p[0].Body["attendees"].([]any)) != 2 || out.Action != "tentative" {
 		t.Errorf("respond body %v", p[0].Body)
 	}
-	if msg := callErr(t, cs, "respond_to_event", map[string]any{"event_id": "dentist", "response": "accepted"}); !strings.Contains(msg, "not an invited attendee") {
+	if msg := mcptest.CallError(t, cs, "respond_to_event", map[string]any{"event_id": "dentist", "response": "accepted"}); !strings.Contains(msg, "not an invited attendee") {
 		t.Errorf("not invited: %s", msg)
 	}
-	callErr(t, cs, "respond_to_event", map[string]any{"event_id": "review", "response": "maybe"})
-	q, _ := call[eventOutput](t, cs, "quick_add", map[string]any{"text": "Lunch with Ann Friday 12:30"})
+	mcptest.CallError(t, cs, "respond_to_event", map[string]any{"event_id": "review", "response": "maybe"})
+	q, _ := mcptest.CallFor[eventOutput](t, cs, "quick_add", map[string]any{"text": "Lunch with Ann Friday 12:30"})
 	r := f.calls("POST", "/quickAdd")
 	if len(r) != 1 || r[0].Query.Get("text") != "Lunch with Ann Friday 12:30" || r[0].Query.Get("sendUpdates") != "none" || q.ID != "quick1" || q.Start.DateTime != "2026-03-06T12:30:00+01:00" {
 		t.Errorf("quick add %+v %+v", r, q)
@@ -316,7 +299,7 @@ func TestRespondAndQuickAdd(t *testing.T) {
 
 func TestFreeBusyAndSlots(t *testing.T) {
 	f, cs := start(t)
-	fb, _ := call[freeBusyOutput](t, cs, "free_busy", map[string]any{"calendars": []string{"primary", "Team", "secret@example.com"}, "time_min": "2026-03-27", "time_max": "2026-03-31"})
+	fb, _ := mcptest.CallFor[freeBusyOutput](t, cs, "free_busy", map[string]any{"calendars": []string{"primary", "Team", "secret@example.com"}, "time_min": "2026-03-27", "time_max": "2026-03-31"})
 	if fb.TimeZone != "Europe/Berlin" || len(fb.Calendars) != 3 || fb.Calendars[0].Busy[0].Start != "2026-03-27T09:00:00+01:00" || fb.Calendars[2].Error != "notFound" {
 		t.Errorf("free_busy %+v", fb)
 	}
@@ -324,11 +307,11 @@ func TestFreeBusyAndSlots(t *testing.T) {
 	if b["timeMin"] != "2026-03-27T00:00:00+01:00" || b["timeMax"] != "2026-03-31T00:00:00+02:00" {
 		t.Errorf("free/busy range %v", b)
 	}
-	if msg := callErr(t, cs, "free_busy", map[string]any{"time_min": "2026-01-01", "time_max": "2026-05-01"}); !strings.Contains(msg, "3 months") {
+	if msg := mcptest.CallError(t, cs, "free_busy", map[string]any{"time_min": "2026-01-01", "time_max": "2026-05-01"}); !strings.Contains(msg, "3 months") {
 		t.Errorf("range cap: %s", msg)
 	}
 	// Friday 27 March (CET) and Monday 30 March (CEST, after the DST change); weekend skipped.
-	slots, _ := call[freeSlotsOutput](t, cs, "find_free_slots", map[string]any{"calendars": []string{"primary", "Team"}, "duration_minutes": 60, "time_min": "2026-03-27", "time_max": "2026-03-31"})
+	slots, _ := mcptest.CallFor[freeSlotsOutput](t, cs, "find_free_slots", map[string]any{"calendars": []string{"primary", "Team"}, "duration_minutes": 60, "time_min": "2026-03-27", "time_max": "2026-03-31"})
 	want := []interval{
 		{"2026-03-27T13:00:00+01:00", "2026-03-27T14:00:00+01:00"},
 		{"2026-03-27T16:30:00+01:00", "2026-03-27T17:00:00+01:00"},
@@ -342,12 +325,12 @@ func TestFreeBusyAndSlots(t *testing.T) {
 	if !slices.Equal(slots.Slots, want) || slots.More {
 		t.Errorf("slots %+v, want %+v", slots.Slots, want)
 	}
-	slots, _ = call[freeSlotsOutput](t, cs, "find_free_slots", map[string]any{"duration_minutes": 30, "time_min": "2026-03-28", "time_max": "2026-03-30", "include_weekends": true,
+	slots, _ = mcptest.CallFor[freeSlotsOutput](t, cs, "find_free_slots", map[string]any{"duration_minutes": 30, "time_min": "2026-03-28", "time_max": "2026-03-30", "include_weekends": true,
 		"working_hours_start": "08:00", "working_hours_end": "12:00", "max_slots": 1})
 	if len(slots.Slots) != 1 || slots.Slots[0] != (interval{"2026-03-28T08:00:00+01:00", "2026-03-28T12:00:00+01:00"}) || !slots.More {
 		t.Errorf("weekend slots %+v", slots)
 	}
-	if msg := callErr(t, cs, "find_free_slots", map[string]any{"calendars": []string{"secret@example.com"}, "duration_minutes": 30}); !strings.Contains(msg, "not visible") {
+	if msg := mcptest.CallError(t, cs, "find_free_slots", map[string]any{"calendars": []string{"secret@example.com"}, "duration_minutes": 30}); !strings.Contains(msg, "not visible") {
 		t.Errorf("hidden calendar: %s", msg)
 	}
 }
@@ -355,14 +338,14 @@ func TestFreeBusyAndSlots(t *testing.T) {
 func TestRetryAndErrors(t *testing.T) {
 	f, cs := start(t)
 	f.fail = 1
-	out, _ := call[listEventsOutput](t, cs, "list_events", map[string]any{"time_min": "2026-03-04", "time_max": "2026-03-05"})
+	out, _ := mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"time_min": "2026-03-04", "time_max": "2026-03-05"})
 	if len(out.Events) != 1 || f.fail != 0 {
 		t.Errorf("after a 503: %+v", out)
 	}
-	if msg := callErr(t, cs, "get_event", map[string]any{"event_id": "nope"}); msg != "event nope not found" {
+	if msg := mcptest.CallError(t, cs, "get_event", map[string]any{"event_id": "nope"}); msg != "event nope not found" {
 		t.Errorf("not found: %q", msg)
 	}
-	now, _ := call[currentTimeOutput](t, cs, "get_current_time", nil)
+	now, _ := mcptest.CallFor[currentTimeOutput](t, cs, "get_current_time", nil)
 	if now.TimeZone != "Europe/Berlin" || (now.UTCOffset != "+01:00" && now.UTCOffset != "+02:00") {
 		t.Errorf("current time %+v", now)
 	}
@@ -387,16 +370,16 @@ func TestReadOnlyAndSignIn(t *testing.T) {
 	if !slices.Equal(names, []string{"find_free_slots", "free_busy", "get_current_time", "get_event", "list_calendars", "list_events"}) {
 		t.Errorf("read-only tools %v", names)
 	}
-	_, _ = call[listCalendarsOutput](t, cs, "list_calendars", nil)
+	_, _ = mcptest.CallFor[listCalendarsOutput](t, cs, "list_calendars", nil)
 
 	// No sign-in at all: the server runs and every tool says how to sign in.
 	dir := t.TempDir()
 	h = mcptest.Start(t, spec(), "--google-token-file", dir+"/token.json", "--google-client-file", dir+"/client.json", "--state-dir", dir)
 	cs = h.Connect(t, "")
-	if msg := callErr(t, cs, "list_calendars", nil); !strings.Contains(msg, "calendar auth login") {
+	if msg := mcptest.CallError(t, cs, "list_calendars", nil); !strings.Contains(msg, "calendar auth login") {
 		t.Errorf("signed out: %s", msg)
 	}
-	if msg := callErr(t, cs, "list_calendars", nil); msg != "Google sign-in missing: run `calendar auth login`" {
+	if msg := mcptest.CallError(t, cs, "list_calendars", nil); msg != "Google sign-in missing: run `calendar auth login`" {
 		t.Errorf("signed out: %q", msg)
 	}
 	if c := h.Server.Health(t.Context()).Checks["google token"]; c.Status != "warn" || !strings.Contains(c.Detail, "missing") {

@@ -18,23 +18,6 @@ func start(t *testing.T, extra ...string) (*fakeDrive, *mcp.ClientSession) {
 	return f, h.Connect(t, "")
 }
 
-func call[T any](t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (T, *mcp.CallToolResult) {
-	t.Helper()
-	res := mcptest.Call(t, cs, tool, args)
-	var out T
-	mcptest.Decode(t, res, &out)
-	return out, res
-}
-
-func callErr(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) string {
-	t.Helper()
-	res := mcptest.Call(t, cs, tool, args)
-	if !res.IsError {
-		t.Fatalf("%s %v: want an error, got %s", tool, args, mcptest.Text(res))
-	}
-	return mcptest.Text(res)
-}
-
 func ids(fs []fileInfo) []string {
 	var out []string
 	for _, f := range fs {
@@ -72,7 +55,7 @@ func TestBuildQuery(t *testing.T) {
 
 func TestSearchAndPaging(t *testing.T) {
 	f, cs := start(t)
-	out, _ := call[filesOutput](t, cs, "search_files", map[string]any{"query": "roadmap"})
+	out, _ := mcptest.CallFor[filesOutput](t, cs, "search_files", map[string]any{"query": "roadmap"})
 	if !slices.Equal(ids(out.Files), []string{"shared1"}) || out.Files[0].DriveID != sharedDrive {
 		t.Errorf("shared-drive search %+v", out)
 	}
@@ -84,7 +67,7 @@ func TestSearchAndPaging(t *testing.T) {
 	var seen []string
 	args := map[string]any{"query": "name contains 'o'", "page_size": 3}
 	for range 10 {
-		page, res := call[filesOutput](t, cs, "search_files", args)
+		page, res := mcptest.CallFor[filesOutput](t, cs, "search_files", args)
 		seen = append(seen, ids(page.Files)...)
 		if page.NextPageToken == "" {
 			break
@@ -100,33 +83,33 @@ func TestSearchAndPaging(t *testing.T) {
 	if q := f.calls("GET", "/drive/v3/files")[1].Query; q.Get("orderBy") != "modifiedTime desc" || q.Get("q") != "(name contains 'o') and trashed = false" {
 		t.Errorf("raw query %v", q)
 	}
-	out, _ = call[filesOutput](t, cs, "search_files", map[string]any{"query": "old", "include_trashed": true})
+	out, _ = mcptest.CallFor[filesOutput](t, cs, "search_files", map[string]any{"query": "old", "include_trashed": true})
 	if !slices.Equal(ids(out.Files), []string{"old1"}) || !out.Files[0].Trashed {
 		t.Errorf("trashed search %+v", out)
 	}
-	folder, _ := call[filesOutput](t, cs, "list_folder", map[string]any{"folder_id": sharedDrive})
+	folder, _ := mcptest.CallFor[filesOutput](t, cs, "list_folder", map[string]any{"folder_id": sharedDrive})
 	if !slices.Equal(ids(folder.Files), []string{"shared1"}) {
 		t.Errorf("shared drive listing %+v", folder)
 	}
-	info, _ := call[fileOutput](t, cs, "get_file_info", map[string]any{"file_id": "shared1"})
+	info, _ := mcptest.CallFor[fileOutput](t, cs, "get_file_info", map[string]any{"file_id": "shared1"})
 	if info.DriveID != sharedDrive || info.Name != "Roadmap (shared drive)" || !info.CanEdit {
 		t.Errorf("shared file info %+v", info)
 	}
-	if msg := callErr(t, cs, "get_file_info", map[string]any{"file_id": "nope"}); msg != "file nope not found" {
+	if msg := mcptest.CallError(t, cs, "get_file_info", map[string]any{"file_id": "nope"}); msg != "file nope not found" {
 		t.Errorf("missing: %q", msg)
 	}
 }
 
 func TestReadFile(t *testing.T) {
 	f, cs := start(t)
-	doc, _ := call[readOutput](t, cs, "read_file", map[string]any{"file_id": "doc1"})
+	doc, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "doc1"})
 	if doc.Format != "markdown" || doc.Content != markdownDoc || doc.Truncated {
 		t.Errorf("doc %+v", doc)
 	}
 	if e := f.calls("GET", "/files/doc1/export"); len(e) != 1 || e[0].Query.Get("mimeType") != "text/markdown" {
 		t.Errorf("doc export %+v", e)
 	}
-	sheet, _ := call[readOutput](t, cs, "read_file", map[string]any{"file_id": "sheet1"})
+	sheet, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "sheet1"})
 	want := "Item,Amount,Date,\n\"Coffee, \"\"good\"\"\",12.5,2026-03-05,\n,,,\nTotal,12.5,,TRUE\n"
 	if sheet.Format != "csv" || sheet.Content != want || !slices.Equal(sheet.Sheets, []string{"Q1", "Q2 Plan"}) || sheet.Sheet != "Q1" {
 		t.Errorf("sheet %q %+v", sheet.Content, sheet)
@@ -134,23 +117,23 @@ func TestReadFile(t *testing.T) {
 	if e := f.calls("GET", "/files/sheet1/export"); e[0].Query.Get("mimeType") != xlsxMime {
 		t.Errorf("sheet export %v", e[0].Query)
 	}
-	sheet, _ = call[readOutput](t, cs, "read_file", map[string]any{"file_id": "sheet1", "sheet": "q2 plan"})
+	sheet, _ = mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "sheet1", "sheet": "q2 plan"})
 	if sheet.Content != "Hire,2\n" || sheet.Sheet != "Q2 Plan" {
 		t.Errorf("second sheet %+v", sheet)
 	}
-	if msg := callErr(t, cs, "read_file", map[string]any{"file_id": "sheet1", "sheet": "Q3"}); !strings.Contains(msg, `"Q1", "Q2 Plan"`) {
+	if msg := mcptest.CallError(t, cs, "read_file", map[string]any{"file_id": "sheet1", "sheet": "Q3"}); !strings.Contains(msg, `"Q1", "Q2 Plan"`) {
 		t.Errorf("unknown sheet: %s", msg)
 	}
-	slides, _ := call[readOutput](t, cs, "read_file", map[string]any{"file_id": "slides1"})
+	slides, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "slides1"})
 	if slides.Content != "Kick-off\n\nAgenda\n- Scope\n- Dates\n" || slides.Format != "text" {
 		t.Errorf("slides %+v", slides)
 	}
-	text, _ := call[readOutput](t, cs, "read_file", map[string]any{"file_id": "notes1"})
+	text, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "notes1"})
 	if text.Content != "line one\nline two — ünïcode\n" {
 		t.Errorf("text %+v", text)
 	}
 	// PDF: converted through a temporary Google Doc, which is deleted.
-	pdf, _ := call[readOutput](t, cs, "read_file", map[string]any{"file_id": "pdf1"})
+	pdf, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "pdf1"})
 	if pdf.Content != "Quarterly report\r\nRevenue grew 12%.\r\n" {
 		t.Errorf("pdf %+v", pdf)
 	}
@@ -159,20 +142,20 @@ func TestReadFile(t *testing.T) {
 	if len(cp) != 1 || cp[0].Body["mimeType"] != mimeDoc || len(del) != 1 || f.file("copy1") != nil {
 		t.Errorf("pdf conversion copy %+v, delete %+v", cp, del)
 	}
-	img, _ := call[readOutput](t, cs, "read_file", map[string]any{"file_id": "img1"})
+	img, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "img1"})
 	if img.Content != "" || !strings.Contains(img.Note, "download_file") || img.File.Name != "photo.png" {
 		t.Errorf("image %+v", img)
 	}
 	// Paging by characters, with a marker naming the next offset.
-	p1, res := call[readOutput](t, cs, "read_file", map[string]any{"file_id": "notes1", "max_chars": 12})
+	p1, res := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "notes1", "max_chars": 12})
 	if p1.Content != "line one\nlin" || !p1.Truncated || p1.Total != 28 || !strings.Contains(mcptest.Text(res), "call read_file with file_id=notes1 offset=12]") {
 		t.Errorf("page 1 %+v\n%s", p1, mcptest.Text(res))
 	}
-	p2, _ := call[readOutput](t, cs, "read_file", map[string]any{"file_id": "notes1", "offset": 12})
+	p2, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "notes1", "offset": 12})
 	if p2.Content != "e two — ünïcode\n" || p2.Truncated {
 		t.Errorf("page 2 %+v", p2)
 	}
-	shared, _ := call[readOutput](t, cs, "read_file", map[string]any{"file_id": "shared1"})
+	shared, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "shared1"})
 	if shared.Content != "# Roadmap\n" {
 		t.Errorf("shared-drive read %+v", shared)
 	}
@@ -180,7 +163,7 @@ func TestReadFile(t *testing.T) {
 
 func TestDownload(t *testing.T) {
 	_, cs := start(t)
-	out, _ := call[downloadOutput](t, cs, "download_file", map[string]any{"file_id": "doc1"})
+	out, _ := mcptest.CallFor[downloadOutput](t, cs, "download_file", map[string]any{"file_id": "doc1"})
 	data, err := os.ReadFile(out.Path)
 	if err != nil || string(data) != "%PDF-1.7 exported" || filepath.Base(out.Path) != "doc1-Project plan.pdf" || out.MimeType != "application/pdf" {
 		t.Errorf("export download %+v: %v", out, err)
@@ -189,14 +172,14 @@ func TestDownload(t *testing.T) {
 	if st.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v", st.Mode())
 	}
-	out, _ = call[downloadOutput](t, cs, "download_file", map[string]any{"file_id": "img1"})
+	out, _ = mcptest.CallFor[downloadOutput](t, cs, "download_file", map[string]any{"file_id": "img1"})
 	if data, _ := os.ReadFile(out.Path); string(data) != "\x89PNG\r\n" || out.Size != 6 {
 		t.Errorf("media download %+v", out)
 	}
-	callErr(t, cs, "download_file", map[string]any{"file_id": "doc1", "format": "exe"})
-	callErr(t, cs, "download_file", map[string]any{"file_id": "folder1"})
+	mcptest.CallError(t, cs, "download_file", map[string]any{"file_id": "doc1", "format": "exe"})
+	mcptest.CallError(t, cs, "download_file", map[string]any{"file_id": "folder1"})
 	_, cs2 := start(t, "--max-file-bytes", "1024")
-	if msg := callErr(t, cs2, "download_file", map[string]any{"file_id": "sheet1"}); !strings.Contains(msg, "1024-byte limit") {
+	if msg := mcptest.CallError(t, cs2, "download_file", map[string]any{"file_id": "sheet1"}); !strings.Contains(msg, "1024-byte limit") {
 		t.Errorf("cap: %s", msg)
 	}
 }
@@ -209,7 +192,7 @@ func TestUploadAndCreate(t *testing.T) {
 	_ = os.Symlink(outside, filepath.Join(dir, "link.txt"))
 	f, cs := start(t, "--uploads-dir", dir)
 
-	out, _ := call[fileOutput](t, cs, "upload_file", map[string]any{"path": "plan.md", "folder_id": "folder1", "convert": true})
+	out, _ := mcptest.CallFor[fileOutput](t, cs, "upload_file", map[string]any{"path": "plan.md", "folder_id": "folder1", "convert": true})
 	up := f.calls("POST", "/upload/drive/v3/files")
 	if len(up) != 1 || up[0].Query.Get("uploadType") != "multipart" || !strings.HasPrefix(up[0].ContentType, "multipart/related") {
 		t.Fatalf("upload request %+v", up)
@@ -220,56 +203,56 @@ func TestUploadAndCreate(t *testing.T) {
 	if out.Kind != "doc" || out.Name != "plan" {
 		t.Errorf("uploaded %+v", out)
 	}
-	_, _ = call[fileOutput](t, cs, "upload_file", map[string]any{"content_base64": base64.StdEncoding.EncodeToString([]byte{0, 1, 2}), "name": "blob.bin"})
+	_, _ = mcptest.CallFor[fileOutput](t, cs, "upload_file", map[string]any{"content_base64": base64.StdEncoding.EncodeToString([]byte{0, 1, 2}), "name": "blob.bin"})
 	if up := f.calls("POST", "/upload/drive/v3/files")[1]; up.MediaType != "application/octet-stream" || string(up.Media) != "\x00\x01\x02" || up.Body["mimeType"] != nil {
 		t.Errorf("base64 upload %+v", up)
 	}
 	for _, p := range []string{"../" + filepath.Base(filepath.Dir(outside)) + "/secret.txt", outside, "link.txt"} {
-		if msg := callErr(t, cs, "upload_file", map[string]any{"path": p}); !strings.Contains(msg, "uploads folder") {
+		if msg := mcptest.CallError(t, cs, "upload_file", map[string]any{"path": p}); !strings.Contains(msg, "uploads folder") {
 			t.Errorf("escape %s: %s", p, msg)
 		}
 	}
-	created, _ := call[fileOutput](t, cs, "create_file", map[string]any{"name": "todo.md", "content": "- [ ] ship"})
+	created, _ := mcptest.CallFor[fileOutput](t, cs, "create_file", map[string]any{"name": "todo.md", "content": "- [ ] ship"})
 	c := f.calls("POST", "/upload/drive/v3/files")[2]
 	if c.MediaType != "text/markdown" || c.Body["name"] != "todo.md" || c.Body["mimeType"] != nil || created.Name != "todo.md" {
 		t.Errorf("create_file %+v", c)
 	}
-	_, _ = call[fileOutput](t, cs, "update_file_content", map[string]any{"file_id": "notes1", "content": "new text"})
+	_, _ = mcptest.CallFor[fileOutput](t, cs, "update_file_content", map[string]any{"file_id": "notes1", "content": "new text"})
 	u := f.calls("PATCH", "/upload/drive/v3/files/notes1")
 	if len(u) != 1 || string(u[0].Media) != "new text" || u[0].MediaType != "text/plain" {
 		t.Errorf("update content %+v", u)
 	}
-	_, _ = call[fileOutput](t, cs, "update_file_content", map[string]any{"file_id": "doc1", "content": "# New"})
+	_, _ = mcptest.CallFor[fileOutput](t, cs, "update_file_content", map[string]any{"file_id": "doc1", "content": "# New"})
 	if u := f.calls("PATCH", "/upload/drive/v3/files/doc1"); len(u) != 1 || u[0].MediaType != "text/markdown" {
 		t.Errorf("doc update %+v", u)
 	}
-	callErr(t, cs, "update_file_content", map[string]any{"file_id": "notes1", "content": "a", "content_base64": "Yg=="})
+	mcptest.CallError(t, cs, "update_file_content", map[string]any{"file_id": "notes1", "content": "a", "content_base64": "Yg=="})
 }
 
 func TestOrganise(t *testing.T) {
 	f, cs := start(t)
-	folder, _ := call[fileOutput](t, cs, "create_folder", map[string]any{"name": "Reports", "parent_id": sharedDrive})
+	folder, _ := mcptest.CallFor[fileOutput](t, cs, "create_folder", map[string]any{"name": "Reports", "parent_id": sharedDrive})
 	if b := f.calls("POST", "/drive/v3/files")[0].Body; b["mimeType"] != mimeFolder || b["parents"].([]any)[0] != sharedDrive || folder.Kind != "folder" {
 		t.Errorf("folder %+v", b)
 	}
-	moved, _ := call[fileOutput](t, cs, "move_file", map[string]any{"file_id": "notes1", "folder_id": "folder1"})
+	moved, _ := mcptest.CallFor[fileOutput](t, cs, "move_file", map[string]any{"file_id": "notes1", "folder_id": "folder1"})
 	m := f.calls("PATCH", "/drive/v3/files/notes1")[0]
 	if m.Query.Get("addParents") != "folder1" || m.Query.Get("removeParents") != "root" || !slices.Equal(moved.Parents, []string{"folder1"}) {
 		t.Errorf("move %+v", m)
 	}
-	renamed, _ := call[fileOutput](t, cs, "rename_file", map[string]any{"file_id": "shared1", "new_name": "Roadmap 2026"})
+	renamed, _ := mcptest.CallFor[fileOutput](t, cs, "rename_file", map[string]any{"file_id": "shared1", "new_name": "Roadmap 2026"})
 	if renamed.Name != "Roadmap 2026" {
 		t.Errorf("rename %+v", renamed)
 	}
-	cp, _ := call[fileOutput](t, cs, "copy_file", map[string]any{"file_id": "doc1", "name": "Plan v2"})
+	cp, _ := mcptest.CallFor[fileOutput](t, cs, "copy_file", map[string]any{"file_id": "doc1", "name": "Plan v2"})
 	if cp.Name != "Plan v2" || cp.ID == "doc1" {
 		t.Errorf("copy %+v", cp)
 	}
-	tr, _ := call[fileOutput](t, cs, "trash_file", map[string]any{"file_id": "img1"})
+	tr, _ := mcptest.CallFor[fileOutput](t, cs, "trash_file", map[string]any{"file_id": "img1"})
 	if !tr.Trashed || f.calls("PATCH", "/drive/v3/files/img1")[0].Body["trashed"] != true {
 		t.Errorf("trash %+v", tr)
 	}
-	rs, _ := call[fileOutput](t, cs, "restore_file", map[string]any{"file_id": "img1"})
+	rs, _ := mcptest.CallFor[fileOutput](t, cs, "restore_file", map[string]any{"file_id": "img1"})
 	if rs.Trashed || f.calls("PATCH", "/drive/v3/files/img1")[1].Body["trashed"] != false {
 		t.Errorf("restore %+v", rs)
 	}
@@ -277,36 +260,36 @@ func TestOrganise(t *testing.T) {
 
 func TestSharing(t *testing.T) {
 	f, cs := start(t)
-	out, _ := call[permissionOutput](t, cs, "share_file", map[string]any{"file_id": "doc1", "type": "user", "email": "carol@example.com", "role": "commenter", "message": "have a look"})
+	out, _ := mcptest.CallFor[permissionOutput](t, cs, "share_file", map[string]any{"file_id": "doc1", "type": "user", "email": "carol@example.com", "role": "commenter", "message": "have a look"})
 	c := f.calls("POST", "/files/doc1/permissions")[0]
 	if c.Body["emailAddress"] != "carol@example.com" || c.Body["role"] != "commenter" || c.Query.Get("sendNotificationEmail") != "true" || c.Query.Get("emailMessage") != "have a look" || out.Permission.Role != "commenter" {
 		t.Errorf("share %+v", c)
 	}
-	_, _ = call[permissionOutput](t, cs, "share_file", map[string]any{"file_id": "shared1", "type": "domain", "domain": "example.com", "role": "reader"})
+	_, _ = mcptest.CallFor[permissionOutput](t, cs, "share_file", map[string]any{"file_id": "shared1", "type": "domain", "domain": "example.com", "role": "reader"})
 	if c := f.calls("POST", "/files/shared1/permissions")[0]; c.Body["domain"] != "example.com" || c.Query.Get("supportsAllDrives") != "true" {
 		t.Errorf("domain share %+v", c)
 	}
-	if msg := callErr(t, cs, "share_file", map[string]any{"file_id": "doc1", "type": "anyone", "role": "reader"}); !strings.Contains(msg, "--allow-public-sharing") {
+	if msg := mcptest.CallError(t, cs, "share_file", map[string]any{"file_id": "doc1", "type": "anyone", "role": "reader"}); !strings.Contains(msg, "--allow-public-sharing") {
 		t.Errorf("public: %s", msg)
 	}
 	if n := len(f.calls("POST", "/files/doc1/permissions")); n != 1 {
 		t.Errorf("public share reached Drive: %d calls", n)
 	}
-	callErr(t, cs, "share_file", map[string]any{"file_id": "doc1", "type": "user", "email": "x@example.com", "role": "owner"})
-	perms, _ := call[listPermissionsOutput](t, cs, "list_permissions", map[string]any{"file_id": "doc1"})
+	mcptest.CallError(t, cs, "share_file", map[string]any{"file_id": "doc1", "type": "user", "email": "x@example.com", "role": "owner"})
+	perms, _ := mcptest.CallFor[listPermissionsOutput](t, cs, "list_permissions", map[string]any{"file_id": "doc1"})
 	if len(perms.Permissions) != 3 || perms.Permissions[1].Email != "bob@example.com" {
 		t.Errorf("permissions %+v", perms)
 	}
-	rm, _ := call[permissionOutput](t, cs, "remove_permission", map[string]any{"file_id": "doc1", "email": "BOB@example.com"})
+	rm, _ := mcptest.CallFor[permissionOutput](t, cs, "remove_permission", map[string]any{"file_id": "doc1", "email": "BOB@example.com"})
 	if rm.Permission.ID != "p-bob" || len(f.calls("DELETE", "/files/doc1/permissions/p-bob")) != 1 {
 		t.Errorf("remove %+v", rm)
 	}
-	if msg := callErr(t, cs, "remove_permission", map[string]any{"file_id": "doc1", "permission_id": "p-owner"}); !strings.Contains(msg, "owner") {
+	if msg := mcptest.CallError(t, cs, "remove_permission", map[string]any{"file_id": "doc1", "permission_id": "p-owner"}); !strings.Contains(msg, "owner") {
 		t.Errorf("owner removal: %s", msg)
 	}
 	// With the flag, public sharing works.
 	f2, cs2 := start(t, "--allow-public-sharing")
-	pub, _ := call[permissionOutput](t, cs2, "share_file", map[string]any{"file_id": "doc1", "type": "anyone", "role": "reader"})
+	pub, _ := mcptest.CallFor[permissionOutput](t, cs2, "share_file", map[string]any{"file_id": "doc1", "type": "anyone", "role": "reader"})
 	if c := f2.calls("POST", "/files/doc1/permissions"); len(c) != 1 || c[0].Body["type"] != "anyone" || c[0].Query.Has("sendNotificationEmail") || pub.Permission.Type != "anyone" {
 		t.Errorf("public share %+v", c)
 	}
@@ -329,17 +312,17 @@ func TestReadOnlyAndSignIn(t *testing.T) {
 		t.Errorf("read-only tools %v", names)
 	}
 	// A PDF needs a temporary copy, which read-only cannot make: metadata and a note.
-	out, _ := call[readOutput](t, cs, "read_file", map[string]any{"file_id": "pdf1"})
+	out, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "pdf1"})
 	if out.Content != "" || !strings.Contains(out.Note, "--read-only") || len(f.calls("POST", "/copy")) != 0 {
 		t.Errorf("read-only pdf %+v", out)
 	}
 	dir := t.TempDir()
 	h = mcptest.Start(t, spec(), "--google-token-file", dir+"/token.json", "--google-client-file", dir+"/client.json", "--state-dir", dir)
 	cs = h.Connect(t, "")
-	if msg := callErr(t, cs, "search_files", map[string]any{"query": "x"}); !strings.Contains(msg, "drive auth login") {
+	if msg := mcptest.CallError(t, cs, "search_files", map[string]any{"query": "x"}); !strings.Contains(msg, "drive auth login") {
 		t.Errorf("signed out: %s", msg)
 	}
-	if msg := callErr(t, cs, "search_files", nil); msg != "Google sign-in missing: run `drive auth login`" {
+	if msg := mcptest.CallError(t, cs, "search_files", nil); msg != "Google sign-in missing: run `drive auth login`" {
 		t.Errorf("signed out: %q", msg)
 	}
 	if c := h.Server.Health(t.Context()).Checks["google token"]; c.Status != "warn" || !strings.Contains(c.Detail, "missing") {

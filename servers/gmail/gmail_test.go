@@ -28,17 +28,9 @@ func start(t *testing.T, extra ...string) (*fakeGmail, *mcp.ClientSession, *mcpt
 	return f, h.Connect(t, ""), h
 }
 
-func call[T any](t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (T, *mcp.CallToolResult) {
-	t.Helper()
-	res := mcptest.Call(t, cs, tool, args)
-	var out T
-	mcptest.Decode(t, res, &out)
-	return out, res
-}
-
 func TestSearchPaging(t *testing.T) {
 	f, cs, _ := start(t)
-	out, _ := call[searchOutput](t, cs, "search_messages", map[string]any{"query": "in:inbox newer_than:7d", "max_results": 5})
+	out, _ := mcptest.CallFor[searchOutput](t, cs, "search_messages", map[string]any{"query": "in:inbox newer_than:7d", "max_results": 5})
 	if len(out.Messages) != 5 || out.NextPageToken != "p5" || out.Estimate != 8 {
 		t.Fatalf("page 1: %d messages, token %q", len(out.Messages), out.NextPageToken)
 	}
@@ -50,7 +42,7 @@ func TestSearchPaging(t *testing.T) {
 	if out.Messages[1].Subject != "Spécial offers" || !out.Messages[3].HasAttachments {
 		t.Errorf("decoded subject %q, nested has_attachments %v", out.Messages[1].Subject, out.Messages[3].HasAttachments)
 	}
-	out2, _ := call[searchOutput](t, cs, "search_messages", map[string]any{"query": "in:inbox newer_than:7d", "max_results": 5, "page_token": out.NextPageToken})
+	out2, _ := mcptest.CallFor[searchOutput](t, cs, "search_messages", map[string]any{"query": "in:inbox newer_than:7d", "max_results": 5, "page_token": out.NextPageToken})
 	if len(out2.Messages) != 3 || out2.NextPageToken != "" || out2.Messages[2].ID != "th3" {
 		t.Errorf("page 2: %+v", out2)
 	}
@@ -75,23 +67,23 @@ func TestGetMessageBodies(t *testing.T) {
 		{"alt", "raw", "From: Bob <bob@example.com>\r\nSubject: raw\r\n\r\nraw body", "raw"},
 	}
 	for _, tt := range tests {
-		out, _ := call[messageOutput](t, cs, "get_message", map[string]any{"id": tt.id, "format": tt.format})
+		out, _ := mcptest.CallFor[messageOutput](t, cs, "get_message", map[string]any{"id": tt.id, "format": tt.format})
 		if out.Body != tt.body || out.BodySource != tt.source || out.Truncated {
 			t.Errorf("%s/%s: body %q from %q, want %q from %q", tt.id, tt.format, out.Body, out.BodySource, tt.body, tt.source)
 		}
 	}
-	out, _ := call[messageOutput](t, cs, "get_message", map[string]any{"id": "nested"})
+	out, _ := mcptest.CallFor[messageOutput](t, cs, "get_message", map[string]any{"id": "nested"})
 	want := []attachmentInfo{{ID: "att-logo", Name: "attachment-1.1", Type: "image/png", Size: 4, PartID: "1.1", InlineID: "logo"},
 		{ID: "att-pdf", Name: "report.pdf", Type: "application/pdf", Size: int64(len(pdfBytes)), PartID: "2"}}
 	if !slices.Equal(out.Attachments, want) {
 		t.Errorf("attachments %+v", out.Attachments)
 	}
 	// Paging a body: a marker and the offset to continue from.
-	page1, res := call[messageOutput](t, cs, "get_message", map[string]any{"id": "alt", "max_chars": 10})
+	page1, res := mcptest.CallFor[messageOutput](t, cs, "get_message", map[string]any{"id": "alt", "max_chars": 10})
 	if page1.Body != "Hi Ada,\nlu" || !page1.Truncated || page1.BodyTotal != 28 || !strings.Contains(mcptest.Text(res), "[… truncated: 18 more characters; call get_message with id=alt offset=10]") {
 		t.Errorf("page 1 %+v\n%s", page1, mcptest.Text(res))
 	}
-	page2, _ := call[messageOutput](t, cs, "get_message", map[string]any{"id": "alt", "offset": 10, "max_chars": 100})
+	page2, _ := mcptest.CallFor[messageOutput](t, cs, "get_message", map[string]any{"id": "alt", "offset": 10, "max_chars": 100})
 	if page2.Body != "nch on Friday?\nBob" || page2.Truncated {
 		t.Errorf("page 2 %+v", page2)
 	}
@@ -103,7 +95,7 @@ func TestGetMessageBodies(t *testing.T) {
 
 func TestGetThread(t *testing.T) {
 	_, cs, _ := start(t)
-	out, _ := call[threadOutput](t, cs, "get_thread", map[string]any{"id": "t3"})
+	out, _ := mcptest.CallFor[threadOutput](t, cs, "get_thread", map[string]any{"id": "t3"})
 	var bodies, froms []string
 	for _, m := range out.Messages {
 		bodies, froms = append(bodies, m.Body), append(froms, m.From)
@@ -115,7 +107,7 @@ func TestGetThread(t *testing.T) {
 
 func TestGetAttachment(t *testing.T) {
 	_, cs, _ := start(t, "--inline-attachment-bytes", "1024", "--max-attachment-bytes", "1048576")
-	out, res := call[attachmentOutput](t, cs, "get_attachment", map[string]any{"message_id": "nested", "attachment_id": "att-logo"})
+	out, res := mcptest.CallFor[attachmentOutput](t, cs, "get_attachment", map[string]any{"message_id": "nested", "attachment_id": "att-logo"})
 	var blob []byte
 	for _, c := range res.Content {
 		if r, ok := c.(*mcp.EmbeddedResource); ok {
@@ -125,7 +117,7 @@ func TestGetAttachment(t *testing.T) {
 	if !out.Inline || string(blob) != "\x89PNG" {
 		t.Errorf("inline attachment %+v, blob %q", out, blob)
 	}
-	out, _ = call[attachmentOutput](t, cs, "get_attachment", map[string]any{"message_id": "nested", "attachment_id": "att-pdf"})
+	out, _ = mcptest.CallFor[attachmentOutput](t, cs, "get_attachment", map[string]any{"message_id": "nested", "attachment_id": "att-pdf"})
 	data, err := os.ReadFile(out.Path)
 	if err != nil || string(data) != string(pdfBytes) || out.Inline || filepath.Base(out.Path) != "nested-2-report.pdf" {
 		t.Errorf("saved attachment %+v: %v", out, err)
@@ -182,7 +174,7 @@ func readRaw(t *testing.T, m *gmail.Message) (mail.Header, map[string]string) {
 func TestSendAfter429(t *testing.T) {
 	f, cs, _ := start(t)
 	f.fail429 = 1
-	out, _ := call[sentOutput](t, cs, "send_message", map[string]any{"to": []string{"Bob <bob@example.com>"}, "bcc": []string{"eve@example.com"},
+	out, _ := mcptest.CallFor[sentOutput](t, cs, "send_message", map[string]any{"to": []string{"Bob <bob@example.com>"}, "bcc": []string{"eve@example.com"},
 		"subject": "Plans", "text": "See you at 8.", "html": "<p>See you at <b>8</b>.</p>", "reply_to": []string{"ada+r@example.com"},
 		"attachments": []map[string]any{{"name": "plan.txt", "content_base64": base64.StdEncoding.EncodeToString([]byte("step 1"))}}})
 	if out.ID != "sent1" || f.sendHits != 2 || len(f.sent) != 1 {
@@ -199,7 +191,7 @@ func TestSendAfter429(t *testing.T) {
 
 func TestReplyAllAndForward(t *testing.T) {
 	f, cs, _ := start(t)
-	call[sentOutput](t, cs, "reply_message", map[string]any{"message_id": "th2", "text": "Works for me.", "reply_all": true, "quote": true})
+	mcptest.CallFor[sentOutput](t, cs, "reply_message", map[string]any{"message_id": "th2", "text": "Works for me.", "reply_all": true, "quote": true})
 	h, parts := readRaw(t, f.sent[0])
 	if f.sent[0].ThreadId != "t3" || h.Get("In-Reply-To") != "<th2@mail.example.com>" || h.Get("References") != "<th1@mail.example.com> <th2@mail.example.com>" || h.Get("Subject") != "Re: Meeting" {
 		t.Errorf("reply headers %v thread %q", h, f.sent[0].ThreadId)
@@ -213,7 +205,7 @@ func TestReplyAllAndForward(t *testing.T) {
 		t.Errorf("quoted reply %q", parts["text/plain"])
 	}
 
-	call[sentOutput](t, cs, "forward_message", map[string]any{"message_id": "nested", "to": []string{"dan@example.com"}, "text": "FYI"})
+	mcptest.CallFor[sentOutput](t, cs, "forward_message", map[string]any{"message_id": "nested", "to": []string{"dan@example.com"}, "text": "FYI"})
 	h, parts = readRaw(t, f.sent[1])
 	if h.Get("Subject") != "Fwd: Report" || h.Get("To") != "<dan@example.com>" || parts["report.pdf"] != string(pdfBytes) || parts["attachment-1.1"] != "\x89PNG" ||
 		!strings.Contains(parts["text/plain"], "---------- Forwarded message ---------\r\nFrom: Carol <carol@example.com>") {
@@ -227,38 +219,38 @@ func TestAllowedRecipients(t *testing.T) {
 	if !res.IsError || mcptest.Text(res) != "x@evil.test is not an allowed recipient on this server (--allowed-recipients)" || len(f.sent) != 0 {
 		t.Errorf("allowlist: %s", mcptest.Text(res))
 	}
-	call[sentOutput](t, cs, "send_message", map[string]any{"to": []string{"friend@other.org", "bob@example.com"}, "text": "hi"})
+	mcptest.CallFor[sentOutput](t, cs, "send_message", map[string]any{"to": []string{"friend@other.org", "bob@example.com"}, "text": "hi"})
 }
 
 func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 	f, cs, _ := start(t)
-	d, _ := call[draftOutput](t, cs, "create_draft", map[string]any{"to": []string{"bob@example.com"}, "subject": "Draft", "text": "v1"})
+	d, _ := mcptest.CallFor[draftOutput](t, cs, "create_draft", map[string]any{"to": []string{"bob@example.com"}, "subject": "Draft", "text": "v1"})
 	if d.ID != "d1" {
 		t.Fatalf("draft %+v", d)
 	}
-	call[draftOutput](t, cs, "update_draft", map[string]any{"id": "d1", "to": []string{"bob@example.com"}, "subject": "Draft v2", "text": "v2"})
+	mcptest.CallFor[draftOutput](t, cs, "update_draft", map[string]any{"id": "d1", "to": []string{"bob@example.com"}, "subject": "Draft v2", "text": "v2"})
 	h, parts := readRaw(t, f.drafts["d1"].Message)
 	if h.Get("Subject") != "Draft v2" || parts["text/plain"] != "v2" {
 		t.Errorf("updated draft %v %q", h, parts)
 	}
-	list, _ := call[listDraftsOutput](t, cs, "list_drafts", nil)
+	list, _ := mcptest.CallFor[listDraftsOutput](t, cs, "list_drafts", nil)
 	if len(list.Drafts) != 1 || list.Drafts[0].ID != "d1" {
 		t.Errorf("drafts %+v", list)
 	}
-	got, _ := call[getDraftOutput](t, cs, "get_draft", map[string]any{"id": "d1"})
+	got, _ := mcptest.CallFor[getDraftOutput](t, cs, "get_draft", map[string]any{"id": "d1"})
 	if got.ID != "d1" || got.Subject != "Lunch" {
 		t.Errorf("get_draft %+v", got)
 	}
-	sent, _ := call[sentOutput](t, cs, "send_draft", map[string]any{"id": "d1"})
+	sent, _ := mcptest.CallFor[sentOutput](t, cs, "send_draft", map[string]any{"id": "d1"})
 	if sent.ID != "sent-d1" {
 		t.Errorf("send_draft %+v", sent)
 	}
-	call[draftOutput](t, cs, "delete_draft", map[string]any{"id": "d1"})
+	mcptest.CallFor[draftOutput](t, cs, "delete_draft", map[string]any{"id": "d1"})
 	if len(f.drafts) != 0 {
 		t.Errorf("draft not deleted")
 	}
 
-	mod, _ := call[modifyOutput](t, cs, "modify_messages", map[string]any{"ids": []string{"alt", "nested"}, "add_labels": []string{"receipts", "STARRED"}, "remove_labels": []string{"INBOX", "UNREAD"}})
+	mod, _ := mcptest.CallFor[modifyOutput](t, cs, "modify_messages", map[string]any{"ids": []string{"alt", "nested"}, "add_labels": []string{"receipts", "STARRED"}, "remove_labels": []string{"INBOX", "UNREAD"}})
 	req := f.modified[0]
 	if mod.Modified != 2 || !slices.Equal(req.Ids, []string{"alt", "nested"}) || !slices.Equal(req.AddLabelIds, []string{"Label_7", "STARRED"}) || !slices.Equal(req.RemoveLabelIds, []string{"INBOX", "UNREAD"}) {
 		t.Errorf("modify %+v → %+v", mod, req)
@@ -268,8 +260,8 @@ func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 		t.Errorf("1001 ids: %s", mcptest.Text(res))
 	}
 
-	lbl, _ := call[labelOutput](t, cs, "create_label", map[string]any{"name": "Projects/Apollo"})
-	ren, _ := call[labelOutput](t, cs, "rename_label", map[string]any{"label": "projects/apollo", "new_name": "Projects/Artemis"})
+	lbl, _ := mcptest.CallFor[labelOutput](t, cs, "create_label", map[string]any{"name": "Projects/Apollo"})
+	ren, _ := mcptest.CallFor[labelOutput](t, cs, "rename_label", map[string]any{"label": "projects/apollo", "new_name": "Projects/Artemis"})
 	if lbl.ID != "Label_9" || ren.Name != "Projects/Artemis" {
 		t.Errorf("labels %+v %+v", lbl, ren)
 	}
@@ -277,22 +269,22 @@ func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 	if !res.IsError || !strings.Contains(mcptest.Text(res), "system label") {
 		t.Errorf("delete INBOX: %s", mcptest.Text(res))
 	}
-	labels, _ := call[listLabelsOutput](t, cs, "list_labels", nil)
+	labels, _ := mcptest.CallFor[listLabelsOutput](t, cs, "list_labels", nil)
 	if len(labels.Labels) != 4 {
 		t.Errorf("labels %+v", labels)
 	}
 
-	fl, _ := call[filterOutput](t, cs, "create_filter", map[string]any{"from": "news@shop.example", "add_labels": []string{"Receipts"}, "remove_labels": []string{"INBOX"}})
+	fl, _ := mcptest.CallFor[filterOutput](t, cs, "create_filter", map[string]any{"from": "news@shop.example", "add_labels": []string{"Receipts"}, "remove_labels": []string{"INBOX"}})
 	if fl.ID != "f1" || fl.From != "news@shop.example" || !slices.Equal(fl.AddLabels, []string{"Label_7"}) {
 		t.Errorf("filter %+v", fl)
 	}
-	fls, _ := call[listFiltersOutput](t, cs, "list_filters", nil)
+	fls, _ := mcptest.CallFor[listFiltersOutput](t, cs, "list_filters", nil)
 	if len(fls.Filters) != 1 || fls.Filters[0].String() != "f1: from=news@shop.example → +Label_7 -INBOX" {
 		t.Errorf("filters %+v", fls)
 	}
-	call[filterOutput](t, cs, "delete_filter", map[string]any{"id": "f1"})
+	mcptest.CallFor[filterOutput](t, cs, "delete_filter", map[string]any{"id": "f1"})
 
-	p, _ := call[profileOutput](t, cs, "get_gmail_profile", nil)
+	p, _ := mcptest.CallFor[profileOutput](t, cs, "get_gmail_profile", nil)
 	if p.Email != "ada@example.com" || p.MessagesTotal != 1234 || p.ThreadsTotal != 567 || !strings.HasPrefix(p.SignIn, "ok: ada@example.com") {
 		t.Errorf("profile %+v", p)
 	}

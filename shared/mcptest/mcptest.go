@@ -110,6 +110,25 @@ func Call(t testing.TB, cs *mcp.ClientSession, name string, args any) *mcp.CallT
 	return res
 }
 
+// CallFor calls a tool that must succeed and decodes its structured output into a T.
+func CallFor[T any](t testing.TB, cs *mcp.ClientSession, name string, args any) (T, *mcp.CallToolResult) {
+	t.Helper()
+	res := Call(t, cs, name, args)
+	var out T
+	Decode(t, res, &out)
+	return out, res
+}
+
+// CallError calls a tool that must fail and returns the error text.
+func CallError(t testing.TB, cs *mcp.ClientSession, name string, args any) string {
+	t.Helper()
+	res := Call(t, cs, name, args)
+	if !res.IsError {
+		t.Fatalf("%s(%v) succeeded, want an error: %s", name, args, Text(res))
+	}
+	return Text(res)
+}
+
 // Text joins the text contents of a result.
 func Text(res *mcp.CallToolResult) string {
 	var parts []string
