@@ -1,0 +1,57 @@
+package health
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestReport(t *testing.T) {
+	tests := []struct {
+		name   string
+		checks map[string]CheckFunc
+		want   string
+		detail map[string]Result
+	}{
+		{"no checks", nil, "ok", nil},
+		{"all ok", map[string]CheckFunc{"a": func(context.Context) Result { return Result{Status: OK} }}, "ok", nil},
+		{"a warning degrades", map[string]CheckFunc{
+			"a": func(context.Context) Result { return Result{Status: OK} },
+			"b": func(context.Context) Result { return Result{Status: Warn, Detail: "expires in 2 days"} },
+		}, "degraded", map[string]Result{"b": {Status: Warn, Detail: "expires in 2 days"}}},
+		{"a failure wins over a warning", map[string]CheckFunc{
+			"a": func(context.Context) Result { return Result{Status: Fail, Detail: "missing"} },
+			"b": func(context.Context) Result { return Result{Status: Warn} },
+		}, "unavailable", map[string]Result{"a": {Status: Fail, Detail: "missing"}}},
+		{"an unknown status counts as failure", map[string]CheckFunc{"a": func(context.Context) Result { return Result{Status: "great"} }},
+			"unavailable", map[string]Result{"a": {Status: Fail}}},
+		{"a panicking check fails", map[string]CheckFunc{"a": func(context.Context) Result { panic("boom") }},
+			"unavailable", map[string]Result{"a": {Status: Fail, Detail: "check panicked"}}},
+		{"a slow check times out", map[string]CheckFunc{"a": func(ctx context.Context) Result {
+			<-ctx.Done()
+			time.Sleep(time.Second)
+			return Result{Status: OK}
+		}}, "unavailable", map[string]Result{"a": {Status: Fail, Detail: "check timed out after 50ms"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewRegistry("calculator", "v1", func() int { return 3 })
+			for n, fn := range tt.checks {
+				r.Add(n, fn)
+			}
+			start := time.Now()
+			rep := r.Report(context.Background(), 50*time.Millisecond)
+			if time.Since(start) > 500*time.Millisecond {
+				t.Errorf("report took %s", time.Since(start))
+			}
+			if rep.Status != tt.want || rep.Name != "calculator" || rep.Version != "v1" || rep.Tools != 3 {
+				t.Errorf("report = %+v, want status %s", rep, tt.want)
+			}
+			for n, want := range tt.detail {
+				if rep.Checks[n] != want {
+					t.Errorf("check %s = %+v, want %+v", n, rep.Checks[n], want)
+				}
+			}
+		})
+	}
+}
