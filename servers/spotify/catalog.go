@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/zmb3/spotify/v2"
+)
+
+// searchPage is Spotify's largest search page since February 2026.
+const searchPage = 10
+
+var searchTypes = map[string]spotify.SearchType{
+	"track": spotify.SearchTypeTrack, "album": spotify.SearchTypeAlbum, "artist": spotify.SearchTypeArtist,
+	"playlist": spotify.SearchTypePlaylist, "show": spotify.SearchTypeShow, "episode": spotify.SearchTypeEpisode,
+}
+
+// item is one search result or catalog object, compact.
+type item struct {
+	Type    string `json:"type"`
+	Name    string `json:"name"`
+	URI     string `json:"uri"`
+	By      string `json:"by,omitempty"` // artists, owner or publisher
+	Album   string `json:"album,omitempty"`
+	Release string `json:"release,omitempty"`
+	Tracks  int    `json:"tracks,omitempty"`
+}
+
+func (i item) describe() string {
+	s := i.Type + " " + fmt.Sprintf("%q", i.Name)
+	if i.By != "" {
+		s += " by " + i.By
+	}
+	return s + " (" + i.URI + ")"
+}
+
+// searchItems flattens a result in a fixed order: tracks, albums, artists, playlists, shows, episodes.
+func searchItems(r *spotify.SearchResult) []item {
+	var out []item
+	if r.Tracks != nil {
+		for i := range r.Tracks.Tracks {
+			t := &r.Tracks.Tracks[i]
+			out = append(out, item{Type: "track", Name: t.Name, URI: string(t.URI), By: artistNames(t.Artists), Album: t.Album.Name})
+		}
+	}
+	if r.Albums != nil {
+		for _, a := range r.Albums.Albums {
+			out = append(out, item{Type: "album", Name: a.Name, URI: string(a.URI), By: artistNames(a.Artists), Release: a.ReleaseDate})
+		}
+	}
+	if r.Artists != nil {
+		for _, a := range r.Artists.Artists {
+			out = append(out, item{Type: "artist", Name: a.Name, URI: string(a.URI)})
+		}
+	}
+	if r.Playlists != nil {
+		for _, p := range r.Playlists.Playlists {
+			if p.URI == "" { // Spotify sends null for playlists it hides
+				continue
+			}
+			out = append(out, item{Type: "playlist", Name: p.Name, URI: string(p.URI), By: p.Owner.DisplayName})
+		}
+	}
+	if r.Shows != nil {
+		for _, s := range r.Shows.Shows {
+			out = append(out, item{Type: "show", Name: s.Name, URI: string(s.URI), By: s.Publisher})
+		}
+	}
+	if r.Episodes != nil {
+		for _, e := range r.Episodes.Episodes {
+			out = append(out, item{Type: "episode", Name: e.Name, URI: string(e.URI), Release: e.ReleaseDate})
+		}
+	}
+	return out
+}
+
+func addCatalogTools(s *kit.Server, c *client) {
+	kit.AddTool(s, kit.Tool{Name: "search_music", Description: "Search Spotify for tracks, albums, artists, playlists, shows or episodes.", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 45 * time.Second}, c.searchMusic)
+	kit.AddTool(s, kit.Tool{Name: "get_item", Description: "Details of a Spotify track, album (with its tracks), artist or playlist by URI or link.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getItem)
+}
+
+type searchInput struct {
+	Query  string   `json:"query" jsonschema:"search text; Spotify filters work, e.g. 'artist:Radiohead year:1997'"`
+	Types  []string `json:"types,omitempty" jsonschema:"of track, album, artist, playlist, show, episode (default: track)"`
+	Limit  int      `json:"limit,omitempty" jsonschema:"results per type, 1-50 (default 10)"`
+	Offset int      `json:"offset,omitempty" jsonschema:"skip this many results per type, for the next page"`
+}
+
+type searchOutput struct {
+	Items      []item `json:"items"`
+	NextOffset int    `json:"next_offset,omitempty"` // pass as offset for more
+}
+
+func (o searchOutput) Text() string {
+	if len(o.Items) == 0 {
+		return "No results."
+	}
+	lines := make([]string, len(o.Items))
+	for i, it := range o.Items {
+		lines[i] = it.describe()
+	}
+	s := strings.Join(lines, "\n")
+	if o.NextOffset > 0 {
+		s += fmt.Sprintf("\n(more: offset %d)", o.NextOffset)
+	}
+	return s
+}
+
+func (c *client) searchMusic(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
+	if strings.TrimSpace(in.Query) == "" {
+		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "query is empty")
+	}
+	limit := in.Limit
+	if limit == 0 {
+		limit = searchPage
+	}
+	if limit < 1 || limit > 50 || in.Offset < 0 || in.Offset > 1000 {
+		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "limit must be 1-50 and offset 0-1000")
+	}
+	types := in.Types
+	if len(types) == 0 {
+		types = []string{"track"}
+	}
+	var mask spotify.SearchType
+	for _, t := range types {
+		st, ok := searchTypes[strings.ToLower(strings.TrimSpace(t))]
+		if !ok {
+			return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "type %q: give track, album, artist, playlist, show or episode", t)
+		}
+		mask |= st
+	}
+	// Spotify answers at most 10 per type and page: fetch pages until limit or the end.
+	out := searchOutput{Items: []item{}}
+	more := false
+	for got := 0; got < limit; {
+		n := min(searchPage, limit-got)
+		res, err := c.zm.Search(ctx, in.Query, mask, spotify.Limit(n), spotify.Offset(in.Offset+got))
+		if err != nil {
+			return nil, searchOutput{}, c.fail(ctx, err, "search")
+		}
+		out.Items = append(out.Items, searchItems(res)...)
+		got += n
+		more = hasNext(res)
+		if !more {
+			break
+		}
+	}
+	if more {
+		out.NextOffset = in.Offset + limit
+	}
+	return nil, out, nil
+}
+
+func hasNext(r *spotify.SearchResult) bool {
+	return r.Tracks != nil && r.Tracks.Next != "" || r.Albums != nil && r.Albums.Next != "" ||
+		r.Artists != nil && r.Artists.Next != "" || r.Playlists != nil && r.Playlists.Next != "" ||
+		r.Shows != nil && r.Shows.Next != "" || r.Episodes != nil && r.Episodes.Next != ""
+}
+
+type getItemInput struct {
+	URI string `json:"uri" jsonschema:"spotify: URI or open.spotify.com link of a track, album, artist or playlist"`
+}
+
+type itemOutput struct {
+	item
+	Genres      []string `json:"genres,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Items       []track  `json:"items,omitempty"` // an album's tracks, a playlist's first items
+}
+
+func (o itemOutput) Text() string {
+	s := o.describe()
+	if o.Release != "" {
+		s += ", released " + o.Release
+	}
+	if len(o.Genres) > 0 {
+		s += "; genres: " + strings.Join(o.Genres, ", ")
+	}
+	if o.Description != "" {
+		s += "\n" + o.Description
+	}
+	for i, t := range o.Items {
+		s += fmt.Sprintf("\n%d. %s", i+1, t)
+	}
+	return s
+}
+
+func (c *client) getItem(ctx context.Context, _ *mcp.CallToolRequest, in getItemInput) (*mcp.CallToolResult, itemOutput, error) {
+	uri, kind, id, err := parseURI(in.URI, "")
+	if err != nil {
+		return nil, itemOutput{}, err
+	}
+	switch kind {
+	case "track":
+		t, err := c.zm.GetTrack(ctx, spotify.ID(id))
+		if err != nil {
+			return nil, itemOutput{}, c.fail(ctx, err, uri)
+		}
+		return nil, itemOutput{item: item{Type: kind, Name: t.Name, URI: uri, By: artistNames(t.Artists), Album: t.Album.Name, Release: t.Album.ReleaseDate}}, nil
+	case "album":
+		a, err := c.zm.GetAlbum(ctx, spotify.ID(id))
+		if err != nil {
+			return nil, itemOutput{}, c.fail(ctx, err, uri)
+		}
+		out := itemOutput{item: item{Type: kind, Name: a.Name, URI: uri, By: artistNames(a.Artists), Release: a.ReleaseDate, Tracks: int(a.Tracks.Total)}, Genres: a.Genres}
+		for _, t := range a.Tracks.Tracks {
+			tr := fromSimple(t)
+			tr.Album = ""
+			out.Items = append(out.Items, tr)
+		}
+		return nil, out, nil
+	case "artist":
+		a, err := c.zm.GetArtist(ctx, spotify.ID(id))
+		if err != nil {
+			return nil, itemOutput{}, c.fail(ctx, err, uri)
+		}
+		return nil, itemOutput{item: item{Type: kind, Name: a.Name, URI: uri}, Genres: a.Genres}, nil
+	case "playlist":
+		p, err := c.playlist(ctx, id)
+		if err != nil {
+			return nil, itemOutput{}, c.fail(ctx, err, uri)
+		}
+		out := itemOutput{item: item{Type: kind, Name: p.Name, URI: uri, By: p.Owner.DisplayName, Tracks: p.Items.Total}, Description: p.Description}
+		for _, e := range p.Items.Items {
+			if t, ok := e.track(); ok {
+				out.Items = append(out.Items, t)
+			}
+		}
+		return nil, out, nil
+	}
+	return nil, itemOutput{}, kit.Errorf(kit.CodeInvalidInput, "get_item handles tracks, albums, artists and playlists, not a %s", kind)
+}

@@ -1,0 +1,282 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/spotifyauth"
+	"github.com/zmb3/spotify/v2"
+)
+
+const defaultAPIURL = "https://api.spotify.com/v1/"
+
+// client is the one Spotify client the tools use: zmb3/spotify for the calls it still gets
+// right (player, search, single items, saved tracks, history, top items), and a small typed
+// HTTP layer of its own for what the 2026 Web API changed (playlists' /items, POST
+// /me/playlists, /me/library). Both share the authorized, retrying HTTP client.
+type client struct {
+	src  *spotifyauth.Source
+	http *http.Client
+	api  string // ends in "/"
+	zm   *spotify.Client
+}
+
+func newClient(s *kit.Server, st *settings) (*client, error) {
+	switch {
+	case st.concurrent < 1 || st.concurrent > 20:
+		return nil, fmt.Errorf("--max-concurrent %d: give 1 to 20", st.concurrent)
+	case !isHTTP(st.apiURL):
+		return nil, fmt.Errorf("--spotify-api-url %q: give an http(s) URL", st.apiURL)
+	case !isHTTP(st.accountsURL):
+		return nil, fmt.Errorf("--spotify-accounts-url %q: give an http(s) URL", st.accountsURL)
+	}
+	tokenFile := st.tokenFile
+	if tokenFile == "" {
+		tokenFile = filepath.Join(s.Config().StateDir, spotifyauth.TokenFileName)
+		if p := os.Getenv("MCP_SPOTIFY_TOKEN_FILE"); p != "" {
+			tokenFile = p
+		}
+	}
+	clientFile := st.clientFile
+	if clientFile == "" {
+		clientFile = spotifyauth.DefaultClientFile(os.Getenv, tokenFile)
+	}
+	conf, confErr := spotifyauth.LoadClient(clientFile, st.accountsURL)
+	if confErr != nil {
+		s.Logger().Warn("Spotify client not loaded; tools will say so", "error", confErr.Error())
+	}
+	src := spotifyauth.NewSource(spotifyauth.SourceOptions{TokenFile: tokenFile, Client: conf, ClientErr: confErr, FixCommand: "spotify auth login"})
+	hc := spotifyauth.NewHTTPClient(src, spotifyauth.ClientOptions{Concurrent: st.concurrent})
+	api := strings.TrimSuffix(st.apiURL, "/") + "/"
+	c := &client{src: src, http: hc, api: api, zm: spotify.New(hc, spotify.WithBaseURL(api))}
+	s.AddHealthCheck("spotify token", c.health)
+	return c, nil
+}
+
+func isHTTP(u string) bool {
+	return strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")
+}
+
+// health: missing or expiring warn (tools say how to sign in), revoked fails.
+func (c *client) health(context.Context) health.Result {
+	st := c.src.Status()
+	switch st.State {
+	case spotifyauth.StateOK:
+		return health.Result{Status: health.OK, Detail: st.Detail()}
+	case spotifyauth.StateMissing, spotifyauth.StateExpiring:
+		return health.Result{Status: health.Warn, Detail: st.Detail()}
+	}
+	return health.Result{Status: health.Fail, Detail: st.Detail()}
+}
+
+// apiError is a Web API error answer.
+type apiError struct {
+	Status  int
+	Message string
+	Reason  string // the player's reason: NO_ACTIVE_DEVICE, PREMIUM_REQUIRED, …
+}
+
+func (e *apiError) Error() string { return fmt.Sprintf("Spotify answered %d: %s", e.Status, e.Message) }
+
+// do sends one request to the Web API: body (when not nil) as JSON, the answer decoded into out.
+func (c *client) do(ctx context.Context, method, path string, query url.Values, body, out any) error {
+	u := c.api + strings.TrimPrefix(path, "/")
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode >= 300 {
+		return decodeError(resp.StatusCode, data)
+	}
+	if out == nil || len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("unexpected answer from Spotify to %s %s: %w", method, path, err)
+	}
+	return nil
+}
+
+func decodeError(status int, data []byte) error {
+	var e struct {
+		Error struct {
+			Status  int    `json:"status"`
+			Message string `json:"message"`
+			Reason  string `json:"reason"`
+		} `json:"error"`
+	}
+	ae := &apiError{Status: status}
+	if json.Unmarshal(data, &e) == nil {
+		ae.Message, ae.Reason = e.Error.Message, e.Error.Reason
+	}
+	if ae.Message == "" {
+		ae.Message = http.StatusText(status)
+	}
+	return ae
+}
+
+// fail turns an error from a Spotify call into the tool error the model sees; what names the
+// object for "not found".
+func (c *client) fail(ctx context.Context, err error, what string) error {
+	var ke *kit.Error
+	var se *spotifyauth.SignInError
+	if errors.As(err, &ke) {
+		return err
+	}
+	if errors.As(err, &se) {
+		return kit.Errorf(kit.CodeUnavailable, "%s", se.Error())
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return kit.Errorf(kit.CodeTimeout, "Spotify did not answer in time; try again")
+	}
+	var status int
+	var msg, reason string
+	var ae *apiError
+	var ze spotify.Error
+	switch {
+	case errors.As(err, &ae):
+		status, msg, reason = ae.Status, ae.Message, ae.Reason
+	case errors.As(err, &ze):
+		status, msg = ze.Status, ze.Message
+	default:
+		return kit.Errorf(kit.CodeUnavailable, "Spotify call failed: %v", err)
+	}
+	lower := strings.ToLower(msg)
+	switch {
+	case reason == "PREMIUM_REQUIRED" || strings.Contains(lower, "premium required"):
+		return kit.Errorf(kit.CodeUnavailable, "Spotify Premium is required to control playback; this account cannot play, pause or skip through the Web API")
+	case reason == "NO_ACTIVE_DEVICE" || status == http.StatusNotFound && strings.Contains(lower, "no active device"):
+		return kit.Errorf(kit.CodeUnavailable, "no active Spotify device. %s", c.deviceHint(ctx))
+	case status == http.StatusUnauthorized:
+		return kit.Errorf(kit.CodeUnavailable, "Spotify refused the sign-in (%s): run `spotify auth login`", msg)
+	case status == http.StatusForbidden && strings.Contains(lower, "scope"):
+		return kit.Errorf(kit.CodeUnavailable, "the Spotify sign-in lacks a permission for this: run `spotify auth login` again")
+	case status == http.StatusForbidden:
+		return kit.Errorf(kit.CodeUnavailable, "Spotify refused %s: %s (playlists can only be read or changed by their owner or collaborators)", what, msg)
+	case status == http.StatusNotFound:
+		return kit.Errorf(kit.CodeNotFound, "%s not found", what)
+	case status == http.StatusTooManyRequests:
+		return kit.Errorf(kit.CodeLimit, "Spotify is rate-limiting this app (still after waiting as it asked): try again in a minute")
+	case status == http.StatusBadRequest:
+		return kit.Errorf(kit.CodeInvalidInput, "Spotify refused the request: %s", msg)
+	case status >= 500:
+		return kit.Errorf(kit.CodeUnavailable, "Spotify failed (%d %s) after retries; try again later", status, msg)
+	}
+	return kit.Errorf(kit.CodeUnavailable, "Spotify answered %d: %s", status, msg)
+}
+
+// deviceHint lists the devices and says how to choose one.
+func (c *client) deviceHint(ctx context.Context) string {
+	devs, err := c.zm.PlayerDevices(ctx)
+	if err != nil {
+		return "Open Spotify on a phone, computer or speaker, then call list_devices."
+	}
+	if len(devs) == 0 {
+		return "No devices are online: open Spotify on a phone, computer or speaker (or wake the speaker), then try again."
+	}
+	names := make([]string, len(devs))
+	for i, d := range devs {
+		names[i] = fmt.Sprintf("%q (%s)", d.Name, d.Type)
+	}
+	return "Devices available: " + strings.Join(names, ", ") + ". Pass device (a name or id) to play or transfer_playback."
+}
+
+// resolveDevice turns a device name (case-insensitive, or a unique prefix) or id into an id; ""
+// means the active device.
+func (c *client) resolveDevice(ctx context.Context, name string) (*spotify.ID, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, nil
+	}
+	devs, err := c.zm.PlayerDevices(ctx)
+	if err != nil {
+		return nil, c.fail(ctx, err, "the device list")
+	}
+	var matches []spotify.PlayerDevice
+	for _, d := range devs {
+		if string(d.ID) == name || strings.EqualFold(d.Name, name) {
+			id := d.ID
+			return &id, nil
+		}
+		if strings.Contains(strings.ToLower(d.Name), strings.ToLower(name)) {
+			matches = append(matches, d)
+		}
+	}
+	if len(matches) == 1 {
+		id := matches[0].ID
+		return &id, nil
+	}
+	names := make([]string, len(devs))
+	for i, d := range devs {
+		names[i] = fmt.Sprintf("%q", d.Name)
+	}
+	if len(devs) == 0 {
+		return nil, kit.Errorf(kit.CodeNotFound, "no Spotify device named %q: no devices are online; open Spotify on one first", name)
+	}
+	return nil, kit.Errorf(kit.CodeNotFound, "no single Spotify device matches %q; devices: %s", name, strings.Join(names, ", "))
+}
+
+// parseURI accepts a spotify: URI, an open.spotify.com URL or (with kind) a bare id, and returns
+// the canonical URI, its kind and id.
+func parseURI(s, kind string) (uri, k, id string, err error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case strings.HasPrefix(s, "spotify:"):
+		parts := strings.Split(s, ":")
+		if len(parts) == 3 && parts[2] != "" {
+			return s, parts[1], parts[2], nil
+		}
+		if len(parts) == 5 && parts[1] == "user" && parts[3] == "playlist" {
+			return "spotify:playlist:" + parts[4], "playlist", parts[4], nil
+		}
+	case strings.Contains(s, "open.spotify.com/"):
+		u, perr := url.Parse(s)
+		if perr == nil {
+			segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+			if len(segs) >= 2 && strings.HasPrefix(segs[0], "intl-") {
+				segs = segs[1:]
+			}
+			if len(segs) >= 2 && segs[len(segs)-1] != "" {
+				k, id = segs[len(segs)-2], segs[len(segs)-1]
+				return "spotify:" + k + ":" + id, k, id, nil
+			}
+		}
+	case s != "" && kind != "" && !strings.ContainsAny(s, " :/"):
+		return "spotify:" + kind + ":" + s, kind, s, nil
+	}
+	return "", "", "", kit.Errorf(kit.CodeInvalidInput, "%q is not a Spotify URI, open.spotify.com link or id (e.g. spotify:track:4uLU6hMCjMI75M1A2tKUQC)", s)
+}

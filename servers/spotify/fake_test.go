@@ -1,0 +1,275 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// fakeSpotify is the Web API and the accounts service in one httptest server, answering with
+// the JSON shapes of the February 2026 API. It records the calls it got.
+type fakeSpotify struct {
+	mu        sync.Mutex
+	calls     []string // "METHOD /path?query body"
+	active    bool     // a device is active
+	premium   bool
+	throttle  int // answer this many 429s first
+	revoked   bool
+	refreshes int
+	playlist  []string // URIs in playlist pl1
+	library   []string
+	srv       *httptest.Server
+}
+
+func newFake(t *testing.T) *fakeSpotify {
+	f := &fakeSpotify{active: true, premium: true, playlist: []string{"spotify:track:t1", "spotify:track:t2", "spotify:track:t3"}}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// set changes the fake's state under its lock.
+func (f *fakeSpotify) set(fn func(f *fakeSpotify)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fn(f)
+}
+
+func (f *fakeSpotify) log() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls...)
+}
+
+func (f *fakeSpotify) called(prefix string) string {
+	for _, c := range f.log() {
+		if strings.HasPrefix(c, prefix) {
+			return c
+		}
+	}
+	return ""
+}
+
+func trackJSON(id, name, artist string) map[string]any {
+	return map[string]any{"id": id, "name": name, "uri": "spotify:track:" + id, "type": "track", "duration_ms": 240000,
+		"artists": []any{map[string]any{"id": "a-" + artist, "name": artist, "uri": "spotify:artist:a-" + artist}},
+		"album":   map[string]any{"id": "al1", "name": "OK Computer", "uri": "spotify:album:al1", "release_date": "1997-05-21"}}
+}
+
+var devicesJSON = []any{
+	map[string]any{"id": "dev-kitchen", "is_active": false, "is_restricted": false, "name": "Kitchen speaker", "type": "Speaker", "volume_percent": 40},
+	map[string]any{"id": "dev-phone", "is_active": false, "is_restricted": false, "name": "Pixel 9", "type": "Smartphone", "volume_percent": 80},
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func apiErr(w http.ResponseWriter, status int, msg, reason string) {
+	e := map[string]any{"status": status, "message": msg}
+	if reason != "" {
+		e["reason"] = reason
+	}
+	writeJSON(w, status, map[string]any{"error": e})
+}
+
+func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	line := r.Method + " " + r.URL.Path
+	if r.URL.RawQuery != "" {
+		line += "?" + r.URL.RawQuery
+	}
+	if len(body) > 0 {
+		line += " " + string(body)
+	}
+	f.calls = append(f.calls, line)
+
+	if r.URL.Path == "/api/token" {
+		_ = r.ParseForm()
+		form, _ := url.ParseQuery(string(body))
+		if f.revoked || form.Get("refresh_token") == "" {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant", "error_description": "Refresh token revoked"})
+			return
+		}
+		f.refreshes++
+		writeJSON(w, http.StatusOK, map[string]any{"access_token": "access-" + strconv.Itoa(f.refreshes), "token_type": "Bearer", "expires_in": 3600,
+			"refresh_token": "rotated-" + strconv.Itoa(f.refreshes), "scope": "user-read-playback-state"})
+		return
+	}
+	if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer access-") {
+		apiErr(w, http.StatusUnauthorized, "Invalid access token", "")
+		return
+	}
+	if f.throttle > 0 {
+		f.throttle--
+		w.Header().Set("Retry-After", "1")
+		apiErr(w, http.StatusTooManyRequests, "API rate limit exceeded", "")
+		return
+	}
+	path := strings.TrimPrefix(r.URL.Path, "/v1")
+	q := r.URL.Query()
+	player := strings.HasPrefix(path, "/me/player") && path != "/me/player/devices" && path != "/me/player/recently-played"
+	if player && r.Method != http.MethodGet && !f.premium {
+		apiErr(w, http.StatusForbidden, "Player command failed: Premium required", "PREMIUM_REQUIRED")
+		return
+	}
+	switch {
+	case path == "/me/player/devices":
+		devs := devicesJSON
+		if f.active {
+			d := map[string]any{}
+			for k, v := range devicesJSON[0].(map[string]any) {
+				d[k] = v
+			}
+			d["is_active"] = true
+			devs = []any{d, devicesJSON[1]}
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"devices": devs})
+	case path == "/me/player" && r.Method == http.MethodGet:
+		if !f.active {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"device": map[string]any{"id": "dev-kitchen", "is_active": true, "name": "Kitchen speaker", "type": "Speaker", "volume_percent": 40},
+			"shuffle_state": true, "repeat_state": "context", "timestamp": 1, "progress_ms": 65000, "is_playing": true,
+			"context": map[string]any{"type": "album", "uri": "spotify:album:al1"}, "item": trackJSON("t1", "Paranoid Android", "Radiohead"), "currently_playing_type": "track"})
+	case path == "/me/player" && r.Method == http.MethodPut:
+		f.active = true
+		w.WriteHeader(http.StatusNoContent)
+	case player && r.Method != http.MethodGet:
+		if !f.active && q.Get("device_id") == "" {
+			apiErr(w, http.StatusNotFound, "Player command failed: No active device found", "NO_ACTIVE_DEVICE")
+			return
+		}
+		if path == "/me/player/play" {
+			f.active = true
+		}
+		w.WriteHeader(http.StatusNoContent)
+	case path == "/me/player/queue":
+		writeJSON(w, http.StatusOK, map[string]any{"currently_playing": trackJSON("t1", "Paranoid Android", "Radiohead"), "queue": []any{trackJSON("t2", "Karma Police", "Radiohead")}})
+	case path == "/search":
+		limit, _ := strconv.Atoi(q.Get("limit"))
+		offset, _ := strconv.Atoi(q.Get("offset"))
+		if limit > 10 {
+			apiErr(w, http.StatusBadRequest, "Invalid limit", "")
+			return
+		}
+		const total = 23
+		var items []any
+		for i := offset; i < min(offset+limit, total); i++ {
+			items = append(items, trackJSON("s"+strconv.Itoa(i), "Song "+strconv.Itoa(i), "Radiohead"))
+		}
+		next := ""
+		if offset+limit < total {
+			next = f.srv.URL + "/v1/search?offset=" + strconv.Itoa(offset+limit)
+		}
+		res := map[string]any{}
+		if strings.Contains(q.Get("type"), "track") {
+			res["tracks"] = map[string]any{"items": items, "total": total, "limit": limit, "offset": offset, "next": next}
+		}
+		if strings.Contains(q.Get("type"), "artist") {
+			res["artists"] = map[string]any{"items": []any{map[string]any{"id": "rh", "name": "Radiohead", "uri": "spotify:artist:rh"}}, "total": 1}
+		}
+		writeJSON(w, http.StatusOK, res)
+	case strings.HasPrefix(path, "/playlists/pl1/tracks"):
+		apiErr(w, http.StatusForbidden, "Forbidden", "")
+	case path == "/playlists/pl1/items" && r.Method == http.MethodGet:
+		limit, _ := strconv.Atoi(q.Get("limit"))
+		offset, _ := strconv.Atoi(q.Get("offset"))
+		var items []any
+		for i := offset; i < min(offset+limit, len(f.playlist)); i++ {
+			id := strings.TrimPrefix(f.playlist[i], "spotify:track:")
+			items = append(items, map[string]any{"added_at": "2026-03-01T10:00:00Z", "item": trackJSON(id, "Track "+id, "Radiohead")})
+		}
+		next := ""
+		if offset+limit < len(f.playlist) {
+			next = "more"
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"items": items, "total": len(f.playlist), "next": next})
+	case path == "/playlists/pl1/items" && r.Method == http.MethodPost:
+		var b struct {
+			URIs     []string `json:"uris"`
+			Position *int     `json:"position"`
+		}
+		_ = json.Unmarshal(body, &b)
+		pos := len(f.playlist)
+		if b.Position != nil {
+			pos = *b.Position
+		}
+		f.playlist = append(f.playlist[:pos], append(b.URIs, f.playlist[pos:]...)...)
+		writeJSON(w, http.StatusCreated, map[string]any{"snapshot_id": "snap-add"})
+	case path == "/playlists/pl1/items" && r.Method == http.MethodDelete:
+		var b struct {
+			Items []struct {
+				URI string `json:"uri"`
+			} `json:"items"`
+		}
+		_ = json.Unmarshal(body, &b)
+		keep := f.playlist[:0]
+		for _, u := range f.playlist {
+			drop := false
+			for _, it := range b.Items {
+				drop = drop || it.URI == u
+			}
+			if !drop {
+				keep = append(keep, u)
+			}
+		}
+		f.playlist = keep
+		writeJSON(w, http.StatusOK, map[string]any{"snapshot_id": "snap-del"})
+	case path == "/playlists/pl1/items" && r.Method == http.MethodPut:
+		var b struct {
+			RangeStart   int `json:"range_start"`
+			RangeLength  int `json:"range_length"`
+			InsertBefore int `json:"insert_before"`
+		}
+		_ = json.Unmarshal(body, &b)
+		moved := append([]string(nil), f.playlist[b.RangeStart:b.RangeStart+b.RangeLength]...)
+		rest := append(append([]string(nil), f.playlist[:b.RangeStart]...), f.playlist[b.RangeStart+b.RangeLength:]...)
+		at := b.InsertBefore
+		if at > b.RangeStart {
+			at -= b.RangeLength
+		}
+		f.playlist = append(rest[:at], append(moved, rest[at:]...)...)
+		writeJSON(w, http.StatusOK, map[string]any{"snapshot_id": "snap-move"})
+	case path == "/playlists/pl1" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, map[string]any{"id": "pl1", "name": "Running", "uri": "spotify:playlist:pl1", "description": "fast",
+			"owner": map[string]any{"id": "me", "display_name": "Me"}, "items": map[string]any{"total": len(f.playlist), "items": []any{map[string]any{"item": trackJSON("t1", "Paranoid Android", "Radiohead")}}}})
+	case path == "/me/playlists" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, map[string]any{"items": []any{map[string]any{"id": "pl1", "name": "Running", "uri": "spotify:playlist:pl1",
+			"owner": map[string]any{"id": "me", "display_name": "Me"}, "items": map[string]any{"total": len(f.playlist)}}}, "total": 1, "next": nil})
+	case path == "/me/playlists" && r.Method == http.MethodPost:
+		var b map[string]any
+		_ = json.Unmarshal(body, &b)
+		writeJSON(w, http.StatusCreated, map[string]any{"id": "new1", "name": b["name"], "uri": "spotify:playlist:new1", "owner": map[string]any{"id": "me"}})
+	case path == "/me/library":
+		uris := strings.Split(q.Get("uris"), ",")
+		if r.Method == http.MethodPut {
+			f.library = append(f.library, uris...)
+		} else {
+			f.library = nil
+		}
+		w.WriteHeader(http.StatusOK)
+	case path == "/me/tracks" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, map[string]any{"items": []any{map[string]any{"added_at": "2026-03-01T10:00:00Z", "track": trackJSON("t9", "Reckoner", "Radiohead")}}, "total": 1, "limit": 20, "offset": 0})
+	case path == "/me/player/recently-played":
+		writeJSON(w, http.StatusOK, map[string]any{"items": []any{map[string]any{"played_at": "2026-03-01T10:00:00Z", "track": trackJSON("t2", "Karma Police", "Radiohead")}}})
+	case path == "/me/top/artists":
+		writeJSON(w, http.StatusOK, map[string]any{"items": []any{map[string]any{"id": "rh", "name": "Radiohead", "uri": "spotify:artist:rh"}}, "total": 1})
+	case path == "/tracks/t1":
+		writeJSON(w, http.StatusOK, trackJSON("t1", "Paranoid Android", "Radiohead"))
+	default:
+		apiErr(w, http.StatusNotFound, fmt.Sprintf("no route %s %s", r.Method, path), "")
+	}
+}

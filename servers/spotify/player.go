@@ -1,0 +1,417 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/zmb3/spotify/v2"
+)
+
+// track is the compact form of a track (or episode) in every answer.
+type track struct {
+	Name       string `json:"name"`
+	URI        string `json:"uri"`
+	Artists    string `json:"artists,omitempty"`
+	Album      string `json:"album,omitempty"`
+	DurationMS int    `json:"duration_ms,omitempty"`
+}
+
+func (t track) String() string {
+	s := t.Name
+	if t.Artists != "" {
+		s += " — " + t.Artists
+	}
+	return s + " (" + t.URI + ")"
+}
+
+func artistNames(as []spotify.SimpleArtist) string {
+	names := make([]string, len(as))
+	for i, a := range as {
+		names[i] = a.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func fromFull(t *spotify.FullTrack) track {
+	return track{Name: t.Name, URI: string(t.URI), Artists: artistNames(t.Artists), Album: t.Album.Name, DurationMS: int(t.Duration)}
+}
+
+func fromSimple(t spotify.SimpleTrack) track {
+	return track{Name: t.Name, URI: string(t.URI), Artists: artistNames(t.Artists), Album: t.Album.Name, DurationMS: int(t.Duration)}
+}
+
+type device struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	Type       string `json:"type"`
+	Active     bool   `json:"active"`
+	Restricted bool   `json:"restricted,omitempty"`
+	Volume     int    `json:"volume_percent"`
+}
+
+func fromDevice(d spotify.PlayerDevice) device {
+	return device{ID: string(d.ID), Name: d.Name, Type: d.Type, Active: d.Active, Restricted: d.Restricted, Volume: int(d.Volume)}
+}
+
+func addPlayerTools(s *kit.Server, c *client) {
+	ro := func(name, desc string) kit.Tool {
+		return kit.Tool{Name: name, Description: desc, ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 30 * time.Second}
+	}
+	ctl := func(name, desc string, idem bool) kit.Tool {
+		return kit.Tool{Name: name, Description: desc, Idempotent: idem, OpenWorld: true, Timeout: 30 * time.Second}
+	}
+	kit.AddTool(s, ro("get_playback", "What Spotify is playing now: track, device, progress, shuffle and repeat."), c.getPlayback)
+	kit.AddTool(s, ctl("play", "Start or resume Spotify playback: a track, album, playlist, artist or show by URI or search query, optionally on a chosen device.", false), c.play)
+	kit.AddTool(s, ctl("pause", "Pause Spotify playback.", true), c.pause)
+	kit.AddTool(s, ctl("next_track", "Skip to the next track on Spotify.", false), c.nextTrack)
+	kit.AddTool(s, ctl("previous_track", "Go back to the previous track on Spotify.", false), c.previousTrack)
+	kit.AddTool(s, ctl("seek", "Jump to a position in the current Spotify track.", true), c.seek)
+	kit.AddTool(s, ctl("set_volume", "Set the Spotify device volume (0-100).", true), c.setVolume)
+	kit.AddTool(s, ctl("set_shuffle", "Turn Spotify shuffle on or off.", true), c.setShuffle)
+	kit.AddTool(s, ctl("set_repeat", "Set Spotify repeat: off, track or context.", true), c.setRepeat)
+	kit.AddTool(s, ro("list_devices", "List the Spotify devices (speakers, phones, computers) available for playback."), c.listDevices)
+	kit.AddTool(s, ctl("transfer_playback", "Move Spotify playback to another device, by name or id.", true), c.transferPlayback)
+	kit.AddTool(s, ro("get_queue", "Show the Spotify playback queue."), c.getQueue)
+	kit.AddTool(s, ctl("add_to_queue", "Add a track or episode (URI or search query) to the Spotify queue.", false), c.addToQueue)
+}
+
+type deviceInput struct {
+	Device string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
+}
+
+type playbackOutput struct {
+	Playing    bool    `json:"playing"`
+	Item       *track  `json:"item,omitempty"`
+	ProgressMS int     `json:"progress_ms"`
+	Device     *device `json:"device,omitempty"`
+	Shuffle    bool    `json:"shuffle"`
+	Repeat     string  `json:"repeat"`
+	Context    string  `json:"context,omitempty"`
+	Message    string  `json:"message,omitempty"`
+}
+
+func (o playbackOutput) Text() string {
+	if o.Message != "" {
+		return o.Message
+	}
+	state := "Paused"
+	if o.Playing {
+		state = "Playing"
+	}
+	s := state
+	if o.Item != nil {
+		s += ": " + o.Item.String() + fmt.Sprintf(" at %s/%s", clock(o.ProgressMS), clock(o.Item.DurationMS))
+	}
+	if o.Device != nil {
+		s += fmt.Sprintf(" on %q (%s, volume %d%%)", o.Device.Name, o.Device.Type, o.Device.Volume)
+	}
+	return s + fmt.Sprintf("; shuffle %v, repeat %s", map[bool]string{true: "on", false: "off"}[o.Shuffle], o.Repeat)
+}
+
+func clock(ms int) string {
+	d := time.Duration(ms) * time.Millisecond
+	return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+func (c *client) getPlayback(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, playbackOutput, error) {
+	st, err := c.zm.PlayerState(ctx, spotify.AdditionalTypes(spotify.EpisodeAdditionalType, spotify.TrackAdditionalType))
+	if err != nil {
+		return nil, playbackOutput{}, c.fail(ctx, err, "playback")
+	}
+	if st == nil || (st.Device.ID == "" && st.Item == nil) {
+		return nil, playbackOutput{Message: "Nothing is playing and no device is active. " + c.deviceHint(ctx)}, nil
+	}
+	out := playbackOutput{Playing: st.Playing, ProgressMS: int(st.Progress), Shuffle: st.ShuffleState, Repeat: st.RepeatState, Context: string(st.PlaybackContext.URI)}
+	if st.Item != nil {
+		t := fromFull(st.Item)
+		out.Item = &t
+	}
+	if st.Device.ID != "" || st.Device.Name != "" {
+		d := fromDevice(st.Device)
+		out.Device = &d
+	}
+	return nil, out, nil
+}
+
+type playInput struct {
+	URI    string `json:"uri,omitempty" jsonschema:"spotify: URI or open.spotify.com link of a track, episode, album, playlist, artist or show"`
+	Query  string `json:"query,omitempty" jsonschema:"search instead of uri, e.g. 'Radiohead' or 'Paranoid Android'"`
+	Type   string `json:"type,omitempty" jsonschema:"what query looks for: track (default), album, artist, playlist or show"`
+	Device string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
+}
+
+type doneOutput struct {
+	Message string `json:"message"`
+	URI     string `json:"uri,omitempty"`
+}
+
+func (o doneOutput) Text() string { return o.Message }
+
+func (c *client) play(ctx context.Context, _ *mcp.CallToolRequest, in playInput) (*mcp.CallToolResult, doneOutput, error) {
+	if in.URI != "" && in.Query != "" {
+		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "give uri or query, not both")
+	}
+	dev, err := c.resolveDevice(ctx, in.Device)
+	if err != nil {
+		return nil, doneOutput{}, err
+	}
+	opt := &spotify.PlayOptions{DeviceID: dev}
+	what, uri := "", ""
+	switch {
+	case in.Query != "":
+		uri, what, err = c.searchFirst(ctx, in.Query, in.Type)
+		if err != nil {
+			return nil, doneOutput{}, err
+		}
+	case in.URI != "":
+		uri, _, _, err = parseURI(in.URI, "")
+		if err != nil {
+			return nil, doneOutput{}, err
+		}
+		what = uri
+	}
+	if uri != "" {
+		switch kind := strings.Split(uri, ":")[1]; kind {
+		case "track", "episode":
+			opt.URIs = []spotify.URI{spotify.URI(uri)}
+		case "album", "playlist", "artist", "show":
+			u := spotify.URI(uri)
+			opt.PlaybackContext = &u
+		default:
+			return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "cannot play a %s; give a track, episode, album, playlist, artist or show", kind)
+		}
+	}
+	if err := c.zm.PlayOpt(ctx, opt); err != nil {
+		return nil, doneOutput{}, c.fail(ctx, err, "the item")
+	}
+	msg := "Resumed playback"
+	if what != "" {
+		msg = "Playing " + what
+	}
+	if in.Device != "" {
+		msg += " on " + in.Device
+	}
+	return nil, doneOutput{Message: msg, URI: uri}, nil
+}
+
+// searchFirst finds the best match of a query: its URI and a description.
+func (c *client) searchFirst(ctx context.Context, q, kind string) (string, string, error) {
+	if kind == "" {
+		kind = "track"
+	}
+	st, ok := searchTypes[kind]
+	if !ok || kind == "episode" {
+		return "", "", kit.Errorf(kit.CodeInvalidInput, "type %q: give track, album, artist, playlist or show", kind)
+	}
+	res, err := c.zm.Search(ctx, q, st, spotify.Limit(1))
+	if err != nil {
+		return "", "", c.fail(ctx, err, "search")
+	}
+	items := searchItems(res)
+	if len(items) == 0 {
+		return "", "", kit.Errorf(kit.CodeNotFound, "no %s found for %q on Spotify", kind, q)
+	}
+	return items[0].URI, items[0].describe(), nil
+}
+
+func (c *client) pause(ctx context.Context, _ *mcp.CallToolRequest, in deviceInput) (*mcp.CallToolResult, doneOutput, error) {
+	return c.control(ctx, in.Device, "Paused", func(o *spotify.PlayOptions) error { return c.zm.PauseOpt(ctx, o) })
+}
+
+func (c *client) nextTrack(ctx context.Context, _ *mcp.CallToolRequest, in deviceInput) (*mcp.CallToolResult, doneOutput, error) {
+	return c.control(ctx, in.Device, "Skipped to the next track", func(o *spotify.PlayOptions) error { return c.zm.NextOpt(ctx, o) })
+}
+
+func (c *client) previousTrack(ctx context.Context, _ *mcp.CallToolRequest, in deviceInput) (*mcp.CallToolResult, doneOutput, error) {
+	return c.control(ctx, in.Device, "Went back to the previous track", func(o *spotify.PlayOptions) error { return c.zm.PreviousOpt(ctx, o) })
+}
+
+// control resolves the device and runs one player command.
+func (c *client) control(ctx context.Context, deviceName, msg string, fn func(*spotify.PlayOptions) error) (*mcp.CallToolResult, doneOutput, error) {
+	dev, err := c.resolveDevice(ctx, deviceName)
+	if err != nil {
+		return nil, doneOutput{}, err
+	}
+	if err := fn(&spotify.PlayOptions{DeviceID: dev}); err != nil {
+		return nil, doneOutput{}, c.fail(ctx, err, "playback")
+	}
+	return nil, doneOutput{Message: msg}, nil
+}
+
+type seekInput struct {
+	PositionMS int    `json:"position_ms" jsonschema:"position in milliseconds from the start of the track"`
+	Device     string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
+}
+
+func (c *client) seek(ctx context.Context, _ *mcp.CallToolRequest, in seekInput) (*mcp.CallToolResult, doneOutput, error) {
+	if in.PositionMS < 0 {
+		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "position_ms must be 0 or more")
+	}
+	return c.control(ctx, in.Device, "Moved to "+clock(in.PositionMS), func(o *spotify.PlayOptions) error { return c.zm.SeekOpt(ctx, in.PositionMS, o) })
+}
+
+type volumeInput struct {
+	Percent int    `json:"percent" jsonschema:"volume 0 to 100"`
+	Device  string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
+}
+
+func (c *client) setVolume(ctx context.Context, _ *mcp.CallToolRequest, in volumeInput) (*mcp.CallToolResult, doneOutput, error) {
+	if in.Percent < 0 || in.Percent > 100 {
+		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "percent must be 0 to 100")
+	}
+	return c.control(ctx, in.Device, fmt.Sprintf("Volume set to %d%%", in.Percent), func(o *spotify.PlayOptions) error { return c.zm.VolumeOpt(ctx, in.Percent, o) })
+}
+
+type shuffleInput struct {
+	On     bool   `json:"on" jsonschema:"true to shuffle"`
+	Device string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
+}
+
+func (c *client) setShuffle(ctx context.Context, _ *mcp.CallToolRequest, in shuffleInput) (*mcp.CallToolResult, doneOutput, error) {
+	msg := map[bool]string{true: "Shuffle on", false: "Shuffle off"}[in.On]
+	return c.control(ctx, in.Device, msg, func(o *spotify.PlayOptions) error { return c.zm.ShuffleOpt(ctx, in.On, o) })
+}
+
+type repeatInput struct {
+	Mode   string `json:"mode" jsonschema:"off, track or context (the album or playlist)"`
+	Device string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
+}
+
+func (c *client) setRepeat(ctx context.Context, _ *mcp.CallToolRequest, in repeatInput) (*mcp.CallToolResult, doneOutput, error) {
+	mode := strings.ToLower(strings.TrimSpace(in.Mode))
+	if mode != "off" && mode != "track" && mode != "context" {
+		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "mode %q: give off, track or context", in.Mode)
+	}
+	return c.control(ctx, in.Device, "Repeat "+mode, func(o *spotify.PlayOptions) error { return c.zm.RepeatOpt(ctx, mode, o) })
+}
+
+type devicesOutput struct {
+	Devices []device `json:"devices"`
+}
+
+func (o devicesOutput) Text() string {
+	if len(o.Devices) == 0 {
+		return "No Spotify devices are online: open Spotify on a phone, computer or speaker."
+	}
+	lines := make([]string, len(o.Devices))
+	for i, d := range o.Devices {
+		mark := ""
+		if d.Active {
+			mark = " [active]"
+		}
+		lines[i] = fmt.Sprintf("%s (%s, volume %d%%, id %s)%s", d.Name, d.Type, d.Volume, d.ID, mark)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (c *client) listDevices(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, devicesOutput, error) {
+	devs, err := c.zm.PlayerDevices(ctx)
+	if err != nil {
+		return nil, devicesOutput{}, c.fail(ctx, err, "the device list")
+	}
+	out := devicesOutput{Devices: make([]device, 0, len(devs))}
+	for _, d := range devs {
+		out.Devices = append(out.Devices, fromDevice(d))
+	}
+	return nil, out, nil
+}
+
+type transferInput struct {
+	Device string `json:"device" jsonschema:"device name or id to move playback to"`
+	Play   bool   `json:"play,omitempty" jsonschema:"start playing there (default: keep the current play/pause state)"`
+}
+
+func (c *client) transferPlayback(ctx context.Context, _ *mcp.CallToolRequest, in transferInput) (*mcp.CallToolResult, doneOutput, error) {
+	if strings.TrimSpace(in.Device) == "" {
+		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "give device: a name or id from list_devices")
+	}
+	dev, err := c.resolveDevice(ctx, in.Device)
+	if err != nil {
+		return nil, doneOutput{}, err
+	}
+	if err := c.zm.TransferPlayback(ctx, *dev, in.Play); err != nil {
+		return nil, doneOutput{}, c.fail(ctx, err, "device "+in.Device)
+	}
+	return nil, doneOutput{Message: "Playback moved to " + in.Device}, nil
+}
+
+type queueOutput struct {
+	Current *track  `json:"current,omitempty"`
+	Queue   []track `json:"queue"`
+}
+
+func (o queueOutput) Text() string {
+	var b strings.Builder
+	if o.Current != nil {
+		b.WriteString("Now: " + o.Current.String() + "\n")
+	}
+	if len(o.Queue) == 0 {
+		b.WriteString("The queue is empty.")
+	}
+	for i, t := range o.Queue {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, t)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func (c *client) getQueue(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, queueOutput, error) {
+	q, err := c.zm.GetQueue(ctx)
+	if err != nil {
+		return nil, queueOutput{}, c.fail(ctx, err, "the queue")
+	}
+	out := queueOutput{Queue: make([]track, 0, len(q.Items))}
+	if q.CurrentlyPlaying.URI != "" {
+		t := fromFull(&q.CurrentlyPlaying)
+		out.Current = &t
+	}
+	for i := range q.Items {
+		out.Queue = append(out.Queue, fromFull(&q.Items[i]))
+	}
+	return nil, out, nil
+}
+
+type queueInput struct {
+	URI    string `json:"uri,omitempty" jsonschema:"track or episode URI or open.spotify.com link"`
+	Query  string `json:"query,omitempty" jsonschema:"search for a track instead of uri"`
+	Device string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
+}
+
+func (c *client) addToQueue(ctx context.Context, _ *mcp.CallToolRequest, in queueInput) (*mcp.CallToolResult, doneOutput, error) {
+	var uri, what string
+	var err error
+	switch {
+	case in.URI != "" && in.Query != "":
+		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "give uri or query, not both")
+	case in.Query != "":
+		uri, what, err = c.searchFirst(ctx, in.Query, "track")
+	case in.URI != "":
+		var kind string
+		uri, kind, _, err = parseURI(in.URI, "track")
+		if err == nil && kind != "track" && kind != "episode" {
+			err = kit.Errorf(kit.CodeInvalidInput, "only tracks and episodes can be queued, not a %s", kind)
+		}
+		what = uri
+	default:
+		err = kit.Errorf(kit.CodeInvalidInput, "give uri or query")
+	}
+	if err != nil {
+		return nil, doneOutput{}, err
+	}
+	dev, err := c.resolveDevice(ctx, in.Device)
+	if err != nil {
+		return nil, doneOutput{}, err
+	}
+	// QueueSongOpt takes an id and always builds a track URI; episodes need their own URI.
+	q := map[string][]string{"uri": {uri}}
+	if dev != nil {
+		q["device_id"] = []string{string(*dev)}
+	}
+	if err := c.do(ctx, "POST", "me/player/queue", q, nil, nil); err != nil {
+		return nil, doneOutput{}, c.fail(ctx, err, uri)
+	}
+	return nil, doneOutput{Message: "Queued " + what, URI: uri}, nil
+}

@@ -1,0 +1,364 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The playlist shapes of the February 2026 Web API: a playlist's entries are under "items" and
+// each entry's object under "item" (older answers said "tracks" and "track"; both are read).
+type apiTrack struct {
+	Name       string `json:"name"`
+	URI        string `json:"uri"`
+	Type       string `json:"type"`
+	DurationMS int    `json:"duration_ms"`
+	Artists    []struct {
+		Name string `json:"name"`
+	} `json:"artists"`
+	Album *struct {
+		Name string `json:"name"`
+	} `json:"album"`
+	Show *struct {
+		Name string `json:"name"`
+	} `json:"show"`
+}
+
+func (t *apiTrack) compact() track {
+	names := make([]string, len(t.Artists))
+	for i, a := range t.Artists {
+		names[i] = a.Name
+	}
+	out := track{Name: t.Name, URI: t.URI, Artists: strings.Join(names, ", "), DurationMS: t.DurationMS}
+	if t.Album != nil {
+		out.Album = t.Album.Name
+	}
+	if t.Show != nil {
+		out.Artists = t.Show.Name
+	}
+	return out
+}
+
+type playlistEntry struct {
+	AddedAt string    `json:"added_at"`
+	Item    *apiTrack `json:"item"`
+	Track   *apiTrack `json:"track"`
+}
+
+func (e playlistEntry) track() (track, bool) {
+	t := e.Item
+	if t == nil {
+		t = e.Track
+	}
+	if t == nil || t.URI == "" {
+		return track{}, false
+	}
+	return t.compact(), true
+}
+
+type entryPage struct {
+	Items []playlistEntry `json:"items"`
+	Total int             `json:"total"`
+	Next  string          `json:"next"`
+}
+
+type owner struct {
+	ID          string `json:"id"`
+	DisplayName string `json:"display_name"`
+}
+
+type apiPlaylist struct {
+	ID            string    `json:"id"`
+	Name          string    `json:"name"`
+	URI           string    `json:"uri"`
+	Description   string    `json:"description"`
+	Public        *bool     `json:"public"`
+	Collaborative bool      `json:"collaborative"`
+	Owner         owner     `json:"owner"`
+	Items         entryPage `json:"items"`
+	Tracks        entryPage `json:"tracks"` // pre-2026 name of items
+}
+
+func (c *client) playlist(ctx context.Context, id string) (*apiPlaylist, error) {
+	var p apiPlaylist
+	if err := c.do(ctx, "GET", "playlists/"+url.PathEscape(id), url.Values{"additional_types": {"track,episode"}}, nil, &p); err != nil {
+		return nil, err
+	}
+	if p.Items.Total == 0 && len(p.Items.Items) == 0 {
+		p.Items = p.Tracks
+	}
+	return &p, nil
+}
+
+func addPlaylistTools(s *kit.Server, c *client) {
+	ro := func(name, desc string) kit.Tool {
+		return kit.Tool{Name: name, Description: desc, ReadOnly: true, Idempotent: true, OpenWorld: true}
+	}
+	kit.AddTool(s, ro("list_playlists", "List the user's Spotify playlists (owned and followed)."), c.listPlaylists)
+	kit.AddTool(s, ro("get_playlist_items", "List the tracks of a Spotify playlist the user owns or collaborates on, paged."), c.getPlaylistItems)
+	kit.AddTool(s, kit.Tool{Name: "create_playlist", Description: "Create a Spotify playlist for the user.", OpenWorld: true}, c.createPlaylist)
+	kit.AddTool(s, kit.Tool{Name: "add_to_playlist", Description: "Add tracks or episodes to a Spotify playlist, at the end or a position.", OpenWorld: true}, c.addToPlaylist)
+	kit.AddTool(s, kit.Tool{Name: "remove_from_playlist", Description: "Remove every occurrence of tracks or episodes from a Spotify playlist.", Destructive: true, Idempotent: true, OpenWorld: true}, c.removeFromPlaylist)
+	kit.AddTool(s, kit.Tool{Name: "reorder_playlist", Description: "Move a run of items within a Spotify playlist.", OpenWorld: true}, c.reorderPlaylist)
+}
+
+type pageInput struct {
+	Limit  int `json:"limit,omitempty" jsonschema:"1-50 (default 20)"`
+	Offset int `json:"offset,omitempty" jsonschema:"skip this many, for the next page"`
+}
+
+func (p pageInput) query() (url.Values, error) {
+	limit := p.Limit
+	if limit == 0 {
+		limit = 20
+	}
+	if limit < 1 || limit > 50 || p.Offset < 0 {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "limit must be 1-50 and offset 0 or more")
+	}
+	return url.Values{"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(p.Offset)}}, nil
+}
+
+func nextOffset(in pageInput, got int, next string) int {
+	if next == "" {
+		return 0
+	}
+	return in.Offset + got
+}
+
+type playlistSummary struct {
+	Name   string `json:"name"`
+	URI    string `json:"uri"`
+	Owner  string `json:"owner"`
+	Tracks int    `json:"tracks"`
+}
+
+type playlistsOutput struct {
+	Playlists  []playlistSummary `json:"playlists"`
+	Total      int               `json:"total"`
+	NextOffset int               `json:"next_offset,omitempty"`
+}
+
+func (o playlistsOutput) Text() string {
+	lines := make([]string, 0, len(o.Playlists)+1)
+	for _, p := range o.Playlists {
+		lines = append(lines, fmt.Sprintf("%s — %d items, by %s (%s)", p.Name, p.Tracks, p.Owner, p.URI))
+	}
+	if o.NextOffset > 0 {
+		lines = append(lines, fmt.Sprintf("(%d in all; more: offset %d)", o.Total, o.NextOffset))
+	}
+	if len(lines) == 0 {
+		return "No playlists."
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (c *client) listPlaylists(ctx context.Context, _ *mcp.CallToolRequest, in pageInput) (*mcp.CallToolResult, playlistsOutput, error) {
+	q, err := in.query()
+	if err != nil {
+		return nil, playlistsOutput{}, err
+	}
+	var page struct {
+		Items []apiPlaylist `json:"items"`
+		Total int           `json:"total"`
+		Next  string        `json:"next"`
+	}
+	if err := c.do(ctx, "GET", "me/playlists", q, nil, &page); err != nil {
+		return nil, playlistsOutput{}, c.fail(ctx, err, "your playlists")
+	}
+	out := playlistsOutput{Playlists: []playlistSummary{}, Total: page.Total, NextOffset: nextOffset(in, len(page.Items), page.Next)}
+	for _, p := range page.Items {
+		n := p.Items.Total
+		if n == 0 {
+			n = p.Tracks.Total
+		}
+		out.Playlists = append(out.Playlists, playlistSummary{Name: p.Name, URI: p.URI, Owner: p.Owner.DisplayName, Tracks: n})
+	}
+	return nil, out, nil
+}
+
+type playlistItemsInput struct {
+	Playlist string `json:"playlist" jsonschema:"playlist URI, link or id"`
+	pageInput
+}
+
+type tracksOutput struct {
+	Items      []track `json:"items"`
+	Total      int     `json:"total,omitempty"`
+	NextOffset int     `json:"next_offset,omitempty"`
+}
+
+func (o tracksOutput) Text() string {
+	if len(o.Items) == 0 {
+		return "No items."
+	}
+	lines := make([]string, len(o.Items))
+	for i, t := range o.Items {
+		lines[i] = t.String()
+	}
+	s := strings.Join(lines, "\n")
+	if o.NextOffset > 0 {
+		s += fmt.Sprintf("\n(%d in all; more: offset %d)", o.Total, o.NextOffset)
+	}
+	return s
+}
+
+func (c *client) getPlaylistItems(ctx context.Context, _ *mcp.CallToolRequest, in playlistItemsInput) (*mcp.CallToolResult, tracksOutput, error) {
+	_, _, id, err := parseURI(in.Playlist, "playlist")
+	if err != nil {
+		return nil, tracksOutput{}, err
+	}
+	q, err := in.query()
+	if err != nil {
+		return nil, tracksOutput{}, err
+	}
+	q.Set("additional_types", "track,episode")
+	var page entryPage
+	if err := c.do(ctx, "GET", "playlists/"+url.PathEscape(id)+"/items", q, nil, &page); err != nil {
+		return nil, tracksOutput{}, c.fail(ctx, err, "playlist "+in.Playlist)
+	}
+	out := tracksOutput{Items: []track{}, Total: page.Total, NextOffset: nextOffset(in.pageInput, len(page.Items), page.Next)}
+	for _, e := range page.Items {
+		if t, ok := e.track(); ok {
+			out.Items = append(out.Items, t)
+		}
+	}
+	return nil, out, nil
+}
+
+type createPlaylistInput struct {
+	Name        string `json:"name" jsonschema:"the playlist's name"`
+	Description string `json:"description,omitempty" jsonschema:"a short description"`
+	Public      bool   `json:"public,omitempty" jsonschema:"show it on the profile (default: private)"`
+}
+
+func (c *client) createPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in createPlaylistInput) (*mcp.CallToolResult, doneOutput, error) {
+	if strings.TrimSpace(in.Name) == "" {
+		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "name is empty")
+	}
+	body := map[string]any{"name": in.Name, "public": in.Public}
+	if in.Description != "" {
+		body["description"] = in.Description
+	}
+	var p apiPlaylist
+	if err := c.do(ctx, "POST", "me/playlists", nil, body, &p); err != nil {
+		return nil, doneOutput{}, c.fail(ctx, err, "the new playlist")
+	}
+	return nil, doneOutput{Message: fmt.Sprintf("Created playlist %q (%s)", p.Name, p.URI), URI: p.URI}, nil
+}
+
+type playlistEditInput struct {
+	Playlist string   `json:"playlist" jsonschema:"playlist URI, link or id"`
+	URIs     []string `json:"uris" jsonschema:"track or episode URIs or links (bare ids are tracks), at most 100"`
+	Position *int     `json:"position,omitempty" jsonschema:"0-based index to insert at (default: the end)"`
+}
+
+type snapshotOutput struct {
+	Message    string `json:"message"`
+	SnapshotID string `json:"snapshot_id,omitempty"`
+}
+
+func (o snapshotOutput) Text() string { return o.Message }
+
+func itemURIs(in []string) ([]string, error) {
+	if len(in) == 0 || len(in) > 100 {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "give 1 to 100 uris")
+	}
+	out := make([]string, len(in))
+	for i, s := range in {
+		uri, kind, _, err := parseURI(s, "track")
+		if err != nil {
+			return nil, err
+		}
+		if kind != "track" && kind != "episode" {
+			return nil, kit.Errorf(kit.CodeInvalidInput, "%s: playlists hold tracks and episodes only", s)
+		}
+		out[i] = uri
+	}
+	return out, nil
+}
+
+func (c *client) addToPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in playlistEditInput) (*mcp.CallToolResult, snapshotOutput, error) {
+	_, _, id, err := parseURI(in.Playlist, "playlist")
+	if err != nil {
+		return nil, snapshotOutput{}, err
+	}
+	uris, err := itemURIs(in.URIs)
+	if err != nil {
+		return nil, snapshotOutput{}, err
+	}
+	body := map[string]any{"uris": uris}
+	if in.Position != nil {
+		if *in.Position < 0 {
+			return nil, snapshotOutput{}, kit.Errorf(kit.CodeInvalidInput, "position must be 0 or more")
+		}
+		body["position"] = *in.Position
+	}
+	var res struct {
+		SnapshotID string `json:"snapshot_id"`
+	}
+	if err := c.do(ctx, "POST", "playlists/"+url.PathEscape(id)+"/items", nil, body, &res); err != nil {
+		return nil, snapshotOutput{}, c.fail(ctx, err, "playlist "+in.Playlist)
+	}
+	return nil, snapshotOutput{Message: fmt.Sprintf("Added %d item(s) to the playlist", len(uris)), SnapshotID: res.SnapshotID}, nil
+}
+
+type removeInput struct {
+	Playlist string   `json:"playlist" jsonschema:"playlist URI, link or id"`
+	URIs     []string `json:"uris" jsonschema:"track or episode URIs or links to remove, at most 100"`
+}
+
+func (c *client) removeFromPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in removeInput) (*mcp.CallToolResult, snapshotOutput, error) {
+	_, _, id, err := parseURI(in.Playlist, "playlist")
+	if err != nil {
+		return nil, snapshotOutput{}, err
+	}
+	uris, err := itemURIs(in.URIs)
+	if err != nil {
+		return nil, snapshotOutput{}, err
+	}
+	items := make([]map[string]string, len(uris))
+	for i, u := range uris {
+		items[i] = map[string]string{"uri": u}
+	}
+	var res struct {
+		SnapshotID string `json:"snapshot_id"`
+	}
+	if err := c.do(ctx, "DELETE", "playlists/"+url.PathEscape(id)+"/items", nil, map[string]any{"items": items}, &res); err != nil {
+		return nil, snapshotOutput{}, c.fail(ctx, err, "playlist "+in.Playlist)
+	}
+	return nil, snapshotOutput{Message: fmt.Sprintf("Removed %d item(s) from the playlist", len(uris)), SnapshotID: res.SnapshotID}, nil
+}
+
+type reorderInput struct {
+	Playlist     string `json:"playlist" jsonschema:"playlist URI, link or id"`
+	RangeStart   int    `json:"range_start" jsonschema:"0-based index of the first item to move"`
+	RangeLength  int    `json:"range_length,omitempty" jsonschema:"how many items to move (default 1)"`
+	InsertBefore int    `json:"insert_before" jsonschema:"0-based index to move them before (the item count moves them to the end)"`
+}
+
+func (c *client) reorderPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in reorderInput) (*mcp.CallToolResult, snapshotOutput, error) {
+	_, _, id, err := parseURI(in.Playlist, "playlist")
+	if err != nil {
+		return nil, snapshotOutput{}, err
+	}
+	n := in.RangeLength
+	if n == 0 {
+		n = 1
+	}
+	if in.RangeStart < 0 || in.InsertBefore < 0 || n < 1 {
+		return nil, snapshotOutput{}, kit.Errorf(kit.CodeInvalidInput, "range_start and insert_before must be 0 or more, range_length 1 or more")
+	}
+	body := map[string]any{"range_start": in.RangeStart, "range_length": n, "insert_before": in.InsertBefore}
+	var res struct {
+		SnapshotID string `json:"snapshot_id"`
+	}
+	if err := c.do(ctx, "PUT", "playlists/"+url.PathEscape(id)+"/items", nil, body, &res); err != nil {
+		return nil, snapshotOutput{}, c.fail(ctx, err, "playlist "+in.Playlist)
+	}
+	return nil, snapshotOutput{Message: fmt.Sprintf("Moved %d item(s) from %d to before %d", n, in.RangeStart, in.InsertBefore), SnapshotID: res.SnapshotID}, nil
+}

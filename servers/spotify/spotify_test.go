@@ -1,0 +1,278 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/mcptest"
+	"github.com/jck411/mcp-servers/shared/spotifyauth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type env struct {
+	fake  *fakeSpotify
+	h     *mcptest.Harness
+	cs    *mcp.ClientSession
+	token string
+}
+
+// start runs the server against the fake; signedIn writes a token whose access token has expired,
+// so the first call refreshes.
+func start(t *testing.T, signedIn bool) *env {
+	t.Helper()
+	f := newFake(t)
+	dir := t.TempDir()
+	token := filepath.Join(dir, "token.json")
+	client := filepath.Join(dir, "client.json")
+	if err := os.WriteFile(client, []byte(`{"client_id":"cid"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if signedIn {
+		rec := &spotifyauth.Record{RefreshToken: "refresh-0", AccessToken: "stale", Expiry: time.Now().Add(-time.Hour), SignedIn: time.Now(), Account: "Me (me)"}
+		if err := spotifyauth.SaveRecord(token, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := mcptest.Start(t, spec(), "--spotify-api-url", f.srv.URL+"/v1", "--spotify-accounts-url", f.srv.URL,
+		"--spotify-token-file", token, "--spotify-client-file", client, "--state-dir", dir)
+	return &env{fake: f, h: h, cs: h.Connect(t, ""), token: token}
+}
+
+func TestNoSignIn(t *testing.T) {
+	e := start(t, false)
+	msg := mcptest.CallError(t, e.cs, "get_playback", map[string]any{})
+	if !strings.Contains(msg, "run `spotify auth login`") {
+		t.Errorf("message = %q", msg)
+	}
+	r := e.h.Server.Health(t.Context()).Checks["spotify token"]
+	if r.Status != health.Warn || !strings.Contains(r.Detail, "spotify auth login") {
+		t.Errorf("health = %+v", r)
+	}
+	if len(e.fake.log()) != 0 {
+		t.Errorf("Spotify was called: %v", e.fake.log())
+	}
+}
+
+func TestRefreshRotationPersisted(t *testing.T) {
+	e := start(t, true)
+	var out playbackOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_playback", map[string]any{}), &out)
+	if !out.Playing || out.Item == nil || out.Item.Name != "Paranoid Android" || out.Device.Name != "Kitchen speaker" || out.ProgressMS != 65000 || !out.Shuffle || out.Repeat != "context" {
+		t.Fatalf("playback = %+v", out)
+	}
+	rec, err := spotifyauth.ReadRecord(e.token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.RefreshToken != "rotated-1" || rec.AccessToken != "access-1" {
+		t.Errorf("persisted %+v", rec)
+	}
+	if tok := e.fake.called("POST /api/token"); !strings.Contains(tok, "refresh_token=refresh-0") || !strings.Contains(tok, "client_id=cid") {
+		t.Errorf("token call = %q", tok)
+	}
+	if r := e.h.Server.Health(t.Context()).Checks["spotify token"]; r.Status != health.OK {
+		t.Errorf("health = %+v", r)
+	}
+}
+
+func TestInvalidGrant(t *testing.T) {
+	e := start(t, true)
+	e.fake.set(func(f *fakeSpotify) { f.revoked = true })
+	for range 2 {
+		msg := mcptest.CallError(t, e.cs, "list_devices", map[string]any{})
+		if !strings.Contains(msg, "re-authorize with `spotify auth login`") {
+			t.Fatalf("message = %q", msg)
+		}
+	}
+	if n := strings.Count(strings.Join(e.fake.log(), "\n"), "/api/token"); n != 1 {
+		t.Errorf("token endpoint called %d times, want 1", n)
+	}
+	if r := e.h.Server.Health(t.Context()).Checks["spotify token"]; r.Status != health.Fail {
+		t.Errorf("health = %+v", r)
+	}
+}
+
+func TestPlayByQueryOnDevice(t *testing.T) {
+	e := start(t, true)
+	var out doneOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "play", map[string]any{"query": "Radiohead", "type": "artist", "device": "kitchen"}), &out)
+	if out.URI != "spotify:artist:rh" {
+		t.Fatalf("play = %+v", out)
+	}
+	call := e.fake.called("PUT /v1/me/player/play")
+	if !strings.Contains(call, "device_id=dev-kitchen") || !strings.Contains(call, `"context_uri":"spotify:artist:rh"`) {
+		t.Errorf("play call = %q", call)
+	}
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "play", map[string]any{"uri": "https://open.spotify.com/track/t1?si=x"}), &out)
+	if call := e.fake.log(); !strings.Contains(call[len(call)-1], `"uris":["spotify:track:t1"]`) {
+		t.Errorf("play track call = %q", call[len(call)-1])
+	}
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"pause", map[string]any{}, "PUT /v1/me/player/pause"},
+		{"next_track", map[string]any{}, "POST /v1/me/player/next"},
+		{"previous_track", map[string]any{}, "POST /v1/me/player/previous"},
+		{"seek", map[string]any{"position_ms": 30000}, "PUT /v1/me/player/seek?position_ms=30000"},
+		{"set_volume", map[string]any{"percent": 55, "device": "Pixel 9"}, "PUT /v1/me/player/volume?device_id=dev-phone&volume_percent=55"},
+		{"set_shuffle", map[string]any{"on": false}, "PUT /v1/me/player/shuffle?state=false"},
+		{"set_repeat", map[string]any{"mode": "track"}, "PUT /v1/me/player/repeat?state=track"},
+		{"transfer_playback", map[string]any{"device": "Pixel 9", "play": true}, `PUT /v1/me/player {"device_ids":["dev-phone"],"play":true}`},
+		{"add_to_queue", map[string]any{"uri": "spotify:episode:ep1"}, "POST /v1/me/player/queue?uri=spotify%3Aepisode%3Aep1"},
+	} {
+		mcptest.Call(t, e.cs, tc.tool, tc.args)
+		if e.fake.called(tc.want) == "" {
+			t.Errorf("%s: no call %q in %v", tc.tool, tc.want, e.fake.log())
+		}
+	}
+	var q queueOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_queue", map[string]any{}), &q)
+	if q.Current == nil || len(q.Queue) != 1 || q.Queue[0].Name != "Karma Police" {
+		t.Errorf("queue = %+v", q)
+	}
+	if msg := mcptest.CallError(t, e.cs, "play", map[string]any{"uri": "x", "device": "garage"}); !strings.Contains(msg, `"Kitchen speaker"`) {
+		t.Errorf("unknown device message = %q", msg)
+	}
+}
+
+func TestNoActiveDeviceAndPremium(t *testing.T) {
+	e := start(t, true)
+	e.fake.set(func(f *fakeSpotify) { f.active = false })
+	var pb playbackOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_playback", map[string]any{}), &pb)
+	if !strings.Contains(pb.Message, "Kitchen speaker") {
+		t.Errorf("idle playback = %+v", pb)
+	}
+	msg := mcptest.CallError(t, e.cs, "pause", map[string]any{})
+	if !strings.Contains(msg, "no active Spotify device") || !strings.Contains(msg, `"Kitchen speaker" (Speaker)`) || !strings.Contains(msg, "Pass device") {
+		t.Errorf("no device message = %q", msg)
+	}
+	e.fake.set(func(f *fakeSpotify) { f.premium = false })
+	if msg := mcptest.CallError(t, e.cs, "next_track", map[string]any{}); !strings.Contains(msg, "Premium is required") {
+		t.Errorf("premium message = %q", msg)
+	}
+}
+
+func TestRateLimitThenSuccess(t *testing.T) {
+	e := start(t, true)
+	e.fake.set(func(f *fakeSpotify) { f.throttle = 1 })
+	var out devicesOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "list_devices", map[string]any{}), &out)
+	if len(out.Devices) != 2 || !out.Devices[0].Active || out.Devices[1].ID != "dev-phone" {
+		t.Errorf("devices = %+v", out)
+	}
+	if n := strings.Count(strings.Join(e.fake.log(), "\n"), "GET /v1/me/player/devices"); n != 2 {
+		t.Errorf("devices called %d times, want 2 (429 then success)", n)
+	}
+}
+
+func TestSearchPagesPastTen(t *testing.T) {
+	e := start(t, true)
+	var out searchOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "search_music", map[string]any{"query": "radiohead", "limit": 25}), &out)
+	if len(out.Items) != 23 || out.Items[22].Name != "Song 22" || out.NextOffset != 0 {
+		t.Fatalf("got %d items, next %d", len(out.Items), out.NextOffset)
+	}
+	out = searchOutput{}
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "search_music", map[string]any{"query": "radiohead", "limit": 12, "offset": 5}), &out)
+	if len(out.Items) != 12 || out.Items[0].Name != "Song 5" || out.NextOffset != 17 {
+		t.Fatalf("page 2: %d items from %q, next %d", len(out.Items), out.Items[0].Name, out.NextOffset)
+	}
+	for _, c := range e.fake.log() {
+		if strings.Contains(c, "/search") && (strings.Contains(c, "limit=12") || strings.Contains(c, "limit=25")) {
+			t.Errorf("asked Spotify for more than 10: %s", c)
+		}
+	}
+	var it itemOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_item", map[string]any{"uri": "spotify:track:t1"}), &it)
+	if it.Name != "Paranoid Android" || it.By != "Radiohead" || it.Album != "OK Computer" {
+		t.Errorf("item = %+v", it)
+	}
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_item", map[string]any{"uri": "spotify:playlist:pl1"}), &it)
+	if it.Name != "Running" || it.Tracks != 3 || len(it.Items) != 1 {
+		t.Errorf("playlist item = %+v", it)
+	}
+}
+
+func TestPlaylistEditsUseItemsEndpoints(t *testing.T) {
+	e := start(t, true)
+	var pls playlistsOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "list_playlists", map[string]any{}), &pls)
+	if len(pls.Playlists) != 1 || pls.Playlists[0].Tracks != 3 {
+		t.Fatalf("playlists = %+v", pls)
+	}
+	var created doneOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "create_playlist", map[string]any{"name": "Running 2"}), &created)
+	if created.URI != "spotify:playlist:new1" || e.fake.called(`POST /v1/me/playlists {"name":"Running 2","public":false}`) == "" {
+		t.Errorf("create = %+v, calls %v", created, e.fake.log())
+	}
+	mcptest.Call(t, e.cs, "add_to_playlist", map[string]any{"playlist": "spotify:playlist:pl1", "uris": []string{"t4", "spotify:track:t5"}, "position": 1})
+	mcptest.Call(t, e.cs, "remove_from_playlist", map[string]any{"playlist": "https://open.spotify.com/playlist/pl1", "uris": []string{"spotify:track:t2"}})
+	mcptest.Call(t, e.cs, "reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": 4})
+	var items tracksOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_playlist_items", map[string]any{"playlist": "pl1", "limit": 2}), &items)
+	// t1 t2 t3 → t1 t4 t5 t2 t3 → t1 t4 t5 t3 → t4 t5 t3 t1
+	if items.Total != 4 || len(items.Items) != 2 || items.Items[0].URI != "spotify:track:t4" || items.Items[1].URI != "spotify:track:t5" || items.NextOffset != 2 {
+		t.Fatalf("items = %+v ", items)
+	}
+	items = tracksOutput{}
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_playlist_items", map[string]any{"playlist": "pl1", "limit": 2, "offset": 2}), &items)
+	if len(items.Items) != 2 || items.Items[1].URI != "spotify:track:t1" || items.NextOffset != 0 {
+		t.Fatalf("page 2 = %+v", items)
+	}
+	for _, c := range e.fake.log() {
+		if strings.Contains(c, "/tracks") && strings.Contains(c, "/playlists/") {
+			t.Errorf("used the removed /tracks endpoint: %s", c)
+		}
+	}
+}
+
+func TestLibrary(t *testing.T) {
+	e := start(t, true)
+	mcptest.Call(t, e.cs, "save_tracks", map[string]any{"uris": []string{"t1", "spotify:album:al1"}})
+	if c := e.fake.called("PUT /v1/me/library?uris=spotify%3Atrack%3At1%2Cspotify%3Aalbum%3Aal1"); c == "" {
+		t.Errorf("save call missing: %v", e.fake.log())
+	}
+	mcptest.Call(t, e.cs, "remove_saved_tracks", map[string]any{"uris": []string{"t1"}})
+	if e.fake.called("DELETE /v1/me/library?uris=spotify%3Atrack%3At1") == "" {
+		t.Errorf("remove call missing")
+	}
+	var saved tracksOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "list_saved_tracks", map[string]any{}), &saved)
+	if len(saved.Items) != 1 || saved.Items[0].Name != "Reckoner" {
+		t.Errorf("saved = %+v", saved)
+	}
+	var recent recentOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_recently_played", map[string]any{"limit": 5}), &recent)
+	if len(recent.Items) != 1 || recent.Items[0].Name != "Karma Police" || recent.Items[0].PlayedAt.IsZero() {
+		t.Errorf("recent = %+v", recent)
+	}
+	var top searchOutput
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_top_items", map[string]any{"type": "artists", "time_range": "short"}), &top)
+	if len(top.Items) != 1 || top.Items[0].Name != "Radiohead" || e.fake.called("GET /v1/me/top/artists?limit=20&offset=0&time_range=short_term") == "" {
+		t.Errorf("top = %+v, calls %v", top, e.fake.log())
+	}
+}
+
+func TestParseURI(t *testing.T) {
+	for _, tc := range []struct{ in, kind, want string }{
+		{"spotify:track:abc", "", "spotify:track:abc"},
+		{"https://open.spotify.com/intl-de/album/xyz?si=1", "", "spotify:album:xyz"},
+		{"spotify:user:bob:playlist:p9", "", "spotify:playlist:p9"},
+		{"abc", "track", "spotify:track:abc"},
+	} {
+		got, _, _, err := parseURI(tc.in, tc.kind)
+		if err != nil || got != tc.want {
+			t.Errorf("parseURI(%q) = %q, %v", tc.in, got, err)
+		}
+	}
+	if _, _, _, err := parseURI("not a uri", ""); err == nil {
+		t.Error("bad uri accepted")
+	}
+}
