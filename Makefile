@@ -40,7 +40,7 @@ lint: $(GOLANGCI) ## gofmt, go vet and golangci-lint on every module
 		if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	@for m in $(MODULES); do \
 		echo "lint $${m#$(CURDIR)/}"; \
-		(cd $$m && go vet ./... && $(GOLANGCI) run --config $(CURDIR)/.golangci.yml ./...); \
+		(cd $$m && go vet ./... && $(GOLANGCI) run --allow-parallel-runners --config $(CURDIR)/.golangci.yml ./...); \
 	done
 
 $(GOLANGCI):

@@ -2,7 +2,6 @@ package googleauth
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/jck411/mcp-servers/shared/oauthlogin"
 )
 
 // CommandOptions describe the server an `auth` command belongs to.
@@ -27,57 +28,25 @@ type CommandOptions struct {
 
 // Command returns the `NAME auth login|status|logout` subcommand for kit.Spec.Commands.
 func Command(o CommandOptions) func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if o.Getenv == nil {
-		o.Getenv = os.Getenv
-	}
-	if o.Stdin == nil {
-		o.Stdin = os.Stdin
-	}
+	oauthlogin.Defaults(&o.Getenv, &o.Stdin)
 	if o.RevokeURL == "" {
 		o.RevokeURL = RevokeURL
 	}
-	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-		usage := fmt.Sprintf("usage: %s auth login|status|logout [flags]   (%s auth login --help for the flags)", o.Server, o.Server)
-		if len(args) == 0 {
-			fmt.Fprintln(stderr, usage)
-			return 2
-		}
-		switch args[0] {
-		case "login":
-			return o.login(ctx, args[1:], stdout, stderr)
-		case "status":
-			return o.status(args[1:], stdout, stderr)
-		case "logout":
-			return o.logout(ctx, args[1:], stdout, stderr)
-		case "-h", "--help", "help":
-			fmt.Fprintln(stdout, usage)
-			return 0
-		}
-		fmt.Fprintf(stderr, "%s auth: unknown command %q\n%s\n", o.Server, args[0], usage)
-		return 2
+	status := func(_ context.Context, args []string, stdout, stderr io.Writer) int {
+		return o.status(args, stdout, stderr)
 	}
+	return oauthlogin.Dispatch(o.Server, o.login, status, o.logout)
 }
 
 // files are the flags every auth command takes.
-type files struct {
-	client, token string
-}
+type files struct{ oauthlogin.Files }
 
 func (o CommandOptions) flagSet(name string, stderr io.Writer, f *files) *flag.FlagSet {
-	fs := flag.NewFlagSet(o.Server+" auth "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.token, "google-token-file", "", "the shared Google token file (env MCP_GOOGLE_TOKEN_FILE; default "+DefaultTokenFile(o.Getenv)+")")
-	fs.StringVar(&f.client, "google-client-file", "", "the OAuth client JSON, Desktop app type (env MCP_GOOGLE_CLIENT_FILE; default: the systemd credential, /etc/mcp-servers/credentials/google/client.json, or client.json beside the token file)")
+	fs := f.FlagSet(o.Server, name, stderr, oauthlogin.FileFlags{
+		Token: "google-token-file", TokenUsage: "the shared Google token file (env MCP_GOOGLE_TOKEN_FILE; default " + DefaultTokenFile(o.Getenv) + ")",
+		Client: "google-client-file", ClientUsage: "the OAuth client JSON, Desktop app type (env MCP_GOOGLE_CLIENT_FILE; default: the systemd credential, /etc/mcp-servers/credentials/google/client.json, or client.json beside the token file)",
+	})
 	return fs
-}
-
-func (f *files) resolve(getenv func(string) string) {
-	if f.token == "" {
-		f.token = DefaultTokenFile(getenv)
-	}
-	if f.client == "" {
-		f.client = DefaultClientFile(getenv, f.token)
-	}
 }
 
 func (o CommandOptions) login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -89,10 +58,10 @@ func (o CommandOptions) login(ctx context.Context, args []string, stdout, stderr
 	browser := fs.Bool("browser", false, "also open the consent page in a browser on this machine (xdg-open)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "give up after this long")
 	if err := fs.Parse(args); err != nil {
-		return exitParse(err)
+		return oauthlogin.ExitParse(err)
 	}
-	f.resolve(o.Getenv)
-	client, err := LoadClient(f.client)
+	f.Resolve(o.Getenv, DefaultTokenFile, DefaultClientFile)
+	client, err := LoadClient(f.Client)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s auth login: %v\n", o.Server, err)
 		return 1
@@ -100,7 +69,7 @@ func (o CommandOptions) login(ctx context.Context, args []string, stdout, stderr
 	list := splitList(*services)
 	if len(list) == 0 {
 		list = []string{o.Server}
-		if cur, err := readRecord(f.token); err == nil {
+		if cur, err := readRecord(f.Token); err == nil {
 			list = append(list, ServicesOf(cur.Scopes)...)
 		}
 		slices.Sort(list)
@@ -127,11 +96,11 @@ func (o CommandOptions) login(ctx context.Context, args []string, stdout, stderr
 		fmt.Fprintf(stderr, "%s auth login: %v\n", o.Server, err)
 		return 1
 	}
-	if err := SaveRecord(f.token, rec); err != nil {
+	if err := SaveRecord(f.Token, rec); err != nil {
 		fmt.Fprintf(stderr, "%s auth login: save the token: %v\n", o.Server, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "Signed in as %s; token saved to %s. Running servers pick it up on their next call.\n", orUnknown(rec.Account), f.token)
+	fmt.Fprintf(stdout, "Signed in as %s; token saved to %s. Running servers pick it up on their next call.\n", oauthlogin.OrUnknown(rec.Account), f.Token)
 	if !rec.RefreshExpiry.IsZero() {
 		fmt.Fprintf(stdout, "Warning: Google says this sign-in expires %s: the OAuth app is in Testing. Publish it (docs/google.md) and sign in again.\n", rec.RefreshExpiry.Format(time.RFC1123))
 	}
@@ -143,19 +112,15 @@ func (o CommandOptions) status(args []string, stdout, stderr io.Writer) int {
 	fs := o.flagSet("status", stderr, &f)
 	asJSON := fs.Bool("json", false, "print the status as JSON")
 	if err := fs.Parse(args); err != nil {
-		return exitParse(err)
+		return oauthlogin.ExitParse(err)
 	}
-	f.resolve(o.Getenv)
-	client, cerr := LoadClient(f.client)
-	src := NewSource(SourceOptions{TokenFile: f.token, Client: client, ClientErr: cerr, FixCommand: o.Server + " auth login", Service: o.Server, ReadOnly: true, HTTPClient: o.HTTPClient})
+	f.Resolve(o.Getenv, DefaultTokenFile, DefaultClientFile)
+	client, cerr := LoadClient(f.Client)
+	src := NewSource(SourceOptions{TokenFile: f.Token, Client: client, ClientErr: cerr, FixCommand: o.Server + " auth login", Service: o.Server, ReadOnly: true, HTTPClient: o.HTTPClient})
 	st := src.Status()
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(st)
-	} else {
+	return oauthlogin.PrintStatus(stdout, *asJSON, st, func() {
 		fmt.Fprintf(stdout, "state:      %s\n", st.State)
-		fmt.Fprintf(stdout, "account:    %s\n", orUnknown(st.Account))
+		fmt.Fprintf(stdout, "account:    %s\n", oauthlogin.OrUnknown(st.Account))
 		short := make([]string, len(st.Scopes))
 		for i, s := range st.Scopes {
 			short[i] = ShortScope(s)
@@ -175,14 +140,7 @@ func (o CommandOptions) status(args []string, stdout, stderr io.Writer) int {
 		if !st.RefreshExpiry.IsZero() {
 			fmt.Fprintf(stdout, "sign-in expires:      %s (OAuth app in Testing)\n", st.RefreshExpiry.Format(time.RFC3339))
 		}
-		if st.Message != "" {
-			fmt.Fprintln(stdout, st.Message)
-		}
-	}
-	if st.State == StateOK || st.State == StateExpiring {
-		return 0
-	}
-	return 1
+	}, st.Message, st.State == StateOK || st.State == StateExpiring)
 }
 
 func (o CommandOptions) logout(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -190,12 +148,12 @@ func (o CommandOptions) logout(ctx context.Context, args []string, stdout, stder
 	fs := o.flagSet("logout", stderr, &f)
 	keep := fs.Bool("keep-grant", false, "only delete the token file; do not revoke the grant at Google")
 	if err := fs.Parse(args); err != nil {
-		return exitParse(err)
+		return oauthlogin.ExitParse(err)
 	}
-	f.resolve(o.Getenv)
-	rec, err := readRecord(f.token)
+	f.Resolve(o.Getenv, DefaultTokenFile, DefaultClientFile)
+	rec, err := readRecord(f.Token)
 	if errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(stdout, "Not signed in (no %s).\n", f.token)
+		fmt.Fprintf(stdout, "Not signed in (no %s).\n", f.Token)
 		return 0
 	}
 	if err == nil && !*keep {
@@ -204,11 +162,11 @@ func (o CommandOptions) logout(ctx context.Context, args []string, stdout, stder
 			return 1
 		}
 	}
-	if err := RemoveRecord(f.token); err != nil {
+	if err := RemoveRecord(f.Token); err != nil {
 		fmt.Fprintf(stderr, "%s auth logout: %v\n", o.Server, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "Signed out: removed %s. Every Google server sharing it now answers \"run `%s auth login`\".\n", f.token, o.Server)
+	fmt.Fprintf(stdout, "Signed out: removed %s. Every Google server sharing it now answers \"run `%s auth login`\".\n", f.Token, o.Server)
 	return 0
 }
 
@@ -234,20 +192,6 @@ func revoke(ctx context.Context, client *http.Client, endpoint, token string) er
 		return fmt.Errorf("revoke at Google: %s: %s", resp.Status, strings.TrimSpace(string(body)))
 	}
 	return nil
-}
-
-func exitParse(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	return 2
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "(unknown account)"
-	}
-	return s
 }
 
 func splitList(s string) []string {

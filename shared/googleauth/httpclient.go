@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/oauthtoken"
 	"github.com/jck411/mcp-servers/shared/retry"
 )
 
@@ -22,36 +23,11 @@ type ClientOptions struct {
 // 403 rate-limit answers) with backoff honouring Retry-After, and waits for one of the
 // account's concurrency slots.
 func NewHTTPClient(src *Source, o ClientOptions) *http.Client {
-	base := o.Base
-	if base == nil {
-		base = http.DefaultTransport
-	}
 	n := o.Concurrent
 	if n <= 0 {
 		n = 5
 	}
-	limited := retry.NewLimiter(base, n)
-	retrying := &retry.Transport{Base: limited, Attempts: o.Attempts, BaseDelay: o.BaseDelay, Retryable: Retryable}
-	return &http.Client{Transport: &authTransport{src: src, next: retrying}}
-}
-
-// authTransport sets the Authorization header from the source, with the request's context.
-type authTransport struct {
-	src  *Source
-	next http.RoundTripper
-}
-
-func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	tok, err := t.src.TokenContext(req.Context())
-	if err != nil {
-		if req.Body != nil {
-			req.Body.Close()
-		}
-		return nil, err
-	}
-	r := req.Clone(req.Context())
-	tok.SetAuthHeader(r)
-	return t.next.RoundTrip(r)
+	return oauthtoken.NewHTTPClient(src, oauthtoken.ClientOptions{Base: o.Base, Concurrent: n, Attempts: o.Attempts, BaseDelay: o.BaseDelay, Retryable: Retryable})
 }
 
 // Retryable is retry.DefaultRetryable plus Google's 403 answers that mean "slow down"

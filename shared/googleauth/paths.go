@@ -1,8 +1,9 @@
 package googleauth
 
 import (
-	"os"
 	"path/filepath"
+
+	"github.com/jck411/mcp-servers/shared/oauthtoken"
 )
 
 // SystemDir is the token folder the deployed Google servers share (group mcp-google, setgid,
@@ -19,39 +20,17 @@ func DefaultTokenFile(getenv func(string) string) string {
 	if p := getenv("MCP_GOOGLE_TOKEN_FILE"); p != "" {
 		return p
 	}
-	if info, err := os.Stat(SystemDir); err == nil && info.IsDir() {
+	if oauthtoken.IsDir(SystemDir) {
 		return filepath.Join(SystemDir, "token.json")
 	}
-	state := getenv("XDG_STATE_HOME")
-	if state == "" {
-		home := getenv("HOME")
-		if home == "" {
-			home, _ = os.UserHomeDir()
-		}
-		state = filepath.Join(home, ".local", "state")
-	}
-	return filepath.Join(state, "mcp-servers", "google", "token.json")
+	return filepath.Join(oauthtoken.StateHome(getenv), "mcp-servers", "google", "token.json")
 }
 
 // DefaultClientFile is the OAuth client JSON: $MCP_GOOGLE_CLIENT_FILE, else the systemd
 // credential $CREDENTIALS_DIRECTORY/google_client.json, else /etc/mcp-servers/credentials/google/client.json
 // when it exists, else client.json beside the token file.
 func DefaultClientFile(getenv func(string) string, tokenFile string) string {
-	if p := getenv("MCP_GOOGLE_CLIENT_FILE"); p != "" {
-		return p
-	}
-	if d := getenv("CREDENTIALS_DIRECTORY"); d != "" {
-		if p := filepath.Join(d, "google_client.json"); fileExists(p) {
-			return p
-		}
-	}
-	if fileExists(systemClientFile) {
-		return systemClientFile
-	}
-	return filepath.Join(filepath.Dir(tokenFile), "client.json")
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+	return oauthtoken.ClientFile(getenv, oauthtoken.ClientLocations{
+		Env: "MCP_GOOGLE_CLIENT_FILE", Credential: "google_client.json", System: systemClientFile,
+	}, tokenFile)
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jck411/mcp-servers/shared/tokenstore"
+	"github.com/jck411/mcp-servers/shared/oauthtoken"
 	"golang.org/x/oauth2"
 )
 
@@ -32,22 +32,14 @@ func (r *Record) Token() *oauth2.Token {
 
 // accessValid reports whether the access token is usable for at least margin more.
 func (r *Record) accessValid(now time.Time, margin time.Duration) bool {
-	return r.AccessToken != "" && (r.Expiry.IsZero() || r.Expiry.Sub(now) > margin)
+	return oauthtoken.AccessValid(r.AccessToken, r.Expiry, now, margin)
 }
 
 // apply takes a token fresh from Google's token endpoint into the record.
 func (r *Record) apply(tok *oauth2.Token, now time.Time) {
-	r.AccessToken = tok.AccessToken
-	r.TokenType = tok.TokenType
-	r.Expiry = tok.Expiry
-	if tok.RefreshToken != "" {
-		r.RefreshToken = tok.RefreshToken
-	}
+	oauthtoken.Fields{AccessToken: &r.AccessToken, TokenType: &r.TokenType, RefreshToken: &r.RefreshToken, Expiry: &r.Expiry, Scopes: &r.Scopes}.Apply(tok)
 	if secs, ok := number(tok.Extra("refresh_token_expires_in")); ok && secs > 0 {
 		r.RefreshExpiry = now.Add(time.Duration(secs) * time.Second)
-	}
-	if s, ok := tok.Extra("scope").(string); ok && s != "" {
-		r.Scopes = strings.Fields(s)
 	}
 }
 
@@ -67,23 +59,10 @@ func number(v any) (float64, bool) {
 }
 
 func parseRecord(data []byte) (*Record, error) {
-	var r Record
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("token file is not valid JSON: %w", err)
-	}
-	if r.RefreshToken == "" && r.AccessToken == "" {
-		return nil, fmt.Errorf("token file holds no token")
-	}
-	return &r, nil
+	return oauthtoken.Parse(data, func(r *Record) bool { return r.RefreshToken != "" || r.AccessToken != "" })
 }
 
-func (r *Record) marshal() ([]byte, error) {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
-}
+func (r *Record) marshal() ([]byte, error) { return oauthtoken.Marshal(r) }
 
 // emailFromIDToken reads the email claim of an ID token that came straight from Google's token
 // endpoint over TLS (so its signature need not be checked here).
@@ -107,22 +86,9 @@ func emailFromIDToken(tok *oauth2.Token) string {
 }
 
 // SaveRecord writes a new sign-in to the token file, atomically and under its lock.
-func SaveRecord(path string, rec *Record) error {
-	data, err := rec.marshal()
-	if err != nil {
-		return err
-	}
-	_, err = tokenstore.File{Path: path}.Update(func([]byte) ([]byte, error) { return data, nil })
-	return err
-}
+func SaveRecord(path string, rec *Record) error { return oauthtoken.Save(path, rec) }
 
 // RemoveRecord deletes the token file.
-func RemoveRecord(path string) error { return tokenstore.File{Path: path}.Remove() }
+func RemoveRecord(path string) error { return oauthtoken.Remove(path) }
 
-func readRecord(path string) (*Record, error) {
-	data, _, err := tokenstore.File{Path: path}.Read()
-	if err != nil {
-		return nil, err
-	}
-	return parseRecord(data)
-}
+func readRecord(path string) (*Record, error) { return oauthtoken.Read(path, parseRecord) }

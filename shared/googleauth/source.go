@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/oauthtoken"
 	"github.com/jck411/mcp-servers/shared/tokenstore"
 	"golang.org/x/oauth2"
 )
@@ -28,7 +27,6 @@ const (
 const (
 	refreshEarly   = 5 * time.Minute
 	expiringWithin = 24 * time.Hour
-	refreshTimeout = 30 * time.Second
 )
 
 // SourceOptions configure a Source.
@@ -47,20 +45,27 @@ type SourceOptions struct {
 // lock so that concurrent servers refresh once, persists every new token, and remembers a
 // revoked sign-in instead of retrying it until the file changes.
 type Source struct {
-	opts SourceOptions
-	file tokenstore.File
-	now  func() time.Time
-
-	mu      sync.Mutex
-	stamp   tokenstore.Stamp
-	rec     *Record
-	loadErr error // the file exists but cannot be read or parsed
-	revoked string
+	*core // Token and TokenContext
+	opts  SourceOptions
+	now   func() time.Time
+	c     *oauthtoken.Cache[Record] // core's: the file, its record, a load error, a remembered invalid_grant
 }
+
+// core is the provider-neutral source, embedded for its Token and TokenContext.
+type core = oauthtoken.Source[Record]
 
 // NewSource returns a source over the options' token file; it reads nothing yet.
 func NewSource(opts SourceOptions) *Source {
-	return &Source{opts: opts, file: tokenstore.File{Path: opts.TokenFile}, now: time.Now}
+	s := &Source{opts: opts, now: time.Now}
+	s.core = oauthtoken.NewSource(tokenstore.File{Path: opts.TokenFile}, parseRecord, s.bind)
+	return s
+}
+
+// bind hands the core this provider's rules, which work on the core's cache.
+func (s *Source) bind(c *oauthtoken.Cache[Record]) oauthtoken.Flow[Record] {
+	s.c = c
+	fresh := func(r *Record) bool { return r.accessValid(s.now(), refreshEarly) }
+	return oauthtoken.Flow[Record]{Usable: s.usableLocked, Fresh: fresh, Token: (*Record).Token, NoClient: s.noClientLocked, Refresh: s.refreshLocked}
 }
 
 // SignInError says that the sign-in cannot be used and which command fixes it.
@@ -88,118 +93,63 @@ func (e *SignInError) Error() string {
 	return fmt.Sprintf("%s missing: run `%s`", who, e.Fix)
 }
 
-// Token returns a valid access token; see TokenContext.
-func (s *Source) Token() (*oauth2.Token, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), refreshTimeout)
-	defer cancel()
-	return s.TokenContext(ctx)
-}
-
-// TokenContext returns a valid access token, refreshing it when it is about to expire. An
-// unusable sign-in is a *SignInError.
-func (s *Source) TokenContext(ctx context.Context) (*oauth2.Token, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.reloadLocked()
-	if err := s.usableLocked(); err != nil {
-		return nil, err
+// noClientLocked is the sign-in error when there is no client to refresh with.
+func (s *Source) noClientLocked() error {
+	if s.opts.Client != nil {
+		return nil
 	}
-	if s.rec.accessValid(s.now(), refreshEarly) {
-		return s.rec.Token(), nil
-	}
-	if s.opts.Client == nil {
-		return nil, s.signInError(StateMissing, "no OAuth client ("+errText(s.opts.ClientErr)+")")
-	}
-	if err := s.refreshLocked(ctx); err != nil {
-		return nil, err
-	}
-	return s.rec.Token(), nil
+	return s.signInError(StateMissing, "no OAuth client ("+oauthtoken.ErrText(s.opts.ClientErr)+")")
 }
 
 // refreshLocked refreshes under the file lock. Another process may have refreshed while this one
 // waited for the lock: then its token is taken and Google is not asked again.
 func (s *Source) refreshLocked(ctx context.Context) error {
 	var refreshErr error
-	_, err := s.file.Update(func(old []byte) ([]byte, error) {
-		if old != nil {
-			if cur, err := parseRecord(old); err == nil && cur.RefreshToken != "" {
-				if cur.accessValid(s.now(), refreshEarly) {
-					s.rec = cur
-					return nil, nil
-				}
-				s.rec = cur
+	err := s.c.Update(func(cur *Record) ([]byte, error) {
+		if cur != nil && cur.RefreshToken != "" {
+			s.c.Rec = cur
+			if cur.accessValid(s.now(), refreshEarly) {
+				return nil, nil
 			}
 		}
-		if s.rec.RefreshToken == "" {
+		if s.c.Rec.RefreshToken == "" {
 			refreshErr = s.signInError(StateExpired, "")
 			return nil, nil
 		}
-		if s.opts.HTTPClient != nil {
-			ctx = context.WithValue(ctx, oauth2.HTTPClient, s.opts.HTTPClient)
-		}
-		tok, err := s.opts.Client.TokenSource(ctx, &oauth2.Token{RefreshToken: s.rec.RefreshToken}).Token()
-		if err != nil {
-			var re *oauth2.RetrieveError
-			if errors.As(err, &re) && re.ErrorCode == "invalid_grant" {
-				s.revoked = strings.TrimSpace(re.ErrorCode + ": " + re.ErrorDescription)
-				refreshErr = s.signInError(StateRevoked, "")
-				return nil, nil
-			}
+		tok, revoked, err := oauthtoken.Refresh(ctx, s.opts.Client, s.opts.HTTPClient, s.c.Rec.RefreshToken)
+		switch {
+		case revoked != "":
+			s.c.Revoked, refreshErr = revoked, s.signInError(StateRevoked, "")
+			return nil, nil
+		case err != nil:
 			refreshErr = fmt.Errorf("refreshing the Google token failed (tried again on the next call): %w", err)
 			return nil, nil
 		}
-		next := *s.rec
+		next := *s.c.Rec
 		now := s.now()
 		next.apply(tok, now)
 		next.Refreshed = now
-		s.rec = &next
+		s.c.Rec = &next
 		return next.marshal()
 	})
 	if err != nil {
 		return fmt.Errorf("the Google token file %s: %w", s.opts.TokenFile, err)
 	}
-	s.stamp, _ = s.file.Stat()
 	return refreshErr
-}
-
-// reloadLocked rereads the file when it was replaced (or appeared, or went away).
-func (s *Source) reloadLocked() {
-	stamp, err := s.file.Stat()
-	if err != nil {
-		s.loadErr, s.rec = err, nil
-		return
-	}
-	if stamp == s.stamp && (s.rec != nil || s.loadErr != nil || stamp.IsZero()) {
-		return
-	}
-	s.stamp, s.revoked, s.rec, s.loadErr = stamp, "", nil, nil
-	if stamp.IsZero() {
-		return
-	}
-	data, st, err := s.file.Read()
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		s.stamp = tokenstore.Stamp{}
-	case err != nil:
-		s.loadErr = err
-	default:
-		s.stamp = st
-		s.rec, s.loadErr = parseRecord(data)
-	}
 }
 
 // usableLocked is the sign-in error, if any, before a refresh is tried.
 func (s *Source) usableLocked() error {
 	switch {
-	case s.loadErr != nil:
-		return s.signInError(StateMissing, "token file unreadable ("+s.loadErr.Error()+")")
-	case s.rec == nil:
+	case s.c.LoadErr != nil:
+		return s.signInError(StateMissing, "token file unreadable ("+s.c.LoadErr.Error()+")")
+	case s.c.Rec == nil:
 		return s.signInError(StateMissing, "")
-	case s.revoked != "":
+	case s.c.Revoked != "":
 		return s.signInError(StateRevoked, "")
-	case s.opts.Service != "" && !Covers(s.rec.Scopes, s.opts.Service, s.opts.ReadOnly):
+	case s.opts.Service != "" && !Covers(s.c.Rec.Scopes, s.opts.Service, s.opts.ReadOnly):
 		return s.signInError(StateMissing, "it does not grant "+s.opts.Service+" access")
-	case !s.rec.RefreshExpiry.IsZero() && !s.rec.RefreshExpiry.After(s.now()):
+	case !s.c.Rec.RefreshExpiry.IsZero() && !s.c.Rec.RefreshExpiry.After(s.now()):
 		return s.signInError(StateExpired, "")
 	}
 	return nil
@@ -207,8 +157,8 @@ func (s *Source) usableLocked() error {
 
 func (s *Source) signInError(state, reason string) *SignInError {
 	e := &SignInError{State: state, Reason: reason, Fix: s.opts.FixCommand}
-	if s.rec != nil {
-		e.Account = s.rec.Account
+	if s.c.Rec != nil {
+		e.Account = s.c.Rec.Account
 	}
 	return e
 }
@@ -228,31 +178,33 @@ type Status struct {
 
 // Status reports the current state, reloading the file if it changed.
 func (s *Source) Status() Status {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.reloadLocked()
 	st := Status{State: StateOK, TokenFile: s.opts.TokenFile}
-	if s.rec != nil {
-		st.Account, st.Scopes, st.AccessExpiry = s.rec.Account, s.rec.Scopes, s.rec.Expiry
-		st.RefreshExpiry, st.SignedIn, st.Refreshed = s.rec.RefreshExpiry, s.rec.SignedIn, s.rec.Refreshed
+	oauthtoken.Locked(s.core, func() { s.status(&st) })
+	return st
+}
+
+// status fills st in, with the lock held.
+func (s *Source) status(st *Status) {
+	if s.c.Rec != nil {
+		st.Account, st.Scopes, st.AccessExpiry = s.c.Rec.Account, s.c.Rec.Scopes, s.c.Rec.Expiry
+		st.RefreshExpiry, st.SignedIn, st.Refreshed = s.c.Rec.RefreshExpiry, s.c.Rec.SignedIn, s.c.Rec.Refreshed
 	}
 	err := s.usableLocked()
-	if err == nil && s.opts.Client == nil {
-		err = s.signInError(StateMissing, "no OAuth client ("+errText(s.opts.ClientErr)+")")
+	if err == nil {
+		err = s.noClientLocked()
 	}
-	if err == nil && s.rec.RefreshToken == "" && !s.rec.accessValid(s.now(), 0) {
+	if err == nil && s.c.Rec.RefreshToken == "" && !s.c.Rec.accessValid(s.now(), 0) {
 		err = s.signInError(StateExpired, "")
 	}
 	var se *SignInError
 	switch {
 	case errors.As(err, &se):
 		st.State, st.Message = se.State, se.Error()
-	case !s.rec.RefreshExpiry.IsZero() && s.rec.RefreshExpiry.Sub(s.now()) < expiringWithin:
+	case !s.c.Rec.RefreshExpiry.IsZero() && s.c.Rec.RefreshExpiry.Sub(s.now()) < expiringWithin:
 		st.State = StateExpiring
 		st.Message = fmt.Sprintf("the refresh token expires %s (the OAuth app is in Testing: publish it, then run `%s`)",
-			s.rec.RefreshExpiry.Format(time.RFC3339), s.opts.FixCommand)
+			s.c.Rec.RefreshExpiry.Format(time.RFC3339), s.opts.FixCommand)
 	}
-	return st
 }
 
 // Detail is the one-line summary /healthz shows: "ok: me@example.com (gmail.modify, …)".
@@ -271,11 +223,4 @@ func (st Status) Detail() string {
 		d += "; " + st.Message
 	}
 	return d
-}
-
-func errText(err error) string {
-	if err == nil {
-		return "not configured"
-	}
-	return err.Error()
 }

@@ -11,6 +11,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/jck411/mcp-servers/shared/oauthlogin"
 )
 
 // CommandOptions describe the server an `auth` command belongs to.
@@ -23,55 +25,29 @@ type CommandOptions struct {
 
 // Command returns the `NAME auth login|status|logout` subcommand for kit.Spec.Commands.
 func Command(o CommandOptions) func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if o.Getenv == nil {
-		o.Getenv = os.Getenv
+	oauthlogin.Defaults(&o.Getenv, &o.Stdin)
+	status := func(_ context.Context, args []string, stdout, stderr io.Writer) int {
+		return o.status(args, stdout, stderr)
 	}
-	if o.Stdin == nil {
-		o.Stdin = os.Stdin
+	logout := func(_ context.Context, args []string, stdout, stderr io.Writer) int {
+		return o.logout(args, stdout, stderr)
 	}
-	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-		usage := fmt.Sprintf("usage: %s auth login|status|logout [flags]   (%s auth login --help for the flags)", o.Server, o.Server)
-		if len(args) == 0 {
-			fmt.Fprintln(stderr, usage)
-			return 2
-		}
-		switch args[0] {
-		case "login":
-			return o.login(ctx, args[1:], stdout, stderr)
-		case "status":
-			return o.status(args[1:], stdout, stderr)
-		case "logout":
-			return o.logout(args[1:], stdout, stderr)
-		case "-h", "--help", "help":
-			fmt.Fprintln(stdout, usage)
-			return 0
-		}
-		fmt.Fprintf(stderr, "%s auth: unknown command %q\n%s\n", o.Server, args[0], usage)
-		return 2
-	}
+	return oauthlogin.Dispatch(o.Server, o.login, status, logout)
 }
 
 type files struct {
-	client, token, accounts, api string
+	oauthlogin.Files
+	accounts, api string
 }
 
 func (o CommandOptions) flagSet(name string, stderr io.Writer, f *files) *flag.FlagSet {
-	fs := flag.NewFlagSet(o.Server+" auth "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.token, "spotify-token-file", "", "the Spotify token file (env MCP_SPOTIFY_TOKEN_FILE; default "+DefaultTokenFile(o.Getenv)+")")
-	fs.StringVar(&f.client, "spotify-client-file", "", `the app's client JSON {"client_id": …} (env MCP_SPOTIFY_CLIENT_FILE; default: the systemd credential, /etc/mcp-servers/credentials/spotify/client.json, or client.json beside the token file)`)
+	fs := f.FlagSet(o.Server, name, stderr, oauthlogin.FileFlags{
+		Token: "spotify-token-file", TokenUsage: "the Spotify token file (env MCP_SPOTIFY_TOKEN_FILE; default " + DefaultTokenFile(o.Getenv) + ")",
+		Client: "spotify-client-file", ClientUsage: `the app's client JSON {"client_id": …} (env MCP_SPOTIFY_CLIENT_FILE; default: the systemd credential, /etc/mcp-servers/credentials/spotify/client.json, or client.json beside the token file)`,
+	})
 	fs.StringVar(&f.accounts, "spotify-accounts-url", AccountsURL, "base URL of Spotify's accounts service")
 	fs.StringVar(&f.api, "spotify-api-url", "https://api.spotify.com/v1/", "base URL of the Spotify Web API (to name the account)")
 	return fs
-}
-
-func (f *files) resolve(getenv func(string) string) {
-	if f.token == "" {
-		f.token = DefaultTokenFile(getenv)
-	}
-	if f.client == "" {
-		f.client = DefaultClientFile(getenv, f.token)
-	}
 }
 
 func (o CommandOptions) login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -81,14 +57,14 @@ func (o CommandOptions) login(ctx context.Context, args []string, stdout, stderr
 	showDialog := fs.Bool("show-dialog", false, "make Spotify show the consent page again (to switch accounts)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "give up after this long")
 	if err := fs.Parse(args); err != nil {
-		return exitParse(err)
+		return oauthlogin.ExitParse(err)
 	}
-	f.resolve(o.Getenv)
+	f.Resolve(o.Getenv, DefaultTokenFile, DefaultClientFile)
 	if *port < 1 || *port > 65535 {
 		fmt.Fprintf(stderr, "%s auth login: --port %d: give 1 to 65535 (the port registered in the app)\n", o.Server, *port)
 		return 2
 	}
-	client, err := LoadClient(f.client, f.accounts)
+	client, err := LoadClient(f.Client, f.accounts)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s auth login: %v\n", o.Server, err)
 		return 1
@@ -101,11 +77,11 @@ func (o CommandOptions) login(ctx context.Context, args []string, stdout, stderr
 		return 1
 	}
 	rec.Account = accountName(ctx, o.HTTPClient, f.api, rec.AccessToken)
-	if err := SaveRecord(f.token, rec); err != nil {
+	if err := SaveRecord(f.Token, rec); err != nil {
 		fmt.Fprintf(stderr, "%s auth login: save the token: %v\n", o.Server, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "Signed in to Spotify as %s; token saved to %s. A running server picks it up on its next call.\n", orUnknown(rec.Account), f.token)
+	fmt.Fprintf(stdout, "Signed in to Spotify as %s; token saved to %s. A running server picks it up on its next call.\n", oauthlogin.OrUnknown(rec.Account), f.Token)
 	fmt.Fprintf(stdout, "Spotify ends this sign-in on %s (six months); sign in again before then.\n", rec.RefreshExpiry().Format("2006-01-02"))
 	return 0
 }
@@ -145,18 +121,14 @@ func (o CommandOptions) status(args []string, stdout, stderr io.Writer) int {
 	fs := o.flagSet("status", stderr, &f)
 	asJSON := fs.Bool("json", false, "print the status as JSON")
 	if err := fs.Parse(args); err != nil {
-		return exitParse(err)
+		return oauthlogin.ExitParse(err)
 	}
-	f.resolve(o.Getenv)
-	client, cerr := LoadClient(f.client, f.accounts)
-	st := NewSource(SourceOptions{TokenFile: f.token, Client: client, ClientErr: cerr, FixCommand: o.Server + " auth login"}).Status()
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(st)
-	} else {
+	f.Resolve(o.Getenv, DefaultTokenFile, DefaultClientFile)
+	client, cerr := LoadClient(f.Client, f.accounts)
+	st := NewSource(SourceOptions{TokenFile: f.Token, Client: client, ClientErr: cerr, FixCommand: o.Server + " auth login"}).Status()
+	return oauthlogin.PrintStatus(stdout, *asJSON, st, func() {
 		fmt.Fprintf(stdout, "state:      %s\n", st.State)
-		fmt.Fprintf(stdout, "account:    %s\n", orUnknown(st.Account))
+		fmt.Fprintf(stdout, "account:    %s\n", oauthlogin.OrUnknown(st.Account))
 		fmt.Fprintf(stdout, "scopes:     %s\n", strings.Join(st.Scopes, " "))
 		fmt.Fprintf(stdout, "token file: %s\n", st.TokenFile)
 		if !st.SignedIn.IsZero() {
@@ -165,45 +137,24 @@ func (o CommandOptions) status(args []string, stdout, stderr io.Writer) int {
 		if !st.Refreshed.IsZero() {
 			fmt.Fprintf(stdout, "refreshed:  %s\n", st.Refreshed.Format(time.RFC3339))
 		}
-		if st.Message != "" {
-			fmt.Fprintln(stdout, st.Message)
-		}
-	}
-	if st.State == StateOK || st.State == StateExpiring {
-		return 0
-	}
-	return 1
+	}, st.Message, st.State == StateOK || st.State == StateExpiring)
 }
 
 func (o CommandOptions) logout(args []string, stdout, stderr io.Writer) int {
 	var f files
 	fs := o.flagSet("logout", stderr, &f)
 	if err := fs.Parse(args); err != nil {
-		return exitParse(err)
+		return oauthlogin.ExitParse(err)
 	}
-	f.resolve(o.Getenv)
-	if _, err := os.Stat(f.token); errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(stdout, "Not signed in (no %s).\n", f.token)
+	f.Resolve(o.Getenv, DefaultTokenFile, DefaultClientFile)
+	if _, err := os.Stat(f.Token); errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(stdout, "Not signed in (no %s).\n", f.Token)
 		return 0
 	}
-	if err := RemoveRecord(f.token); err != nil {
+	if err := RemoveRecord(f.Token); err != nil {
 		fmt.Fprintf(stderr, "%s auth logout: %v\n", o.Server, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "Signed out: removed %s. Spotify has no revoke endpoint: to withdraw the grant too, remove the app at https://www.spotify.com/account/apps/.\n", f.token)
+	fmt.Fprintf(stdout, "Signed out: removed %s. Spotify has no revoke endpoint: to withdraw the grant too, remove the app at https://www.spotify.com/account/apps/.\n", f.Token)
 	return 0
-}
-
-func exitParse(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	return 2
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "(unknown account)"
-	}
-	return s
 }

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/jck411/mcp-servers/shared/retry"
+	"github.com/jck411/mcp-servers/shared/oauthtoken"
 )
 
 // ClientOptions tune NewHTTPClient; zero values take the defaults shown.
@@ -20,33 +20,9 @@ type ClientOptions struct {
 // access token, is retried a bounded number of times on 429 and 5xx honouring Retry-After, and
 // waits for one of the concurrency slots.
 func NewHTTPClient(src *Source, o ClientOptions) *http.Client {
-	base := o.Base
-	if base == nil {
-		base = http.DefaultTransport
-	}
 	n := o.Concurrent
 	if n <= 0 {
 		n = 4
 	}
-	limited := retry.NewLimiter(base, n)
-	retrying := &retry.Transport{Base: limited, Attempts: o.Attempts, BaseDelay: o.BaseDelay, MaxRetryAfter: o.MaxRetryAfter}
-	return &http.Client{Transport: &authTransport{src: src, next: retrying}}
-}
-
-type authTransport struct {
-	src  *Source
-	next http.RoundTripper
-}
-
-func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	tok, err := t.src.TokenContext(req.Context())
-	if err != nil {
-		if req.Body != nil {
-			req.Body.Close()
-		}
-		return nil, err
-	}
-	r := req.Clone(req.Context())
-	tok.SetAuthHeader(r)
-	return t.next.RoundTrip(r)
+	return oauthtoken.NewHTTPClient(src, oauthtoken.ClientOptions{Base: o.Base, Concurrent: n, Attempts: o.Attempts, BaseDelay: o.BaseDelay, MaxRetryAfter: o.MaxRetryAfter})
 }

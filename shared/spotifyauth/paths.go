@@ -1,9 +1,10 @@
 package spotifyauth
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/jck411/mcp-servers/shared/oauthtoken"
 )
 
 // SystemDir is the spotify server's state folder on a deployed host (StateDirectory=, owned by
@@ -28,39 +29,17 @@ func DefaultTokenFile(getenv func(string) string) string {
 		d, _, _ = strings.Cut(d, ":")
 		return filepath.Join(d, TokenFileName)
 	}
-	if info, err := os.Stat(SystemDir); err == nil && info.IsDir() {
+	if oauthtoken.IsDir(SystemDir) {
 		return filepath.Join(SystemDir, TokenFileName)
 	}
-	state := getenv("XDG_STATE_HOME")
-	if state == "" {
-		home := getenv("HOME")
-		if home == "" {
-			home, _ = os.UserHomeDir()
-		}
-		state = filepath.Join(home, ".local", "state")
-	}
-	return filepath.Join(state, "mcp-servers", "spotify", TokenFileName)
+	return filepath.Join(oauthtoken.StateHome(getenv), "mcp-servers", "spotify", TokenFileName)
 }
 
 // DefaultClientFile is the client JSON: $MCP_SPOTIFY_CLIENT_FILE, else the systemd credential
 // $CREDENTIALS_DIRECTORY/spotify_client.json, else /etc/mcp-servers/credentials/spotify/client.json
 // when it exists, else client.json beside the token file.
 func DefaultClientFile(getenv func(string) string, tokenFile string) string {
-	if p := getenv("MCP_SPOTIFY_CLIENT_FILE"); p != "" {
-		return p
-	}
-	if d := getenv("CREDENTIALS_DIRECTORY"); d != "" {
-		if p := filepath.Join(d, "spotify_client.json"); fileExists(p) {
-			return p
-		}
-	}
-	if fileExists(systemClientFile) {
-		return systemClientFile
-	}
-	return filepath.Join(filepath.Dir(tokenFile), "client.json")
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+	return oauthtoken.ClientFile(getenv, oauthtoken.ClientLocations{
+		Env: "MCP_SPOTIFY_CLIENT_FILE", Credential: "spotify_client.json", System: systemClientFile,
+	}, tokenFile)
 }

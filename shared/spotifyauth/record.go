@@ -1,13 +1,9 @@
 package spotifyauth
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"strings"
 	"time"
 
-	"github.com/jck411/mcp-servers/shared/tokenstore"
+	"github.com/jck411/mcp-servers/shared/oauthtoken"
 	"golang.org/x/oauth2"
 )
 
@@ -42,60 +38,26 @@ func (r *Record) RefreshExpiry() time.Time {
 }
 
 func (r *Record) accessValid(now time.Time, margin time.Duration) bool {
-	return r.AccessToken != "" && (r.Expiry.IsZero() || r.Expiry.Sub(now) > margin)
+	return oauthtoken.AccessValid(r.AccessToken, r.Expiry, now, margin)
 }
 
 // apply takes a token fresh from the token endpoint. Spotify may or may not send a new refresh
 // token: a new one replaces the old, none keeps the old.
 func (r *Record) apply(tok *oauth2.Token) {
-	r.AccessToken = tok.AccessToken
-	r.TokenType = tok.TokenType
-	r.Expiry = tok.Expiry
-	if tok.RefreshToken != "" {
-		r.RefreshToken = tok.RefreshToken
-	}
-	if s, ok := tok.Extra("scope").(string); ok && s != "" {
-		r.Scopes = strings.Fields(s)
-	}
+	oauthtoken.Fields{AccessToken: &r.AccessToken, TokenType: &r.TokenType, RefreshToken: &r.RefreshToken, Expiry: &r.Expiry, Scopes: &r.Scopes}.Apply(tok)
 }
 
 func parseRecord(data []byte) (*Record, error) {
-	var r Record
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("token file is not valid JSON: %w", err)
-	}
-	if r.RefreshToken == "" && r.AccessToken == "" {
-		return nil, errors.New("token file holds no token")
-	}
-	return &r, nil
+	return oauthtoken.Parse(data, func(r *Record) bool { return r.RefreshToken != "" || r.AccessToken != "" })
 }
 
-func (r *Record) marshal() ([]byte, error) {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
-}
+func (r *Record) marshal() ([]byte, error) { return oauthtoken.Marshal(r) }
 
 // SaveRecord writes a new sign-in to the token file, atomically and under its lock.
-func SaveRecord(path string, rec *Record) error {
-	data, err := rec.marshal()
-	if err != nil {
-		return err
-	}
-	_, err = tokenstore.File{Path: path}.Update(func([]byte) ([]byte, error) { return data, nil })
-	return err
-}
+func SaveRecord(path string, rec *Record) error { return oauthtoken.Save(path, rec) }
 
 // ReadRecord reads the token file.
-func ReadRecord(path string) (*Record, error) {
-	data, _, err := tokenstore.File{Path: path}.Read()
-	if err != nil {
-		return nil, err
-	}
-	return parseRecord(data)
-}
+func ReadRecord(path string) (*Record, error) { return oauthtoken.Read(path, parseRecord) }
 
 // RemoveRecord deletes the token file.
-func RemoveRecord(path string) error { return tokenstore.File{Path: path}.Remove() }
+func RemoveRecord(path string) error { return oauthtoken.Remove(path) }

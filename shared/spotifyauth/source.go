@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
-	"strings"
-	"sync"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/oauthtoken"
 	"github.com/jck411/mcp-servers/shared/tokenstore"
 	"golang.org/x/oauth2"
 )
@@ -25,7 +23,6 @@ const (
 const (
 	refreshEarly   = 5 * time.Minute
 	expiringWithin = 14 * 24 * time.Hour
-	refreshTimeout = 30 * time.Second
 )
 
 // SourceOptions configure a Source.
@@ -43,24 +40,30 @@ type SourceOptions struct {
 // every rotated refresh token, and remembers invalid_grant instead of retrying until the file
 // changes.
 type Source struct {
-	opts SourceOptions
-	file tokenstore.File
-	now  func() time.Time
-
-	mu      sync.Mutex
-	stamp   tokenstore.Stamp
-	rec     *Record
-	loadErr error
-	revoked string // Spotify's invalid_grant description
+	*core // Token and TokenContext
+	opts  SourceOptions
+	now   func() time.Time
+	c     *oauthtoken.Cache[Record] // core's: the file, its record, a load error, a remembered invalid_grant
 }
+
+// core is the provider-neutral source, embedded for its Token and TokenContext.
+type core = oauthtoken.Source[Record]
 
 // NewSource returns a source over the options' token file; it reads nothing yet.
 func NewSource(opts SourceOptions) *Source {
-	now := opts.Now
-	if now == nil {
-		now = time.Now
+	s := &Source{opts: opts, now: opts.Now}
+	if s.now == nil {
+		s.now = time.Now
 	}
-	return &Source{opts: opts, file: tokenstore.File{Path: opts.TokenFile}, now: now}
+	s.core = oauthtoken.NewSource(tokenstore.File{Path: opts.TokenFile}, parseRecord, s.bind)
+	return s
+}
+
+// bind hands the core this provider's rules, which work on the core's cache.
+func (s *Source) bind(c *oauthtoken.Cache[Record]) oauthtoken.Flow[Record] {
+	s.c = c
+	fresh := func(r *Record) bool { return r.accessValid(s.now(), refreshEarly) }
+	return oauthtoken.Flow[Record]{Usable: s.usableLocked, Fresh: fresh, Token: (*Record).Token, NoClient: s.noClientLocked, Refresh: s.refreshLocked}
 }
 
 // SignInError says that the sign-in cannot be used and which command fixes it.
@@ -80,111 +83,57 @@ func (e *SignInError) Error() string {
 	return fmt.Sprintf("Spotify is not signed in: run `%s`", e.Fix)
 }
 
-// Token returns a valid access token; see TokenContext.
-func (s *Source) Token() (*oauth2.Token, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), refreshTimeout)
-	defer cancel()
-	return s.TokenContext(ctx)
-}
-
-// TokenContext returns a valid access token, refreshing it when it is about to expire. An
-// unusable sign-in is a *SignInError.
-func (s *Source) TokenContext(ctx context.Context) (*oauth2.Token, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.reloadLocked()
-	if err := s.usableLocked(); err != nil {
-		return nil, err
+// noClientLocked is the sign-in error when there is no client to refresh with.
+func (s *Source) noClientLocked() error {
+	if s.opts.Client != nil {
+		return nil
 	}
-	if s.rec.accessValid(s.now(), refreshEarly) {
-		return s.rec.Token(), nil
-	}
-	if s.opts.Client == nil {
-		return nil, &SignInError{State: StateMissing, Reason: "no Spotify client: " + errText(s.opts.ClientErr), Fix: s.opts.FixCommand}
-	}
-	if err := s.refreshLocked(ctx); err != nil {
-		return nil, err
-	}
-	return s.rec.Token(), nil
+	return &SignInError{State: StateMissing, Reason: "no Spotify client: " + oauthtoken.ErrText(s.opts.ClientErr), Fix: s.opts.FixCommand}
 }
 
 // refreshLocked refreshes under the file lock; a token another process refreshed meanwhile is
 // taken as it is.
 func (s *Source) refreshLocked(ctx context.Context) error {
 	var refreshErr error
-	_, err := s.file.Update(func(old []byte) ([]byte, error) {
-		if old != nil {
-			if cur, err := parseRecord(old); err == nil {
-				s.rec = cur
-				if cur.accessValid(s.now(), refreshEarly) {
-					return nil, nil
-				}
+	err := s.c.Update(func(cur *Record) ([]byte, error) {
+		if cur != nil {
+			s.c.Rec = cur
+			if cur.accessValid(s.now(), refreshEarly) {
+				return nil, nil
 			}
 		}
-		if s.rec.RefreshToken == "" {
+		if s.c.Rec.RefreshToken == "" {
 			refreshErr = &SignInError{State: StateMissing, Reason: "the token file has no refresh token", Fix: s.opts.FixCommand}
 			return nil, nil
 		}
-		if s.opts.HTTPClient != nil {
-			ctx = context.WithValue(ctx, oauth2.HTTPClient, s.opts.HTTPClient)
+		tok, revoked, err := oauthtoken.Refresh(ctx, s.opts.Client, s.opts.HTTPClient, s.c.Rec.RefreshToken)
+		if revoked != "" {
+			s.c.Revoked, refreshErr = revoked, &SignInError{State: StateRevoked, Fix: s.opts.FixCommand}
+			return nil, nil
 		}
-		tok, err := s.opts.Client.TokenSource(ctx, &oauth2.Token{RefreshToken: s.rec.RefreshToken}).Token()
 		if err != nil {
-			var re *oauth2.RetrieveError
-			if errors.As(err, &re) && re.ErrorCode == "invalid_grant" {
-				s.revoked = strings.TrimSpace(re.ErrorCode + ": " + re.ErrorDescription)
-				refreshErr = &SignInError{State: StateRevoked, Fix: s.opts.FixCommand}
-				return nil, nil
-			}
 			refreshErr = fmt.Errorf("refreshing the Spotify token failed (tried again on the next call): %w", err)
 			return nil, nil
 		}
-		next := *s.rec
+		next := *s.c.Rec
 		next.apply(tok)
 		next.Refreshed = s.now()
-		s.rec = &next
+		s.c.Rec = &next
 		return next.marshal()
 	})
 	if err != nil {
 		return fmt.Errorf("the Spotify token file %s: %w", s.opts.TokenFile, err)
 	}
-	s.stamp, _ = s.file.Stat()
 	return refreshErr
-}
-
-// reloadLocked rereads the file when it was replaced, appeared or went away.
-func (s *Source) reloadLocked() {
-	stamp, err := s.file.Stat()
-	if err != nil {
-		s.loadErr, s.rec = err, nil
-		return
-	}
-	if stamp == s.stamp && (s.rec != nil || s.loadErr != nil || stamp.IsZero()) {
-		return
-	}
-	s.stamp, s.revoked, s.rec, s.loadErr = stamp, "", nil, nil
-	if stamp.IsZero() {
-		return
-	}
-	data, st, err := s.file.Read()
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		s.stamp = tokenstore.Stamp{}
-	case err != nil:
-		s.loadErr = err
-	default:
-		s.stamp = st
-		s.rec, s.loadErr = parseRecord(data)
-	}
 }
 
 func (s *Source) usableLocked() error {
 	switch {
-	case s.loadErr != nil:
-		return &SignInError{State: StateMissing, Reason: "token file unreadable: " + s.loadErr.Error(), Fix: s.opts.FixCommand}
-	case s.rec == nil:
+	case s.c.LoadErr != nil:
+		return &SignInError{State: StateMissing, Reason: "token file unreadable: " + s.c.LoadErr.Error(), Fix: s.opts.FixCommand}
+	case s.c.Rec == nil:
 		return &SignInError{State: StateMissing, Fix: s.opts.FixCommand}
-	case s.revoked != "":
+	case s.c.Revoked != "":
 		return &SignInError{State: StateRevoked, Fix: s.opts.FixCommand}
 	}
 	return nil
@@ -205,17 +154,20 @@ type Status struct {
 
 // Status reports the current state, rereading the file if it changed.
 func (s *Source) Status() Status {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.reloadLocked()
 	st := Status{State: StateOK, TokenFile: s.opts.TokenFile}
-	if s.rec != nil {
-		st.Account, st.Scopes, st.AccessExpiry = s.rec.Account, s.rec.Scopes, s.rec.Expiry
-		st.SignedIn, st.RefreshExpiry, st.Refreshed = s.rec.SignedIn, s.rec.RefreshExpiry(), s.rec.Refreshed
+	oauthtoken.Locked(s.core, func() { s.status(&st) })
+	return st
+}
+
+// status fills st in, with the lock held.
+func (s *Source) status(st *Status) {
+	if s.c.Rec != nil {
+		st.Account, st.Scopes, st.AccessExpiry = s.c.Rec.Account, s.c.Rec.Scopes, s.c.Rec.Expiry
+		st.SignedIn, st.RefreshExpiry, st.Refreshed = s.c.Rec.SignedIn, s.c.Rec.RefreshExpiry(), s.c.Rec.Refreshed
 	}
 	err := s.usableLocked()
-	if err == nil && s.opts.Client == nil {
-		err = &SignInError{State: StateMissing, Reason: "no Spotify client: " + errText(s.opts.ClientErr), Fix: s.opts.FixCommand}
+	if err == nil {
+		err = s.noClientLocked()
 	}
 	var se *SignInError
 	switch {
@@ -226,7 +178,6 @@ func (s *Source) Status() Status {
 		st.Message = fmt.Sprintf("Spotify ends sign-ins six months after authorization (this one: %s): run `%s` before then",
 			st.RefreshExpiry.Format("2006-01-02"), s.opts.FixCommand)
 	}
-	return st
 }
 
 // Detail is the one-line summary /healthz shows.
@@ -239,11 +190,4 @@ func (st Status) Detail() string {
 		who = "signed in"
 	}
 	return st.State + ": " + who
-}
-
-func errText(err error) string {
-	if err == nil {
-		return "not configured"
-	}
-	return err.Error()
 }
