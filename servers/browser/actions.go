@@ -28,6 +28,21 @@ func (c *call) act(ctx context.Context, full bool, fn func(ctx context.Context, 
 	return c.changes(ctx, before, full, defaultMaxChars), nil
 }
 
+// actOn acts on the element a ref names, in the frame that owns it, and reports what changed.
+func (c *call) actOn(ctx context.Context, ref string, full bool, fn func(ctx context.Context, tg *chromedp.Target, id nodeRef) error) (string, error) {
+	id, err := c.node(ref)
+	if err != nil {
+		return "", err
+	}
+	return c.act(ctx, full, func(ctx context.Context, _ *chromedp.Target) error {
+		tg, err := c.on(ctx, id)
+		if err != nil {
+			return err
+		}
+		return fn(ctx, tg, id)
+	})
+}
+
 type clickInput struct {
 	where
 	Ref       string   `json:"ref" jsonschema:"e.g. e12"`
@@ -90,15 +105,7 @@ func addHover(s *kit.Server, m *manager) {
 		Description: "Hover a ref; reports what changed.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in refInput) (string, error) {
-		id, err := c.node(in.Ref)
-		if err != nil {
-			return "", err
-		}
-		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
-			tg, err := c.on(ctx, id)
-			if err != nil {
-				return err
-			}
+		return c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
 			x, y, err := center(ctx, tg, id.id)
 			if err != nil {
 				return err
@@ -123,15 +130,7 @@ func addType(s *kit.Server, m *manager) {
 		Description: "Type into a field by ref (replaces its value); optionally press Enter.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in typeInput) (string, error) {
-		id, err := c.node(in.Ref)
-		if err != nil {
-			return "", err
-		}
-		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
-			tg, err := c.on(ctx, id)
-			if err != nil {
-				return err
-			}
+		return c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
 			if err := typeText(ctx, tg, id.id, in.Text, in.Append); err != nil {
 				return err
 			}
@@ -272,19 +271,11 @@ func addSelectOption(s *kit.Server, m *manager) {
 		Description: "Select options of a select ref by label or value.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in selectInput) (string, error) {
-		id, err := c.node(in.Ref)
-		if err != nil {
-			return "", err
-		}
 		if len(in.Values) == 0 {
 			return "", kit.Errorf(kit.CodeInvalidInput, "values is empty")
 		}
-		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
-			tg, err := c.on(ctx, id)
-			if err != nil {
-				return err
-			}
-			_, err = selectValues(ctx, tg, id.id, in.Values)
+		return c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
+			_, err := selectValues(ctx, tg, id.id, in.Values)
 			return err
 		})
 	})

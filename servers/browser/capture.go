@@ -70,11 +70,7 @@ func (c *call) screenshot(ctx context.Context, in screenshotInput) ([]byte, stri
 	var clip *page.Viewport
 	switch {
 	case in.Ref != "":
-		id, err := c.node(in.Ref)
-		if err != nil {
-			return nil, "", "", err
-		}
-		etg, err := c.on(ctx, id)
+		id, etg, err := c.element(ctx, in.Ref)
 		if err != nil {
 			return nil, "", "", err
 		}

@@ -48,6 +48,16 @@ func (c *call) on(ctx context.Context, n nodeRef) (*chromedp.Target, error) {
 	return c.t.reveal(ctx, n.sess)
 }
 
+// element resolves a ref to its node and the target of the frame that owns it.
+func (c *call) element(ctx context.Context, ref string) (nodeRef, *chromedp.Target, error) {
+	id, err := c.node(ref)
+	if err != nil {
+		return nodeRef{}, nil, err
+	}
+	tg, err := c.on(ctx, id)
+	return id, tg, err
+}
+
 // center scrolls the element into view and returns the middle of its first visible box.
 func center(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID) (float64, float64, error) {
 	_, _ = cdp.Call(ctx, tg, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: id})

@@ -170,11 +170,7 @@ func addEvaluate(s *kit.Server, m *manager) {
 		var v json.RawMessage
 		var err error
 		if in.Ref != "" {
-			id, err := c.node(in.Ref)
-			if err != nil {
-				return "", err
-			}
-			tg, err := c.on(ctx, id)
+			id, tg, err := c.element(ctx, in.Ref)
 			if err != nil {
 				return "", err
 			}

@@ -96,11 +96,7 @@ func addGetText(s *kit.Server, m *manager) {
 		var md string
 		var err error
 		if in.Ref != "" {
-			id, err := c.node(in.Ref)
-			if err != nil {
-				return "", err
-			}
-			tg, err := c.on(ctx, id)
+			id, tg, err := c.element(ctx, in.Ref)
 			if err != nil {
 				return "", err
 			}
