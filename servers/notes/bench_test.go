@@ -1,0 +1,135 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// corpus writes count generated notes (Zipf-distributed words from a 5,000-word vocabulary,
+// about 150 words each, in 50 folders, with tags and links) and returns the vocabulary.
+func corpus(tb testing.TB, dir string, count int) []string {
+	tb.Helper()
+	r := rand.New(rand.NewPCG(1, 2))
+	syl := []string{"ka", "lo", "mi", "ne", "su", "ra", "ti", "po", "ve", "da", "gu", "ri", "sa", "mo", "te", "zi"}
+	vocab := make([]string, 5000)
+	for i := range vocab {
+		var b strings.Builder
+		for range 2 + r.IntN(3) {
+			b.WriteString(syl[r.IntN(len(syl))])
+		}
+		vocab[i] = fmt.Sprintf("%s%d", b.String(), i%7)
+	}
+	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(vocab)-1))
+	created := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range count {
+		var body strings.Builder
+		fmt.Fprintf(&body, "# Note %d\n\n", i)
+		for w := range 150 {
+			body.WriteString(vocab[zipf.Uint64()])
+			if w%15 == 14 {
+				body.WriteString(".\n\n")
+			} else {
+				body.WriteString(" ")
+			}
+		}
+		fmt.Fprintf(&body, "\nSee [[note-%d]] #topic%d\n", r.IntN(count), i%20)
+		ts := created.Add(time.Duration(i) * time.Minute).Format(time.RFC3339)
+		file := fmt.Sprintf("---\ntitle: Note %d %s\ntags: [bench, t%d]\ncreated: %s\nupdated: %s\n---\n\n%s", i, vocab[zipf.Uint64()], i%10, ts, ts, body.String())
+		p := filepath.Join(dir, fmt.Sprintf("f%02d", i%50), fmt.Sprintf("note-%d.md", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(file), 0o600); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return vocab
+}
+
+func benchStore(b *testing.B, state string) *store {
+	b.Helper()
+	cfg := storeConfig{notesDir: filepath.Join(state, "notes"), indexFile: filepath.Join(state, "index.sqlite"), scanInterval: 2 * time.Second, dailyFolder: "daily"}
+	n, err := openStore(b.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+// BenchmarkSearchNotes10k measures the search_notes handler (staleness check, query, ranking,
+// snippets; not the HTTP transport) over 10,000 notes, reporting p50 and p95 latency, for two
+// query mixes: "words" draws one or two words evenly from the vocabulary (what people look
+// for: distinctive words), "common" draws them as often as they occur in the text, so most
+// queries hit words that are in thousands of notes (the worst case: every match is ranked).
+func BenchmarkSearchNotes10k(b *testing.B) {
+	state := b.TempDir()
+	vocab := corpus(b, filepath.Join(state, "notes"), 10_000)
+	n := benchStore(b, state)
+	defer n.close()
+	r := rand.New(rand.NewPCG(3, 4))
+	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(vocab)-1))
+	mixes := []struct {
+		name string
+		word func() string
+	}{
+		{"words", func() string { return vocab[r.IntN(len(vocab))] }},
+		{"common", func() string { return vocab[zipf.Uint64()] }},
+	}
+	for _, mix := range mixes {
+		queries := make([]string, 256)
+		for i := range queries {
+			queries[i] = mix.word()
+			if i%2 == 1 {
+				queries[i] += " " + mix.word()
+			}
+		}
+		b.Run(mix.name, func(b *testing.B) {
+			durs := make([]time.Duration, 0, b.N)
+			hits := 0
+			b.ResetTimer()
+			for i := range b.N {
+				t0 := time.Now()
+				_, out, err := n.searchNotes(b.Context(), nil, searchInput{Query: queries[i%len(queries)]})
+				durs = append(durs, time.Since(t0))
+				if err != nil {
+					b.Fatal(err)
+				}
+				hits += len(out.Notes)
+			}
+			b.StopTimer()
+			if hits == 0 {
+				b.Fatal("no query found anything")
+			}
+			slices.Sort(durs)
+			b.ReportMetric(float64(durs[len(durs)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(durs[len(durs)*95/100].Microseconds())/1000, "p95-ms")
+		})
+	}
+}
+
+// BenchmarkRebuild10k measures building the index from nothing over 10,000 notes.
+func BenchmarkRebuild10k(b *testing.B) {
+	state := b.TempDir()
+	corpus(b, filepath.Join(state, "notes"), 10_000)
+	b.ResetTimer()
+	for range b.N {
+		for _, f := range []string{"index.sqlite", "index.sqlite-wal", "index.sqlite-shm"} {
+			_ = os.Remove(filepath.Join(state, f))
+		}
+		n := benchStore(b, state)
+		b.StopTimer()
+		if c, err := n.ix.Count(b.Context()); err != nil || c != 10_000 {
+			b.Fatalf("indexed %d notes: %v", c, err)
+		}
+		n.close()
+		b.StartTimer()
+	}
+}

@@ -1,0 +1,264 @@
+// Package index is the notes' full-text index: an SQLite database with FTS5 (pure Go, no cgo)
+// derived from the note files. It can always be thrown away and rebuilt from them.
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/servers/notes/vault"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// schemaVersion changes whenever the tables change; a database of another version is rebuilt.
+const schemaVersion = "1"
+
+const schema = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE notes(
+	id INTEGER PRIMARY KEY,
+	path TEXT NOT NULL UNIQUE,
+	folder TEXT NOT NULL,
+	stem TEXT NOT NULL,
+	pkey TEXT NOT NULL,
+	title TEXT NOT NULL,
+	tkey TEXT NOT NULL,
+	created INTEGER NOT NULL,
+	updated INTEGER NOT NULL,
+	mtime INTEGER NOT NULL,
+	size INTEGER NOT NULL,
+	hash TEXT NOT NULL
+);
+CREATE INDEX notes_updated ON notes(updated);
+CREATE INDEX notes_stem ON notes(stem);
+CREATE INDEX notes_tkey ON notes(tkey);
+CREATE TABLE tags(note INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY(note, tag)) WITHOUT ROWID;
+CREATE INDEX tags_tag ON tags(tag, note);
+CREATE TABLE links(src INTEGER NOT NULL, target TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY(src, key)) WITHOUT ROWID;
+CREATE INDEX links_key ON links(key, src);
+CREATE VIRTUAL TABLE fts USING fts5(title, body, tags, tokenize='porter unicode61');
+`
+
+// Doc is what the index holds of one note.
+type Doc struct {
+	Path    string
+	Folder  string
+	Stem    string
+	Title   string
+	Body    string
+	Tags    []string
+	Links   []string // wikilink targets as written
+	Created time.Time
+	Updated time.Time
+	MTime   int64
+	Size    int64
+	Hash    string
+}
+
+// Index is an open index database.
+type Index struct {
+	db *sql.DB
+}
+
+// Open opens the index at file for the notes folder root. A database that cannot be opened, has
+// another schema version or belongs to another folder is deleted and created anew; rebuilt
+// reports that (the caller then indexes every file).
+func Open(ctx context.Context, file, root string) (ix *Index, rebuilt bool, err error) {
+	ix, err = open(ctx, file, root)
+	if err == nil {
+		return ix, false, nil
+	}
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		if rerr := os.Remove(file + suffix); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			return nil, false, fmt.Errorf("remove stale index: %w", rerr)
+		}
+	}
+	ix, err = create(ctx, file, root)
+	return ix, true, err
+}
+
+var errStale = errors.New("stale index")
+
+func connect(file string) (*sql.DB, error) {
+	dsn := "file:" + file + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-32768)&_pragma=mmap_size(268435456)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(4)
+	db.SetMaxIdleConns(4)
+	db.SetConnMaxIdleTime(0)
+	return db, nil
+}
+
+func open(ctx context.Context, file, root string) (*Index, error) {
+	if _, err := os.Stat(file); err != nil {
+		return nil, err
+	}
+	db, err := connect(file)
+	if err != nil {
+		return nil, err
+	}
+	meta := map[string]string{}
+	rows, err := db.QueryContext(ctx, `SELECT key, value FROM meta`)
+	if err == nil {
+		for rows.Next() {
+			var k, v string
+			if err = rows.Scan(&k, &v); err != nil {
+				break
+			}
+			meta[k] = v
+		}
+		err = errors.Join(err, rows.Err(), rows.Close())
+	}
+	if err == nil && (meta["schema"] != schemaVersion || meta["root"] != root) {
+		err = errStale
+	}
+	if err == nil {
+		var ok string
+		if err = db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&ok); err == nil && ok != "ok" {
+			err = errStale
+		}
+	}
+	if err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return &Index{db: db}, nil
+}
+
+func create(ctx context.Context, file, root string) (*Index, error) {
+	db, err := connect(file)
+	if err != nil {
+		return nil, err
+	}
+	_, err = db.ExecContext(ctx, schema)
+	if err == nil {
+		_, err = db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('schema', ?), ('root', ?)`, schemaVersion, root)
+	}
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("create index %s: %w", file, err)
+	}
+	return &Index{db: db}, nil
+}
+
+// Close closes the database.
+func (ix *Index) Close() error { return ix.db.Close() }
+
+// Stamp is what the index knows of a file's state on disk.
+type Stamp struct {
+	MTime int64
+	Size  int64
+}
+
+// Stamps returns the indexed files' stamps by path.
+func (ix *Index) Stamps(ctx context.Context) (map[string]Stamp, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT path, mtime, size FROM notes`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]Stamp{}
+	for rows.Next() {
+		var p string
+		var s Stamp
+		if err := rows.Scan(&p, &s.MTime, &s.Size); err != nil {
+			return nil, err
+		}
+		out[p] = s
+	}
+	return out, rows.Err()
+}
+
+// Apply puts docs into the index and removes the paths in remove, in one transaction.
+func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	for _, p := range remove {
+		if err := deleteDoc(ctx, tx, p); err != nil {
+			return err
+		}
+	}
+	for i := range docs {
+		if err := putDoc(ctx, tx, &docs[i]); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+func deleteDoc(ctx context.Context, tx *sql.Tx, path string) error {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM notes WHERE path = ?`, path).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, q := range []string{`DELETE FROM notes WHERE id = ?`, `DELETE FROM tags WHERE note = ?`, `DELETE FROM links WHERE src = ?`, `DELETE FROM fts WHERE rowid = ?`} {
+		if _, err := tx.ExecContext(ctx, q, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func putDoc(ctx context.Context, tx *sql.Tx, d *Doc) error {
+	if err := deleteDoc(ctx, tx, d.Path); err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO notes(path, folder, stem, pkey, title, tkey, created, updated, mtime, size, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+		d.Path, d.Folder, vault.LinkKey(d.Stem), vault.LinkKey(d.Path), d.Title, vault.LinkKey(d.Title), unix(d.Created), unix(d.Updated), d.MTime, d.Size, d.Hash)
+	if err != nil {
+		return err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)`, id, d.Title, d.Body, strings.Join(d.Tags, " ")); err != nil {
+		return err
+	}
+	for _, t := range d.Tags {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO tags(note, tag) VALUES (?,?)`, id, t); err != nil {
+			return err
+		}
+	}
+	for _, l := range d.Links {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO links(src, target, key) VALUES (?,?,?)`, id, l, vault.LinkKey(l)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func unix(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromUnix(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
+}
+
+// Count is how many notes the index holds.
+func (ix *Index) Count(ctx context.Context) (int, error) {
+	var n int
+	err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM notes`).Scan(&n)
+	return n, err
+}

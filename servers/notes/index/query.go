@@ -1,0 +1,296 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/jck411/mcp-servers/servers/notes/vault"
+)
+
+// ErrEmptyQuery is a search with no word to look for.
+var ErrEmptyQuery = errors.New("the query has no words to search for")
+
+// MatchQuery turns what a person types into an FTS5 query that cannot be a syntax error: words
+// and "quoted phrases" must all appear, a trailing * makes a prefix, OR between two terms
+// makes either do, and -word excludes a word.
+func MatchQuery(q string) (string, error) {
+	var pos, neg []string
+	orNext := false
+	for _, tok := range tokens(q) {
+		if tok == "OR" {
+			orNext = len(pos) > 0
+			continue
+		}
+		negate := false
+		if strings.HasPrefix(tok, "-") && len(tok) > 1 {
+			negate, tok = true, tok[1:]
+		}
+		prefix := strings.HasSuffix(tok, "*")
+		tok = strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return -1
+			}
+			return r
+		}, strings.Trim(tok, `"*`))
+		if !strings.ContainsFunc(tok, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) {
+			continue
+		}
+		term := `"` + strings.ReplaceAll(tok, `"`, `""`) + `"`
+		if prefix {
+			term += "*"
+		}
+		switch {
+		case negate:
+			neg = append(neg, term)
+		case orNext:
+			pos[len(pos)-1] = "(" + pos[len(pos)-1] + " OR " + term + ")"
+		default:
+			pos = append(pos, term)
+		}
+		orNext = false
+	}
+	if len(pos) == 0 {
+		return "", ErrEmptyQuery
+	}
+	out := strings.Join(pos, " AND ")
+	for _, n := range neg {
+		out = "(" + out + ") NOT " + n
+	}
+	return out, nil
+}
+
+// tokens splits on spaces, keeping "quoted phrases" (and a trailing * after them) whole.
+func tokens(q string) []string {
+	var out []string
+	var cur strings.Builder
+	inQuote := false
+	flush := func() {
+		if cur.Len() > 0 {
+			out = append(out, cur.String())
+			cur.Reset()
+		}
+	}
+	for _, r := range q {
+		switch {
+		case r == '"':
+			inQuote = !inQuote
+			cur.WriteRune(r)
+		case unicode.IsSpace(r) && !inQuote:
+			flush()
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	flush()
+	return out
+}
+
+// Hit is one search result.
+type Hit struct {
+	Path    string
+	Title   string
+	Tags    []string
+	Updated time.Time
+	Snippet string
+	Score   float64 // higher is better
+}
+
+// Filter narrows searches and listings.
+type Filter struct {
+	Folder string // clean folder, "" for all
+	Tag    string // normalized tag, "" for any
+}
+
+func (f Filter) where(args []any) (string, []any) {
+	var sb strings.Builder
+	if f.Folder != "" {
+		sb.WriteString(` AND n.path >= ? AND n.path < ?`)
+		args = append(args, f.Folder+"/", f.Folder+"0") // '0' sorts right after '/'
+	}
+	if f.Tag != "" {
+		sb.WriteString(` AND EXISTS (SELECT 1 FROM tags t WHERE t.note = n.id AND t.tag = ?)`)
+		args = append(args, f.Tag)
+	}
+	return sb.String(), args
+}
+
+// Search runs a full-text search ranked by BM25 (title matches weigh most, then tags), with
+// the body snippet around the match. more reports that another page exists.
+func (ix *Index) Search(ctx context.Context, query string, f Filter, limit, offset int) (hits []Hit, more bool, err error) {
+	match, err := MatchQuery(query)
+	if err != nil {
+		return nil, false, err
+	}
+	where, args := f.where([]any{match})
+	// ORDER BY the rank column (not bm25() in the select list) lets FTS5 sort by itself and
+	// stop at the limit, so snippets are made only for the rows returned.
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.title, n.updated, snippet(fts, 1, '**', '**', '…', 16), fts.rank,
+		(SELECT group_concat(tag, ' ') FROM tags t WHERE t.note = n.id)
+		FROM fts JOIN notes n ON n.id = fts.rowid WHERE fts MATCH ? AND fts.rank MATCH 'bm25(10.0, 1.0, 5.0)'`+where+` ORDER BY fts.rank LIMIT ? OFFSET ?`, append(args, limit+1, offset)...)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h Hit
+		var updated int64
+		var tags sql.NullString
+		if err := rows.Scan(&h.Path, &h.Title, &updated, &h.Snippet, &h.Score, &tags); err != nil {
+			return nil, false, err
+		}
+		h.Score = -h.Score
+		h.Updated = fromUnix(updated)
+		h.Tags = splitTags(tags)
+		hits = append(hits, h)
+	}
+	if len(hits) > limit {
+		return hits[:limit], true, rows.Err()
+	}
+	return hits, false, rows.Err()
+}
+
+func splitTags(s sql.NullString) []string {
+	if !s.Valid || s.String == "" {
+		return []string{}
+	}
+	return vault.NormalizeTags(strings.Fields(s.String))
+}
+
+// Entry is one note in a listing.
+type Entry struct {
+	Path    string
+	Title   string
+	Tags    []string
+	Created time.Time
+	Updated time.Time
+	Size    int64
+}
+
+// Sort orders listings.
+type Sort string
+
+// Listing orders.
+const (
+	ByUpdated Sort = "updated" // most recently updated first
+	ByCreated Sort = "created" // most recently created first
+	ByPath    Sort = "path"    // alphabetical
+)
+
+// List lists notes in order; more reports that another page exists.
+func (ix *Index) List(ctx context.Context, f Filter, sort Sort, limit, offset int) (entries []Entry, more bool, err error) {
+	where, args := f.where(nil)
+	order := "n.updated DESC, n.path"
+	switch sort {
+	case ByCreated:
+		order = "n.created DESC, n.path"
+	case ByPath:
+		order = "n.path"
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.title, n.created, n.updated, n.size,
+		(SELECT group_concat(tag, ' ') FROM tags t WHERE t.note = n.id)
+		FROM notes n WHERE 1=1`+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit+1, offset)...)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e Entry
+		var created, updated int64
+		var tags sql.NullString
+		if err := rows.Scan(&e.Path, &e.Title, &created, &updated, &e.Size, &tags); err != nil {
+			return nil, false, err
+		}
+		e.Created, e.Updated, e.Tags = fromUnix(created), fromUnix(updated), splitTags(tags)
+		entries = append(entries, e)
+	}
+	if len(entries) > limit {
+		return entries[:limit], true, rows.Err()
+	}
+	return entries, false, rows.Err()
+}
+
+// TagCount is a tag and how many notes carry it.
+type TagCount struct {
+	Tag   string
+	Count int
+}
+
+// Tags counts the notes under each tag, most used first, in folder when one is given.
+func (ix *Index) Tags(ctx context.Context, folder string) ([]TagCount, error) {
+	where, args := Filter{Folder: folder}.where(nil)
+	rows, err := ix.db.QueryContext(ctx, `SELECT t.tag, count(*) AS c FROM tags t JOIN notes n ON n.id = t.note WHERE 1=1`+where+` GROUP BY t.tag ORDER BY c DESC, t.tag`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []TagCount
+	for rows.Next() {
+		var tc TagCount
+		if err := rows.Scan(&tc.Tag, &tc.Count); err != nil {
+			return nil, err
+		}
+		out = append(out, tc)
+	}
+	return out, rows.Err()
+}
+
+// Resolve finds the note a wikilink target names: its path without ".md" first, then its file
+// name, then its title (all case-insensitive). It returns "" when no note matches.
+func (ix *Index) Resolve(ctx context.Context, target string) (string, error) {
+	key := vault.LinkKey(target)
+	for _, col := range []string{"pkey", "stem", "tkey"} {
+		var p string
+		err := ix.db.QueryRowContext(ctx, `SELECT path FROM notes WHERE `+col+` = ? ORDER BY length(path), path LIMIT 1`, key).Scan(&p)
+		if err == nil {
+			return p, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return "", err
+		}
+	}
+	return "", nil
+}
+
+// Outgoing lists a note's wikilink targets as written.
+func (ix *Index) Outgoing(ctx context.Context, path string) ([]string, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT l.target FROM links l JOIN notes n ON n.id = l.src WHERE n.path = ? ORDER BY l.target`, path)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// Backlinks lists the notes with a wikilink that resolves to path (by its path, file name or
+// title), other than itself.
+func (ix *Index) Backlinks(ctx context.Context, path string) ([]string, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT s.path FROM notes d
+		JOIN links l ON l.key IN (d.pkey, d.stem, d.tkey)
+		JOIN notes s ON s.id = l.src
+		WHERE d.path = ? AND s.id != d.id ORDER BY s.path`, path)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

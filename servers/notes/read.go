@@ -1,0 +1,411 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jck411/mcp-servers/servers/notes/index"
+	"github.com/jck411/mcp-servers/servers/notes/vault"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const maxContent = 100_000 // bytes of a note get_note returns at once
+
+func addReadTools(s *kit.Server, n *store) {
+	kit.AddTool(s, kit.Tool{Name: "get_note", Title: "Get note", ReadOnly: true, Idempotent: true,
+		Description: "Read a note: the whole of it, only the section under one heading, or just its outline of headings."}, n.getNote)
+	kit.AddTool(s, kit.Tool{Name: "list_notes", Title: "List notes", ReadOnly: true, Idempotent: true,
+		Description: "List notes in a folder or with a tag, most recently updated first (or by path or creation); trashed: true lists the trash."}, n.listNotes)
+	kit.AddTool(s, kit.Tool{Name: "search_notes", Title: "Search notes", ReadOnly: true, Idempotent: true,
+		Description: "Full-text search of the notes, ranked, with snippets; filter by tag and folder."}, n.searchNotes)
+	kit.AddTool(s, kit.Tool{Name: "list_note_tags", Title: "List note tags", ReadOnly: true, Idempotent: true,
+		Description: "List the tags used in the notes with how many notes carry each."}, n.listTags)
+	kit.AddTool(s, kit.Tool{Name: "get_note_links", Title: "Get note links", ReadOnly: true, Idempotent: true,
+		Description: "A note's outgoing [[wikilinks]] (with the notes they resolve to) and its backlinks."}, n.getLinks)
+}
+
+type getNoteInput struct {
+	Path    string `json:"path" jsonschema:"note path relative to the notes folder, e.g. 'projects/garden.md' ('.md' optional)"`
+	Heading string `json:"heading,omitempty" jsonschema:"return only the section under this heading"`
+	Outline bool   `json:"outline,omitempty" jsonschema:"return only the list of headings"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"byte offset to continue a truncated read from"`
+}
+
+type noteOutput struct {
+	Path       string          `json:"path"`
+	Title      string          `json:"title"`
+	Tags       []string        `json:"tags"`
+	Created    string          `json:"created,omitempty"`
+	Updated    string          `json:"updated,omitempty"`
+	Hash       string          `json:"hash" jsonschema:"content hash; pass it as expected_hash to update_note"`
+	Content    string          `json:"content,omitempty"`
+	Outline    []vault.Heading `json:"outline,omitempty"`
+	Truncated  bool            `json:"truncated,omitempty"`
+	NextOffset int             `json:"next_offset,omitempty"`
+	New        bool            `json:"new,omitempty" jsonschema:"the note was just created"`
+}
+
+func (o noteOutput) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s — %s", o.Path, o.Title)
+	if len(o.Tags) > 0 {
+		fmt.Fprintf(&b, " [#%s]", strings.Join(o.Tags, " #"))
+	}
+	fmt.Fprintf(&b, " (updated %s, hash %s)\n", o.Updated, o.Hash)
+	for _, h := range o.Outline {
+		fmt.Fprintf(&b, "%s %s (line %d)\n", strings.Repeat("#", h.Level), h.Text, h.Line)
+	}
+	b.WriteString(o.Content)
+	if o.Truncated {
+		fmt.Fprintf(&b, "\n[truncated: call get_note again with offset %d for more]", o.NextOffset)
+	}
+	return b.String()
+}
+
+func fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.RFC3339)
+}
+
+func (n *store) getNote(ctx context.Context, _ *mcp.CallToolRequest, in getNoteInput) (*mcp.CallToolResult, noteOutput, error) {
+	rel, err := notePath(in.Path)
+	if err != nil {
+		return nil, noteOutput{}, err
+	}
+	note, data, err := n.read(rel)
+	if err != nil {
+		return nil, noteOutput{}, err
+	}
+	out := describe(rel, note, data)
+	switch {
+	case in.Outline:
+		out.Outline = vault.Outline(note.Body)
+		if out.Outline == nil {
+			out.Outline = []vault.Heading{}
+		}
+		return nil, out, nil
+	case in.Heading != "":
+		sec, ok := vault.Section(note.Body, in.Heading)
+		if !ok {
+			return nil, noteOutput{}, kit.Errorf(kit.CodeNotFound, "%s has no heading %q; its headings: %s", rel, in.Heading, headingList(note.Body))
+		}
+		out.Content = sec
+	default:
+		out.Content = note.Body
+	}
+	if in.Offset < 0 || in.Offset > len(out.Content) {
+		return nil, noteOutput{}, kit.Errorf(kit.CodeInvalidInput, "offset %d is outside the content (%d bytes)", in.Offset, len(out.Content))
+	}
+	out.Content, out.Truncated, out.NextOffset = truncate(out.Content, in.Offset)
+	return nil, out, nil
+}
+
+// truncate returns content from offset, cut at maxContent bytes on a character boundary.
+func truncate(content string, offset int) (string, bool, int) {
+	content = content[offset:]
+	if len(content) <= maxContent {
+		return content, false, 0
+	}
+	cut := maxContent
+	for cut > 0 && !utf8.RuneStart(content[cut]) {
+		cut--
+	}
+	return content[:cut], true, offset + cut
+}
+
+func describe(rel string, note vault.Note, data []byte) noteOutput {
+	return noteOutput{
+		Path: rel, Title: noteTitle(rel, note), Tags: allTags(note),
+		Created: fmtTime(note.Created), Updated: fmtTime(note.Updated), Hash: vault.Hash(data),
+	}
+}
+
+func headingList(body string) string {
+	hs := vault.Outline(body)
+	if len(hs) == 0 {
+		return "(none)"
+	}
+	names := make([]string, len(hs))
+	for i, h := range hs {
+		names[i] = fmt.Sprintf("%q", h.Text)
+	}
+	return strings.Join(names, ", ")
+}
+
+type listNotesInput struct {
+	Folder  string `json:"folder,omitempty" jsonschema:"only notes in this folder and below"`
+	Tag     string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
+	Sort    string `json:"sort,omitempty" jsonschema:"updated (default, newest first), created or path"`
+	Trashed bool   `json:"trashed,omitempty" jsonschema:"list the trash instead (restore with restore_note)"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"at most this many (default 50, max 200)"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page"`
+}
+
+type noteEntry struct {
+	Path    string   `json:"path"`
+	Title   string   `json:"title,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+	Updated string   `json:"updated,omitempty"`
+	Snippet string   `json:"snippet,omitempty"`
+}
+
+type listOutput struct {
+	Notes      []noteEntry `json:"notes"`
+	More       bool        `json:"more"`
+	NextOffset int         `json:"next_offset,omitempty"`
+}
+
+func (o listOutput) Text() string {
+	if len(o.Notes) == 0 {
+		return "No notes."
+	}
+	var b strings.Builder
+	for _, e := range o.Notes {
+		fmt.Fprintf(&b, "%s — %s", e.Path, e.Title)
+		if len(e.Tags) > 0 {
+			fmt.Fprintf(&b, " [#%s]", strings.Join(e.Tags, " #"))
+		}
+		if e.Updated != "" {
+			fmt.Fprintf(&b, " (%s)", e.Updated)
+		}
+		b.WriteString("\n")
+		if e.Snippet != "" {
+			b.WriteString("  " + strings.ReplaceAll(e.Snippet, "\n", " ") + "\n")
+		}
+	}
+	if o.More {
+		fmt.Fprintf(&b, "[more: call again with offset %d]", o.NextOffset)
+	}
+	return b.String()
+}
+
+func page(limit, offset, def, maxLimit int) (int, int, error) {
+	if limit == 0 {
+		limit = def
+	}
+	if limit < 1 || limit > maxLimit {
+		return 0, 0, kit.Errorf(kit.CodeInvalidInput, "limit %d: give 1 to %d", limit, maxLimit)
+	}
+	if offset < 0 {
+		return 0, 0, kit.Errorf(kit.CodeInvalidInput, "offset %d: give 0 or more", offset)
+	}
+	return limit, offset, nil
+}
+
+func (n *store) listNotes(ctx context.Context, _ *mcp.CallToolRequest, in listNotesInput) (*mcp.CallToolResult, listOutput, error) {
+	limit, offset, err := page(in.Limit, in.Offset, 50, 200)
+	if err != nil {
+		return nil, listOutput{}, err
+	}
+	folder, err := folderPath(in.Folder)
+	if err != nil {
+		return nil, listOutput{}, err
+	}
+	sort := index.Sort(in.Sort)
+	switch sort {
+	case "":
+		sort = index.ByUpdated
+	case index.ByUpdated, index.ByCreated, index.ByPath:
+	default:
+		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "sort %q: give updated, created or path", in.Sort)
+	}
+	if in.Trashed {
+		return n.listTrash(folder, limit, offset)
+	}
+	if err := n.fresh(ctx); err != nil {
+		return nil, listOutput{}, err
+	}
+	entries, more, err := n.ix.List(ctx, index.Filter{Folder: folder, Tag: vault.NormalizeTag(in.Tag)}, sort, limit, offset)
+	if err != nil {
+		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "list notes: %w", err)
+	}
+	out := listOutput{Notes: make([]noteEntry, 0, len(entries)), More: more}
+	for _, e := range entries {
+		out.Notes = append(out.Notes, noteEntry{Path: e.Path, Title: e.Title, Tags: e.Tags, Updated: fmtTime(e.Updated)})
+	}
+	if more {
+		out.NextOffset = offset + limit
+	}
+	return nil, out, nil
+}
+
+func (n *store) listTrash(folder string, limit, offset int) (*mcp.CallToolResult, listOutput, error) {
+	start := vault.TrashDir
+	if folder != "" {
+		start += "/" + folder
+	}
+	files, err := n.v.Walk(start)
+	if err != nil {
+		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "list the trash: %w", err)
+	}
+	out := listOutput{Notes: []noteEntry{}}
+	for i, f := range files {
+		if i < offset {
+			continue
+		}
+		if len(out.Notes) == limit {
+			out.More, out.NextOffset = true, offset+limit
+			break
+		}
+		out.Notes = append(out.Notes, noteEntry{Path: f.Path, Updated: fmtTime(time.Unix(0, f.MTime))})
+	}
+	return nil, out, nil
+}
+
+type searchInput struct {
+	Query  string `json:"query" jsonschema:"words that must all appear; \"quoted phrase\", prefix*, a OR b, -excluded"`
+	Tag    string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
+	Folder string `json:"folder,omitempty" jsonschema:"only notes in this folder and below"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many hits (default 10, max 50)"`
+	Offset int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page"`
+}
+
+func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, listOutput, error) {
+	limit, offset, err := page(in.Limit, in.Offset, 10, 50)
+	if err != nil {
+		return nil, listOutput{}, err
+	}
+	folder, err := folderPath(in.Folder)
+	if err != nil {
+		return nil, listOutput{}, err
+	}
+	if err := n.fresh(ctx); err != nil {
+		return nil, listOutput{}, err
+	}
+	hits, more, err := n.ix.Search(ctx, in.Query, index.Filter{Folder: folder, Tag: vault.NormalizeTag(in.Tag)}, limit, offset)
+	if errors.Is(err, index.ErrEmptyQuery) {
+		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "query %q has no words to search for; to browse, use list_notes", in.Query)
+	}
+	if err != nil {
+		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "search: %w", err)
+	}
+	out := listOutput{Notes: make([]noteEntry, 0, len(hits)), More: more}
+	for _, h := range hits {
+		out.Notes = append(out.Notes, noteEntry{Path: h.Path, Title: h.Title, Tags: h.Tags, Updated: fmtTime(h.Updated), Snippet: h.Snippet})
+	}
+	if more {
+		out.NextOffset = offset + limit
+	}
+	return nil, out, nil
+}
+
+type listTagsInput struct {
+	Folder string `json:"folder,omitempty" jsonschema:"count only notes in this folder and below"`
+}
+
+type tagCount struct {
+	Tag   string `json:"tag"`
+	Count int    `json:"count"`
+}
+
+type listTagsOutput struct {
+	Tags []tagCount `json:"tags"`
+}
+
+func (o listTagsOutput) Text() string {
+	if len(o.Tags) == 0 {
+		return "No tags."
+	}
+	parts := make([]string, len(o.Tags))
+	for i, t := range o.Tags {
+		parts[i] = fmt.Sprintf("#%s (%d)", t.Tag, t.Count)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (n *store) listTags(ctx context.Context, _ *mcp.CallToolRequest, in listTagsInput) (*mcp.CallToolResult, listTagsOutput, error) {
+	folder, err := folderPath(in.Folder)
+	if err != nil {
+		return nil, listTagsOutput{}, err
+	}
+	if err := n.fresh(ctx); err != nil {
+		return nil, listTagsOutput{}, err
+	}
+	tags, err := n.ix.Tags(ctx, folder)
+	if err != nil {
+		return nil, listTagsOutput{}, kit.Errorf(kit.CodeInternal, "list tags: %w", err)
+	}
+	out := listTagsOutput{Tags: make([]tagCount, 0, len(tags))}
+	for _, t := range tags {
+		out.Tags = append(out.Tags, tagCount{Tag: t.Tag, Count: t.Count})
+	}
+	return nil, out, nil
+}
+
+type pathInput struct {
+	Path string `json:"path" jsonschema:"note path relative to the notes folder ('.md' optional)"`
+}
+
+type outLink struct {
+	Target string `json:"target"`
+	Path   string `json:"path,omitempty" jsonschema:"the note it resolves to; empty when none exists"`
+}
+
+type linksOutput struct {
+	Path      string    `json:"path"`
+	Outgoing  []outLink `json:"outgoing"`
+	Backlinks []string  `json:"backlinks"`
+}
+
+func (o linksOutput) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s links to:", o.Path)
+	if len(o.Outgoing) == 0 {
+		b.WriteString(" nothing")
+	}
+	for _, l := range o.Outgoing {
+		to := l.Path
+		if to == "" {
+			to = "(no such note)"
+		}
+		fmt.Fprintf(&b, "\n  [[%s]] → %s", l.Target, to)
+	}
+	b.WriteString("\nlinked from:")
+	if len(o.Backlinks) == 0 {
+		b.WriteString(" nothing")
+	}
+	for _, p := range o.Backlinks {
+		b.WriteString("\n  " + p)
+	}
+	return b.String()
+}
+
+func (n *store) getLinks(ctx context.Context, _ *mcp.CallToolRequest, in pathInput) (*mcp.CallToolResult, linksOutput, error) {
+	rel, err := notePath(in.Path)
+	if err != nil {
+		return nil, linksOutput{}, err
+	}
+	if err := n.fresh(ctx); err != nil {
+		return nil, linksOutput{}, err
+	}
+	if !n.v.Exists(rel) {
+		_, _, err := n.read(rel)
+		return nil, linksOutput{}, err
+	}
+	targets, err := n.ix.Outgoing(ctx, rel)
+	if err != nil {
+		return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "links: %w", err)
+	}
+	out := linksOutput{Path: rel, Outgoing: make([]outLink, 0, len(targets))}
+	for _, t := range targets {
+		p, err := n.ix.Resolve(ctx, t)
+		if err != nil {
+			return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "links: %w", err)
+		}
+		out.Outgoing = append(out.Outgoing, outLink{Target: t, Path: p})
+	}
+	if out.Backlinks, err = n.ix.Backlinks(ctx, rel); err != nil {
+		return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "backlinks: %w", err)
+	}
+	if out.Backlinks == nil {
+		out.Backlinks = []string{}
+	}
+	return nil, out, nil
+}
