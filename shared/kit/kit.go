@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/buildinfo"
@@ -53,6 +54,7 @@ type Server struct {
 	tools    map[string]Tool // offered tools
 	declared map[string]bool // every tool the server has, offered or not
 	closers  []func()
+	tasks    []func(context.Context)
 	notify   string // $NOTIFY_SOCKET, when systemd supervises the server
 }
 
@@ -157,6 +159,28 @@ func (s *Server) Metrics() *metrics.Registry { return s.metrics }
 
 // OnClose registers cleanup to run when the server stops (last registered runs first).
 func (s *Server) OnClose(fn func()) { s.closers = append(s.closers, fn) }
+
+// Background registers work to run in its own goroutine while the server serves (not for
+// --list-tools or --version): StartBackground starts it with a context that ends when the
+// server closes, and Close waits for it to return before the other cleanups run.
+func (s *Server) Background(fn func(ctx context.Context)) { s.tasks = append(s.tasks, fn) }
+
+// StartBackground starts the work registered with Background; Main calls it before serving.
+func (s *Server) StartBackground() {
+	if len(s.tasks) == 0 {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, fn := range s.tasks {
+		wg.Go(func() { fn(ctx) })
+	}
+	s.tasks = nil
+	s.OnClose(func() {
+		cancel()
+		wg.Wait()
+	})
+}
 
 // Close runs the cleanups.
 func (s *Server) Close() {

@@ -9,8 +9,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -447,5 +449,49 @@ func TestServeReadinessAndShutdown(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("server did not exit after shutdown")
+	}
+}
+
+// TestBackground checks that background work starts only when serving, ends with the server,
+// and is waited for before the other cleanups run.
+func TestBackground(t *testing.T) {
+	var events []string
+	var mu sync.Mutex
+	record := func(e string) {
+		mu.Lock()
+		defer mu.Unlock()
+		events = append(events, e)
+	}
+	started := make(chan struct{})
+	spec := kit.Spec{Name: "bgtest", Port: 9998, Setup: func(s *kit.Server) error {
+		s.OnClose(func() { record("cleanup") })
+		s.Background(func(ctx context.Context) {
+			record("started")
+			close(started)
+			<-ctx.Done()
+			time.Sleep(20 * time.Millisecond) // Close must wait for this
+			record("stopped")
+		})
+		return nil
+	}}
+	var stdout bytes.Buffer
+	if code := kit.Run(t.Context(), spec, []string{"--list-tools"}, func(string) string { return "" }, &stdout, io.Discard); code != 0 {
+		t.Fatalf("--list-tools exit %d", code)
+	}
+	if len(events) != 1 || events[0] != "cleanup" {
+		t.Fatalf("--list-tools ran background work: %v", events)
+	}
+	events = nil
+	h := mcptest.Start(t, spec)
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("background work did not start")
+	}
+	h.Server.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"started", "stopped", "cleanup"}; !slices.Equal(events, want) {
+		t.Errorf("events = %v, want %v", events, want)
 	}
 }

@@ -70,6 +70,7 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 		}
 		return 0
 	case cfg.Transport == config.TransportStdio:
+		s.StartBackground()
 		if err := s.RunStdio(ctx); err != nil {
 			s.log.Error("stdio transport failed", "error", err.Error())
 			return 1
@@ -82,6 +83,7 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 		fmt.Fprintf(stderr, "%s: cannot listen on %s: %v (is another instance running? choose another --port)\n", spec.Name, cfg.Addr(), err)
 		return 1
 	}
+	s.StartBackground()
 	if err := s.Serve(ctx, ln); err != nil {
 		s.log.Error("server stopped", "error", err.Error())
 		return 1

@@ -44,6 +44,7 @@ func Start(t testing.TB, spec kit.Spec, args ...string) *Harness {
 		t.Fatalf("handler: %v", err)
 	}
 	ts := httptest.NewServer(h)
+	s.StartBackground()
 	t.Cleanup(func() {
 		ts.Close()
 		s.Close()
