@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -330,27 +328,11 @@ func reqOf(r *http.Request) request { return r.Context().Value(reqKey{}).(reques
 func (f *fakeDrive) record(r *http.Request) request {
 	rq := request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Body: map[string]any{}, ContentType: r.Header.Get("Content-Type")}
 	raw, _ := io.ReadAll(r.Body)
-	mt, params, _ := mime.ParseMediaType(rq.ContentType)
-	switch {
-	case strings.HasPrefix(mt, "multipart/"):
-		mr := multipart.NewReader(bytes.NewReader(raw), params["boundary"])
-		for i := 0; ; i++ {
-			p, err := mr.NextPart()
-			if err != nil {
-				break
-			}
-			data, _ := io.ReadAll(p)
-			if i == 0 {
-				_ = json.Unmarshal(data, &rq.Body)
-			} else {
-				rq.Media, rq.MediaType = data, p.Header.Get("Content-Type")
-			}
-		}
-	case strings.HasPrefix(r.URL.Path, "/upload/"):
-		rq.Media, rq.MediaType = raw, rq.ContentType
-	case len(raw) > 0:
-		if err := json.Unmarshal(raw, &rq.Body); err != nil {
-			f.t.Errorf("fake Drive: bad body %q: %v", raw, err)
+	meta, media, mediaType := googletest.SplitUpload(r, raw)
+	rq.Media, rq.MediaType = media, mediaType
+	if len(meta) > 0 {
+		if err := json.Unmarshal(meta, &rq.Body); err != nil {
+			f.t.Errorf("fake Drive: bad body %q: %v", meta, err)
 		}
 	}
 	f.mu.Lock()
