@@ -8,11 +8,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/jck411/mcp-servers/servers/notes/vault"
+	"github.com/jck411/mcp-servers/shared/googleauth"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
 )
@@ -26,6 +28,7 @@ type settings struct {
 	scanInterval  time.Duration
 	dailyFolder   string
 	dailyTemplate string
+	sync          syncSettings
 }
 
 // spec describes the notes server.
@@ -42,10 +45,14 @@ func spec() kit.Spec {
 			fs.DurationVar(&st.scanInterval, "scan-interval", 2*time.Second, "how stale the index may get before a read looks for notes changed outside the server (0: look before every read)")
 			fs.StringVar(&st.dailyFolder, "daily-folder", "daily", "folder daily_note keeps one note a day in (YYYY-MM-DD.md)")
 			fs.StringVar(&st.dailyTemplate, "daily-template", "templates/daily.md", "note daily_note copies into a new day's note when it exists; {{date}}, {{title}} and {{weekday}} are filled in")
+			st.sync.register(fs)
 		},
 		Setup: func(s *kit.Server) error {
 			cfg, err := st.resolve(s.Config().StateDir)
 			if err != nil {
+				return &kit.ConfigError{Err: err}
+			}
+			if err := st.sync.check(); err != nil {
 				return &kit.ConfigError{Err: err}
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -59,8 +66,12 @@ func spec() kit.Spec {
 			addReadTools(s, n)
 			addWriteTools(s, n)
 			addOrganizeTools(s, n)
+			if st.sync.mode == "drive" {
+				return startSync(s, n, &st.sync)
+			}
 			return nil
 		},
+		Commands: map[string]func(context.Context, []string, io.Writer, io.Writer) int{"auth": googleauth.Command(googleauth.CommandOptions{Server: "notes"})},
 	}
 }
 

@@ -138,14 +138,24 @@ func (n *store) deleteNote(ctx context.Context, _ *mcp.CallToolRequest, in pathI
 		_, _, err := n.read(rel)
 		return nil, deleteOutput{}, err
 	}
-	trash := vault.TrashDir + "/" + rel
-	if n.v.Exists(trash) {
-		trash = vault.TrashDir + "/" + noExt(rel) + "." + n.now().Format("20060102T150405.000000000") + vault.Ext
-	}
-	if err := n.v.Move(rel, trash); err != nil {
-		return nil, deleteOutput{}, kit.Errorf(kit.CodeInternal, "move %s to the trash: %w", rel, err)
+	trash, err := n.trash(rel)
+	if err != nil {
+		return nil, deleteOutput{}, kit.Errorf(kit.CodeInternal, "%w", err)
 	}
 	return nil, deleteOutput{Path: rel, TrashPath: trash}, n.reindex(ctx, rel)
+}
+
+// trash moves the note at rel into the trash folder, adding a timestamp when its path there is
+// taken, and returns where it went; the caller holds mu and re-indexes rel.
+func (n *store) trash(rel string) (string, error) {
+	to := vault.TrashDir + "/" + rel
+	if n.v.Exists(to) {
+		to = vault.TrashDir + "/" + noExt(rel) + "." + n.now().Format("20060102T150405.000000000") + vault.Ext
+	}
+	if err := n.v.Move(rel, to); err != nil {
+		return "", fmt.Errorf("move %s to the trash: %w", rel, err)
+	}
+	return to, nil
 }
 
 type restoreInput struct {

@@ -24,6 +24,8 @@ type store struct {
 	ix  *index.Index
 	log *slog.Logger
 	now func() time.Time
+	// onWrite, when set, is told after every change a tool makes (the sync uses it).
+	onWrite func()
 
 	mu       sync.Mutex // held by writers and scans
 	scanMu   sync.Mutex // guards lastScan, scanErr and scanning
@@ -222,8 +224,17 @@ func allTags(n vault.Note) []string {
 	return vault.NormalizeTags(append(append([]string{}, n.Tags...), vault.InlineTags(n.Body)...))
 }
 
-// reindex indexes (or, when the file is gone, drops) the given paths; the caller holds mu.
+// reindex indexes (or, when the file is gone, drops) the given paths after a tool changed
+// them, and tells the sync; the caller holds mu.
 func (n *store) reindex(ctx context.Context, paths ...string) error {
+	if n.onWrite != nil {
+		n.onWrite()
+	}
+	return n.indexPaths(ctx, paths...)
+}
+
+// indexPaths indexes (or, when the file is gone, drops) the given paths; the caller holds mu.
+func (n *store) indexPaths(ctx context.Context, paths ...string) error {
 	var docs []index.Doc
 	var gone []string
 	for _, p := range paths {

@@ -66,11 +66,17 @@ func run(binDir, out string, check bool) error {
 	return os.WriteFile(out, doc, 0o644)
 }
 
+// optionalTools are the flags that turn on a server's optional tools, so that the reference
+// (and the unique-name check) covers them too.
+var optionalTools = map[string][]string{
+	"notes": {"--sync", "drive"}, // sync_notes
+}
+
 // listTools runs one server binary with --list-tools.
 func listTools(path string) (Server, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, "--list-tools")
+	cmd := exec.CommandContext(ctx, path, append([]string{"--list-tools"}, optionalTools[filepath.Base(path)]...)...)
 	cmd.Env = append(os.Environ(), "HOME="+os.TempDir())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
