@@ -198,7 +198,7 @@ func (d *drv) put(ctx context.Context, name, folder, mimeType string, convert bo
 		}
 		meta.MimeType = target
 	}
-	f, err := d.svc.Files.Create(meta).Media(bytes.NewReader(data), googleapi.ContentType(mimeType)).SupportsAllDrives(true).
+	f, err := d.svc.Files.Create(meta).Media(bytes.NewReader(data), mediaOptions(mimeType, len(data))...).SupportsAllDrives(true).
 		Fields(googleapi.Field(fileFields)).Context(ctx).Do()
 	if err != nil {
 		return nil, d.fail(err, "folder "+folder)
@@ -286,7 +286,7 @@ func (d *drv) updateContent(ctx context.Context, _ *mcp.CallToolRequest, in upda
 	default:
 		mt = cur.MimeType
 	}
-	f, err := d.svc.Files.Update(cur.Id, &drive.File{}).Media(bytes.NewReader(data), googleapi.ContentType(mt)).SupportsAllDrives(true).
+	f, err := d.svc.Files.Update(cur.Id, &drive.File{}).Media(bytes.NewReader(data), mediaOptions(mt, len(data))...).SupportsAllDrives(true).
 		Fields(googleapi.Field(fileFields)).Context(ctx).Do()
 	if err != nil {
 		return nil, fileOutput{}, d.fail(err, fmt.Sprintf("%q", cur.Name))
@@ -361,4 +361,15 @@ func (d *drv) trash(on bool) func(context.Context, *mcp.CallToolRequest, fileIDI
 		}
 		return nil, fileOutput{fileInfo: toInfo(f), Action: action}, nil
 	}
+}
+
+// mediaOptions sends content under 8 MiB in one multipart request; larger content goes up in
+// resumable 16 MiB chunks. (The client's default buffers every upload in a fresh 16 MiB
+// chunk, which made a small upload allocate 16 MiB.)
+func mediaOptions(mimeType string, size int) []googleapi.MediaOption {
+	opts := []googleapi.MediaOption{googleapi.ContentType(mimeType)}
+	if size < 8<<20 {
+		opts = append(opts, googleapi.ChunkSize(0))
+	}
+	return opts
 }
