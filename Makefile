@@ -58,6 +58,7 @@ conformance: build ## the official MCP conformance suite against every server
 bench: build ## Go benchmarks, then throughput, latency, CPU per call, RSS and start time over real HTTP
 	@go test -run '^$$' -bench . -benchmem ./servers/calculator/ ./servers/calculator/expression/ ./servers/shell/
 	@go test -run '^$$' -bench SearchNotes10k -benchtime 500x ./servers/notes/
+	@go test -run '^$$' -bench 'Rebuild10k|SyncFirst1k|SyncIdle10k' -benchtime 3x ./servers/notes/
 	@go run ./scripts/cmd/bench -bin bin
 
 docs: build ## regenerate docs/tools.md from the servers themselves

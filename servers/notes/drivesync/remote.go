@@ -224,7 +224,7 @@ func (r *Remote) Create(ctx context.Context, t *Tree, rel string, data []byte) (
 		return "", err
 	}
 	meta := &drive.File{Name: path.Base(rel), Parents: []string{parent}, MimeType: mimeMarkdown, AppProperties: map[string]string{propKey: t.Root}}
-	f, err := r.svc.Files.Create(meta).Media(bytes.NewReader(data), googleapi.ContentType(mimeMarkdown)).Fields("id").Context(ctx).Do()
+	f, err := r.svc.Files.Create(meta).Media(bytes.NewReader(data), googleapi.ContentType(mimeMarkdown), googleapi.ChunkSize(0)).Fields("id").Context(ctx).Do()
 	if err != nil {
 		return "", fmt.Errorf("upload: %w", plain(err))
 	}
@@ -234,7 +234,7 @@ func (r *Remote) Create(ctx context.Context, t *Tree, rel string, data []byte) (
 
 // Update replaces a file's content.
 func (r *Remote) Update(ctx context.Context, id string, data []byte) error {
-	_, err := r.svc.Files.Update(id, &drive.File{}).Media(bytes.NewReader(data), googleapi.ContentType(mimeMarkdown)).Fields("id").Context(ctx).Do()
+	_, err := r.svc.Files.Update(id, &drive.File{}).Media(bytes.NewReader(data), googleapi.ContentType(mimeMarkdown), googleapi.ChunkSize(0)).Fields("id").Context(ctx).Do()
 	if err != nil {
 		return fmt.Errorf("upload: %w", plain(err))
 	}
