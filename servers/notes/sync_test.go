@@ -146,11 +146,20 @@ func TestSyncChangesBothWays(t *testing.T) {
 			}
 			return ""
 		}},
+		{"folder renamed on Drive", func() {
+			file, _, _ := fake.Get(fake.ID(root, "inbox/from-phone.md"))
+			fake.Rename(file.Parents[0], "phone")
+		}, func(rep syncOutput) string {
+			if e.exists("inbox/from-phone.md") || !e.exists("phone/from-phone.md") || !slices.Equal(rep.Moved, []string{"inbox/from-phone.md -> phone/from-phone.md"}) {
+				return "folder rename not applied here"
+			}
+			return ""
+		}},
 		{"deleted on Drive", func() {
-			fake.Trash(fake.ID(root, "inbox/from-phone.md"))
+			fake.Trash(fake.ID(root, "phone/from-phone.md"))
 		}, func(rep syncOutput) string {
 			trashed := call[listOutput](e, "list_notes", map[string]any{"trashed": true})
-			if e.exists("inbox/from-phone.md") || len(trashed.Notes) != 1 || !slices.Equal(rep.TrashedLocal, []string{"inbox/from-phone.md"}) {
+			if e.exists("phone/from-phone.md") || len(trashed.Notes) != 1 || !slices.Equal(rep.TrashedLocal, []string{"phone/from-phone.md"}) {
 				return "Drive deletion not moved to the trash here"
 			}
 			return ""
