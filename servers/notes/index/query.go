@@ -126,11 +126,20 @@ func (ix *Index) Search(ctx context.Context, query string, f Filter, limit, offs
 		return nil, false, err
 	}
 	where, args := f.where([]any{match})
-	// ORDER BY the rank column (not bm25() in the select list) lets FTS5 sort by itself and
-	// stop at the limit, so snippets are made only for the rows returned.
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.title, n.updated, snippet(fts, 1, '**', '**', '…', 16), fts.rank,
-		(SELECT group_concat(tag, ' ') FROM tags t WHERE t.note = n.id)
-		FROM fts JOIN notes n ON n.id = fts.rowid WHERE fts MATCH ? AND fts.rank MATCH 'bm25(10.0, 1.0, 5.0)'`+where+` ORDER BY fts.rank LIMIT ? OFFSET ?`, append(args, limit+1, offset)...)
+	// The inner query ranks every match by BM25 but keeps only the page (SQLite's sort with a
+	// LIMIT holds just that many rows, unlike FTS5's own ORDER BY rank, which sorts them all);
+	// the snippets are then made for the page alone, each by a MATCH narrowed to its rowid.
+	// The rowid breaks ties, so pages never overlap.
+	from := `fts`
+	if where != "" {
+		from = `fts JOIN notes n ON n.id = fts.rowid`
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.title, n.updated,
+		(SELECT snippet(fts, 1, '**', '**', '…', 16) FROM fts WHERE fts MATCH ?1 AND fts.rowid = top.id),
+		top.score, (SELECT group_concat(tag, ' ') FROM tags t WHERE t.note = n.id)
+		FROM (SELECT fts.rowid AS id, bm25(fts, 10.0, 1.0, 5.0) AS score FROM `+from+` WHERE fts MATCH ?1`+where+`
+			ORDER BY score, fts.rowid LIMIT ? OFFSET ?) AS top
+		JOIN notes n ON n.id = top.id ORDER BY top.score, top.id`, append(args, limit+1, offset)...)
 	if err != nil {
 		return nil, false, err
 	}
