@@ -296,6 +296,25 @@ func TestSyncFailures(t *testing.T) {
 			t.Errorf("health = %s %q", st, detail)
 		}
 	})
+	t.Run("listing lags behind Drive", func(t *testing.T) {
+		fake := drivetest.New(t)
+		e := startSynced(t, fake, seeded(t, map[string]string{"proj/plan.md": "the plan\n"}))
+		e.sync()
+		root := fake.Root("Notes")
+		id := fake.ID(root, "proj/plan.md")
+		file, _, _ := fake.Get(id)
+		fake.Lag(id, true)
+		fake.Lag(file.Parents[0], true)
+		fake.Rename(id, "renamed.md")
+		e.write("other.md", "makes the cycle list the folder\n")
+		rep := e.sync()
+		if len(rep.TrashedLocal) != 0 || !e.exists("proj/renamed.md") || e.exists("proj/plan.md") || len(rep.Failed) != 0 {
+			t.Errorf("a note missing from a listing but alive on Drive: report %+v", rep)
+		}
+		if fake.Calls("GET /drive/v3/files/{id}") < 2 {
+			t.Error("the missing note and its folder were not looked up")
+		}
+	})
 	t.Run("not signed in", func(t *testing.T) {
 		fake := drivetest.New(t)
 		missing := filepath.Join(t.TempDir(), "none.json")

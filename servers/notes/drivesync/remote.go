@@ -182,17 +182,87 @@ func (r *Remote) List(ctx context.Context, root string) (*Tree, error) {
 		if !ok {
 			continue // moved out of the notes folder
 		}
-		rf := RemoteFile{ID: id, MD5: f.Md5Checksum, Size: f.Size}
-		rel := path.Join(dir, f.Name)
-		if clean, err := vault.CleanPath(rel); err == nil && clean == rel && plainName(f.Name) && strings.HasSuffix(f.Name, vault.Ext) && f.Md5Checksum != "" {
-			rf.Path = rel
-		} else {
-			t.Skipped++
-		}
-		t.Files[id] = rf
-		t.parents[id] = f.Parents[0]
+		t.add(f, dir)
 	}
 	return t, nil
+}
+
+// add puts a file found in the folder dir into the tree.
+func (t *Tree) add(f *drive.File, dir string) {
+	rf := RemoteFile{ID: f.Id, MD5: f.Md5Checksum, Size: f.Size}
+	rel := path.Join(dir, f.Name)
+	if clean, err := vault.CleanPath(rel); err == nil && clean == rel && plainName(f.Name) && strings.HasSuffix(f.Name, vault.Ext) && f.Md5Checksum != "" {
+		rf.Path = rel
+	} else {
+		t.Skipped++
+	}
+	t.Files[f.Id] = rf
+	t.parents[f.Id] = f.Parents[0]
+}
+
+// Confirm looks up, one at a time, synced files a listing did not return: Drive's search can
+// lag behind recent changes, and a file merely missing from a listing must not be taken for a
+// deleted one. Those still alive under the notes folder (through folders the listing may also
+// have missed) are added to the tree.
+func (r *Remote) Confirm(ctx context.Context, t *Tree, ids []string) error {
+	dirs := make(map[string]string, len(t.Folders))
+	for p, id := range t.Folders {
+		dirs[id] = p
+	}
+	get := func(id string) (*drive.File, error) {
+		f, err := r.svc.Files.Get(id).Fields("id, name, mimeType, parents, md5Checksum, size, trashed, appProperties").Context(ctx).Do()
+		var ge *googleapi.Error
+		if errors.As(err, &ge) && ge.Code == http.StatusNotFound {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("look up a file missing from the listing: %w", plain(err))
+		}
+		if f.Trashed || f.AppProperties[propKey] != t.Root || len(f.Parents) == 0 || !plainName(f.Name) {
+			return nil, nil
+		}
+		return f, nil
+	}
+	var dirOf func(id string, depth int) (string, bool, error)
+	dirOf = func(id string, depth int) (string, bool, error) {
+		if p, ok := dirs[id]; ok {
+			return p, true, nil
+		}
+		if depth > 64 {
+			return "", false, nil
+		}
+		f, err := get(id)
+		if err != nil || f == nil || f.MimeType != mimeFolder {
+			return "", false, err
+		}
+		parent, ok, err := dirOf(f.Parents[0], depth+1)
+		if !ok || err != nil {
+			return "", false, err
+		}
+		p := path.Join(parent, f.Name)
+		dirs[id] = p
+		if _, taken := t.Folders[p]; !taken {
+			t.Folders[p] = id
+		}
+		return p, true, nil
+	}
+	for _, id := range ids {
+		f, err := get(id)
+		if err != nil {
+			return err
+		}
+		if f == nil || f.MimeType == mimeFolder {
+			continue
+		}
+		dir, ok, err := dirOf(f.Parents[0], 0)
+		if err != nil {
+			return err
+		}
+		if ok {
+			t.add(f, dir)
+		}
+	}
+	return nil
 }
 
 // plainName is a Drive name that can be one path element.

@@ -253,6 +253,15 @@ func (s *Syncer) cycle(ctx context.Context, now time.Time) (rep Report, err erro
 	if err != nil {
 		return rep, err
 	}
+	var missing []string
+	for _, id := range sortedKeys(st.Files) {
+		if _, ok := tree.Files[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	if err := s.remote.Confirm(ctx, tree, missing); err != nil {
+		return rep, err
+	}
 	rep.Skipped = tree.Skipped
 	actions := Plan(st, local, tree.Files, now)
 	defer func() {

@@ -58,13 +58,14 @@ type Fake struct {
 	files   map[string]*File
 	changes []change
 	next    int
-	calls   map[string]int // "METHOD /path-pattern" → count
-	fail    map[string]int // call key → answer 500 this many more times
+	hidden  map[string]bool // files listings leave out, as Drive's search does for a while after a change
+	calls   map[string]int  // "METHOD /path-pattern" → count
+	fail    map[string]int  // call key → answer 500 this many more times
 }
 
 // New starts a fake Drive, closed when the test ends.
 func New(t testing.TB) *Fake {
-	f := &Fake{t: t, files: map[string]*File{}, calls: map[string]int{}, fail: map[string]int{}}
+	f := &Fake{t: t, files: map[string]*File{}, hidden: map[string]bool{}, calls: map[string]int{}, fail: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /drive/v3/files", f.list)
 	mux.HandleFunc("POST /drive/v3/files", f.create)
@@ -140,6 +141,9 @@ func (f *Fake) list(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	var hits []*File
 	for _, file := range f.sorted() {
+		if f.hidden[file.ID] {
+			continue
+		}
 		if m := propQuery.FindStringSubmatch(q); m != nil && file.AppProperties[m[1]] != unquote(m[2]) {
 			continue
 		}
@@ -439,6 +443,14 @@ func (f *Fake) Put(root, rel, content string) string {
 	f.files[id] = file
 	f.changed(id, false)
 	return id
+}
+
+// Lag leaves a file (or folder) out of listings, or puts it back, as Drive's search does for
+// a while after a change; a direct lookup still finds it.
+func (f *Fake) Lag(id string, hidden bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hidden[id] = hidden
 }
 
 // Edit replaces a file's content.
