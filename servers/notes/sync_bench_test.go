@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net/http"
 	"path/filepath"
 	"testing"
 	"time"
@@ -12,19 +11,11 @@ import (
 	"google.golang.org/api/option"
 )
 
-type bearer struct{}
-
-func (bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+drivetest.Token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // benchSyncer is a syncer over the store and a fresh fake Drive.
 func benchSyncer(b *testing.B, n *store, state string) (*drivesync.Syncer, *drivetest.Fake) {
 	b.Helper()
 	fake := drivetest.New(b)
-	svc, err := drive.NewService(b.Context(), option.WithHTTPClient(&http.Client{Transport: bearer{}}), option.WithEndpoint(fake.Endpoint()))
+	svc, err := drive.NewService(b.Context(), option.WithHTTPClient(fake.Client()), option.WithEndpoint(fake.Endpoint()))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package drivesync
 
 import (
 	"errors"
-	"net/http"
 	"testing"
 
 	"github.com/jck411/mcp-servers/servers/notes/drivesync/drivetest"
@@ -10,17 +9,9 @@ import (
 	"google.golang.org/api/option"
 )
 
-type bearer struct{}
-
-func (bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+drivetest.Token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 func newRemote(t *testing.T, fake *drivetest.Fake) *Remote {
 	t.Helper()
-	svc, err := drive.NewService(t.Context(), option.WithHTTPClient(&http.Client{Transport: bearer{}}), option.WithEndpoint(fake.Endpoint()))
+	svc, err := drive.NewService(t.Context(), option.WithHTTPClient(fake.Client()), option.WithEndpoint(fake.Endpoint()))
 	if err != nil {
 		t.Fatal(err)
 	}

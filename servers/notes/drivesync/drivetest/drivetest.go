@@ -108,6 +108,17 @@ func New(t testing.TB) *Fake {
 	return f
 }
 
+// Client is an HTTP client that authenticates to the fake as the signed-in account.
+func (f *Fake) Client() *http.Client { return &http.Client{Transport: bearer{}} }
+
+type bearer struct{}
+
+func (bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+Token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
 // Endpoint is the API base URL to give the client.
 func (f *Fake) Endpoint() string { return f.URL + "/drive/v3/" }
 
