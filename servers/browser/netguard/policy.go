@@ -110,6 +110,9 @@ func (p *Policy) CheckHost(ctx context.Context, host string) error {
 	if ip, ok := ParseHost(host); ok {
 		return p.CheckIP(host, ip)
 	}
+	if strings.ContainsAny(host, ":[]%") {
+		return fmt.Errorf("host %q is neither a valid IP address nor a host name; write IPv6 as [2001:db8::1]", host)
+	}
 	addrs, err := p.resolver.LookupNetIP(ctx, "ip", host)
 	if err != nil {
 		return fmt.Errorf("cannot resolve %s: %w", host, err)
