@@ -117,6 +117,14 @@ func (c *chromium) startLocked(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("chromium (%s) failed to start: %w", path, err)
 	}
+	// Only this browser (its process and descendants) may use the guard proxy.
+	pid := c.pidLocked()
+	if pid == 0 {
+		return fmt.Errorf("chromium (%s): its process id is unknown, so the guard proxy cannot admit it", path)
+	}
+	if err := c.proxy.AllowBrowser(pid); err != nil {
+		return fmt.Errorf("chromium (%s): %w", path, err)
+	}
 	if c.listen != nil {
 		if err := chromedp.ListenBrowser(root, c.listen); err != nil {
 			return fmt.Errorf("chromium: %w", err)
@@ -148,6 +156,9 @@ func (c *chromium) pid() int {
 }
 
 func (c *chromium) stopLocked() {
+	if c.proxy != nil {
+		_ = c.proxy.AllowBrowser(0)
+	}
 	if c.cancelRoot != nil {
 		done := make(chan struct{})
 		go func() {

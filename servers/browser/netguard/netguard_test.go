@@ -162,11 +162,7 @@ func TestProxy(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			pol, _ := NewPolicy(false, tt.allow)
-			px, err := StartProxy(pol, discardLogger())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer func() { _ = px.Close() }()
+			px := startTestProxy(t, pol)
 			pu, _ := url.Parse("http://" + px.Addr())
 			client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(pu)}, Timeout: 10 * time.Second}
 			resp, err := client.Get(target.URL + "/x")
@@ -190,11 +186,7 @@ func TestProxy(t *testing.T) {
 
 func TestProxyConnectRefused(t *testing.T) {
 	pol, _ := NewPolicy(false, nil)
-	px, err := StartProxy(pol, discardLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = px.Close() }()
+	px := startTestProxy(t, pol)
 	c, err := net.Dial("tcp", px.Addr())
 	if err != nil {
 		t.Fatal(err)

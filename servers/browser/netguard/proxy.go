@@ -25,11 +25,13 @@ type Block struct {
 }
 
 // Proxy is an HTTP forward proxy (plain requests and CONNECT tunnels) on a loopback port that
-// dials through a Policy. The browser is started with it as its only way out.
+// dials through a Policy. The browser is started with it as its only way out, and only that
+// browser may use it: see AllowBrowser.
 type Proxy struct {
 	policy *Policy
 	log    *slog.Logger
 	ln     net.Listener
+	peers  *peers
 	srv    *http.Server
 	rp     *httputil.ReverseProxy
 
@@ -40,13 +42,14 @@ type Proxy struct {
 
 const maxBlocks = 64
 
-// StartProxy listens on 127.0.0.1 on a free port and serves until Close.
+// StartProxy listens on 127.0.0.1 on a free port and serves until Close. It refuses every
+// connection until AllowBrowser names the browser.
 func StartProxy(policy *Policy, log *slog.Logger) (*Proxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("netguard proxy: %w", err)
 	}
-	p := &Proxy{policy: policy, log: log, ln: ln}
+	p := &Proxy{policy: policy, log: log, ln: ln, peers: newPeers("/proc")}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.Out.URL = pr.In.URL
@@ -66,8 +69,57 @@ func StartProxy(policy *Policy, log *slog.Logger) (*Proxy, error) {
 		ErrorLog:     slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
-	go func() { _ = p.srv.Serve(ln) }()
+	go func() { _ = p.srv.Serve(&guardedListener{Listener: ln, peers: p.peers, log: log}) }()
 	return p, nil
+}
+
+// AllowBrowser lets the process pid (the browser the server started) and its descendants use
+// the proxy, and nobody else: each connection's client socket must belong to the server's uid
+// and be open in one of those processes. pid 0 refuses everyone (no browser running).
+func (p *Proxy) AllowBrowser(pid int) error { return p.peers.allow(pid) }
+
+// refusedReply is what a client that is not the browser reads before the proxy hangs up.
+var refusedReply = func() string {
+	const body = "this proxy serves only the browser started by the MCP browser server\n"
+	return fmt.Sprintf("HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+}()
+
+// guardedListener hands the HTTP server only the connections that come from the browser.
+type guardedListener struct {
+	net.Listener
+	peers *peers
+	log   *slog.Logger
+}
+
+func (l *guardedListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		err = l.peers.check(c)
+		if err == nil {
+			l.log.Debug("proxy connection admitted", "client", c.RemoteAddr().String(), "check", time.Since(start))
+			return c, nil
+		}
+		l.log.Warn("proxy connection refused: not the browser", "client", c.RemoteAddr().String(), "reason", err.Error())
+		go turnAway(c)
+	}
+}
+
+// turnAway answers 403 and hangs up gracefully: it reads what the client sends for up to a
+// second, so the kernel does not reset the connection and discard the answer unread.
+func turnAway(c net.Conn) {
+	defer func() { _ = c.Close() }()
+	_ = c.SetDeadline(time.Now().Add(time.Second))
+	if _, err := io.WriteString(c, refusedReply); err != nil {
+		return
+	}
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.CloseWrite()
+	}
+	_, _ = io.CopyN(io.Discard, c, 64<<10)
 }
 
 // Addr is the proxy's host:port.
