@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -321,5 +323,47 @@ func TestToolsList(t *testing.T) {
 		if tool.Name == "browser_evaluate" {
 			t.Error("--evaluate=false should drop browser_evaluate")
 		}
+	}
+}
+
+// TestGuardProxyOnlyForTheBrowser reads the guard proxy's address from the running Chromium's
+// command line, as a local process could, and checks that a connection from any process but
+// the browser (here the test process, which is also the server's) is refused while the
+// browser's own navigation goes through.
+func TestGuardProxyOnlyForTheBrowser(t *testing.T) {
+	s := newSite(t)
+	h, cs := startServer(t)
+	callTool(t, cs, "browser_navigate", map[string]any{"url": s.URL + "/login.html", "no_snapshot": true})
+	rep := h.Server.Health(t.Context())
+	m := regexp.MustCompile(`pid (\d+)`).FindStringSubmatch(rep.Checks["chromium"].Detail)
+	if m == nil {
+		t.Fatalf("health should show the running pid: %+v", rep.Checks)
+	}
+	cmdline, err := os.ReadFile("/proc/" + m[1] + "/cmdline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm := regexp.MustCompile(`--proxy-server=http://([0-9.:]+)`).FindSubmatch(cmdline)
+	if pm == nil {
+		t.Fatalf("no --proxy-server in %q", cmdline)
+	}
+	for _, req := range []string{
+		"GET " + s.URL + "/login.html HTTP/1.1\r\nHost: x\r\n\r\n",
+		"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+	} {
+		c, err := net.Dial("tcp", string(pm[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+		_, _ = io.WriteString(c, req)
+		reply, _ := io.ReadAll(c)
+		_ = c.Close()
+		if !strings.HasPrefix(string(reply), "HTTP/1.1 403") || !strings.Contains(string(reply), "only the browser") {
+			t.Errorf("%q from the test process: got %q, want the proxy's refusal", strings.Fields(req)[0], reply)
+		}
+	}
+	if text := callTool(t, cs, "browser_navigate", map[string]any{"url": s.URL + "/login.html"}); !strings.Contains(text, "Sign in to Acme") {
+		t.Fatalf("the browser's own navigation should still work: %s", text)
 	}
 }
