@@ -52,6 +52,6 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxTabs, "max-tabs", 16, "most tabs open at once, over all sessions")
 	fs.IntVar(&o.maxMemoryMB, "max-memory-mb", 2048, "Chromium memory (RSS of all its processes) above which idle sessions are closed and new tabs refused")
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", 15*time.Minute, "close a session after this long unused; stop Chromium when none is left")
-	fs.BoolVar(&o.allowPrivate, "allow-private-networks", false, "let the browser reach private, loopback and link-local addresses")
+	fs.BoolVar(&o.allowPrivate, "allow-private-networks", false, "let the browser reach every address, not only global unicast ones (private, loopback, link-local, ...)")
 	fs.StringVar(&o.allowHostsRaw, "allow-hosts", "", "comma list of CIDRs, IPs and host names the browser may reach even when private")
 }
