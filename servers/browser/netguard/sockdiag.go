@@ -77,13 +77,19 @@ func diagOne(fd int, family uint8, src, dst netip.AddrPort) (uid, inode uint64, 
 		return 0, 0, fmt.Errorf("sock_diag request: %w", err)
 	}
 	buf := make([]byte, 4096)
-	n, _, err := syscall.Recvfrom(fd, buf, 0)
+	n, from, err := syscall.Recvfrom(fd, buf, 0)
 	if err != nil {
 		return 0, 0, fmt.Errorf("sock_diag answer: %w", err)
+	}
+	if nl, ok := from.(*syscall.SockaddrNetlink); !ok || nl.Pid != 0 {
+		return 0, 0, errors.New("sock_diag answer: not from the kernel")
 	}
 	msg := buf[:n]
 	if len(msg) < nlmsgHdrLen || int(ne.Uint32(msg[0:])) > len(msg) {
 		return 0, 0, errors.New("sock_diag answer: truncated")
+	}
+	if ne.Uint32(msg[8:]) != 1 {
+		return 0, 0, errors.New("sock_diag answer: to another request")
 	}
 	switch typ := ne.Uint16(msg[4:]); typ {
 	case syscall.NLMSG_ERROR:
