@@ -202,7 +202,8 @@ func TestProxyConnectRefused(t *testing.T) {
 }
 
 func FuzzParseHost(f *testing.F) {
-	for _, s := range []string{"127.0.0.1", "2130706433", "0x7f.1", "0177.0.0.1", "::ffff:127.0.0.1", "[::1]", "example.com", "1.2.3.4.5", "0x", "0.0.0.0."} {
+	for _, s := range []string{"127.0.0.1", "2130706433", "0x7f.1", "0177.0.0.1", "::ffff:127.0.0.1", "[::1]", "example.com", "1.2.3.4.5", "0x", "0.0.0.0.",
+		"[64:ff9b::10.0.0.1]", "2002:c0a8:101::1", "[fe80::1%25eth0]", "::127.0.0.1", "134744072"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -223,6 +224,11 @@ func FuzzParseHost(f *testing.F) {
 		// Every loopback spelling is classified as blocked.
 		if ip.IsLoopback() && Classify(ip) == "" {
 			t.Fatalf("loopback %v from %q not blocked", ip, s)
+		}
+		// Whatever the spelling, the verdict is the reference's for the address (a zone: refused).
+		want := ip.Zone() == "" && refAllowed(ip.As16())
+		if got := Classify(ip) == ""; got != want {
+			t.Fatalf("%q is %v: allowed=%v, reference says %v", s, ip, got, want)
 		}
 	})
 }
