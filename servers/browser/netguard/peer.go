@@ -21,8 +21,8 @@ import (
 const maxDepth = 16
 
 // peers decides whether a connection to the proxy comes from the browser the server started:
-// the client's socket, found in /proc/net/tcp{,6} by its address pair, must belong to the
-// server's uid and be open in the browser process or one of its descendants. Anything it
+// the client's socket, found by its address pair (netlink sock_diag, else /proc/net/tcp{,6}),
+// must belong to the server's uid and be open in the browser process or one of its descendants. Anything it
 // cannot establish is a refusal.
 type peers struct {
 	proc string // the proc filesystem, "/proc"
