@@ -251,7 +251,7 @@ func newTestSource(f *fakeGoogle, path string) *Source {
 
 func TestSourceRefreshPersists(t *testing.T) {
 	f := newFakeGoogle(t)
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	writeRecord(t, path, time.Now().Add(2*time.Minute), "refresh-1") // inside the early-refresh window
 	src := newTestSource(f, path)
 	tok, err := src.Token()
@@ -280,7 +280,7 @@ func TestSourceRefreshPersists(t *testing.T) {
 func TestSourceRevokedThenNewLogin(t *testing.T) {
 	f := newFakeGoogle(t)
 	f.failWith = "invalid_grant"
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	writeRecord(t, path, time.Now().Add(-time.Minute), "refresh-1")
 	src := newTestSource(f, path)
 	const want = "Google sign-in for ada@example.com was revoked or expired: run `gmail auth login`"
@@ -314,7 +314,7 @@ func TestSourceRevokedThenNewLogin(t *testing.T) {
 
 func TestSourceStates(t *testing.T) {
 	f := newFakeGoogle(t)
-	dir := t.TempDir()
+	dir := privateDir(t)
 	tests := []struct {
 		name    string
 		setup   func(path string)
@@ -355,7 +355,7 @@ func TestSourceStates(t *testing.T) {
 }
 
 func TestSourceExpiring(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	rec := &Record{Account: "ada@example.com", Scopes: []string{"https://www.googleapis.com/auth/gmail.readonly"}, AccessToken: "a", RefreshToken: "r",
 		Expiry: time.Now().Add(time.Hour), RefreshExpiry: time.Now().Add(3 * time.Hour)}
 	if err := SaveRecord(path, rec); err != nil {
@@ -376,7 +376,7 @@ func TestSourceExpiring(t *testing.T) {
 func TestConcurrentRefreshes(t *testing.T) {
 	f := newFakeGoogle(t)
 	f.delay = 50 * time.Millisecond
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	writeRecord(t, path, time.Now().Add(-time.Minute), "refresh-1")
 	const n = 8
 	var wg sync.WaitGroup
@@ -411,7 +411,7 @@ func TestConcurrentRefreshes(t *testing.T) {
 
 func TestHTTPClientSignsAndRetries(t *testing.T) {
 	f := newFakeGoogle(t)
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	writeRecord(t, path, time.Now().Add(time.Hour), "refresh-1")
 	var calls atomic.Int32
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -494,4 +494,14 @@ func TestScopes(t *testing.T) {
 	if _, err := Scopes([]string{"photos"}, false); err == nil {
 		t.Error("unknown service accepted")
 	}
+}
+
+// privateDir is a temporary folder a token store accepts: t.TempDir makes them 0755.
+func privateDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

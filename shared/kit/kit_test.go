@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -494,4 +495,124 @@ func TestBackground(t *testing.T) {
 	if want := []string{"started", "stopped", "cleanup"}; !slices.Equal(events, want) {
 		t.Errorf("events = %v, want %v", events, want)
 	}
+}
+
+// TestHealthzDisclosure runs /healthz over real HTTP as each kind of caller: only a request
+// from this machine (not through a tunnel) or one with a valid token sees the checks.
+func TestHealthzDisclosure(t *testing.T) {
+	secret := map[string]health.Result{"google token": {Status: health.Warn, Detail: "alice@example.com, scopes gmail.modify, /var/lib/mcp-servers/google/token.json"}}
+	summary := []string{"name", "status", "version"}
+	full := []string{"checks", "name", "status", "tools", "uptime_seconds", "version"}
+	const good, wrong = "Bearer 0123456789abcdef0123456789abcdef", "Bearer 0123456789abcdef0123456789abcdee"
+	tunnel := "mcp-kit.example.com"
+	tests := []struct {
+		name    string
+		tokens  bool
+		headers map[string]string
+		want    []string
+	}{
+		{"loopback, no token", true, nil, full},
+		{"localhost name, no token", true, map[string]string{"Host": "localhost"}, full},
+		{"tunnel host, no token", true, map[string]string{"Host": tunnel}, summary},
+		{"tunnel with rewritten host", true, map[string]string{"X-Forwarded-Host": tunnel}, summary},
+		{"Cf-Connecting-Ip", true, map[string]string{"Cf-Connecting-Ip": "203.0.113.7", "Cf-Ray": "8a1b2c3d4e5f-AMS"}, summary},
+		{"X-Forwarded-For", true, map[string]string{"X-Forwarded-For": "203.0.113.7"}, summary},
+		{"Forwarded", true, map[string]string{"Forwarded": "for=203.0.113.7;proto=https"}, summary},
+		{"tunnel host, valid token", true, map[string]string{"Host": tunnel, "Authorization": good}, full},
+		{"forwarded, valid token", true, map[string]string{"Cf-Connecting-Ip": "203.0.113.7", "Authorization": good}, full},
+		{"tunnel host, wrong token", true, map[string]string{"Host": tunnel, "Authorization": wrong}, summary},
+		{"no tokens configured, loopback", false, nil, full},
+		{"no tokens configured, tunnel host", false, map[string]string{"Host": tunnel}, summary},
+		{"no tokens configured, tunnel host with a token", false, map[string]string{"Host": tunnel, "Authorization": good}, summary},
+	}
+	tokens := writeTokens(t)
+	withTokens := mcptest.Start(t, testSpec(secret), "--auth-tokens-file", tokens, "--allowed-hosts", tunnel)
+	without := mcptest.Start(t, testSpec(secret), "--allowed-hosts", tunnel)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := without
+			if tt.tokens {
+				h = withTokens
+			}
+			code, body := get(t, h.URL+"/healthz", tt.headers)
+			if code != http.StatusOK {
+				t.Fatalf("status %d, want 200 (a wrong token must not turn a probe into a 401); body %s", code, body)
+			}
+			var got map[string]any
+			if err := json.Unmarshal([]byte(body), &got); err != nil {
+				t.Fatalf("body %q: %v", body, err)
+			}
+			if keys := slices.Sorted(maps.Keys(got)); !slices.Equal(keys, tt.want) {
+				t.Errorf("fields = %v, want %v; body %s", keys, tt.want, body)
+			}
+			if got["status"] != "degraded" || got["name"] != "kittest" || got["version"] == "" {
+				t.Errorf("body = %s", body)
+			}
+			if leaked := strings.Contains(body, "alice@") || strings.Contains(body, "/var/lib"); leaked != slices.Equal(tt.want, full) {
+				t.Errorf("check details present = %v: %s", leaked, body)
+			}
+		})
+	}
+	t.Run("a failing check is 503 in the summary too", func(t *testing.T) {
+		h := mcptest.Start(t, testSpec(map[string]health.Result{"vault": {Status: health.Fail, Detail: "/home/alice/notes missing"}}), "--allowed-hosts", tunnel)
+		code, body := get(t, h.URL+"/healthz", map[string]string{"Host": tunnel})
+		if code != http.StatusServiceUnavailable || strings.Contains(body, "alice") || !strings.Contains(body, `"status":"unavailable"`) {
+			t.Errorf("got %d %s, want 503 with the bare status", code, body)
+		}
+	})
+}
+
+// TestMetricsAccess: /metrics names the tools and versions, so it is not for the tunnel.
+func TestMetricsAccess(t *testing.T) {
+	tunnel := "mcp-kit.example.com"
+	tokens := writeTokens(t)
+	withTokens := mcptest.Start(t, testSpec(nil), "--auth-tokens-file", tokens, "--allowed-hosts", tunnel)
+	without := mcptest.Start(t, testSpec(nil), "--allowed-hosts", tunnel)
+	tests := []struct {
+		name    string
+		h       *mcptest.Harness
+		headers map[string]string
+		want    int
+	}{
+		{"tokens: none sent", withTokens, nil, http.StatusUnauthorized},
+		{"tokens: wrong one", withTokens, map[string]string{"Authorization": "Bearer 0123456789abcdef0123456789abcdee"}, http.StatusUnauthorized},
+		{"tokens: valid one through the tunnel", withTokens, map[string]string{"Host": tunnel, "Authorization": "Bearer 0123456789abcdef0123456789abcdef"}, http.StatusOK},
+		{"no tokens: loopback", without, nil, http.StatusOK},
+		{"no tokens: tunnel host", without, map[string]string{"Host": tunnel}, http.StatusForbidden},
+		{"no tokens: forwarded", without, map[string]string{"Cf-Connecting-Ip": "203.0.113.7"}, http.StatusForbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, body := get(t, tt.h.URL+"/metrics", tt.headers)
+			if code != tt.want {
+				t.Fatalf("status %d, want %d; body %s", code, tt.want, body)
+			}
+			if code != http.StatusOK && strings.Contains(body, "mcp_") {
+				t.Errorf("refused, yet the body holds metrics: %s", body)
+			}
+		})
+	}
+}
+
+// get sends a GET with headers (Host sets the Host header) and returns the status and body.
+func get(t *testing.T, url string, headers map[string]string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range headers {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
 }
