@@ -211,7 +211,7 @@ func TestToolCalls(t *testing.T) {
 	start := time.Now()
 	res = mcptest.Call(t, cs, "stuck", nil)
 	took := time.Since(start)
-	if !res.IsError || !strings.Contains(mcptest.Text(res), "did not finish within 300ms") {
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "stuck was abandoned after 300ms") {
 		t.Fatalf("timeout: want a tool error, got %v %q", res.IsError, mcptest.Text(res))
 	}
 	if took > 2*time.Second {
@@ -615,4 +615,61 @@ func get(t *testing.T, url string, headers map[string]string) (int, string) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
+}
+
+// TestAbandonedCalls: a handler that outlives its timeout is abandoned, not stopped, and the
+// answer says so; for a tool that can change things it says to check before retrying.
+func TestAbandonedCalls(t *testing.T) {
+	release := make(chan struct{})
+	hang := func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, empty, error) {
+		<-release // ignores its context, as a handler blocked in a syscall would
+		return nil, empty{}, nil
+	}
+	spec := kit.Spec{Name: "abandon", Port: 9997, Setup: func(s *kit.Server) error {
+		kit.AddTool(s, kit.Tool{Name: "slow_read", Description: "Read slowly.", ReadOnly: true, Timeout: 200 * time.Millisecond}, hang)
+		kit.AddTool(s, kit.Tool{Name: "slow_send", Description: "Send slowly.", Destructive: true, Timeout: 200 * time.Millisecond}, hang)
+		kit.AddTool(s, kit.Tool{Name: "slow_write", Description: "Write slowly.", Timeout: 200 * time.Millisecond}, hang)
+		return nil
+	}}
+	h := mcptest.Start(t, spec)
+	cs := h.Connect(t, "")
+	tests := []struct {
+		tool    string
+		want    string
+		mustNot string
+	}{
+		{"slow_read", "slow_read was abandoned after 200ms: it did not answer in time and may still complete in the background; ask for less", "changed things"},
+		{"slow_send", "slow_send was abandoned after 200ms: it did not answer in time and may still complete in the background — it may still have changed things: check before retrying", "ask for less"},
+		{"slow_write", "may still have changed things: check before retrying", "ask for less"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			res := mcptest.Call(t, cs, tt.tool, nil)
+			text := mcptest.Text(res)
+			if !res.IsError || !strings.Contains(text, tt.want) || strings.Contains(text, tt.mustNot) {
+				t.Errorf("answer %v %q, want an error with %q", res.IsError, text, tt.want)
+			}
+			if got := h.Server.Metrics().Abandoned(tt.tool); got != 1 {
+				t.Errorf("abandoned count = %d, want 1", got)
+			}
+			if got := h.Server.Metrics().Calls(tt.tool, "error"); got != 1 {
+				t.Errorf("error count = %d, want 1", got)
+			}
+		})
+	}
+	_, body := get(t, h.URL+"/metrics", nil)
+	if !strings.Contains(body, `mcp_tool_calls_abandoned_total{tool="slow_send"} 1`) {
+		t.Errorf("/metrics lacks the abandoned count:\n%s", body)
+	}
+	if !strings.Contains(h.Logs(), `"code":"timeout"`) {
+		t.Errorf("the log lacks code timeout:\n%s", h.Logs())
+	}
+	close(release)
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Count(h.Logs(), "abandoned tool call finished") < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the late finishes were not logged:\n%s", h.Logs())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

@@ -215,8 +215,27 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 
 		var r callReturn
 		outcome, code := "ok", ""
+		abandoned := false
 		select {
 		case r = <-done:
+		case <-ctx.Done():
+			// The handler may have finished at the same moment: then its answer stands.
+			select {
+			case r = <-done:
+			default:
+				abandoned = true
+			}
+		}
+		if abandoned {
+			outcome, code = "error", CodeTimeout
+			msg := abandonedMessage(name, timeout, s.tools[name].ReadOnly)
+			if ctx.Err() == context.Canceled {
+				msg, code = name+" was cancelled by the client; it may still complete in the background", "cancelled"
+			}
+			r = callReturn{res: errorResult(msg)}
+			s.metrics.ObserveAbandoned(name)
+			go s.logLateFinish(name, start, done)
+		} else {
 			if tr, ok := r.res.(*mcp.CallToolResult); ok && tr != nil && tr.IsError {
 				outcome, code = "error", st.code
 				if code == "" {
@@ -229,13 +248,6 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if r.err != nil {
 				outcome, code = "error", "protocol" // e.g. an unknown tool: a JSON-RPC error, not a tool result
 			}
-		case <-ctx.Done():
-			outcome, code = "error", CodeTimeout
-			msg := fmt.Sprintf("%s did not finish within %s and was stopped; ask for less at once (smaller range, fewer items) and try again", name, timeout)
-			if ctx.Err() == context.Canceled {
-				msg, code = name+" was cancelled by the client", "cancelled"
-			}
-			r = callReturn{res: errorResult(msg)}
 		}
 		d := time.Since(start)
 		s.metrics.ObserveCall(name, outcome, d)
@@ -253,6 +265,27 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		s.log.LogAttrs(context.Background(), level, "tool call", attrs...)
 		return r.res, r.err
 	}
+}
+
+// abandonedMessage tells the model the truth about a call the kit stopped waiting for: its
+// handler may still be running, and one that can change things may yet do so.
+func abandonedMessage(tool string, timeout time.Duration, readOnly bool) string {
+	msg := fmt.Sprintf("%s was abandoned after %s: it did not answer in time and may still complete in the background", tool, timeout)
+	if !readOnly {
+		return msg + " — it may still have changed things: check before retrying"
+	}
+	return msg + "; ask for less at once (smaller range, fewer items) and try again"
+}
+
+// logLateFinish waits for an abandoned handler and logs when it finally returns.
+func (s *Server) logLateFinish(tool string, start time.Time, done <-chan callReturn) {
+	r := <-done
+	outcome := "ok"
+	if tr, ok := r.res.(*mcp.CallToolResult); r.err != nil || (ok && tr != nil && tr.IsError) {
+		outcome = "error"
+	}
+	s.log.Warn("abandoned tool call finished", "tool", tool, "outcome", outcome,
+		"duration_ms", float64(time.Since(start).Microseconds())/1000)
 }
 
 func (s *Server) callerLabel(call *mcp.CallToolRequest) string {
