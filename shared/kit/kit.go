@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -316,9 +317,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// RunStdio serves MCP over stdin and stdout until ctx is done or stdin closes.
+// RunStdio serves MCP over stdin and stdout until ctx is done or stdin closes; requests read
+// before stdin closed are answered first (see ServeIO).
 func (s *Server) RunStdio(ctx context.Context) error {
-	err := s.mcp.Run(ctx, &mcp.StdioTransport{})
+	err := s.ServeIO(ctx, os.Stdin, os.Stdout)
 	select {
 	case <-ctx.Done():
 		return nil // stopped by a signal: a clean exit
