@@ -15,10 +15,12 @@ import (
 // read (an OAuth client, the bearer tokens file).
 //
 // A token folder (CheckDir) and every file in it (CheckFile):
-//   - belong to this process's user or to root;
+//   - belong to this process's user or to root (a process running as root accepts any owner:
+//     root administers the servers' folders, e.g. `spotify auth login` in mcp-spotify's);
 //   - let nobody else read, write or enter them: no "other" bits, no group bits, no POSIX ACL
 //     entry for another user or any named group;
-//   - except a shared group folder: setgid, its group one of this process's groups, no
+//   - except a shared group folder: setgid, its group one of this process's groups (any group
+//     for root), no
 //     "other" bits (docs/google.md: root:mcp-google 2770). There the group may read and write,
 //     and a file may belong to any member, as long as its group is the folder's.
 //
@@ -60,7 +62,24 @@ type aclEntry struct {
 	perm uint32
 }
 
-func inspect(path string) (*access, error) {
+// identity is who the checks protect the secrets for: this process's user and groups.
+type identity struct {
+	uid    uint32
+	groups []uint32
+}
+
+// self is the identity of this process.
+func self() identity {
+	id := identity{uid: uint32(os.Geteuid()), groups: []uint32{uint32(os.Getgid()), uint32(os.Getegid())}}
+	if more, err := os.Getgroups(); err == nil {
+		for _, g := range more {
+			id.groups = append(id.groups, uint32(g))
+		}
+	}
+	return id
+}
+
+func inspect(path string, id identity) (*access, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -71,7 +90,7 @@ func inspect(path string) (*access, error) {
 	}
 	a := &access{path: path, info: info, mode: st.Mode & 0o7777, uid: st.Uid, gid: st.Gid,
 		groupPerm: uint32(info.Mode().Perm()>>3) & 7, otherPerm: uint32(info.Mode().Perm()) & 7}
-	if err := a.readACL(); err != nil {
+	if err := a.readACL(id); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -79,7 +98,7 @@ func inspect(path string) (*access, error) {
 
 // readACL replaces the mode's group bits (which are the ACL mask when an ACL exists) by the
 // owning group's own entry and records the named entries.
-func (a *access) readACL() error {
+func (a *access) readACL(self identity) error {
 	buf := make([]byte, 1024)
 	n, err := syscall.Getxattr(a.path, aclXattr, buf)
 	if errors.Is(err, syscall.ENODATA) || errors.Is(err, syscall.ENOTSUP) {
@@ -101,7 +120,7 @@ func (a *access) readACL() error {
 		case aclOther:
 			a.otherPerm = perm
 		case aclUser, aclGroup:
-			if perm != 0 && (tag != aclUser || id != uint32(os.Geteuid())) {
+			if perm != 0 && (tag != aclUser || id != self.uid) {
 				a.named = append(a.named, aclEntry{tag, id, perm})
 			}
 		default:
@@ -111,24 +130,16 @@ func (a *access) readACL() error {
 	return nil
 }
 
-// ourGroups are the process's group ids.
-func ourGroups() []uint32 {
-	ids := []uint32{uint32(os.Getgid()), uint32(os.Getegid())}
-	if more, err := os.Getgroups(); err == nil {
-		for _, g := range more {
-			ids = append(ids, uint32(g))
-		}
-	}
-	return ids
+// ownerOK reports whether a folder or file may belong to uid: to this user or root; when this
+// process is root, to anyone (root administers the servers' own folders, as `auth login` does).
+func (id identity) ownerOK(uid uint32) bool {
+	return uid == 0 || uid == id.uid || id.uid == 0
 }
 
-func ownedByUsOrRoot(uid uint32) bool {
-	return uid == 0 || uid == uint32(os.Geteuid())
-}
-
-// shared reports whether a folder is a shared group folder (see the rules above).
-func (a *access) shared() bool {
-	return a.info.IsDir() && a.info.Mode()&fs.ModeSetgid != 0 && slices.Contains(ourGroups(), a.gid)
+// shared reports whether a folder is a shared group folder (see the rules above); root counts
+// as a member of every group.
+func (a *access) shared(id identity) bool {
+	return a.info.IsDir() && a.info.Mode()&fs.ModeSetgid != 0 && (id.uid == 0 || slices.Contains(id.groups, a.gid))
 }
 
 // others names the first besides the owner that holds any of the permission bits in mask:
@@ -162,26 +173,26 @@ func (a *access) refuse(kind, who, mode string) error {
 	return fmt.Errorf("%s %s is open to %s (mode %04o): run %s", kind, a.path, who, a.mode, fix)
 }
 
-func (a *access) ownerCheck(kind string) error {
-	if ownedByUsOrRoot(a.uid) {
+func (a *access) ownerCheck(kind string, id identity) error {
+	if id.ownerOK(a.uid) {
 		return nil
 	}
-	return fmt.Errorf("%s %s belongs to user %d, not to this user (%d) or root: chown it to the user that runs the server", kind, a.path, a.uid, os.Geteuid())
+	return fmt.Errorf("%s %s belongs to user %d, not to this user (%d) or root: chown it to the user that runs the server", kind, a.path, a.uid, id.uid)
 }
 
 // checkDir checks a folder; readOnly allows others to read and enter it, never to write.
-func checkDir(dir string, readOnly bool) (shared bool, err error) {
-	a, err := inspect(dir)
+func checkDir(dir string, readOnly bool, id identity) (shared bool, err error) {
+	a, err := inspect(dir, id)
 	if err != nil {
 		return false, fmt.Errorf("secret folder: %w", err)
 	}
 	if !a.info.IsDir() {
 		return false, fmt.Errorf("secret folder %s is not a folder", dir)
 	}
-	if err := a.ownerCheck("secret folder"); err != nil {
+	if err := a.ownerCheck("secret folder", id); err != nil {
 		return false, err
 	}
-	shared = a.shared()
+	shared = a.shared(id)
 	mask := uint32(7)
 	if readOnly {
 		mask = 2 // only write access lets others replace a secret
@@ -203,26 +214,26 @@ func checkDir(dir string, readOnly bool) (shared bool, err error) {
 // CheckDir refuses a token folder that anyone but this process's user (or root, or the group
 // of a shared group folder) can read, write or enter; the error names the fix. It reports
 // whether the folder is a shared group folder.
-func CheckDir(dir string) (shared bool, err error) { return checkDir(dir, false) }
+func CheckDir(dir string) (shared bool, err error) { return checkDir(dir, false, self()) }
 
 // CheckFile refuses a token file that others can read or change, or that lies in a folder
 // CheckDir refuses. Symbolic links are followed and the real file and folder checked.
-func CheckFile(path string) error { return checkFile(path, false) }
+func CheckFile(path string) error { return checkFile(path, false, self()) }
 
 // CheckSecret refuses a secret file that is only read (an OAuth client, bearer tokens) when
 // others can read or change it, or write to its folder.
-func CheckSecret(path string) error { return checkFile(path, true) }
+func CheckSecret(path string) error { return checkFile(path, true, self()) }
 
-func checkFile(path string, readOnly bool) error {
+func checkFile(path string, readOnly bool, id identity) error {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return err
 	}
-	shared, err := checkDir(filepath.Dir(real), readOnly)
+	shared, err := checkDir(filepath.Dir(real), readOnly, id)
 	if err != nil {
 		return err
 	}
-	a, err := inspect(real)
+	a, err := inspect(real, id)
 	if err != nil {
 		return err
 	}
@@ -230,14 +241,14 @@ func checkFile(path string, readOnly bool) error {
 		return fmt.Errorf("secret file %s is not a regular file", path)
 	}
 	if shared {
-		dir, err := inspect(filepath.Dir(real))
+		dir, err := inspect(filepath.Dir(real), id)
 		if err != nil {
 			return err
 		}
 		if a.gid != dir.gid {
 			return fmt.Errorf("secret file %s belongs to group %d, not to its shared folder's group %d: run chgrp %d %s", path, a.gid, dir.gid, dir.gid, path)
 		}
-	} else if err := a.ownerCheck("secret file"); err != nil {
+	} else if err := a.ownerCheck("secret file", id); err != nil {
 		return err
 	}
 	if who := a.others(shared, 7); who != "" {

@@ -41,46 +41,56 @@ func setACL(t *testing.T, path string, groupPerm uint16, user int, userPerm uint
 	}
 }
 
+// server is the identity the table below checks for: an unprivileged server user (uid 1000)
+// that is a member of group 0, the group the test's files get.
+var server = identity{uid: 1000, groups: []uint32{1000, 0}}
+
 func TestCheckFileAndDir(t *testing.T) {
-	me := os.Geteuid()
+	const same = "same"
 	tests := []struct {
-		name     string
-		dirMode  os.FileMode
-		fileMode os.FileMode
-		setup    func(t *testing.T, dir, file string)
-		token    string // "" when CheckFile (token store) accepts
-		secret   string // "" when CheckSecret (read-only secret) accepts
+		name              string
+		dirMode, fileMode os.FileMode
+		setup             func(t *testing.T, dir, file string)
+		token, secret     string // what CheckFile and CheckSecret say for server: "" accepts, else part of the error
+		rootToken         string // for root (this process), when it differs
+		rootSecret        string
 	}{
-		{"private", 0o700, 0o600, nil, "", ""},
-		{"read-only private file", 0o700, 0o400, nil, "", ""},
-		{"folder readable by all", 0o755, 0o600, nil, "open to every user (mode 0755): run chmod 700", ""},
-		{"folder open to its group", 0o750, 0o600, nil, "open to its group (mode 0750): run chmod 700", ""},
-		{"folder writable by all", 0o757, 0o600, nil, "open to every user", "open to every user (mode 0757): run chmod 700"},
-		{"folder writable by its group", 0o770, 0o600, nil, "open to its group", "open to its group (mode 0770): run chmod 700"},
-		{"sticky world-writable folder", 0o777 | os.ModeSticky, 0o600, nil, "open to every user", "open to every user (mode 1777)"},
-		{"file readable by all", 0o700, 0o644, nil, "secret file", "secret file"},
-		{"file readable by its group", 0o700, 0o640, nil, "readable", "open to its group (mode 0640): run chmod 600"},
-		{"file writable by others", 0o700, 0o602, nil, "run chmod 600", "run chmod 600"},
-		{"shared group folder", 0o770 | os.ModeSetgid, 0o660, nil, "", ""},
-		{"shared group folder open to all", 0o775 | os.ModeSetgid, 0o660, nil, "run chmod 2770", ""},
-		{"shared group file readable by all", 0o770 | os.ModeSetgid, 0o664, nil, "run chmod 660", "run chmod 660"},
-		{"setgid folder of a group not ours", 0o770 | os.ModeSetgid, 0o660, func(t *testing.T, dir, _ string) { chown(t, dir, -1, otherID) },
-			"open to its group", "open to its group"},
+		{"private", 0o700, 0o600, nil, "", "", same, same},
+		{"read-only private file", 0o700, 0o400, nil, "", "", same, same},
+		{"folder readable by all", 0o755, 0o600, nil, "open to every user (mode 0755): run chmod 700", "", same, same},
+		{"folder open to its group", 0o750, 0o600, nil, "open to its group (mode 0750): run chmod 700", "", same, same},
+		{"folder writable by all", 0o757, 0o600, nil, "open to every user", "open to every user (mode 0757): run chmod 700", same, same},
+		{"folder writable by its group", 0o770, 0o600, nil, "open to its group", "open to its group (mode 0770): run chmod 700", same, same},
+		{"sticky world-writable folder", 0o777 | os.ModeSticky, 0o600, nil, "open to every user", "open to every user (mode 1777)", same, same},
+		{"file readable by all", 0o700, 0o644, nil, "secret file", "secret file", same, same},
+		{"file readable by its group", 0o700, 0o640, nil, "open to its group", "open to its group (mode 0640): run chmod 600", same, same},
+		{"file writable by others", 0o700, 0o602, nil, "run chmod 600", "run chmod 600", same, same},
+		{"shared group folder", 0o770 | os.ModeSetgid, 0o660, nil, "", "", same, same},
+		{"shared group folder open to all", 0o775 | os.ModeSetgid, 0o660, nil, "run chmod 2770", "", same, same},
+		{"shared group file readable by all", 0o770 | os.ModeSetgid, 0o664, nil, "run chmod 660", "run chmod 660", same, same},
+		{"setgid folder of a group not ours", 0o770 | os.ModeSetgid, 0o660, func(t *testing.T, dir, file string) {
+			chown(t, dir, -1, otherID)
+			chown(t, file, -1, otherID)
+		}, "open to its group", "open to its group", "", ""},
 		{"shared folder, file of another group", 0o770 | os.ModeSetgid, 0o660, func(t *testing.T, _, file string) { chown(t, file, -1, otherID) },
-			"run chgrp", "run chgrp"},
-		{"shared folder, file of another member", 0o770 | os.ModeSetgid, 0o660, func(t *testing.T, _, file string) { chown(t, file, otherID, -1) }, "", ""},
-		{"folder of another user", 0o700, 0o600, func(t *testing.T, dir, _ string) { chown(t, dir, otherID, -1) }, "belongs to user 54321", "belongs to user 54321"},
-		{"file of another user", 0o700, 0o600, func(t *testing.T, _, file string) { chown(t, file, otherID, -1) }, "belongs to user 54321", "belongs to user 54321"},
+			"run chgrp", "run chgrp", same, same},
+		{"shared folder, file of another member", 0o770 | os.ModeSetgid, 0o660, func(t *testing.T, _, file string) { chown(t, file, otherID, -1) }, "", "", same, same},
+		{"folder of another user", 0o700, 0o600, func(t *testing.T, dir, _ string) { chown(t, dir, otherID, -1) }, "belongs to user 54321", "belongs to user 54321", "", ""},
+		{"file of another user", 0o700, 0o600, func(t *testing.T, _, file string) { chown(t, file, otherID, -1) }, "belongs to user 54321", "belongs to user 54321", "", ""},
+		{"folder and file of the server's user", 0o700, 0o600, func(t *testing.T, dir, file string) {
+			chown(t, dir, int(server.uid), -1)
+			chown(t, file, int(server.uid), -1)
+		}, "", "", "", ""},
 		{"ACL grants another user the file", 0o700, 0o600, func(t *testing.T, _, file string) { setACL(t, file, 0, otherID, 4) },
-			"user 54321 (by an ACL)", "setfacl -b"},
+			"user 54321 (by an ACL)", "setfacl -b", same, same},
 		{"ACL grants another user the folder", 0o700, 0o600, func(t *testing.T, dir, _ string) { setACL(t, dir, 0, otherID, 5) },
-			"user 54321 (by an ACL)", ""},
-		{"systemd credential: root's, ACL for this user", 0o500, 0o400, func(t *testing.T, dir, file string) {
-			chown(t, dir, 0, 0)
-			chown(t, file, 0, 0)
-			setACL(t, dir, 0, me, 5)
-			setACL(t, file, 0, me, 4)
-		}, "", ""},
+			"user 54321 (by an ACL)", "", same, same},
+		{"ACL grants another user write to the folder", 0o700, 0o600, func(t *testing.T, dir, _ string) { setACL(t, dir, 0, otherID, 7) },
+			"user 54321 (by an ACL)", "user 54321 (by an ACL)", same, same},
+		{"systemd credential: root's, read-only, ACL for the server's user", 0o500, 0o400, func(t *testing.T, dir, file string) {
+			setACL(t, dir, 0, int(server.uid), 5)
+			setACL(t, file, 0, int(server.uid), 4)
+		}, "", "", "user 1000 (by an ACL)", "user 1000 (by an ACL)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,18 +111,28 @@ func TestCheckFileAndDir(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(t, dir, file)
 			}
-			expect(t, "CheckFile", CheckFile(file), tt.token)
-			expect(t, "CheckSecret", CheckSecret(file), tt.secret)
+			expect(t, "server: token file", checkFile(file, false, server), tt.token)
+			expect(t, "server: read-only secret", checkFile(file, true, server), tt.secret)
+
+			rootToken, rootSecret := tt.rootToken, tt.rootSecret
+			if rootToken == same {
+				rootToken = tt.token
+			}
+			if rootSecret == same {
+				rootSecret = tt.secret
+			}
+			expect(t, "root: CheckFile", CheckFile(file), rootToken)
+			expect(t, "root: CheckSecret", CheckSecret(file), rootSecret)
 			_, _, err := File{Path: file}.Read()
-			expect(t, "File.Read", err, tt.token)
+			expect(t, "root: File.Read", err, rootToken)
 			_, err = ReadSecret(file)
-			expect(t, "ReadSecret", err, tt.secret)
+			expect(t, "root: ReadSecret", err, rootSecret)
 			// Through a symbolic link in a private folder, the real file and folder are checked.
 			link := filepath.Join(privateDir(t), "link.json")
 			if err := os.Symlink(file, link); err != nil {
 				t.Fatal(err)
 			}
-			expect(t, "CheckFile via a link", CheckFile(link), tt.token)
+			expect(t, "server: token file via a link", checkFile(link, false, server), tt.token)
 		})
 	}
 }
