@@ -329,6 +329,14 @@ func TestSourceStates(t *testing.T) {
 		{"lacks the scopes", func(p string) { writeRecord(t, p, time.Now().Add(time.Hour), "refresh-1") }, true, "calendar", StateMissing,
 			"Google sign-in for ada@example.com: it does not grant calendar access: run `gmail auth login`"},
 		{"garbage", func(p string) { _ = os.WriteFile(p, []byte("{"), 0o600) }, true, "gmail", StateMissing, "token file unreadable"},
+		{"readable by others", func(p string) {
+			writeRecord(t, p, time.Now().Add(time.Hour), "refresh-1")
+			_ = os.Chmod(p, 0o644)
+		}, true, "gmail", StateMissing, "is open to every user (mode 0644): run chmod 600 " + dir},
+		{"in a folder others can read", func(p string) {
+			writeRecord(t, p, time.Now().Add(time.Hour), "refresh-1")
+			_ = os.Chmod(filepath.Dir(p), 0o755)
+		}, true, "gmail", StateMissing, "(mode 0755): run chmod 700 " + dir},
 		{"expired without refresh token", func(p string) { writeRecord(t, p, time.Now().Add(-time.Hour), "") }, true, "gmail", StateExpired,
 			"Google sign-in for ada@example.com expired: run `gmail auth login`"},
 		{"testing app about to expire", func(p string) {
@@ -504,4 +512,30 @@ func privateDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// TestLoadClientRefusesOpenFiles: the OAuth client holds a secret; one others can read is refused.
+func TestLoadClientRefusesOpenFiles(t *testing.T) {
+	dir := privateDir(t)
+	path := filepath.Join(dir, "client.json")
+	body := `{"installed":{"client_id":"cid","client_secret":"s"}}`
+	for _, tt := range []struct {
+		mode    os.FileMode
+		wantErr string
+	}{{0o600, ""}, {0o400, ""}, {0o640, "run chmod 600 " + path}, {0o644, "run chmod 600 " + path}} {
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, tt.mode); err != nil {
+			t.Fatal(err)
+		}
+		conf, err := LoadClient(path)
+		switch {
+		case tt.wantErr == "" && (err != nil || conf.ClientID != "cid"):
+			t.Errorf("mode %o: %v", tt.mode, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("mode %o: %v, want an error with %q", tt.mode, err, tt.wantErr)
+		}
+		_ = os.Remove(path)
+	}
 }

@@ -307,3 +307,31 @@ func privateDir(t *testing.T) string {
 	}
 	return dir
 }
+
+// TestLoadClientRefusesOpenFiles: a client file others can read, or whose folder others can
+// write, is refused with the fix.
+func TestLoadClientRefusesOpenFiles(t *testing.T) {
+	for _, tt := range []struct {
+		dirMode, mode os.FileMode
+		wantErr       string
+	}{{0o700, 0o600, ""}, {0o755, 0o600, ""}, {0o700, 0o644, "run chmod 600"}, {0o777, 0o600, "run chmod 700"}} {
+		dir := privateDir(t)
+		path := filepath.Join(dir, "client.json")
+		if err := os.WriteFile(path, []byte(`{"client_id":"cid"}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, tt.mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, tt.dirMode); err != nil {
+			t.Fatal(err)
+		}
+		conf, err := LoadClient(path, "https://accounts.example")
+		switch {
+		case tt.wantErr == "" && (err != nil || conf.ClientID != "cid"):
+			t.Errorf("folder %o, file %o: %v", tt.dirMode, tt.mode, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("folder %o, file %o: %v, want an error with %q", tt.dirMode, tt.mode, err, tt.wantErr)
+		}
+	}
+}
