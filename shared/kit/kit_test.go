@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"maps"
 	"net"
@@ -629,6 +630,12 @@ func TestAbandonedCalls(t *testing.T) {
 		kit.AddTool(s, kit.Tool{Name: "slow_read", Description: "Read slowly.", ReadOnly: true, Timeout: 200 * time.Millisecond}, hang)
 		kit.AddTool(s, kit.Tool{Name: "slow_send", Description: "Send slowly.", Destructive: true, Timeout: 200 * time.Millisecond}, hang)
 		kit.AddTool(s, kit.Tool{Name: "slow_write", Description: "Write slowly.", Timeout: 200 * time.Millisecond}, hang)
+		honour := func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, empty, error) {
+			<-ctx.Done()
+			return nil, empty{}, fmt.Errorf("listing messages: %w", ctx.Err())
+		}
+		kit.AddTool(s, kit.Tool{Name: "stop_read", Description: "Read until told to stop.", ReadOnly: true, Timeout: 200 * time.Millisecond}, honour)
+		kit.AddTool(s, kit.Tool{Name: "stop_send", Description: "Send until told to stop.", Destructive: true, Timeout: 200 * time.Millisecond}, honour)
 		return nil
 	}}
 	h := mcptest.Start(t, spec)
@@ -656,6 +663,19 @@ func TestAbandonedCalls(t *testing.T) {
 				t.Errorf("error count = %d, want 1", got)
 			}
 		})
+	}
+	// A tool that honours its context stops at the timeout: not abandoned, and the answer says so.
+	for _, tt := range []struct{ tool, want string }{
+		{"stop_read", "stop_read stopped at its 200ms timeout before finishing (listing messages: context deadline exceeded); ask for less"},
+		{"stop_send", "stop_send stopped at its 200ms timeout before finishing (listing messages: context deadline exceeded) — it may have done part of its work: check before retrying"},
+	} {
+		res := mcptest.Call(t, cs, tt.tool, nil)
+		if text := mcptest.Text(res); !res.IsError || !strings.Contains(text, tt.want) {
+			t.Errorf("%s: %v %q, want %q", tt.tool, res.IsError, text, tt.want)
+		}
+		if got := h.Server.Metrics().Abandoned(tt.tool); got != 0 {
+			t.Errorf("%s: abandoned count = %d, want 0 (it stopped)", tt.tool, got)
+		}
 	}
 	_, body := get(t, h.URL+"/metrics", nil)
 	if !strings.Contains(body, `mcp_tool_calls_abandoned_total{tool="slow_send"} 1`) {

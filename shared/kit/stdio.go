@@ -169,6 +169,7 @@ type holdReader struct {
 	wait    time.Duration
 	lines   lines
 	eof     error // the end of input, held until the next Read
+	held    bool  // the hold is over: the end of input goes through
 	ctx     context.Context
 	done    chan struct{}
 	once    sync.Once
@@ -210,9 +211,10 @@ func (h *holdReader) Read(p []byte) (int, error) {
 
 // hold waits for the answers and then returns the end of input.
 func (h *holdReader) hold() error {
-	if errors.Is(h.eof, io.EOF) {
+	if !h.held && errors.Is(h.eof, io.EOF) {
 		h.pending.waitEmpty(h.ctx, h.wait, h.done)
 	}
+	h.held = true
 	return h.eof
 }
 

@@ -14,11 +14,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Tool timeouts. The Cloudflare edge cuts a response at 100 s, so nothing may run longer than MaxTimeout.
+// Tool timeouts. The Cloudflare edge cuts a response at 100 s, so nothing may run longer than
+// MaxTimeout (plus stopGrace).
 const (
 	DefaultTimeout = 30 * time.Second
 	MaxTimeout     = 89 * time.Second
 )
+
+// stopGrace is how long past its timeout a handler has to return after its context ends before
+// the call is abandoned.
+const stopGrace = 500 * time.Millisecond
 
 // Tool describes one tool: its name, what it is for, what it may do, and how long it may run.
 type Tool struct {
@@ -121,18 +126,21 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 			if errors.As(err, &wire) {
 				return nil, wire
 			}
-			code := codeTool
+			code, msg := codeTool, err.Error()
 			var te *Error
 			switch {
 			case errors.As(err, &te):
 				code = te.Code
 			case errors.Is(err, context.DeadlineExceeded):
 				code = CodeTimeout
+				if ctx.Err() != nil { // the kit's deadline, not one of the tool's own
+					msg = stoppedMessage(t.Name, t.Timeout, t.ReadOnly, err)
+				}
 			}
 			if st != nil {
 				st.code = code
 			}
-			return errorResult(err.Error()), nil
+			return errorResult(msg), nil
 		}
 		structured, err := json.Marshal(out)
 		if err != nil {
@@ -219,12 +227,14 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		select {
 		case r = <-done:
 		case <-ctx.Done():
-			// The handler may have finished at the same moment: then its answer stands.
+			// A handler that honours its context returns right after; then its answer stands.
+			grace := time.NewTimer(stopGrace)
 			select {
 			case r = <-done:
-			default:
+			case <-grace.C:
 				abandoned = true
 			}
+			grace.Stop()
 		}
 		if abandoned {
 			outcome, code = "error", CodeTimeout
@@ -273,6 +283,16 @@ func abandonedMessage(tool string, timeout time.Duration, readOnly bool) string 
 	msg := fmt.Sprintf("%s was abandoned after %s: it did not answer in time and may still complete in the background", tool, timeout)
 	if !readOnly {
 		return msg + " — it may still have changed things: check before retrying"
+	}
+	return msg + "; ask for less at once (smaller range, fewer items) and try again"
+}
+
+// stoppedMessage is the answer of a tool that gave up at its timeout: it stopped, but one that
+// can change things may have done part of its work.
+func stoppedMessage(tool string, timeout time.Duration, readOnly bool, err error) string {
+	msg := fmt.Sprintf("%s stopped at its %s timeout before finishing (%v)", tool, timeout, err)
+	if !readOnly {
+		return msg + " — it may have done part of its work: check before retrying"
 	}
 	return msg + "; ask for less at once (smaller range, fewer items) and try again"
 }
