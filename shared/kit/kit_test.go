@@ -344,6 +344,10 @@ func TestHealthz(t *testing.T) {
 
 func TestRunExitCodes(t *testing.T) {
 	tokens := writeTokens(t)
+	openTokens := writeTokens(t)
+	if err := os.Chmod(openTokens, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name     string
 		args     []string
@@ -366,6 +370,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"both tool lists", []string{"--disable-tools", "echo", "--enable-tools", "boom"}, nil, 2, "cannot be used together"},
 		{"bad origin", []string{"--allowed-origins", "evil.example"}, nil, 2, "invalid --allowed-origins"},
 		{"missing tokens file", []string{"--auth-tokens-file", "/nonexistent/tokens", "--port", "1"}, nil, 1, "auth tokens file"},
+		{"tokens file readable by others", []string{"--auth-tokens-file", openTokens, "--port", "1"}, nil, 1, "is open to every user (mode 0644): run chmod 600 " + openTokens},
 		{"list tools", []string{"--list-tools", "--read-only"}, nil, 0, `"name": "echo"`},
 		{"public with tokens is fine for --version", []string{"--host", "0.0.0.0", "--auth-tokens-file", tokens, "--version"}, nil, 0, "kittest"},
 	}
