@@ -30,8 +30,8 @@ type tokenEntry struct {
 }
 
 // LoadTokens reads a tokens file: one label:token a line, blank lines and # comments ignored.
-// The file must be readable by its owner only, in a folder only its owner can change
-// (tokenstore.CheckFile); a systemd credential passes.
+// The file must be readable by its owner only, in a folder no one else can write
+// (tokenstore.CheckSecret); a systemd credential passes.
 func LoadTokens(path string) (*Tokens, error) {
 	data, err := tokenstore.ReadSecret(path)
 	if err != nil {

@@ -235,14 +235,14 @@ func (s *Server) Handler() (http.Handler, error) {
 		MaxRequestBodyBytes:        s.cfg.MaxBodyBytes,
 		Logger:                     s.sdkLog,
 	})
-	protected := localOnly
 	var tokens *guard.Tokens
+	mcpRoute, metricsRoute := http.Handler(mcpHandler), localOnly(s.metrics.Handler())
 	if s.cfg.AuthTokensFile != "" {
 		var err error
 		if tokens, err = guard.LoadTokens(s.cfg.AuthTokensFile); err != nil {
 			return nil, err
 		}
-		protected = tokens.Middleware
+		mcpRoute, metricsRoute = tokens.Middleware(mcpHandler), tokens.Middleware(s.metrics.Handler())
 	}
 	// A request may see /healthz's details when it surely comes from this machine (not through
 	// the tunnel, which connects from loopback too) or carries a valid token. A wrong token
@@ -258,13 +258,9 @@ func (s *Server) Handler() (http.Handler, error) {
 		return ok
 	}
 	mux := http.NewServeMux()
-	if tokens != nil {
-		mux.Handle("/mcp", protected(mcpHandler))
-	} else {
-		mux.Handle("/mcp", mcpHandler) // no tokens: config allowed this (loopback or --insecure-no-auth)
-	}
+	mux.Handle("/mcp", mcpRoute) // without tokens only as config allows: loopback or --insecure-no-auth
 	mux.Handle("/healthz", s.health.Handler(trusted))
-	mux.Handle("/metrics", protected(s.metrics.Handler()))
+	mux.Handle("/metrics", metricsRoute)
 	mux.Handle("/", http.NotFoundHandler())
 	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
 	return guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux)), nil

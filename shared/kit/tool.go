@@ -133,7 +133,7 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 				code = te.Code
 			case errors.Is(err, context.DeadlineExceeded):
 				code = CodeTimeout
-				if ctx.Err() != nil { // the kit's deadline, not one of the tool's own
+				if errors.Is(ctx.Err(), context.DeadlineExceeded) { // the kit's deadline, not one of the tool's own
 					msg = stoppedMessage(t.Name, t.Timeout, t.ReadOnly, err)
 				}
 			}
