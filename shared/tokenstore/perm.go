@@ -217,7 +217,8 @@ func checkDir(dir string, readOnly bool, id identity) (shared bool, err error) {
 func CheckDir(dir string) (shared bool, err error) { return checkDir(dir, false, self()) }
 
 // CheckFile refuses a token file that others can read or change, or that lies in a folder
-// CheckDir refuses. Symbolic links are followed and the real file and folder checked.
+// CheckDir refuses. A symbolic link is followed: its folder, and the real file and its folder,
+// are checked.
 func CheckFile(path string) error { return checkFile(path, false, self()) }
 
 // CheckSecret refuses a secret file that is only read (an OAuth client, bearer tokens) when
@@ -228,6 +229,12 @@ func checkFile(path string, readOnly bool, id identity) error {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return err
+	}
+	if real != path && filepath.Dir(real) != filepath.Dir(path) {
+		// Whoever can write the link's folder can point the link elsewhere.
+		if _, err := checkDir(filepath.Dir(path), readOnly, id); err != nil {
+			return err
+		}
 	}
 	shared, err := checkDir(filepath.Dir(real), readOnly, id)
 	if err != nil {

@@ -133,6 +133,15 @@ func TestCheckFileAndDir(t *testing.T) {
 				t.Fatal(err)
 			}
 			expect(t, "server: token file via a link", checkFile(link, false, server), tt.token)
+			// A link in a folder others can write is refused whatever it points at.
+			openDir := t.TempDir() // 0755
+			openLink := filepath.Join(openDir, "link.json")
+			if err := os.Symlink(file, openLink); err != nil {
+				t.Fatal(err)
+			}
+			if err := checkFile(openLink, false, server); err == nil || !strings.Contains(err.Error(), "chmod 700 "+openDir) {
+				t.Errorf("a link in a 0755 folder: %v, want a refusal naming that folder", err)
+			}
 		})
 	}
 }
