@@ -87,6 +87,10 @@ func TestCheckFileAndDir(t *testing.T) {
 			"user 54321 (by an ACL)", "", same, same},
 		{"ACL grants another user write to the folder", 0o700, 0o600, func(t *testing.T, dir, _ string) { setACL(t, dir, 0, otherID, 7) },
 			"user 54321 (by an ACL)", "user 54321 (by an ACL)", same, same},
+		{"systemd credential without ACLs: the server user's, 0500 and 0400", 0o500, 0o400, func(t *testing.T, dir, file string) {
+			chown(t, dir, int(server.uid), -1)
+			chown(t, file, int(server.uid), -1)
+		}, "", "", "", ""},
 		{"systemd credential: root's, read-only, ACL for the server's user", 0o500, 0o400, func(t *testing.T, dir, file string) {
 			setACL(t, dir, 0, int(server.uid), 5)
 			setACL(t, file, 0, int(server.uid), 4)
