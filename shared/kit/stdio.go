@@ -12,7 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// eofGrace is how long past the longest tool timeout stdin's end is held back, for the answer
+// eofGrace is how long past the longest tool timeout (and stopGrace) the end of stdin is held
+// back, for the answer
 // to reach stdout.
 const eofGrace = 2 * time.Second
 
@@ -26,7 +27,7 @@ func (s *Server) ServeIO(ctx context.Context, in io.ReadCloser, out io.Writer) e
 		wait = max(wait, t.Timeout)
 	}
 	p := newPending()
-	hr := &holdReader{r: in, pending: p, wait: wait + eofGrace, ctx: ctx, done: make(chan struct{})}
+	hr := &holdReader{r: in, pending: p, wait: wait + stopGrace + eofGrace, ctx: ctx, done: make(chan struct{})}
 	tw := &trackWriter{w: out, pending: p}
 	err := s.mcp.Run(ctx, &mcp.IOTransport{Reader: hr, Writer: tw})
 	if held := p.abandoned(); held > 0 {
