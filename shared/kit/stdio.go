@@ -13,8 +13,7 @@ import (
 )
 
 // eofGrace is how long past the longest tool timeout (and stopGrace) the end of stdin is held
-// back, for the answer
-// to reach stdout.
+// back, for the answer to reach stdout.
 const eofGrace = 2 * time.Second
 
 // ServeIO serves MCP over newline-delimited JSON on in and out until ctx is done or in ends.
