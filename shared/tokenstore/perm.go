@@ -20,9 +20,11 @@ import (
 //   - let nobody else read, write or enter them: no "other" bits, no group bits, no POSIX ACL
 //     entry for another user or any named group;
 //   - except a shared group folder: setgid, its group one of this process's groups (any group
-//     for root), no
-//     "other" bits (docs/google.md: root:mcp-google 2770). There the group may read and write,
-//     and a file may belong to any member, as long as its group is the folder's.
+//     for root), no "other" bits (docs/google.md: root:mcp-google 2770). There the group may
+//     read and write, and a file may belong to any member, as long as its group is the folder's.
+//
+// ACL entries are read strictly: a named entry counts whatever the mask, and a format or tag
+// this code does not know is refused.
 //
 // A read-only secret (CheckSecret): the file as above; its folder as above except that others
 // may read and enter it (not write it), since the file's own mode keeps its content private
