@@ -26,6 +26,9 @@ func start(t *testing.T, signedIn bool) *env {
 	t.Helper()
 	f := newFake(t)
 	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil { // the token folder must be private; TempDir makes it 0755
+		t.Fatal(err)
+	}
 	token := filepath.Join(dir, "token.json")
 	client := filepath.Join(dir, "client.json")
 	if err := os.WriteFile(client, []byte(`{"client_id":"cid"}`), 0o600); err != nil {

@@ -8,8 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
+	"github.com/jck411/mcp-servers/shared/tokenstore"
 	"golang.org/x/oauth2"
 )
 
@@ -63,7 +63,7 @@ func ParseClient(data []byte) (*oauth2.Config, error) {
 
 // LoadClient reads the OAuth client JSON at path.
 func LoadClient(path string) (*oauth2.Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := tokenstore.ReadSecret(path) // refuses a client file others can read or replace
 	if err != nil {
 		return nil, fmt.Errorf("read the Google OAuth client: %w", err)
 	}

@@ -251,7 +251,7 @@ func newTestSource(f *fakeGoogle, path string) *Source {
 
 func TestSourceRefreshPersists(t *testing.T) {
 	f := newFakeGoogle(t)
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	writeRecord(t, path, time.Now().Add(2*time.Minute), "refresh-1") // inside the early-refresh window
 	src := newTestSource(f, path)
 	tok, err := src.Token()
@@ -280,7 +280,7 @@ func TestSourceRefreshPersists(t *testing.T) {
 func TestSourceRevokedThenNewLogin(t *testing.T) {
 	f := newFakeGoogle(t)
 	f.failWith = "invalid_grant"
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	writeRecord(t, path, time.Now().Add(-time.Minute), "refresh-1")
 	src := newTestSource(f, path)
 	const want = "Google sign-in for ada@example.com was revoked or expired: run `gmail auth login`"
@@ -314,7 +314,7 @@ func TestSourceRevokedThenNewLogin(t *testing.T) {
 
 func TestSourceStates(t *testing.T) {
 	f := newFakeGoogle(t)
-	dir := t.TempDir()
+	dir := privateDir(t)
 	tests := []struct {
 		name    string
 		setup   func(path string)
@@ -329,6 +329,14 @@ func TestSourceStates(t *testing.T) {
 		{"lacks the scopes", func(p string) { writeRecord(t, p, time.Now().Add(time.Hour), "refresh-1") }, true, "calendar", StateMissing,
 			"Google sign-in for ada@example.com: it does not grant calendar access: run `gmail auth login`"},
 		{"garbage", func(p string) { _ = os.WriteFile(p, []byte("{"), 0o600) }, true, "gmail", StateMissing, "token file unreadable"},
+		{"readable by others", func(p string) {
+			writeRecord(t, p, time.Now().Add(time.Hour), "refresh-1")
+			_ = os.Chmod(p, 0o644)
+		}, true, "gmail", StateMissing, "is open to every user (mode 0644): run chmod 600 " + dir},
+		{"in a folder others can read", func(p string) {
+			writeRecord(t, p, time.Now().Add(time.Hour), "refresh-1")
+			_ = os.Chmod(filepath.Dir(p), 0o755)
+		}, true, "gmail", StateMissing, "(mode 0755): run chmod 700 " + dir},
 		{"expired without refresh token", func(p string) { writeRecord(t, p, time.Now().Add(-time.Hour), "") }, true, "gmail", StateExpired,
 			"Google sign-in for ada@example.com expired: run `gmail auth login`"},
 		{"testing app about to expire", func(p string) {
@@ -355,7 +363,7 @@ func TestSourceStates(t *testing.T) {
 }
 
 func TestSourceExpiring(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	rec := &Record{Account: "ada@example.com", Scopes: []string{"https://www.googleapis.com/auth/gmail.readonly"}, AccessToken: "a", RefreshToken: "r",
 		Expiry: time.Now().Add(time.Hour), RefreshExpiry: time.Now().Add(3 * time.Hour)}
 	if err := SaveRecord(path, rec); err != nil {
@@ -376,7 +384,7 @@ func TestSourceExpiring(t *testing.T) {
 func TestConcurrentRefreshes(t *testing.T) {
 	f := newFakeGoogle(t)
 	f.delay = 50 * time.Millisecond
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	writeRecord(t, path, time.Now().Add(-time.Minute), "refresh-1")
 	const n = 8
 	var wg sync.WaitGroup
@@ -411,7 +419,7 @@ func TestConcurrentRefreshes(t *testing.T) {
 
 func TestHTTPClientSignsAndRetries(t *testing.T) {
 	f := newFakeGoogle(t)
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	writeRecord(t, path, time.Now().Add(time.Hour), "refresh-1")
 	var calls atomic.Int32
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -493,5 +501,41 @@ func TestScopes(t *testing.T) {
 	}
 	if _, err := Scopes([]string{"photos"}, false); err == nil {
 		t.Error("unknown service accepted")
+	}
+}
+
+// privateDir is a temporary folder a token store accepts: t.TempDir makes them 0755.
+func privateDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestLoadClientRefusesOpenFiles: the OAuth client holds a secret; one others can read is refused.
+func TestLoadClientRefusesOpenFiles(t *testing.T) {
+	dir := privateDir(t)
+	path := filepath.Join(dir, "client.json")
+	body := `{"installed":{"client_id":"cid","client_secret":"s"}}`
+	for _, tt := range []struct {
+		mode    os.FileMode
+		wantErr string
+	}{{0o600, ""}, {0o400, ""}, {0o640, "run chmod 600 " + path}, {0o644, "run chmod 600 " + path}} {
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, tt.mode); err != nil {
+			t.Fatal(err)
+		}
+		conf, err := LoadClient(path)
+		switch {
+		case tt.wantErr == "" && (err != nil || conf.ClientID != "cid"):
+			t.Errorf("mode %o: %v", tt.mode, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("mode %o: %v, want an error with %q", tt.mode, err, tt.wantErr)
+		}
+		_ = os.Remove(path)
 	}
 }

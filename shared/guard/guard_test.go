@@ -100,6 +100,50 @@ func TestLoadTokens(t *testing.T) {
 	}
 }
 
+// TestLoadTokensPermissions: a tokens file others can read, or whose folder others can write,
+// is refused with the fix; a private file in a folder others may only list is fine.
+func TestLoadTokensPermissions(t *testing.T) {
+	tests := []struct {
+		name     string
+		dirMode  os.FileMode
+		fileMode os.FileMode
+		wantErr  string
+	}{
+		{"private", 0o700, 0o600, ""},
+		{"private file, listable folder", 0o755, 0o600, ""},
+		{"read-only file", 0o700, 0o400, ""},
+		{"readable by all", 0o700, 0o644, "chmod 600"},
+		{"readable by its group", 0o700, 0o640, "chmod 600"},
+		{"folder writable by others", 0o777, 0o600, "chmod 700"},
+		{"folder writable by its group", 0o770, 0o600, "chmod 700"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "creds")
+			p := filepath.Join(dir, "auth-tokens")
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("laptop:0123456789abcdef0123\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(p, tt.fileMode); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(dir, tt.dirMode); err != nil {
+				t.Fatal(err)
+			}
+			_, err := LoadTokens(p)
+			if tt.wantErr == "" && err != nil {
+				t.Fatalf("LoadTokens: %v", err)
+			}
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("LoadTokens: %v, want an error with %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
 // FuzzHostAllowed checks that whatever the Host header, only loopback names and the listed
 // host are ever let through.
 func FuzzHostAllowed(f *testing.F) {

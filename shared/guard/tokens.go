@@ -2,15 +2,17 @@ package guard
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"fmt"
+	"io"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/tokenstore"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
@@ -28,15 +30,20 @@ type tokenEntry struct {
 }
 
 // LoadTokens reads a tokens file: one label:token a line, blank lines and # comments ignored.
+// The file must be readable by its owner only, in a folder no one else can write
+// (tokenstore.CheckSecret); a systemd credential passes.
 func LoadTokens(path string) (*Tokens, error) {
-	f, err := os.Open(path)
+	data, err := tokenstore.ReadSecret(path)
 	if err != nil {
 		return nil, fmt.Errorf("auth tokens file: %w", err)
 	}
-	defer f.Close()
+	return parseTokens(path, bytes.NewReader(data))
+}
+
+func parseTokens(path string, r io.Reader) (*Tokens, error) {
 	t := &Tokens{}
 	seen := map[string]bool{}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -79,6 +86,26 @@ func (t *Tokens) Label(token string) (string, bool) {
 	return t.entries[found].label, true
 }
 
+// FromRequest returns the label of the bearer token a request carries; ok is false when it
+// carries none or an unknown one. The comparison is constant-time, as in Label.
+func (t *Tokens) FromRequest(r *http.Request) (label string, ok bool) {
+	tok, present := bearerToken(r)
+	if !present {
+		return "", false
+	}
+	return t.Label(tok)
+}
+
+// bearerToken returns the token of an "Authorization: Bearer TOKEN" header.
+func bearerToken(r *http.Request) (string, bool) {
+	scheme, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	tok = strings.TrimSpace(tok)
+	if !strings.EqualFold(scheme, "Bearer") || tok == "" {
+		return "", false
+	}
+	return tok, true
+}
+
 type labelKey struct{}
 
 // Middleware answers 401 with WWW-Authenticate: Bearer unless the request carries a known
@@ -90,12 +117,12 @@ func (t *Tokens) Middleware(next http.Handler) http.Handler {
 	}
 	withInfo := auth.RequireBearerToken(verify, nil)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		scheme, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-		if !strings.EqualFold(scheme, "Bearer") || tok == "" {
+		tok, present := bearerToken(r)
+		if !present {
 			unauthorized(w, "missing bearer token: send Authorization: Bearer <token>")
 			return
 		}
-		label, ok := t.Label(strings.TrimSpace(tok))
+		label, ok := t.Label(tok)
 		if !ok {
 			unauthorized(w, "invalid bearer token")
 			return

@@ -1,5 +1,6 @@
-// Package health serves /healthz: the server's identity, uptime and tool count, and the
-// result of each dependency check (a token, a browser, a folder), as JSON.
+// Package health serves /healthz: the server's status, name and version to anyone, and to a
+// trusted caller also its uptime, tool count and the result of each dependency check (a token,
+// a browser, a folder), as JSON.
 package health
 
 import (
@@ -35,6 +36,19 @@ type Report struct {
 	UptimeSeconds float64           `json:"uptime_seconds"`
 	Tools         int               `json:"tools"`
 	Checks        map[string]Result `json:"checks,omitempty"`
+}
+
+// Summary is the /healthz body for a caller that is not trusted: built from these three fields
+// only, so no check's detail (an account, a path, a note name) can reach it.
+type Summary struct {
+	Status  string `json:"status"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Summary returns the report without its details.
+func (rep Report) Summary() Summary {
+	return Summary{Status: rep.Status, Name: rep.Name, Version: rep.Version}
 }
 
 // Registry holds a server's checks.
@@ -112,8 +126,10 @@ func run(ctx context.Context, timeout time.Duration, fn CheckFunc) Result {
 	}
 }
 
-// Handler serves the report: 200 when ready (ok or degraded), 503 when not.
-func (r *Registry) Handler() http.Handler {
+// Handler serves the report: 200 when ready (ok or degraded), 503 when not. The whole report
+// goes only to a request trusted says yes to; any other gets the Summary. The checks run
+// either way, since the status depends on them.
+func (r *Registry) Handler(trusted func(*http.Request) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Method != http.MethodGet && req.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -121,11 +137,16 @@ func (r *Registry) Handler() http.Handler {
 			return
 		}
 		rep := r.Report(req.Context(), 5*time.Second)
+		var body any = rep.Summary()
+		if trusted(req) {
+			body = rep
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Vary", "Authorization")
 		if rep.Status == "unavailable" {
 			w.WriteHeader(http.StatusServiceUnavailable)
 		}
-		_ = json.NewEncoder(w).Encode(rep)
+		_ = json.NewEncoder(w).Encode(body)
 	})
 }

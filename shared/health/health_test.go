@@ -2,6 +2,12 @@ package health
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -51,6 +57,44 @@ func TestReport(t *testing.T) {
 				if rep.Checks[n] != want {
 					t.Errorf("check %s = %+v, want %+v", n, rep.Checks[n], want)
 				}
+			}
+		})
+	}
+}
+
+func TestHandlerDetailOnlyWhenTrusted(t *testing.T) {
+	r := NewRegistry("notes", "v2", func() int { return 7 })
+	r.Add("vault", func(context.Context) Result { return Result{Status: OK, Detail: "/home/alice/vault: 1200 notes"} })
+	r.Add("google token", func(context.Context) Result { return Result{Status: Fail, Detail: "alice@example.com: revoked"} })
+	tests := []struct {
+		name     string
+		trusted  bool
+		wantKeys []string
+	}{
+		{"untrusted gets the summary", false, []string{"name", "status", "version"}},
+		{"trusted gets the report", true, []string{"checks", "name", "status", "tools", "uptime_seconds", "version"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			r.Handler(func(*http.Request) bool { return tt.trusted }).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+			if rec.Code != http.StatusServiceUnavailable {
+				t.Errorf("status %d, want 503 (a check fails) whoever asks", rec.Code)
+			}
+			var body map[string]any
+			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+				t.Fatal(err)
+			}
+			keys := slices.Sorted(maps.Keys(body))
+			if !slices.Equal(keys, tt.wantKeys) {
+				t.Errorf("keys = %v, want %v", keys, tt.wantKeys)
+			}
+			if body["status"] != "unavailable" || body["name"] != "notes" || body["version"] != "v2" {
+				t.Errorf("body = %v", body)
+			}
+			leaked := strings.Contains(rec.Body.String(), "alice")
+			if leaked != tt.trusted {
+				t.Errorf("details present = %v, want %v: %s", leaked, tt.trusted, rec.Body.String())
 			}
 		})
 	}

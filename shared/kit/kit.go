@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -225,6 +226,8 @@ func (s *Server) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
 }
 
 // Handler is the whole HTTP surface, guards in order: body limit, Host/Origin, auth, MCP.
+// /healthz answers everyone, with details only for a trusted request (see trusted); /metrics
+// needs a token when tokens are configured and otherwise answers only local requests.
 func (s *Server) Handler() (http.Handler, error) {
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
@@ -232,21 +235,46 @@ func (s *Server) Handler() (http.Handler, error) {
 		MaxRequestBodyBytes:        s.cfg.MaxBodyBytes,
 		Logger:                     s.sdkLog,
 	})
-	protected := func(h http.Handler) http.Handler { return h }
+	var tokens *guard.Tokens
+	mcpRoute, metricsRoute := http.Handler(mcpHandler), localOnly(s.metrics.Handler())
 	if s.cfg.AuthTokensFile != "" {
-		tokens, err := guard.LoadTokens(s.cfg.AuthTokensFile)
-		if err != nil {
+		var err error
+		if tokens, err = guard.LoadTokens(s.cfg.AuthTokensFile); err != nil {
 			return nil, err
 		}
-		protected = tokens.Middleware
+		mcpRoute, metricsRoute = tokens.Middleware(mcpHandler), tokens.Middleware(s.metrics.Handler())
+	}
+	// A request may see /healthz's details when it surely comes from this machine (not through
+	// the tunnel, which connects from loopback too) or carries a valid token. A wrong token
+	// gets the summary, not a 401, so that probes keep working.
+	trusted := func(r *http.Request) bool {
+		if guard.IsLocal(r) {
+			return true
+		}
+		if tokens == nil {
+			return false
+		}
+		_, ok := tokens.FromRequest(r)
+		return ok
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", protected(mcpHandler))
-	mux.Handle("/healthz", s.health.Handler())
-	mux.Handle("/metrics", protected(s.metrics.Handler()))
+	mux.Handle("/mcp", mcpRoute) // without tokens only as config allows: loopback or --insecure-no-auth
+	mux.Handle("/healthz", s.health.Handler(trusted))
+	mux.Handle("/metrics", metricsRoute)
 	mux.Handle("/", http.NotFoundHandler())
 	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
 	return guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux)), nil
+}
+
+// localOnly answers 403 to a request that is not surely from this machine (guard.IsLocal).
+func localOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !guard.IsLocal(r) {
+			http.Error(w, "Forbidden: without --auth-tokens-file this is served only to requests from this machine", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // Serve answers HTTP on ln until ctx is done, then drains in-flight calls (bounded) and returns.
@@ -255,6 +283,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if err != nil {
 		return err
 	}
+	return s.serve(ctx, ln, h)
+}
+
+func (s *Server) serve(ctx context.Context, ln net.Listener, h http.Handler) error {
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -285,9 +317,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// RunStdio serves MCP over stdin and stdout until ctx is done or stdin closes.
+// RunStdio serves MCP over stdin and stdout until ctx is done or stdin closes; requests read
+// before stdin closed are answered first (see ServeIO).
 func (s *Server) RunStdio(ctx context.Context) error {
-	err := s.mcp.Run(ctx, &mcp.StdioTransport{})
+	err := s.ServeIO(ctx, os.Stdin, os.Stdout)
 	select {
 	case <-ctx.Done():
 		return nil // stopped by a signal: a clean exit

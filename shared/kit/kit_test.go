@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -210,7 +212,7 @@ func TestToolCalls(t *testing.T) {
 	start := time.Now()
 	res = mcptest.Call(t, cs, "stuck", nil)
 	took := time.Since(start)
-	if !res.IsError || !strings.Contains(mcptest.Text(res), "did not finish within 300ms") {
+	if !res.IsError || !strings.Contains(mcptest.Text(res), "stuck was abandoned after 300ms") {
 		t.Fatalf("timeout: want a tool error, got %v %q", res.IsError, mcptest.Text(res))
 	}
 	if took > 2*time.Second {
@@ -342,6 +344,10 @@ func TestHealthz(t *testing.T) {
 
 func TestRunExitCodes(t *testing.T) {
 	tokens := writeTokens(t)
+	openTokens := writeTokens(t)
+	if err := os.Chmod(openTokens, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name     string
 		args     []string
@@ -364,6 +370,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"both tool lists", []string{"--disable-tools", "echo", "--enable-tools", "boom"}, nil, 2, "cannot be used together"},
 		{"bad origin", []string{"--allowed-origins", "evil.example"}, nil, 2, "invalid --allowed-origins"},
 		{"missing tokens file", []string{"--auth-tokens-file", "/nonexistent/tokens", "--port", "1"}, nil, 1, "auth tokens file"},
+		{"tokens file readable by others", []string{"--auth-tokens-file", openTokens, "--port", "1"}, nil, 1, "is open to every user (mode 0644): run chmod 600 " + openTokens},
 		{"list tools", []string{"--list-tools", "--read-only"}, nil, 0, `"name": "echo"`},
 		{"public with tokens is fine for --version", []string{"--host", "0.0.0.0", "--auth-tokens-file", tokens, "--version"}, nil, 0, "kittest"},
 	}
@@ -493,5 +500,201 @@ func TestBackground(t *testing.T) {
 	defer mu.Unlock()
 	if want := []string{"started", "stopped", "cleanup"}; !slices.Equal(events, want) {
 		t.Errorf("events = %v, want %v", events, want)
+	}
+}
+
+// TestHealthzDisclosure runs /healthz over real HTTP as each kind of caller: only a request
+// from this machine (not through a tunnel) or one with a valid token sees the checks.
+func TestHealthzDisclosure(t *testing.T) {
+	secret := map[string]health.Result{"google token": {Status: health.Warn, Detail: "alice@example.com, scopes gmail.modify, /var/lib/mcp-servers/google/token.json"}}
+	summary := []string{"name", "status", "version"}
+	full := []string{"checks", "name", "status", "tools", "uptime_seconds", "version"}
+	const good, wrong = "Bearer 0123456789abcdef0123456789abcdef", "Bearer 0123456789abcdef0123456789abcdee"
+	tunnel := "mcp-kit.example.com"
+	tests := []struct {
+		name    string
+		tokens  bool
+		headers map[string]string
+		want    []string
+	}{
+		{"loopback, no token", true, nil, full},
+		{"localhost name, no token", true, map[string]string{"Host": "localhost"}, full},
+		{"tunnel host, no token", true, map[string]string{"Host": tunnel}, summary},
+		{"tunnel with rewritten host", true, map[string]string{"X-Forwarded-Host": tunnel}, summary},
+		{"Cf-Connecting-Ip", true, map[string]string{"Cf-Connecting-Ip": "203.0.113.7", "Cf-Ray": "8a1b2c3d4e5f-AMS"}, summary},
+		{"X-Forwarded-For", true, map[string]string{"X-Forwarded-For": "203.0.113.7"}, summary},
+		{"Forwarded", true, map[string]string{"Forwarded": "for=203.0.113.7;proto=https"}, summary},
+		{"tunnel host, valid token", true, map[string]string{"Host": tunnel, "Authorization": good}, full},
+		{"forwarded, valid token", true, map[string]string{"Cf-Connecting-Ip": "203.0.113.7", "Authorization": good}, full},
+		{"tunnel host, wrong token", true, map[string]string{"Host": tunnel, "Authorization": wrong}, summary},
+		{"no tokens configured, loopback", false, nil, full},
+		{"no tokens configured, tunnel host", false, map[string]string{"Host": tunnel}, summary},
+		{"no tokens configured, tunnel host with a token", false, map[string]string{"Host": tunnel, "Authorization": good}, summary},
+	}
+	tokens := writeTokens(t)
+	withTokens := mcptest.Start(t, testSpec(secret), "--auth-tokens-file", tokens, "--allowed-hosts", tunnel)
+	without := mcptest.Start(t, testSpec(secret), "--allowed-hosts", tunnel)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := without
+			if tt.tokens {
+				h = withTokens
+			}
+			code, body := get(t, h.URL+"/healthz", tt.headers)
+			if code != http.StatusOK {
+				t.Fatalf("status %d, want 200 (a wrong token must not turn a probe into a 401); body %s", code, body)
+			}
+			var got map[string]any
+			if err := json.Unmarshal([]byte(body), &got); err != nil {
+				t.Fatalf("body %q: %v", body, err)
+			}
+			if keys := slices.Sorted(maps.Keys(got)); !slices.Equal(keys, tt.want) {
+				t.Errorf("fields = %v, want %v; body %s", keys, tt.want, body)
+			}
+			if got["status"] != "degraded" || got["name"] != "kittest" || got["version"] == "" {
+				t.Errorf("body = %s", body)
+			}
+			if leaked := strings.Contains(body, "alice@") || strings.Contains(body, "/var/lib"); leaked != slices.Equal(tt.want, full) {
+				t.Errorf("check details present = %v: %s", leaked, body)
+			}
+		})
+	}
+	t.Run("a failing check is 503 in the summary too", func(t *testing.T) {
+		h := mcptest.Start(t, testSpec(map[string]health.Result{"vault": {Status: health.Fail, Detail: "/home/alice/notes missing"}}), "--allowed-hosts", tunnel)
+		code, body := get(t, h.URL+"/healthz", map[string]string{"Host": tunnel})
+		if code != http.StatusServiceUnavailable || strings.Contains(body, "alice") || !strings.Contains(body, `"status":"unavailable"`) {
+			t.Errorf("got %d %s, want 503 with the bare status", code, body)
+		}
+	})
+}
+
+// TestMetricsAccess: /metrics names the tools and versions, so it is not for the tunnel.
+func TestMetricsAccess(t *testing.T) {
+	tunnel := "mcp-kit.example.com"
+	tokens := writeTokens(t)
+	withTokens := mcptest.Start(t, testSpec(nil), "--auth-tokens-file", tokens, "--allowed-hosts", tunnel)
+	without := mcptest.Start(t, testSpec(nil), "--allowed-hosts", tunnel)
+	tests := []struct {
+		name    string
+		h       *mcptest.Harness
+		headers map[string]string
+		want    int
+	}{
+		{"tokens: none sent", withTokens, nil, http.StatusUnauthorized},
+		{"tokens: wrong one", withTokens, map[string]string{"Authorization": "Bearer 0123456789abcdef0123456789abcdee"}, http.StatusUnauthorized},
+		{"tokens: valid one through the tunnel", withTokens, map[string]string{"Host": tunnel, "Authorization": "Bearer 0123456789abcdef0123456789abcdef"}, http.StatusOK},
+		{"no tokens: loopback", without, nil, http.StatusOK},
+		{"no tokens: tunnel host", without, map[string]string{"Host": tunnel}, http.StatusForbidden},
+		{"no tokens: forwarded", without, map[string]string{"Cf-Connecting-Ip": "203.0.113.7"}, http.StatusForbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, body := get(t, tt.h.URL+"/metrics", tt.headers)
+			if code != tt.want {
+				t.Fatalf("status %d, want %d; body %s", code, tt.want, body)
+			}
+			if code != http.StatusOK && strings.Contains(body, "mcp_") {
+				t.Errorf("refused, yet the body holds metrics: %s", body)
+			}
+		})
+	}
+}
+
+// get sends a GET with headers (Host sets the Host header) and returns the status and body.
+func get(t *testing.T, url string, headers map[string]string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range headers {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestAbandonedCalls: a handler that outlives its timeout is abandoned, not stopped, and the
+// answer says so; for a tool that can change things it says to check before retrying.
+func TestAbandonedCalls(t *testing.T) {
+	release := make(chan struct{})
+	hang := func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, empty, error) {
+		<-release // ignores its context, as a handler blocked in a syscall would
+		return nil, empty{}, nil
+	}
+	spec := kit.Spec{Name: "abandon", Port: 9997, Setup: func(s *kit.Server) error {
+		kit.AddTool(s, kit.Tool{Name: "slow_read", Description: "Read slowly.", ReadOnly: true, Timeout: 200 * time.Millisecond}, hang)
+		kit.AddTool(s, kit.Tool{Name: "slow_send", Description: "Send slowly.", Destructive: true, Timeout: 200 * time.Millisecond}, hang)
+		kit.AddTool(s, kit.Tool{Name: "slow_write", Description: "Write slowly.", Timeout: 200 * time.Millisecond}, hang)
+		honour := func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, empty, error) {
+			<-ctx.Done()
+			return nil, empty{}, fmt.Errorf("listing messages: %w", ctx.Err())
+		}
+		kit.AddTool(s, kit.Tool{Name: "stop_read", Description: "Read until told to stop.", ReadOnly: true, Timeout: 200 * time.Millisecond}, honour)
+		kit.AddTool(s, kit.Tool{Name: "stop_send", Description: "Send until told to stop.", Destructive: true, Timeout: 200 * time.Millisecond}, honour)
+		return nil
+	}}
+	h := mcptest.Start(t, spec)
+	cs := h.Connect(t, "")
+	tests := []struct {
+		tool    string
+		want    string
+		mustNot string
+	}{
+		{"slow_read", "slow_read was abandoned after 200ms: it did not answer in time and may still complete in the background; ask for less", "changed things"},
+		{"slow_send", "slow_send was abandoned after 200ms: it did not answer in time and may still complete in the background — it may still have changed things: check before retrying", "ask for less"},
+		{"slow_write", "may still have changed things: check before retrying", "ask for less"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			res := mcptest.Call(t, cs, tt.tool, nil)
+			text := mcptest.Text(res)
+			if !res.IsError || !strings.Contains(text, tt.want) || strings.Contains(text, tt.mustNot) {
+				t.Errorf("answer %v %q, want an error with %q", res.IsError, text, tt.want)
+			}
+			if got := h.Server.Metrics().Abandoned(tt.tool); got != 1 {
+				t.Errorf("abandoned count = %d, want 1", got)
+			}
+			if got := h.Server.Metrics().Calls(tt.tool, "error"); got != 1 {
+				t.Errorf("error count = %d, want 1", got)
+			}
+		})
+	}
+	// A tool that honours its context stops at the timeout: not abandoned, and the answer says so.
+	for _, tt := range []struct{ tool, want string }{
+		{"stop_read", "stop_read stopped at its 200ms timeout before finishing (listing messages: context deadline exceeded); ask for less"},
+		{"stop_send", "stop_send stopped at its 200ms timeout before finishing (listing messages: context deadline exceeded) — it may have done part of its work: check before retrying"},
+	} {
+		res := mcptest.Call(t, cs, tt.tool, nil)
+		if text := mcptest.Text(res); !res.IsError || !strings.Contains(text, tt.want) {
+			t.Errorf("%s: %v %q, want %q", tt.tool, res.IsError, text, tt.want)
+		}
+		if got := h.Server.Metrics().Abandoned(tt.tool); got != 0 {
+			t.Errorf("%s: abandoned count = %d, want 0 (it stopped)", tt.tool, got)
+		}
+	}
+	_, body := get(t, h.URL+"/metrics", nil)
+	if !strings.Contains(body, `mcp_tool_calls_abandoned_total{tool="slow_send"} 1`) {
+		t.Errorf("/metrics lacks the abandoned count:\n%s", body)
+	}
+	if !strings.Contains(h.Logs(), `"code":"timeout"`) {
+		t.Errorf("the log lacks code timeout:\n%s", h.Logs())
+	}
+	close(release)
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Count(h.Logs(), "abandoned tool call finished") < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the late finishes were not logged:\n%s", h.Logs())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -78,13 +78,18 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 		return 0
 	}
 
+	h, err := s.Handler() // reads the tokens file: a bad one stops the server before it listens
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", spec.Name, err)
+		return 1
+	}
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: cannot listen on %s: %v (is another instance running? choose another --port)\n", spec.Name, cfg.Addr(), err)
 		return 1
 	}
 	s.StartBackground()
-	if err := s.Serve(ctx, ln); err != nil {
+	if err := s.serve(ctx, ln, h); err != nil {
 		s.log.Error("server stopped", "error", err.Error())
 		return 1
 	}

@@ -14,11 +14,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Tool timeouts. The Cloudflare edge cuts a response at 100 s, so nothing may run longer than MaxTimeout.
+// Tool timeouts. The Cloudflare edge cuts a response at 100 s, so nothing may run longer than
+// MaxTimeout (plus stopGrace).
 const (
 	DefaultTimeout = 30 * time.Second
 	MaxTimeout     = 89 * time.Second
 )
+
+// stopGrace is how long past its timeout a handler has to return after its context ends before
+// the call is abandoned.
+const stopGrace = 500 * time.Millisecond
 
 // Tool describes one tool: its name, what it is for, what it may do, and how long it may run.
 type Tool struct {
@@ -121,18 +126,21 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 			if errors.As(err, &wire) {
 				return nil, wire
 			}
-			code := codeTool
+			code, msg := codeTool, err.Error()
 			var te *Error
 			switch {
 			case errors.As(err, &te):
 				code = te.Code
 			case errors.Is(err, context.DeadlineExceeded):
 				code = CodeTimeout
+				if errors.Is(ctx.Err(), context.DeadlineExceeded) { // the kit's deadline, not one of the tool's own
+					msg = stoppedMessage(t.Name, t.Timeout, t.ReadOnly, err)
+				}
 			}
 			if st != nil {
 				st.code = code
 			}
-			return errorResult(err.Error()), nil
+			return errorResult(msg), nil
 		}
 		structured, err := json.Marshal(out)
 		if err != nil {
@@ -215,8 +223,29 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 
 		var r callReturn
 		outcome, code := "ok", ""
+		abandoned := false
 		select {
 		case r = <-done:
+		case <-ctx.Done():
+			// A handler that honours its context returns right after; then its answer stands.
+			grace := time.NewTimer(stopGrace)
+			select {
+			case r = <-done:
+			case <-grace.C:
+				abandoned = true
+			}
+			grace.Stop()
+		}
+		if abandoned {
+			outcome, code = "error", CodeTimeout
+			msg := abandonedMessage(name, timeout, s.tools[name].ReadOnly)
+			if ctx.Err() == context.Canceled {
+				msg, code = name+" was cancelled by the client; it may still complete in the background", "cancelled"
+			}
+			r = callReturn{res: errorResult(msg)}
+			s.metrics.ObserveAbandoned(name)
+			go s.logLateFinish(name, start, done)
+		} else {
 			if tr, ok := r.res.(*mcp.CallToolResult); ok && tr != nil && tr.IsError {
 				outcome, code = "error", st.code
 				if code == "" {
@@ -229,13 +258,6 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if r.err != nil {
 				outcome, code = "error", "protocol" // e.g. an unknown tool: a JSON-RPC error, not a tool result
 			}
-		case <-ctx.Done():
-			outcome, code = "error", CodeTimeout
-			msg := fmt.Sprintf("%s did not finish within %s and was stopped; ask for less at once (smaller range, fewer items) and try again", name, timeout)
-			if ctx.Err() == context.Canceled {
-				msg, code = name+" was cancelled by the client", "cancelled"
-			}
-			r = callReturn{res: errorResult(msg)}
 		}
 		d := time.Since(start)
 		s.metrics.ObserveCall(name, outcome, d)
@@ -253,6 +275,37 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		s.log.LogAttrs(context.Background(), level, "tool call", attrs...)
 		return r.res, r.err
 	}
+}
+
+// abandonedMessage tells the model the truth about a call the kit stopped waiting for: its
+// handler may still be running, and one that can change things may yet do so.
+func abandonedMessage(tool string, timeout time.Duration, readOnly bool) string {
+	msg := fmt.Sprintf("%s was abandoned after %s: it did not answer in time and may still complete in the background", tool, timeout)
+	if !readOnly {
+		return msg + " — it may still have changed things: check before retrying"
+	}
+	return msg + "; ask for less at once (smaller range, fewer items) and try again"
+}
+
+// stoppedMessage is the answer of a tool that gave up at its timeout: it stopped, but one that
+// can change things may have done part of its work.
+func stoppedMessage(tool string, timeout time.Duration, readOnly bool, err error) string {
+	msg := fmt.Sprintf("%s stopped at its %s timeout before finishing (%v)", tool, timeout, err)
+	if !readOnly {
+		return msg + " — it may have done part of its work: check before retrying"
+	}
+	return msg + "; ask for less at once (smaller range, fewer items) and try again"
+}
+
+// logLateFinish waits for an abandoned handler and logs when it finally returns.
+func (s *Server) logLateFinish(tool string, start time.Time, done <-chan callReturn) {
+	r := <-done
+	outcome := "ok"
+	if tr, ok := r.res.(*mcp.CallToolResult); r.err != nil || (ok && tr != nil && tr.IsError) {
+		outcome = "error"
+	}
+	s.log.Warn("abandoned tool call finished", "tool", tool, "outcome", outcome,
+		"duration_ms", float64(time.Since(start).Microseconds())/1000)
 }
 
 func (s *Server) callerLabel(call *mcp.CallToolRequest) string {

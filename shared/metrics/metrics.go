@@ -23,6 +23,7 @@ type Registry struct {
 	started       time.Time
 	mu            sync.Mutex
 	calls         map[callKey]uint64
+	abandoned     map[string]uint64
 	durations     map[string]*histogram
 }
 
@@ -36,7 +37,7 @@ type histogram struct {
 
 // NewRegistry returns an empty registry for the named server.
 func NewRegistry(name, version string) *Registry {
-	return &Registry{name: name, version: version, started: time.Now(), calls: map[callKey]uint64{}, durations: map[string]*histogram{}}
+	return &Registry{name: name, version: version, started: time.Now(), calls: map[callKey]uint64{}, abandoned: map[string]uint64{}, durations: map[string]*histogram{}}
 }
 
 // ObserveCall records one finished tool call.
@@ -54,6 +55,21 @@ func (r *Registry) ObserveCall(tool, outcome string, d time.Duration) {
 	h.counts[i]++
 	h.count++
 	h.sum += secs
+}
+
+// ObserveAbandoned records a call answered (timeout or cancellation) while its handler was
+// still running; it is counted by ObserveCall as well.
+func (r *Registry) ObserveAbandoned(tool string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.abandoned[tool]++
+}
+
+// Abandoned returns the count of abandoned calls of one tool.
+func (r *Registry) Abandoned(tool string) uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.abandoned[tool]
 }
 
 // Calls returns the count for one tool and outcome.
@@ -88,6 +104,10 @@ func (r *Registry) WriteTo(w io.Writer) (int64, error) {
 	for _, k := range keys {
 		fmt.Fprintf(&b, "mcp_tool_calls_total{tool=%s,outcome=%s} %d\n", quote(k.tool), quote(k.outcome), r.calls[k])
 	}
+	b.WriteString("# HELP mcp_tool_calls_abandoned_total Tool calls answered at their timeout or on cancellation while the handler was still running; it may still complete.\n# TYPE mcp_tool_calls_abandoned_total counter\n")
+	for _, t := range sortedKeys(r.abandoned) {
+		fmt.Fprintf(&b, "mcp_tool_calls_abandoned_total{tool=%s} %d\n", quote(t), r.abandoned[t])
+	}
 	tools := make([]string, 0, len(r.durations))
 	for t := range r.durations {
 		tools = append(tools, t)
@@ -116,6 +136,15 @@ func (r *Registry) Handler() http.Handler {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 		_, _ = r.WriteTo(w)
 	})
+}
+
+func sortedKeys(m map[string]uint64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // quote escapes a label value as the exposition format requires.

@@ -31,7 +31,7 @@ func parse(data []byte) (*rec, error) {
 }
 
 func TestRecordFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	if _, err := Read(path, parse); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("read missing: %v", err)
 	}
@@ -77,7 +77,7 @@ func TestApplyAndAccessValid(t *testing.T) {
 }
 
 func TestCacheReload(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	c := Cache[rec]{File: tokenstore.File{Path: path}, Parse: parse}
 	c.Reload()
 	if c.Rec != nil || c.LoadErr != nil {
@@ -186,7 +186,7 @@ func testSource(path string, conf *oauth2.Config) (*Source[rec], *error) {
 func TestSource(t *testing.T) {
 	var n atomic.Int32
 	conf := tokenEndpoint(t, &n)
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	src, usable := testSource(path, conf)
 	if _, err := src.Token(); err == nil || err.Error() != "not signed in" {
 		t.Fatalf("no file: %v", err)
@@ -256,7 +256,7 @@ type staticSource struct {
 func (s staticSource) TokenContext(context.Context) (*oauth2.Token, error) { return s.tok, s.err }
 
 func TestPaths(t *testing.T) {
-	dir := t.TempDir()
+	dir := privateDir(t)
 	env := map[string]string{"HOME": "/home/u"}
 	getenv := func(k string) string { return env[k] }
 	if got := StateHome(getenv); got != "/home/u/.local/state" {
@@ -293,4 +293,14 @@ func TestPaths(t *testing.T) {
 	if ErrText(nil) != "not configured" || ErrText(errors.New("e")) != "e" {
 		t.Error("ErrText")
 	}
+}
+
+// privateDir is a temporary folder a token store accepts: t.TempDir makes them 0755.
+func privateDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -9,9 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/jck411/mcp-servers/shared/tokenstore"
 	"golang.org/x/oauth2"
 )
 
@@ -66,7 +66,7 @@ func ParseClient(data []byte, accountsURL string) (*oauth2.Config, error) {
 
 // LoadClient reads the client JSON at path.
 func LoadClient(path, accountsURL string) (*oauth2.Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := tokenstore.ReadSecret(path) // refuses a client file others can read or replace
 	if err != nil {
 		return nil, fmt.Errorf("read the Spotify client: %w", err)
 	}

@@ -95,7 +95,7 @@ func writeRecord(t *testing.T, path string, rec *Record) {
 func TestRefreshRotatesAndPersists(t *testing.T) {
 	f := &fakeAccounts{rotate: true}
 	conf, _ := testClient(t, f)
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	signed := time.Now().Add(-time.Hour)
 	writeRecord(t, path, &Record{Account: "me", RefreshToken: "refresh-0", AccessToken: "old", Expiry: time.Now().Add(-time.Minute), SignedIn: signed})
 	src := NewSource(SourceOptions{TokenFile: path, Client: conf, FixCommand: "spotify auth login"})
@@ -130,7 +130,7 @@ func TestRefreshRotatesAndPersists(t *testing.T) {
 func TestRefreshWithoutNewRefreshTokenKeepsOld(t *testing.T) {
 	f := &fakeAccounts{}
 	conf, _ := testClient(t, f)
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	writeRecord(t, path, &Record{RefreshToken: "refresh-0", SignedIn: time.Now()})
 	src := NewSource(SourceOptions{TokenFile: path, Client: conf, FixCommand: "spotify auth login"})
 	if _, err := src.Token(); err != nil {
@@ -145,7 +145,7 @@ func TestRefreshWithoutNewRefreshTokenKeepsOld(t *testing.T) {
 func TestInvalidGrantIsRevokedUntilFileChanges(t *testing.T) {
 	f := &fakeAccounts{revoked: map[string]bool{"dead": true}, rotate: true}
 	conf, _ := testClient(t, f)
-	path := filepath.Join(t.TempDir(), "token.json")
+	path := filepath.Join(privateDir(t), "token.json")
 	writeRecord(t, path, &Record{RefreshToken: "dead", SignedIn: time.Now()})
 	src := NewSource(SourceOptions{TokenFile: path, Client: conf, FixCommand: "spotify auth login"})
 	for range 3 {
@@ -173,7 +173,7 @@ func TestInvalidGrantIsRevokedUntilFileChanges(t *testing.T) {
 
 func TestStatus(t *testing.T) {
 	conf, _ := testClient(t, &fakeAccounts{})
-	dir := t.TempDir()
+	dir := privateDir(t)
 	now := time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)
 	missing := NewSource(SourceOptions{TokenFile: filepath.Join(dir, "none.json"), Client: conf, FixCommand: "spotify auth login"})
 	if st := missing.Status(); st.State != StateMissing || !strings.Contains(st.Message, "run `spotify auth login`") {
@@ -236,7 +236,7 @@ func TestLoginRefusesNonLoopback(t *testing.T) {
 }
 
 func TestCommandStatusAndLogout(t *testing.T) {
-	dir := t.TempDir()
+	dir := privateDir(t)
 	token := filepath.Join(dir, "token.json")
 	if err := os.WriteFile(filepath.Join(dir, "client.json"), []byte(`{"client_id":"cid"}`), 0o600); err != nil {
 		t.Fatal(err)
@@ -296,4 +296,42 @@ func waitFor(t *testing.T, out *syncBuffer, start, end string) string {
 	}
 	t.Fatalf("never saw %q in %q", start, out.String())
 	return ""
+}
+
+// privateDir is a temporary folder a token store accepts: t.TempDir makes them 0755.
+func privateDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestLoadClientRefusesOpenFiles: a client file others can read, or whose folder others can
+// write, is refused with the fix.
+func TestLoadClientRefusesOpenFiles(t *testing.T) {
+	for _, tt := range []struct {
+		dirMode, mode os.FileMode
+		wantErr       string
+	}{{0o700, 0o600, ""}, {0o755, 0o600, ""}, {0o700, 0o644, "run chmod 600"}, {0o777, 0o600, "run chmod 700"}} {
+		dir := privateDir(t)
+		path := filepath.Join(dir, "client.json")
+		if err := os.WriteFile(path, []byte(`{"client_id":"cid"}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, tt.mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, tt.dirMode); err != nil {
+			t.Fatal(err)
+		}
+		conf, err := LoadClient(path, "https://accounts.example")
+		switch {
+		case tt.wantErr == "" && (err != nil || conf.ClientID != "cid"):
+			t.Errorf("folder %o, file %o: %v", tt.dirMode, tt.mode, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("folder %o, file %o: %v, want an error with %q", tt.dirMode, tt.mode, err, tt.wantErr)
+		}
+	}
 }

@@ -17,8 +17,9 @@ import (
 // maxSize bounds what Read accepts: token files are a few KiB.
 const maxSize = 1 << 20
 
-// File is one shared secret file. Its mode is 0600, or 0660 when its directory is shared with a
-// group (group-writable), so the servers of that group can read and replace it.
+// File is one shared secret file. Its mode is 0600, or 0660 in a shared group folder (setgid,
+// its group one of this process's; see CheckDir), so the servers of that group can read and
+// replace it. Read and Update refuse a file or folder that others can get at (CheckFile).
 type File struct {
 	Path string
 }
@@ -53,9 +54,17 @@ func stampOf(info fs.FileInfo) Stamp {
 	return s
 }
 
-// Read returns the file's content and its stamp; a missing file returns fs.ErrNotExist.
+// Read returns the file's content and its stamp after CheckFile; a missing file returns
+// fs.ErrNotExist.
 func (f File) Read() ([]byte, Stamp, error) {
-	fh, err := os.Open(f.Path)
+	if err := CheckFile(f.Path); err != nil {
+		return nil, Stamp{}, err
+	}
+	return readFile(f.Path)
+}
+
+func readFile(path string) ([]byte, Stamp, error) {
+	fh, err := os.Open(path)
 	if err != nil {
 		return nil, Stamp{}, err
 	}
@@ -69,7 +78,7 @@ func (f File) Read() ([]byte, Stamp, error) {
 		return nil, Stamp{}, err
 	}
 	if len(data) > maxSize {
-		return nil, Stamp{}, fmt.Errorf("%s: larger than %d bytes, not a token file", f.Path, maxSize)
+		return nil, Stamp{}, fmt.Errorf("%s: larger than %d bytes, not a token file", path, maxSize)
 	}
 	return data, stampOf(info), nil
 }
@@ -78,7 +87,7 @@ func (f File) Read() ([]byte, Stamp, error) {
 // missing) and, when fn returns new content, writes it atomically. fn returning nil, nil leaves
 // the file as it is. Update reports whether it wrote.
 func (f File) Update(fn func(old []byte) ([]byte, error)) (bool, error) {
-	unlock, err := f.lock()
+	unlock, mode, err := f.lock()
 	if err != nil {
 		return false, err
 	}
@@ -91,7 +100,7 @@ func (f File) Update(fn func(old []byte) ([]byte, error)) (bool, error) {
 	if err != nil || data == nil {
 		return false, err
 	}
-	if err := f.write(data); err != nil {
+	if err := f.write(data, mode); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -99,7 +108,7 @@ func (f File) Update(fn func(old []byte) ([]byte, error)) (bool, error) {
 
 // Remove deletes the file under the lock; a missing file is not an error.
 func (f File) Remove() error {
-	unlock, err := f.lock()
+	unlock, _, err := f.lock()
 	if err != nil {
 		return err
 	}
@@ -110,26 +119,22 @@ func (f File) Remove() error {
 	return syncDir(filepath.Dir(f.Path))
 }
 
-// mode is 0660 in a group-writable directory (a folder the servers share), else 0600.
-func (f File) mode() os.FileMode {
-	info, err := os.Stat(filepath.Dir(f.Path))
-	if err == nil && info.Mode().Perm()&0o020 != 0 {
-		return 0o660
-	}
-	return 0o600
-}
-
-// lock takes an exclusive flock on PATH.lock, creating the directory (0700) and lock file as needed.
-func (f File) lock() (func(), error) {
-	dir := filepath.Dir(f.Path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
-	}
-	lf, err := os.OpenFile(f.Path+".lock", os.O_RDWR|os.O_CREATE, f.mode())
+// lock checks the folder (creating it 0700 when missing) and takes an exclusive flock on
+// PATH.lock; it returns the mode new files get: 0660 in a shared group folder, else 0600.
+func (f File) lock() (func(), os.FileMode, error) {
+	shared, err := EnsureDir(filepath.Dir(f.Path))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	_ = lf.Chmod(f.mode()) // the umask may have narrowed it; a lock file owned by another user stays as it is
+	mode := os.FileMode(0o600)
+	if shared {
+		mode = 0o660
+	}
+	lf, err := os.OpenFile(f.Path+".lock", os.O_RDWR|os.O_CREATE, mode)
+	if err != nil {
+		return nil, 0, err
+	}
+	_ = lf.Chmod(mode) // the umask may have narrowed it; a lock file owned by another user stays as it is
 	for {
 		err = syscall.Flock(int(lf.Fd()), syscall.LOCK_EX)
 		if !errors.Is(err, syscall.EINTR) {
@@ -138,16 +143,16 @@ func (f File) lock() (func(), error) {
 	}
 	if err != nil {
 		lf.Close()
-		return nil, fmt.Errorf("lock %s: %w", lf.Name(), err)
+		return nil, 0, fmt.Errorf("lock %s: %w", lf.Name(), err)
 	}
 	return func() {
 		_ = syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
 		lf.Close()
-	}, nil
+	}, mode, nil
 }
 
 // write replaces the file: temp file in the same directory, fsync, chmod, rename, fsync the directory.
-func (f File) write(data []byte) error {
+func (f File) write(data []byte, mode os.FileMode) error {
 	dir := filepath.Dir(f.Path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.Path)+".*")
 	if err != nil {
@@ -155,7 +160,7 @@ func (f File) write(data []byte) error {
 	}
 	name := tmp.Name()
 	defer os.Remove(name) // a no-op after the rename
-	if err := tmp.Chmod(f.mode()); err != nil {
+	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -17,11 +17,11 @@ func TestUpdateWritesAtomicallyWithMode(t *testing.T) {
 		want    os.FileMode
 	}{
 		{"private folder", 0o700, 0o600},
-		{"group folder", 0o2770, 0o660},
+		{"group folder", 0o770 | os.ModeSetgid, 0o660},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "google")
+			dir := filepath.Join(privateDir(t), "google")
 			if err := os.Mkdir(dir, 0o700); err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestUpdateWritesAtomicallyWithMode(t *testing.T) {
 // TestConcurrentUpdatesSerialize runs read-modify-write increments from many goroutines, each
 // with its own lock file descriptor as separate processes would have: none may be lost.
 func TestConcurrentUpdatesSerialize(t *testing.T) {
-	f := File{Path: filepath.Join(t.TempDir(), "counter")}
+	f := File{Path: filepath.Join(privateDir(t), "counter")}
 	const n = 40
 	var wg sync.WaitGroup
 	for range n {
@@ -111,4 +111,14 @@ func TestConcurrentUpdatesSerialize(t *testing.T) {
 	if err != nil || string(data) != strconv.Itoa(n) {
 		t.Fatalf("counter = %q, %v; want %d", data, err, n)
 	}
+}
+
+// privateDir is a temporary folder a token store accepts: t.TempDir makes them 0755.
+func privateDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -17,6 +17,9 @@ import (
 func SignIn(t testing.TB, tokenURL string, expiry time.Time, scopes ...string) []string {
 	t.Helper()
 	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil { // a token folder must be private; TempDir makes it 0755
+		t.Fatal(err)
+	}
 	client := filepath.Join(dir, "client.json")
 	body := `{"installed":{"client_id":"cid","client_secret":"s","token_uri":"` + tokenURL + `"}}`
 	if err := os.WriteFile(client, []byte(body), 0o600); err != nil {

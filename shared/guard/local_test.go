@@ -1,0 +1,79 @@
+package guard
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestIsLocal(t *testing.T) {
+	tests := []struct {
+		name   string
+		peer   string
+		host   string
+		header map[string]string
+		want   bool
+	}{
+		{"curl on the host", "127.0.0.1:50000", "127.0.0.1:9003", nil, true},
+		{"localhost name", "127.0.0.1:50000", "localhost:9003", nil, true},
+		{"ipv6 loopback", "[::1]:50000", "[::1]:9003", nil, true},
+		{"host without port", "127.0.0.1:50000", "localhost", nil, true},
+		{"other loopback address", "127.0.0.2:50000", "127.0.0.1:9003", nil, true},
+		{"LAN peer", "192.168.1.20:50000", "127.0.0.1:9003", nil, false},
+		{"LAN peer, LAN host", "192.168.1.20:50000", "192.168.1.110:9003", nil, false},
+		{"tunnel with public Host", "127.0.0.1:50000", "mcp-calc.example.com", nil, false},
+		{"tunnel with rewritten Host", "127.0.0.1:50000", "127.0.0.1:9003", map[string]string{"X-Forwarded-Host": "mcp-calc.example.com"}, false},
+		{"Cf-Connecting-Ip", "127.0.0.1:50000", "localhost:9003", map[string]string{"Cf-Connecting-Ip": "203.0.113.9"}, false},
+		{"Cf-Ray alone", "127.0.0.1:50000", "localhost:9003", map[string]string{"Cf-Ray": "8a1b2c3d4e5f-AMS"}, false},
+		{"X-Forwarded-For", "127.0.0.1:50000", "localhost:9003", map[string]string{"X-Forwarded-For": "203.0.113.9"}, false},
+		{"Forwarded", "127.0.0.1:50000", "localhost:9003", map[string]string{"Forwarded": "for=203.0.113.9"}, false},
+		{"X-Real-Ip", "127.0.0.1:50000", "localhost:9003", map[string]string{"X-Real-Ip": "203.0.113.9"}, false},
+		{"Via", "127.0.0.1:50000", "localhost:9003", map[string]string{"Via": "1.1 proxy"}, false},
+		{"lower-case header name", "127.0.0.1:50000", "localhost:9003", map[string]string{"cf-connecting-ip": "203.0.113.9"}, false},
+		{"empty Host", "127.0.0.1:50000", "", nil, false},
+		{"Host that only starts with localhost", "127.0.0.1:50000", "localhost.evil.example", nil, false},
+		{"unparsable peer", "pipe", "localhost:9003", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodGet, "/healthz", nil)
+			r.RemoteAddr, r.Host = tt.peer, tt.host
+			for k, v := range tt.header {
+				r.Header[k] = []string{v} // as sent, not canonicalized
+			}
+			if got := IsLocal(r); got != tt.want {
+				t.Errorf("IsLocal = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFromRequest(t *testing.T) {
+	tok, err := parseTokens("tokens", strings.NewReader("laptop:0123456789abcdef0123456789abcdef\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		auth      string
+		wantLabel string
+		wantOK    bool
+	}{
+		{"Bearer 0123456789abcdef0123456789abcdef", "laptop", true},
+		{"bearer 0123456789abcdef0123456789abcdef", "laptop", true},
+		{"Bearer 0123456789abcdef0123456789abcdee", "", false},
+		{"Basic 0123456789abcdef0123456789abcdef", "", false},
+		{"Bearer ", "", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		r := httptest.NewRequest(http.MethodGet, "/healthz", nil)
+		if tt.auth != "" {
+			r.Header.Set("Authorization", tt.auth)
+		}
+		label, ok := tok.FromRequest(r)
+		if label != tt.wantLabel || ok != tt.wantOK {
+			t.Errorf("FromRequest(%q) = %q %v, want %q %v", tt.auth, label, ok, tt.wantLabel, tt.wantOK)
+		}
+	}
+}
