@@ -154,7 +154,7 @@ func builtinArgs(inv invocation) string {
 			return fmt.Sprintf("wait is given %s; only literal process ids, %%jobs and $! are allowed (wait -p assigns through a name)", source(a))
 		}
 	case "builtin":
-		if len(args) > 0 && (!args[0].static || !safeBuiltins[args[0].val]) {
+		if len(args) > 0 && args[0].static && !safeBuiltins[args[0].val] {
 			return fmt.Sprintf("builtin runs %s, which is not a safe builtin", source(args[0]))
 		}
 		if len(args) > 0 && isDecl(args[0].val) {
@@ -253,18 +253,17 @@ func testArgs(name string, args []word) string {
 	if static {
 		return ""
 	}
-	is := func(i int, set map[string]bool) bool { return args[i].static && set[args[i].val] }
-	lit := func(i int, s string) bool { return args[i].static && args[i].val == s }
-	safeUnary := func(i int) bool { return is(i, testUnary) }
 	var shape func(args []word) bool
 	shape = func(args []word) bool {
+		is := func(i int, set map[string]bool) bool { return args[i].static && set[args[i].val] }
+		lit := func(i int, s string) bool { return args[i].static && args[i].val == s }
 		switch len(args) {
 		case 0, 1:
 			return true
 		case 2:
-			return lit(0, "!") || safeUnary(0)
+			return lit(0, "!") || is(0, testUnary)
 		case 3:
-			return is(1, testBinary) || lit(0, "!") && safeUnary(1)
+			return is(1, testBinary) || lit(0, "!") && is(1, testUnary)
 		case 4:
 			return lit(0, "!") && shape(args[1:])
 		}
@@ -441,7 +440,7 @@ func inertArithm(x syntax.ArithmExpr) bool {
 	ok := true
 	syntax.Walk(x, func(n syntax.Node) bool {
 		switch n := n.(type) {
-		case *syntax.BinaryArithm, *syntax.UnaryArithm, *syntax.ParenArithm:
+		case nil, *syntax.BinaryArithm, *syntax.UnaryArithm, *syntax.ParenArithm:
 		case *syntax.Word:
 			ok = ok && numberWord(n)
 			return false

@@ -248,6 +248,11 @@ func wrapped(inv invocation) (wrapping, bool) {
 		return r, true
 	}
 	cmd := ops[w.positional:]
+	if inv.prog == "flock" && len(cmd) > 1 && cmd[0].static && (cmd[0].val == "-c" || cmd[0].val == "--command") {
+		// flock FILE -c COMMAND: the option after the lock file.
+		r.scripts = append(r.scripts, cmd[1])
+		return r, true
+	}
 	// A word before the command that may split into several arguments, or none, moves where
 	// the command starts; so may an operand computed at run time where options still stand.
 	r.computed = r.computed || anyMulti(args[:len(args)-len(cmd)])
