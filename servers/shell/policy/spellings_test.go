@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 type lineCase struct {
@@ -479,6 +480,38 @@ func TestBlocklistWritesAndCd(t *testing.T) {
 		{"cd \"$dir\" && rm -rf /srv/work/build", ""},
 		{"cd \"$dir\" && ls && rm -f x", ""},
 	})
+}
+
+// TestHugeBraceExpansion: brace expansions too large to expand while checking are one opaque
+// word, so a check stays fast and a command name built that way is refused.
+func TestHugeBraceExpansion(t *testing.T) {
+	for _, mode := range []Mode{Blocklist, Allowlist} {
+		var allow []string
+		if mode == Allowlist {
+			allow = []string{"echo"}
+		}
+		p := mustNew(t, mode, allow...)
+		for line, rule := range map[string]string{
+			"echo {1..100000000}": "", "echo {1..100}{1..100}{1..100}{1..100}": "",
+			"echo {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}": "",
+			"{rm,echo}{,}{1..2000} -rf /": RuleComputedCommand, "echo {a..c} {1..3..2} {x,y}": "",
+		} {
+			start := time.Now()
+			err := p.Check(line, "/srv/work")
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("%s: %q took %v", mode, line, d)
+			}
+			var r *Refusal
+			if got := ""; errors.As(err, &r) {
+				got = r.Rule
+				if got != rule {
+					t.Errorf("%s: %q refused by %s, want %q", mode, line, got, rule)
+				}
+			} else if rule != "" {
+				t.Errorf("%s: %q allowed, want %s", mode, line, rule)
+			}
+		}
+	}
 }
 
 func TestNewRefusesEvaluatingBuiltins(t *testing.T) {

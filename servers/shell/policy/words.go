@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -25,6 +26,11 @@ func expandWords(ws []*syntax.Word) []word {
 			out = append(out, word{node: w, multi: !singleField(w)})
 			continue
 		}
+		if braceFields(w) > maxBraceFields {
+			// Too many to expand while checking: one opaque argument that may be several.
+			out = append(out, word{node: w, multi: true})
+			continue
+		}
 		// A fresh config each time: with a nil one, expand writes to a shared package variable.
 		fields, err := expand.Fields(&expand.Config{}, w)
 		if err != nil {
@@ -37,6 +43,65 @@ func expandWords(ws []*syntax.Word) []word {
 		}
 	}
 	return out
+}
+
+// maxBraceFields bounds the brace expansion the checker performs on one word.
+const maxBraceFields = 1024
+
+// braceFields estimates how many fields brace expansion makes of w, saturating above the bound.
+func braceFields(w *syntax.Word) int {
+	cp := *w // SplitBraces replaces the Parts slice
+	if !syntax.SplitBraces(&cp) {
+		return 1
+	}
+	return partsFields(cp.Parts)
+}
+
+func partsFields(parts []syntax.WordPart) int {
+	n := 1
+	for _, p := range parts {
+		br, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		k := 0
+		if br.Sequence {
+			k = seqLen(br.Elems)
+		} else {
+			for _, e := range br.Elems {
+				k += partsFields(e.Parts)
+			}
+		}
+		n *= max(k, 1)
+		if n > maxBraceFields {
+			return maxBraceFields + 1
+		}
+	}
+	return n
+}
+
+// seqLen is the length of a {x..y[..step]} sequence; anything unreadable counts as too long.
+func seqLen(elems []*syntax.Word) int {
+	if len(elems) < 2 {
+		return maxBraceFields + 1
+	}
+	a, b := elems[0].Lit(), elems[1].Lit()
+	x, errX := strconv.Atoi(a)
+	y, errY := strconv.Atoi(b)
+	if errX != nil || errY != nil {
+		if len(a) == 1 && len(b) == 1 {
+			return int(max(a[0], b[0])-min(a[0], b[0])) + 1
+		}
+		return maxBraceFields + 1
+	}
+	d := y - x
+	if d < 0 {
+		d = -d
+	}
+	if d > maxBraceFields {
+		return maxBraceFields + 1
+	}
+	return d + 1
 }
 
 // dynamic reports whether a word's value is only known when it runs.
