@@ -42,8 +42,9 @@ func sensitiveName(name string) bool {
 	return ForbiddenEnv(name) || integerVars[up] || up == "POSIXLY_CORRECT" || up == "PS3" || up == "FUNCNEST"
 }
 
-// allow applies the allowlist to one program and the arguments of the builtins it admits.
-func (c *checker) allow(inv invocation, _ []*syntax.Redirect, _ int) {
+// allow applies the allowlist to one program and the arguments of the builtins it admits. A
+// program started by another (external) is never a builtin, so it must be listed.
+func (c *checker) allow(inv invocation, external bool) {
 	if c.p.mode != Allowlist || c.refusal != nil {
 		return
 	}
@@ -55,7 +56,10 @@ func (c *checker) allow(inv invocation, _ []*syntax.Redirect, _ int) {
 	case strings.Contains(inv.name, "/"):
 		c.refuse(RuleAllowlist, "%q is not on the allowlist (a path runs only when listed exactly as written; allowed: %s)", inv.name, strings.Join(c.p.Allowed(), ", "))
 		return
+	case safeBuiltins[inv.name] && !external:
 	case safeBuiltins[inv.name]:
+		c.refuse(RuleAllowlist, "%q run by another program is the program %s, not the bash builtin, and it is not on the allowlist (allowed: %s)", inv.name, inv.name, strings.Join(c.p.Allowed(), ", "))
+		return
 	default:
 		c.refuse(RuleAllowlist, "%q is not on the allowlist (allowed: %s)", inv.name, strings.Join(c.p.Allowed(), ", "))
 		return

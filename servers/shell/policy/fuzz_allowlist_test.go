@@ -22,6 +22,8 @@ var sentinels = []string{
 	"id", "rm", "touch", "sh", "bash", "dash", "ls", "env", "sudo", "python3", "curl", "xargs", "find",
 	"timeout", "nice", "whoami", "x", "y", "a", "b", "evil", "cmd", "date", "grep", "sed", "tee", "printenv",
 	"nohup", "setsid", "stdbuf", "busybox", "su", "watch", "flock", "awk", "perl", "head", "cp", "dd",
+	"printf", "test", "[", "pwd", "kill", "read", "cd", "wait", "set", "unset", "declare", "export", "eval",
+	"exec", "command", "builtin", "false", ":", "trap", "source", "enable", "hash", "shopt", "let", "mapfile",
 }
 
 // execSandbox runs admitted lines under a PATH of stubs and reports unlisted programs that ran.
@@ -152,6 +154,7 @@ var fuzzAtoms = []string{
 	`echo hi > id; chmod +x id; ./id`, `f() { id; }; f`, `cat() { id; }; cat`, `echo() { id; }; echo`,
 	`command_not_found_handle() { id; }; zz`, `exec {fd}>/dev/null`, `exec {a[$(id)]}>/dev/null`, `select x in a; do id; done`,
 	`case $x in a) id;; esac`, `echo "$x"`, `cat /dev/null`, `true`, `echo ${#x}`, `echo "${x//a/b}"`, `echo ${x:-$(id)}`,
+	`env printf x`, `xargs printf x`, `timeout 1 test x`, `find . -maxdepth 0 -exec pwd \;`, `nice echo hi`, `exec pwd`, `command printf x`,
 	`: ${PATH:=/tmp}`, `for PATH in /tmp; do cat; done`, `x=(1 2); echo "${x[@]}"`, `a=([$x]=1)`, `echo $((1+2))`,
 }
 

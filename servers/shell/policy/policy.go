@@ -193,7 +193,7 @@ func (c *checker) script(src string, depth int) {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
-				c.command(expandWords(call.Args), n.Redirs, depth)
+				c.command(expandWords(call.Args), n.Redirs, depth, false)
 			}
 		case *syntax.Redirect:
 			c.redirect(n)

@@ -43,8 +43,9 @@ func ForbiddenEnv(name string) bool {
 // maxSteps bounds the work one check may do, whatever the line.
 const maxSteps = 20000
 
-// command checks one simple command, then what it runs in turn.
-func (c *checker) command(fields []word, redirs []*syntax.Redirect, depth int) {
+// command checks one simple command, then what it runs in turn. external is true when another
+// program starts it (sudo, env, xargs, find -exec): then even a builtin's name runs a program.
+func (c *checker) command(fields []word, redirs []*syntax.Redirect, depth int, external bool) {
 	if len(fields) == 0 || c.refusal != nil {
 		return
 	}
@@ -58,7 +59,7 @@ func (c *checker) command(fields []word, redirs []*syntax.Redirect, depth int) {
 		return
 	}
 	c.rules(inv)
-	c.allow(inv, redirs, depth)
+	c.allow(inv, external)
 	if c.refusal != nil {
 		return
 	}
@@ -67,7 +68,7 @@ func (c *checker) command(fields []word, redirs []*syntax.Redirect, depth int) {
 		c.chdir(inv)
 	case "find":
 		for _, cmd := range findExec(inv) {
-			c.command(cmd, nil, depth)
+			c.command(cmd, nil, depth, true)
 		}
 	}
 	if w, ok := wrapped(inv); ok {
@@ -108,8 +109,10 @@ func (c *checker) wrapper(inv invocation, w wrapping, depth int) {
 	if len(cmd) == 0 {
 		return
 	}
+	// command and builtin run builtins as builtins; every other wrapper executes a program.
+	external := inv.prog != "command" && inv.prog != "builtin"
 	if !w.unsure {
-		c.command(cmd, nil, depth)
+		c.command(cmd, nil, depth, external)
 		return
 	}
 	if c.p.mode == Allowlist {
@@ -119,7 +122,7 @@ func (c *checker) wrapper(inv invocation, w wrapping, depth int) {
 	// An unknown option may or may not take a value: check every place the command may start.
 	for i := range cmd {
 		if cmd[i].static && !cmd[i].multi {
-			c.command(cmd[i:], nil, depth)
+			c.command(cmd[i:], nil, depth, external)
 		}
 	}
 }
