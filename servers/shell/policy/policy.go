@@ -54,14 +54,14 @@ var Rules = []struct{ Name, Modes, Refuses string }{
 	{RuleAllowlist, "allowlist", "a program not on --allow-commands (safe builtins aside), a path not listed exactly as written, or a script computed at run time (bash -c \"$s\", eval \"$s\")"},
 	{RuleAllowlistEnv, "allowlist", "setting PATH, LD_*, BASH_*, ENV, IFS, PS4, CDPATH … in any way: NAME=…, export/declare/local, env/sudo NAME=…, for NAME in, read/printf -v, ${NAME:=…}, unset"},
 	{RuleAllowlistSyntax, "allowlist", "any construct bash may evaluate as code or as a variable name: arithmetic on anything but literal numbers, array subscripts other than literal numbers, @ and *, ${!x}, ${x@P}, [[ -eq ]] on non-literals, -v on a non-literal name, namerefs and integer variables, builtins that assign through a computed or subscripted name, trap, alias, enable, hash, source, fc, bind, complete, compgen, shopt, mapfile, getopts, let, coproc, select, {var}> redirections, shells reading a script file or stdin or started with -i, -l, -O, --rcfile, and wrappers given options the checker does not know"},
-	{RuleRmRoot, "both", "rm -r/-R/--recursive (abbreviated too: --recu) on /, /*, ~ or a top-level system directory (/bin, /boot, /dev, /etc, /home, /lib*, /opt, /proc, /root, /run, /sbin, /srv, /sys, /tmp, /usr, /var …), also via cd and globs, and on any relative path after a cd the checker cannot follow"},
+	{RuleRmRoot, "both", "rm -r/-R/--recursive (abbreviated too: --recu) on /, /*, ~ or a top-level system directory (/bin, /boot, /dev, /etc, /home, /lib*, /opt, /proc, /root, /run, /sbin, /srv, /sys, /tmp, /usr, /var …), also via cd and globs, find -delete there, and any relative path after a cd the checker cannot follow"},
 	{RuleMkfs, "both", "mkfs, mkfs.*, mke2fs, mkdosfs, mkswap, wipefs"},
 	{RuleDDDevice, "both", "dd with of= a device under /dev (other than /dev/null, /dev/zero, /dev/stdout …)"},
 	{RuleWriteDevice, "both", "redirecting, tee-ing, copying (cp/mv/install/ln, also -t DIR and into a directory), truncating or shredding onto a device under /dev"},
 	{RuleShutdown, "both", "shutdown, reboot, poweroff, halt, init/telinit 0 or 6, systemctl poweroff/reboot/halt/kexec/soft-reboot"},
 	{RuleForkBomb, "both", "a function that calls itself in a pipeline or in the background, e.g. :(){ :|:& };:"},
 	{RuleChmodRoot, "both", "chmod, chown or chgrp -R on / or a top-level system directory"},
-	{RuleWriteAuthFiles, "both", "writing /etc/shadow, /etc/gshadow, /etc/passwd, /etc/group, /etc/sudoers or /etc/sudoers.d/* by redirect, tee, cp/mv/install/ln (-t DIR, into /etc), dd of=, sed -i, truncate, sudoedit"},
+	{RuleWriteAuthFiles, "both", "writing /etc/shadow, /etc/gshadow, /etc/passwd, /etc/group, /etc/sudoers or /etc/sudoers.d/* by redirect, tee, sponge, cp/mv/install/ln (-t DIR, into /etc), dd of=, sed -i, truncate, shred, sudoedit, or removing them (rm, mv)"},
 	{RulePipeToShell, "both", "a download (curl, wget, fetch, aria2c) piped into a shell or interpreter reading its script from stdin (bash, bash -s, bash /dev/stdin, python3 -), or run through bash <(…), bash -c \"$(…)\", eval, source"},
 }
 

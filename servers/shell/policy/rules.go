@@ -186,10 +186,17 @@ func (c *checker) rules(inv invocation) {
 		}
 	case prog == "chmod" || prog == "chown" || prog == "chgrp":
 		p := chmodGrammar.parse(inv.args)
+		if !p.has("--reference") && !(prog == "chmod" && modeOption(inv.args)) && len(p.operands) > 0 {
+			p.operands = p.operands[1:] // the mode or owner
+		}
 		if p.has("-R", "--recursive") || p.dynamic {
 			if t, ok := c.protectedOperand(p.staticOperands()); ok {
 				c.refuse(RuleChmodRoot, "%s -R on %s would change a whole system directory tree", prog, t)
 			}
+		}
+	case prog == "find":
+		if t, ok := c.protectedOperand(findPaths(inv)); ok && hasStatic(inv.args, "-delete") {
+			c.refuse(RuleRmRoot, "find %s -delete would delete a system directory tree; start below it", t)
 		}
 	case prog == "mkfs" || strings.HasPrefix(prog, "mkfs.") || prog == "mke2fs" || prog == "mkswap" || prog == "wipefs" || prog == "mkdosfs":
 		c.refuse(RuleMkfs, "%s makes or wipes a filesystem", prog)
@@ -223,6 +230,37 @@ func (c *checker) rules(inv invocation) {
 	for _, t := range writeTargets(inv) {
 		c.writeTarget(t)
 	}
+}
+
+// modeOption reports whether chmod's mode was given as an option, as in chmod -w FILE.
+func modeOption(ws []word) bool {
+	for _, w := range ws {
+		if w.static && len(w.val) > 1 && w.val[0] == '-' && strings.Trim(w.val[1:], "rwxXst") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// findPaths returns find's starting points: the arguments before its expression.
+func findPaths(inv invocation) []string {
+	var out []string
+	for _, a := range inv.args {
+		if !a.static || strings.HasPrefix(a.val, "-") || a.val == "(" || a.val == "!" {
+			break
+		}
+		out = append(out, a.val)
+	}
+	return out
+}
+
+func hasStatic(ws []word, val string) bool {
+	for _, w := range ws {
+		if w.static && w.val == val {
+			return true
+		}
+	}
+	return false
 }
 
 // redirect applies the write rules to an output redirection.
@@ -479,8 +517,12 @@ func authFileName(t string) bool {
 // into a directory writes DIR/name, so both DIR and DIR/name are returned.
 func writeTargets(inv invocation) []string {
 	switch inv.prog {
-	case "tee":
+	case "tee", "sponge":
 		p := teeGrammar.parse(inv.args)
+		return p.staticOperands()
+	case "rm":
+		// Deleting an auth file is writing it; rm -r on directories is rm-root's.
+		p := rmGrammar.parse(inv.args)
 		return p.staticOperands()
 	case "truncate":
 		p := truncateGrammar.parse(inv.args)
@@ -519,6 +561,9 @@ func writeTargets(inv invocation) []string {
 			ops = ops[:len(ops)-1]
 		}
 		var out []string
+		if inv.prog == "mv" {
+			out = append(out, ops...) // moved away: the source is gone
+		}
 		for _, d := range dirs {
 			out = append(out, d)
 			if p.has("-T", "--no-target-directory") {
