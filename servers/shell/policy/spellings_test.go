@@ -210,6 +210,7 @@ func TestAllowlistSyntax(t *testing.T) {
 		{`: ${PATH:=/tmp}`, E},
 		{`PS4='$(id)' bash -xc ls`, E},
 		{`env PATH=/tmp ls`, E},
+		{`env 'BASH_FUNC_ls%%=() { id; }' bash -c ls`, E},
 		{`env BASH_ENV=/tmp/x bash -c ls`, E},
 		{`sudo LD_PRELOAD=/x.so ls`, E},
 		{`IFS=/`, E},
@@ -357,6 +358,7 @@ func TestBlocklistGrammar(t *testing.T) {
 		{"env --argv0 name rm -rf /", RuleRmRoot},
 		{"env - rm -rf /", RuleRmRoot},
 		{"env -- rm -rf /", RuleRmRoot},
+		{"env 'X%=1' 'BASH_FUNC_f%%=() { :; }' rm -rf /", RuleRmRoot},
 		// sudo
 		{"sudo -u root rm -rf /", RuleRmRoot},
 		{"sudo -Eu root rm -rf /", RuleRmRoot},

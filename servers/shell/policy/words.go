@@ -301,7 +301,8 @@ func wrapped(inv invocation) (wrapping, bool) {
 			return r, true
 		}
 	}
-	for len(ops) > 0 && ops[0].static && (w.assigns && isAssign(ops[0].val) || inv.prog == "env" && ops[0].val == "-") {
+	// env and sudo take any operand holding "=" as an assignment, whatever the name.
+	for len(ops) > 0 && ops[0].static && (w.assigns && strings.Contains(ops[0].val, "=") || inv.prog == "env" && ops[0].val == "-") {
 		r.assigns = append(r.assigns, ops[0].val)
 		ops = ops[1:]
 	}
