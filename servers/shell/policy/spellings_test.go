@@ -406,6 +406,8 @@ func TestBlocklistGrammar(t *testing.T) {
 		{"strace -e trace=file rm -rf /", RuleRmRoot},
 		{"runuser -u bob -- rm -rf /", RuleRmRoot},
 		{"runuser bob -c 'rm -rf /'", RuleRmRoot},
+		{"runuser -u bob rm -rf /", RuleRmRoot},
+		{"runuser -l -u bob -- rm -rf /", RuleRmRoot},
 		{"su -c 'rm -rf /'", RuleRmRoot},
 		{"su - root -c 'rm -rf /'", RuleRmRoot},
 		{"su root -c 'rm -rf /'", RuleRmRoot},

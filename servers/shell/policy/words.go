@@ -289,7 +289,14 @@ func wrapped(inv invocation) (wrapping, bool) {
 	}
 	ops := p.operands
 	if w.shellArgs {
-		if !p.has("-u", "--user") {
+		if p.has("-u", "--user") {
+			// runuser -u USER COMMAND…: the command's own options are not runuser's.
+			g := w.grammar
+			g.permute = false
+			p = g.parse(args)
+			ops = p.operands
+			r.unsure = r.unsure || p.unsure
+		} else {
 			// su [options] [-] [user [arguments]]: the arguments go to the user's shell.
 			for len(ops) > 0 && ops[0].static && ops[0].val == "-" {
 				ops = ops[1:]
