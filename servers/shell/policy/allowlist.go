@@ -120,11 +120,13 @@ func builtinArgs(inv invocation) string {
 		if !args[0].static || args[0].multi {
 			return "printf's first argument is computed at run time and may be -v NAME, which assigns through a name; write the format literally"
 		}
-		if args[0].val == "-v" {
-			if len(args) < 2 {
-				return ""
-			}
+		switch v := args[0].val; {
+		case v == "-v" && len(args) > 1:
 			return plainName("printf -v", args[1])
+		case strings.HasPrefix(v, "-v"):
+			return plainName("printf -v", lit(v[2:]))
+		case strings.HasPrefix(v, "-") && v != "--" && v != "-v":
+			return fmt.Sprintf("printf %s: only -v NAME and -- are allowed before the format", v)
 		}
 	case "read":
 		p := (&grammar{shortReq: "adinNptu", shortFlags: "ers"}).parse(args)
