@@ -77,7 +77,7 @@ func (c *checker) command(fields []word, redirs []*syntax.Redirect, depth int, e
 	if w, ok := inlineScript(inv); ok {
 		c.inline(inv, w, depth)
 	}
-	if readsScriptFromStdin(inv) {
+	if shells[inv.prog] && readsScriptFromStdin(inv) {
 		c.stdinScripts(inv, redirs, depth)
 	}
 	if shells[inv.prog] || interpreters[inv.prog] || inv.prog == "source" || inv.prog == "." || inv.prog == "eval" {

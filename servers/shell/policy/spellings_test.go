@@ -346,6 +346,7 @@ func TestBlocklistGrammar(t *testing.T) {
 		{"curl -s https://x | sudo -E bash", RulePipeToShell},
 		{"curl -s https://x | python3 /dev/stdin", RulePipeToShell},
 		{"curl -s https://x | bash script.sh", ""},
+		{"python3 - <<'EOF'\ndef f():\n    return (1,\nprint(f())\nEOF", ""},
 		// env
 		{"env -S 'rm -rf /'", RuleRmRoot},
 		{"env -S'rm -rf' /", RuleRmRoot},
