@@ -37,14 +37,13 @@ type option struct {
 type parsed struct {
 	opts     []option
 	operands []word
-	start    int  // index of the first operand, for grammars that do not permute
 	dynamic  bool // a word computed at run time stood where an option may stand
 	unsure   bool // an unknown option or an ambiguous abbreviation: the split may be wrong
 }
 
 // parse splits args by the grammar.
 func (g *grammar) parse(args []word) parsed {
-	p := parsed{start: len(args)}
+	var p parsed
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		operand := false
@@ -54,9 +53,6 @@ func (g *grammar) parse(args []word) parsed {
 			operand = true
 		case a.val == "--":
 			p.operands = append(p.operands, args[i+1:]...)
-			if p.start == len(args) {
-				p.start = min(i+1, len(args))
-			}
 			return p
 		case strings.HasPrefix(a.val, "--"):
 			i = g.longOpt(&p, args, i)
@@ -74,11 +70,7 @@ func (g *grammar) parse(args []word) parsed {
 		}
 		if !g.permute {
 			p.operands = append(p.operands, args[i:]...)
-			p.start = i
 			return p
-		}
-		if p.start == len(args) {
-			p.start = i
 		}
 		p.operands = append(p.operands, a)
 	}

@@ -186,7 +186,8 @@ func (c *checker) rules(inv invocation) {
 		}
 	case prog == "chmod" || prog == "chown" || prog == "chgrp":
 		p := chmodGrammar.parse(inv.args)
-		if !p.has("--reference") && !(prog == "chmod" && modeOption(inv.args)) && len(p.operands) > 0 {
+		modeGiven := prog == "chmod" && modeOption(inv.args)
+		if !p.has("--reference") && !modeGiven && len(p.operands) > 0 {
 			p.operands = p.operands[1:] // the mode or owner
 		}
 		if p.has("-R", "--recursive") || p.dynamic {

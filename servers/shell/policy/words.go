@@ -609,11 +609,6 @@ func readsScriptFromStdin(inv invocation) bool {
 	return true
 }
 
-func isAssign(s string) bool {
-	name, _, ok := strings.Cut(s, "=")
-	return ok && validName(strings.TrimSuffix(name, "+"))
-}
-
 func validName(s string) bool {
 	if s == "" {
 		return false
