@@ -155,6 +155,8 @@ var fuzzAtoms = []string{
 	`command_not_found_handle() { id; }; zz`, `exec {fd}>/dev/null`, `exec {a[$(id)]}>/dev/null`, `select x in a; do id; done`,
 	`case $x in a) id;; esac`, `echo "$x"`, `cat /dev/null`, `true`, `echo ${#x}`, `echo "${x//a/b}"`, `echo ${x:-$(id)}`,
 	`env printf x`, `xargs printf x`, `timeout 1 test x`, `find . -maxdepth 0 -exec pwd \;`, `nice echo hi`, `exec pwd`, `command printf x`,
+	`printf '-va[$(id)]' x`, `read '-aa[$(id)]' <<< 1`, `declare '-n' r=x`, `export "PATH=."`, `declare "x[$(id)]"`,
+	`unset '-va[$(id)]'`, `set -- id; "$@"`, `a=(id); "${a[@]}"`, `[ ! "$x" ]`, `[ -n "$x" ]`, `test "$x" = "$x"`,
 	`: ${PATH:=/tmp}`, `for PATH in /tmp; do cat; done`, `x=(1 2); echo "${x[@]}"`, `a=([$x]=1)`, `echo $((1+2))`,
 }
 
@@ -182,7 +184,7 @@ func generate(picks []byte) string {
 		if depth > 3 {
 			return atom()
 		}
-		switch v % 10 {
+		switch v % 11 {
 		case 0, 1, 2, 3:
 			return atom()
 		case 4:
@@ -195,6 +197,9 @@ func generate(picks []byte) string {
 			return "( " + stmt(depth+1) + " )"
 		case 8:
 			return "{ " + stmt(depth+1) + "; }"
+		case 9:
+			wrappers := []string{"env ", "command ", "builtin ", "exec ", "timeout 1 ", "xargs ", "eval ", "bash -c ", "sudo ", "nice "}
+			return wrappers[max(next(), 0)%len(wrappers)] + atom()
 		default:
 			return stmt(depth+1) + " | " + stmt(depth+1)
 		}

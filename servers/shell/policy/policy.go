@@ -178,6 +178,12 @@ func (c *checker) script(src string, depth int) {
 		c.refuse(RuleNesting, "inline scripts (bash -c, eval, su -c) nested more than %d deep", maxDepth)
 		return
 	}
+	if i := strings.IndexAny(src, "\r\x00"); i >= 0 {
+		// The parser takes a carriage return for a blank, bash for part of a word: the two
+		// would disagree on what runs.
+		c.refuse(RuleParse, "the command line holds a %q at byte %d, which bash reads differently from the checker; use plain newlines", src[i:i+1], i)
+		return
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		c.refuse(RuleParse, "the command line is not valid bash (%v)", err)

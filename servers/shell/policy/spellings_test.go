@@ -289,6 +289,9 @@ func TestAllowlistSyntax(t *testing.T) {
 		{`exec -a name id`, A},
 		{`command -p id`, A},
 		{`coproc x { id; }`, S},
+		{"\r", RuleParse},
+		{"echo hi\r\nid", RuleParse},
+		{"bash -c $'id\\r'", RuleParse},
 	})
 }
 
