@@ -287,11 +287,15 @@ func (c *checker) inert(n syntax.Node) {
 	case nil: // Walk's signal that a node's children are done
 	case *syntax.File, *syntax.Comment, *syntax.CallExpr, *syntax.Subshell, *syntax.Block,
 		*syntax.IfClause, *syntax.WhileClause, *syntax.BinaryCmd, *syntax.FuncDecl, *syntax.Word,
-		*syntax.Lit, *syntax.SglQuoted, *syntax.DblQuoted, *syntax.CmdSubst, *syntax.CaseClause,
+		*syntax.Lit, *syntax.SglQuoted, *syntax.CmdSubst, *syntax.CaseClause,
 		*syntax.CaseItem, *syntax.TestClause, *syntax.ParenTest, *syntax.ArrayExpr, *syntax.ExtGlob,
 		*syntax.ProcSubst, *syntax.TimeClause, *syntax.BinaryArithm, *syntax.UnaryArithm,
 		*syntax.ParenArithm:
 		// Arithmetic nodes are judged where arithmetic starts (below).
+	case *syntax.DblQuoted:
+		if n.Dollar {
+			c.refuse(RuleAllowlistSyntax, "a $\"…\" string is translated through a message catalog and the translation expanded, which can run commands")
+		}
 	case *syntax.Stmt:
 		if n.Coprocess {
 			c.refuse(RuleAllowlistSyntax, "a coprocess (|&) is not allowed")

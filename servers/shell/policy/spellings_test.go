@@ -290,6 +290,8 @@ func TestAllowlistSyntax(t *testing.T) {
 		{`command -p id`, A},
 		{`coproc x { id; }`, S},
 		{"\r", RuleParse},
+		{"echo \xff", RuleParse},
+		{`echo $"hello"`, S},
 		{"echo hi\r\nid", RuleParse},
 		{"bash -c $'id\\r'", RuleParse},
 	})
