@@ -303,3 +303,17 @@ func TestConcurrentChecks(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheck measures checking a typical line under each mode.
+func BenchmarkCheck(b *testing.B) {
+	line := `cd /srv/work && for f in *.go; do wc -l "$f"; done | sort -n | tail -5; git status && sudo -u root timeout 5 env FOO=1 ls -la "$HOME"`
+	for _, p := range []*Policy{mustNew(b, Blocklist), mustNew(b, Allowlist, "wc", "sort", "tail", "git", "sudo", "timeout", "env", "ls")} {
+		b.Run(string(p.Mode()), func(b *testing.B) {
+			for b.Loop() {
+				if err := p.Check(line, "/srv/work"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
