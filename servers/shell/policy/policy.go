@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -49,7 +50,7 @@ const (
 // Rules lists every rule with the modes it applies in and what it refuses, for documentation
 // and errors.
 var Rules = []struct{ Name, Modes, Refuses string }{
-	{RuleParse, "both", "a line that is not valid bash or UTF-8, holds a carriage return or NUL, or a here-document that cannot be read"},
+	{RuleParse, "both", "a line that is not valid bash or UTF-8, holds a control character other than tab and newline, or a here-document that cannot be read"},
 	{RuleNesting, "both", "inline scripts (bash -c, eval, su -c …) nested more than 8 deep, or a line needing more than 20000 checking steps"},
 	{RuleComputedCommand, "both", "a command name computed at run time ($cmd, \"$@\", $(echo rm), a glob such as /bin/r?), as the first word or as the command of a wrapper (sudo $x, env $x, xargs $x, find -exec $x), or a word before a wrapper's command that may split into several (timeout $t ls)"},
 	{RuleAllowlist, "allowlist", "a program not on --allow-commands (safe builtins aside), a path not listed exactly as written, or a script computed at run time (bash -c \"$s\", eval \"$s\")"},
@@ -179,14 +180,17 @@ func (c *checker) script(src string, depth int) {
 		c.refuse(RuleNesting, "inline scripts (bash -c, eval, su -c) nested more than %d deep", maxDepth)
 		return
 	}
-	if i := strings.IndexAny(src, "\r\x00"); i >= 0 {
-		// The parser takes a carriage return for a blank, bash for part of a word: the two
-		// would disagree on what runs.
-		c.refuse(RuleParse, "the command line holds a %q at byte %d, which bash reads differently from the checker; use plain newlines", src[i:i+1], i)
-		return
-	}
 	if !utf8.ValidString(src) {
 		c.refuse(RuleParse, "the command line is not valid UTF-8")
+		return
+	}
+	// Control characters other than tab and newline are refused: the parser and bash disagree
+	// on some (the parser takes \r for a blank and stops reading at U+0080; bash takes both
+	// for part of a word), and a checker that reads a different line than bash runs checks
+	// nothing. Write them as $'\r' escapes.
+	if i := strings.IndexFunc(src, func(r rune) bool { return r != '\t' && r != '\n' && unicode.IsControl(r) }); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(src[i:])
+		c.refuse(RuleParse, "the command line holds the control character %U at byte %d, which bash and the checker read differently; write it as a $'…' escape", r, i)
 		return
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
