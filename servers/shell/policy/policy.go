@@ -210,6 +210,11 @@ func (c *checker) script(src string, depth int) {
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
 				c.command(expandWords(call.Args), n.Redirs, depth, false)
 			}
+		case *syntax.Assign:
+			if n.Name != nil && !validName(n.Name.Value) {
+				// The parser takes 0=x for an assignment; bash runs it as a command.
+				c.refuse(RuleParse, "%s=… is not an assignment to bash, which would run it as a command; name variables with letters, digits and _, not starting with a digit", n.Name.Value)
+			}
 		case *syntax.Redirect:
 			c.redirect(n)
 		case *syntax.FuncDecl:
