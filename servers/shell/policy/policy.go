@@ -50,7 +50,7 @@ const (
 // Rules lists every rule with the modes it applies in and what it refuses, for documentation
 // and errors.
 var Rules = []struct{ Name, Modes, Refuses string }{
-	{RuleParse, "both", "a line that is not valid bash or UTF-8, holds a control character other than tab and newline, words the parser and bash split differently (0=[, <&-0), or a here-document that cannot be read"},
+	{RuleParse, "both", "a line that is not valid bash or UTF-8, holds a control character other than tab and newline, words the parser and bash split differently (0=[, <&-0, a comment ending in a backslash), or a here-document that cannot be read"},
 	{RuleNesting, "both", "inline scripts (bash -c, eval, su -c …) nested more than 8 deep, or a line needing more than 20000 checking steps"},
 	{RuleComputedCommand, "both", "a command name computed at run time ($cmd, \"$@\", $(echo rm), a glob such as /bin/r?), as the first word or as the command of a wrapper (sudo $x, env $x, xargs $x, find -exec $x), or a word before a wrapper's command that may split into several (timeout $t ls)"},
 	{RuleAllowlist, "allowlist", "a program not on --allow-commands (safe builtins aside), a path not listed exactly as written, or a script computed at run time (bash -c \"$s\", eval \"$s\")"},
@@ -193,7 +193,7 @@ func (c *checker) script(src string, depth int) {
 		c.refuse(RuleParse, "the command line holds the control character %U at byte %d, which bash and the checker read differently; write it as a $'…' escape", r, i)
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := syntax.NewParser(syntax.KeepComments(true), syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		c.refuse(RuleParse, "the command line is not valid bash (%v)", err)
 		return
@@ -209,6 +209,12 @@ func (c *checker) script(src string, depth int) {
 		case *syntax.Stmt:
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
 				c.command(expandWords(call.Args), n.Redirs, depth, false)
+			}
+		case *syntax.Comment:
+			if strings.Contains(n.Text, "\n") {
+				// A comment ending in a backslash ends at the newline for bash; the parser reads
+				// the next line into it.
+				c.refuse(RuleParse, "a comment ends in a backslash, which bash and the checker read differently; remove the backslash")
 			}
 		case *syntax.Assign:
 			if n.Name != nil && !validName(n.Name.Value) {
