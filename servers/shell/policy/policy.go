@@ -50,7 +50,7 @@ const (
 // Rules lists every rule with the modes it applies in and what it refuses, for documentation
 // and errors.
 var Rules = []struct{ Name, Modes, Refuses string }{
-	{RuleParse, "both", "a line that is not valid bash or UTF-8, holds a control character other than tab and newline, words the parser and bash split differently (0=[, <&-0, a comment ending in a backslash), or a here-document that cannot be read"},
+	{RuleParse, "both", "a line that is not valid bash or UTF-8, holds a control character other than tab and newline, words the parser and bash split differently (0=[, <&-0, a comment ending in a backslash, 7000000000>x), or a here-document that cannot be read"},
 	{RuleNesting, "both", "inline scripts (bash -c, eval, su -c …) nested more than 8 deep, or a line needing more than 20000 checking steps"},
 	{RuleComputedCommand, "both", "a command name computed at run time ($cmd, \"$@\", $(echo rm), a glob such as /bin/r?), as the first word or as the command of a wrapper (sudo $x, env $x, xargs $x, find -exec $x), or a word before a wrapper's command that may split into several (timeout $t ls)"},
 	{RuleAllowlist, "allowlist", "a program not on --allow-commands (safe builtins aside), a path not listed exactly as written, or a script computed at run time (bash -c \"$s\", eval \"$s\")"},
@@ -222,6 +222,10 @@ func (c *checker) script(src string, depth int) {
 				c.refuse(RuleParse, "%s=… is not an assignment to bash, which would run it as a command; name variables with letters, digits and _, not starting with a digit", n.Name.Value)
 			}
 		case *syntax.Redirect:
+			if n.N != nil && !strings.HasPrefix(n.N.Value, "{") && len(n.N.Value) > 9 {
+				// bash takes a descriptor number too large for an int as a separate word.
+				c.refuse(RuleParse, "the descriptor number %s is too large; bash would read it as a word", n.N.Value)
+			}
 			if (n.Op == syntax.DplIn || n.Op == syntax.DplOut) && n.Word != nil && len(n.Word.Parts) > 0 {
 				if l, ok := n.Word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "-") && (len(l.Value) > 1 || len(n.Word.Parts) > 1) {
 					// bash reads <&-0 as <&- and then the word 0, the parser as one target.

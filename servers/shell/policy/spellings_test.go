@@ -293,6 +293,8 @@ func TestAllowlistSyntax(t *testing.T) {
 		{"echo \xff", RuleParse},
 		{"0=[", RuleParse},
 		{"<&-0", RuleParse},
+		{"7000000000>0", RuleParse},
+		{"echo 2>/dev/null 123456789>&-", ""},
 		{"echo #\\\n0", RuleParse},
 		{"echo a; # x \\\n id", RuleParse},
 		{"echo a # fine\necho b", ""},
