@@ -339,6 +339,9 @@ func TestBlocklistGrammar(t *testing.T) {
 	runCases(t, p, "/srv/work", []lineCase{
 		// GNU long options abbreviated, options after operands
 		{"rm --recu /", RuleRmRoot},
+		{`rm -rf $'/\c@'`, RuleRmRoot},
+		{`rm -rf $'/\0x'`, RuleRmRoot},
+		{`$'rm\c@x' -rf /`, RuleRmRoot},
 		{"rm --rec --force /etc", RuleRmRoot},
 		{"rm --r /", RuleRmRoot},
 		{"rm / -rf", RuleRmRoot},

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,13 +33,15 @@ func expandWords(ws []*syntax.Word) []word {
 			continue
 		}
 		// A fresh config each time: with a nil one, expand writes to a shared package variable.
-		fields, err := expand.Fields(&expand.Config{}, w)
+		fields, err := expand.Fields(&expand.Config{}, controlEscapes(w))
 		if err != nil {
 			out = append(out, word{node: w, multi: true})
 			continue
 		}
 		glob := unquotedGlob(w)
 		for _, f := range fields {
+			// bash ends a word at a NUL ($'/\c@' is "/"), as C strings do.
+			f, _, _ = strings.Cut(f, "\x00")
 			out = append(out, word{val: f, static: true, multi: glob, node: w})
 		}
 	}
@@ -102,6 +105,45 @@ func seqLen(elems []*syntax.Word) int {
 		return maxBraceFields + 1
 	}
 	return d + 1
+}
+
+// controlEscapes returns w with bash's \cX escapes in $'…' strings decoded, which the expander
+// leaves as written: $'/\c@' is "/" followed by a NUL, so bash passes "/".
+func controlEscapes(w *syntax.Word) *syntax.Word {
+	var out *syntax.Word
+	for i, part := range w.Parts {
+		sq, ok := part.(*syntax.SglQuoted)
+		if !ok || !sq.Dollar || !strings.Contains(sq.Value, `\c`) {
+			continue
+		}
+		if out == nil {
+			out = &syntax.Word{Parts: slices.Clone(w.Parts)}
+		}
+		var b strings.Builder
+		v := sq.Value
+		for j := 0; j < len(v); j++ {
+			switch {
+			case v[j] == '\\' && j+2 < len(v) && v[j+1] == 'c':
+				c := v[j+2]
+				if c == '?' {
+					b.WriteByte(0x7f)
+				} else {
+					b.WriteByte(c & 0x1f)
+				}
+				j += 2
+			case v[j] == '\\' && j+1 < len(v):
+				b.WriteString(v[j : j+2])
+				j++
+			default:
+				b.WriteByte(v[j])
+			}
+		}
+		out.Parts[i] = &syntax.SglQuoted{Left: sq.Left, Right: sq.Right, Dollar: true, Value: b.String()}
+	}
+	if out == nil {
+		return w
+	}
+	return out
 }
 
 // dynamic reports whether a word's value is only known when it runs.
