@@ -411,8 +411,7 @@ func (c *checker) chdir(inv invocation) {
 	default:
 		target = p.operands[0].val
 	}
-	if target == "-" || p.operands != nil && p.operands[0].multi || strings.HasPrefix(target, "+") ||
-		strings.HasPrefix(target, "~") && target != "~" && !strings.HasPrefix(target, "~/") {
+	if target == "-" || p.operands != nil && p.operands[0].multi || strings.HasPrefix(target, "+") {
 		c.cwdUnknown = true
 		return
 	}
@@ -434,6 +433,17 @@ func (c *checker) chdir(inv invocation) {
 // resolve returns the absolute paths p may name, one per possible working directory; nil when
 // p is relative and the working directory is unknown.
 func (c *checker) resolve(p string) []string {
+	if strings.HasPrefix(p, "~") {
+		// ~ and ~user are home directories, ~+ the working directory, ~- the previous one.
+		user, rest, _ := strings.Cut(p, "/")
+		switch user {
+		case "~+":
+			return c.resolve(path.Join(".", rest))
+		case "~-":
+			return nil
+		}
+		p = path.Join("~", rest)
+	}
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		return []string{path.Clean(p)}

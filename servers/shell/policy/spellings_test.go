@@ -339,6 +339,13 @@ func TestBlocklistGrammar(t *testing.T) {
 	runCases(t, p, "/srv/work", []lineCase{
 		// GNU long options abbreviated, options after operands
 		{"rm --recu /", RuleRmRoot},
+		{"rm -rf ~root", RuleRmRoot},
+		{"rm -rf ~bob/", RuleRmRoot},
+		{"rm -rf ~+", ""},
+		{"cd /usr && rm -rf ~+/", RuleRmRoot},
+		{"rm -rf ~bob/src/build", ""},
+		{"cd ~bob && rm -rf *", RuleRmRoot},
+		{"cd ~- && rm -rf x", RuleRmRoot},
 		{`rm -rf $'/\c@'`, RuleRmRoot},
 		{`rm -rf $'/\0x'`, RuleRmRoot},
 		{`$'rm\c@x' -rf /`, RuleRmRoot},
