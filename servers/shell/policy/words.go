@@ -391,7 +391,8 @@ func anyMulti(ws []word) bool {
 func joined(ws []word) word {
 	parts := make([]string, 0, len(ws))
 	for _, w := range ws {
-		if !w.static {
+		if !w.static || w.multi {
+			// A glob becomes file names, and a file may be named $(cmd).
 			return word{multi: true, node: w.node}
 		}
 		parts = append(parts, w.val)
