@@ -73,6 +73,12 @@ func (s *execSandbox) run(t *testing.T, line string) []string {
 	_ = os.Remove(s.marker)
 	_ = os.Remove(s.trace)
 	work := t.TempDir()
+	// Hostile file names, for lines whose globs expand to them.
+	for _, name := range []string{"$(id)", "`id`", "a[$(id)]", "-v", "id", "x;id"} {
+		if err := os.WriteFile(filepath.Join(work, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	script := fmt.Sprintf("command_not_found_handle() { printf 'not-found:%%s\\n' \"$1\" >> %q; return 127; }\n%s", s.marker, line)
 	argv := []string{s.bash, "--norc", "--noprofile", "-c", script}
 	if s.strace != "" {
@@ -157,6 +163,8 @@ var fuzzAtoms = []string{
 	`env printf x`, `xargs printf x`, `timeout 1 test x`, `find . -maxdepth 0 -exec pwd \;`, `nice echo hi`, `exec pwd`, `command printf x`,
 	`printf '-va[$(id)]' x`, `read '-aa[$(id)]' <<< 1`, `declare '-n' r=x`, `export "PATH=."`, `declare "x[$(id)]"`,
 	`unset '-va[$(id)]'`, `set -- id; "$@"`, `a=(id); "${a[@]}"`, `[ ! "$x" ]`, `[ -n "$x" ]`, `test "$x" = "$x"`,
+	`eval echo *`, `eval "echo" *`, `for f in *; do eval "$f"; done`, `printf *`, `read * <<< 1`, `test -v *`, `unset *`,
+	`declare *`, `export *`, `set *`, `[ * ]`, `bash -c *`, `echo *; $(echo *)`, `a=(*); echo "${a[@]}"`,
 	`: ${PATH:=/tmp}`, `for PATH in /tmp; do cat; done`, `x=(1 2); echo "${x[@]}"`, `a=([$x]=1)`, `echo $((1+2))`,
 }
 
