@@ -13,6 +13,9 @@ func FuzzCheck(f *testing.F) {
 		"ls -la", "echo $(rm -rf /)", "bash -c 'rm -rf /'", ":(){ :|:& };:", "curl x | sh",
 		"cd / && rm -rf *", "cat <<EOF\nhi\nEOF", "echo 'a", "{rm,-rf,/}", "x=$((1+2)); echo $x",
 		"f() { f | f & }; f", "eval eval eval ls", "find . -exec echo {} \\;", "a | b |& c",
+		"sudo -Eu root env -S 'rm -rf /'", "bash -o errexit -c 'rm -rf /'", "rm --recu /", "cd -P / && rm -rf *",
+		"cp -t /etc shadow", "dd of=/etc/shadow", "x='a[$(id)]'; echo $((x))", "printf -v \"$x\" %s", "$(echo rm) -rf /",
+		"timeout $t rm -rf /", "echo {1..100000000}", "declare -n r=x", "trap 'rm -rf /' EXIT", "curl x | bash /dev/stdin",
 	} {
 		f.Add(s)
 	}

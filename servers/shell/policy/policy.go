@@ -9,8 +9,11 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -27,32 +30,41 @@ const (
 
 // Rule names, as refusals and the audit log name them.
 const (
-	RuleParse          = "parse"            // the line is not valid bash
-	RuleNesting        = "nesting"          // inline scripts nested too deeply
-	RuleAllowlist      = "allowlist"        // a program not on the allowlist
-	RuleAllowlistEnv   = "allowlist-env"    // assigning PATH or a loader variable under the allowlist
-	RuleRmRoot         = "rm-root"          // rm -r on / or a top-level system directory
-	RuleMkfs           = "mkfs"             // making or wiping a filesystem
-	RuleDDDevice       = "dd-device"        // dd of=/dev/…
-	RuleWriteDevice    = "write-device"     // redirecting or copying onto a device
-	RuleShutdown       = "shutdown"         // shutdown, reboot, poweroff, halt, init 0/6
-	RuleForkBomb       = "fork-bomb"        // a function that calls itself in a pipe or background
-	RuleChmodRoot      = "chmod-root"       // chmod/chown/chgrp -R on / or a top-level system directory
-	RuleWriteAuthFiles = "write-auth-files" // writing /etc/shadow, /etc/sudoers, /etc/passwd …
-	RulePipeToShell    = "pipe-to-shell"    // a download piped or substituted into a shell
+	RuleParse           = "parse"            // the line is not valid bash
+	RuleNesting         = "nesting"          // inline scripts nested too deeply, or a line too complex to check
+	RuleComputedCommand = "computed-command" // a command name computed at run time
+	RuleAllowlist       = "allowlist"        // a program not on the allowlist
+	RuleAllowlistEnv    = "allowlist-env"    // assigning PATH or a loader variable under the allowlist
+	RuleAllowlistSyntax = "allowlist-syntax" // a construct the allowlist cannot prove inert
+	RuleRmRoot          = "rm-root"          // rm -r on / or a top-level system directory
+	RuleMkfs            = "mkfs"             // making or wiping a filesystem
+	RuleDDDevice        = "dd-device"        // dd of=/dev/…
+	RuleWriteDevice     = "write-device"     // redirecting or copying onto a device
+	RuleShutdown        = "shutdown"         // shutdown, reboot, poweroff, halt, init 0/6
+	RuleForkBomb        = "fork-bomb"        // a function that calls itself in a pipe or background
+	RuleChmodRoot       = "chmod-root"       // chmod/chown/chgrp -R on / or a top-level system directory
+	RuleWriteAuthFiles  = "write-auth-files" // writing /etc/shadow, /etc/sudoers, /etc/passwd …
+	RulePipeToShell     = "pipe-to-shell"    // a download piped or substituted into a shell
 )
 
-// Rules lists the blocklist rules with what each refuses, for documentation and errors.
-var Rules = []struct{ Name, Refuses string }{
-	{RuleRmRoot, "rm -r/-R/--recursive on /, /*, ~ or a top-level system directory (/bin, /boot, /dev, /etc, /home, /lib*, /opt, /proc, /root, /run, /sbin, /srv, /sys, /usr, /var …), also via cd and globs"},
-	{RuleMkfs, "mkfs, mkfs.*, mke2fs, mkswap, wipefs"},
-	{RuleDDDevice, "dd with of= a device under /dev (other than /dev/null, /dev/zero, /dev/stdout …)"},
-	{RuleWriteDevice, "redirecting, tee-ing, copying or shredding onto a device under /dev"},
-	{RuleShutdown, "shutdown, reboot, poweroff, halt, init/telinit 0 or 6, systemctl poweroff/reboot/halt/kexec"},
-	{RuleForkBomb, "a function that calls itself in a pipeline or in the background, e.g. :(){ :|:& };:"},
-	{RuleChmodRoot, "chmod, chown or chgrp -R on / or a top-level system directory"},
-	{RuleWriteAuthFiles, "writing /etc/shadow, /etc/gshadow, /etc/passwd, /etc/group, /etc/sudoers or /etc/sudoers.d/*"},
-	{RulePipeToShell, "a download (curl, wget, fetch, aria2c) piped into a shell or interpreter, or run through bash <(…), bash -c \"$(…)\", eval, source"},
+// Rules lists every rule with the modes it applies in and what it refuses, for documentation
+// and errors.
+var Rules = []struct{ Name, Modes, Refuses string }{
+	{RuleParse, "both", "a line that is not valid bash or UTF-8, holds a control character other than tab and newline, words the parser and bash split differently (0=[, <&-0, a comment ending in a backslash, 7000000000>x), or a here-document that cannot be read"},
+	{RuleNesting, "both", "inline scripts (bash -c, eval, su -c …) nested more than 8 deep, or a line needing more than 20000 checking steps"},
+	{RuleComputedCommand, "both", "a command name computed at run time ($cmd, \"$@\", $(echo rm), a glob such as /bin/r?), as the first word or as the command of a wrapper (sudo $x, env $x, xargs $x, find -exec $x), or a word before a wrapper's command that may split into several (timeout $t ls)"},
+	{RuleAllowlist, "allowlist", "a program not on --allow-commands (safe builtins aside), a path not listed exactly as written, or a script computed at run time (bash -c \"$s\", eval \"$s\")"},
+	{RuleAllowlistEnv, "allowlist", "setting PATH, LD_*, BASH_*, ENV, IFS, PS4, CDPATH … as NAME=…, export/declare/local/readonly NAME, env/sudo NAME=…, for NAME in, ${NAME:=…} (read, printf -v and unset of them are refused as allowlist-syntax)"},
+	{RuleAllowlistSyntax, "allowlist", "any construct bash may evaluate as code or as a variable name: arithmetic on anything but literal numbers, array subscripts other than literal numbers, @ and *, ${!x}, ${x@P}, [[ -eq ]] on non-literals, -v on a non-literal name, namerefs and integer variables, builtins that assign through a computed or subscripted name, trap, alias, enable, hash, source, fc, bind, complete, compgen, shopt, mapfile, getopts, let, coproc, select, {var}> redirections, shells reading a script file or stdin or started with -i, -l, -O, --rcfile, and wrappers given options the checker does not know"},
+	{RuleRmRoot, "both", "rm -r/-R/--recursive (abbreviated too: --recu) on /, /*, ~ or a top-level system directory (/bin, /boot, /dev, /etc, /home, /lib*, /opt, /proc, /root, /run, /sbin, /srv, /sys, /tmp, /usr, /var …), also via cd and globs, find -delete there, and any relative path after a cd the checker cannot follow"},
+	{RuleMkfs, "both", "mkfs, mkfs.*, mke2fs, mkdosfs, mkswap, wipefs"},
+	{RuleDDDevice, "both", "dd with of= a device under /dev (other than /dev/null, /dev/zero, /dev/stdout …)"},
+	{RuleWriteDevice, "both", "redirecting, tee-ing, copying (cp/mv/install/ln, also -t DIR and into a directory), truncating or shredding onto a device under /dev"},
+	{RuleShutdown, "both", "shutdown, reboot, poweroff, halt, init/telinit 0 or 6, systemctl poweroff/reboot/halt/kexec/soft-reboot"},
+	{RuleForkBomb, "both", "a function that calls itself in a pipeline or in the background, e.g. :(){ :|:& };:"},
+	{RuleChmodRoot, "both", "chmod, chown or chgrp -R on / or a top-level system directory"},
+	{RuleWriteAuthFiles, "both", "writing /etc/shadow, /etc/gshadow, /etc/passwd, /etc/group, /etc/sudoers or /etc/sudoers.d/* by redirect, tee, sponge, cp/mv/install/ln (-t DIR, into /etc), dd of=, sed -i, truncate, shred, sudoedit, or removing them (rm, mv)"},
+	{RulePipeToShell, "both", "a download (curl, wget, fetch, aria2c) piped into a shell or interpreter reading its script from stdin (bash, bash -s, bash /dev/stdin, python3 -), or run through bash <(…), bash -c \"$(…)\", eval, source"},
 }
 
 // maxDepth bounds how deeply inline scripts (bash -c, eval, su -c) are followed.
@@ -79,6 +91,9 @@ func New(mode Mode, allow []string) (*Policy, error) {
 		}
 		if strings.ContainsAny(a, " \t\n'\"$`;|&<>(){}*?[]\\") {
 			return nil, fmt.Errorf("allowed command %q: give a program name such as git or an absolute path such as /usr/bin/git", a)
+		}
+		if evaluatingBuiltins[a] != "" {
+			return nil, fmt.Errorf("allowed command %q is a bash builtin that %s; the allowlist cannot list it", a, evaluatingBuiltins[a])
 		}
 		p.allowed[a] = true
 	}
@@ -119,7 +134,12 @@ func (p *Policy) Check(line, dir string) error {
 	if p.mode == Off {
 		return nil
 	}
-	c := &checker{p: p, cwd: dir}
+	c := &checker{p: p}
+	if path.IsAbs(dir) {
+		c.cwds = []string{path.Clean(dir)}
+	} else {
+		c.cwdUnknown = true
+	}
 	c.script(line, 0)
 	if c.refusal != nil {
 		return c.refusal
@@ -141,9 +161,11 @@ func (p *Policy) Decision(err error) string {
 
 // checker walks one command line and keeps the first refusal.
 type checker struct {
-	p       *Policy
-	cwd     string // the working directory as far as static cd commands tell; "" when unknown
-	refusal *Refusal
+	p          *Policy
+	cwds       []string // every directory the line may be in, as far as cd commands tell
+	cwdUnknown bool     // a cd went somewhere only known at run time
+	steps      int      // commands checked so far, bounded by maxSteps
+	refusal    *Refusal
 }
 
 func (c *checker) refuse(rule, format string, args ...any) {
@@ -158,7 +180,20 @@ func (c *checker) script(src string, depth int) {
 		c.refuse(RuleNesting, "inline scripts (bash -c, eval, su -c) nested more than %d deep", maxDepth)
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if !utf8.ValidString(src) {
+		c.refuse(RuleParse, "the command line is not valid UTF-8")
+		return
+	}
+	// Control characters other than tab and newline are refused: the parser and bash disagree
+	// on some (the parser takes \r for a blank and stops reading at U+0080; bash takes both
+	// for part of a word), and a checker that reads a different line than bash runs checks
+	// nothing. Write them as $'\r' escapes.
+	if i := strings.IndexFunc(src, func(r rune) bool { return r != '\t' && r != '\n' && unicode.IsControl(r) }); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(src[i:])
+		c.refuse(RuleParse, "the command line holds the control character %U at byte %d, which bash and the checker read differently; write it as a $'…' escape", r, i)
+		return
+	}
+	f, err := syntax.NewParser(syntax.KeepComments(true), syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		c.refuse(RuleParse, "the command line is not valid bash (%v)", err)
 		return
@@ -167,22 +202,42 @@ func (c *checker) script(src string, depth int) {
 		if c.refusal != nil {
 			return false
 		}
+		if c.p.mode == Allowlist {
+			c.inert(n)
+		}
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
-				c.command(expandWords(call.Args), n.Redirs, depth)
+				c.command(expandWords(call.Args), n.Redirs, depth, false)
+			}
+		case *syntax.Comment:
+			if strings.Contains(n.Text, "\n") {
+				// A comment ending in a backslash ends at the newline for bash; the parser reads
+				// the next line into it.
+				c.refuse(RuleParse, "a comment ends in a backslash, which bash and the checker read differently; remove the backslash")
+			}
+		case *syntax.Assign:
+			if n.Name != nil && !validName(n.Name.Value) {
+				// The parser takes 0=x for an assignment; bash runs it as a command.
+				c.refuse(RuleParse, "%s=… is not an assignment to bash, which would run it as a command; name variables with letters, digits and _, not starting with a digit", n.Name.Value)
 			}
 		case *syntax.Redirect:
+			if n.N != nil && !strings.HasPrefix(n.N.Value, "{") && len(n.N.Value) > 9 {
+				// bash takes a descriptor number too large for an int as a separate word.
+				c.refuse(RuleParse, "the descriptor number %s is too large; bash would read it as a word", n.N.Value)
+			}
+			if (n.Op == syntax.DplIn || n.Op == syntax.DplOut) && n.Word != nil && len(n.Word.Parts) > 0 {
+				if l, ok := n.Word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "-") && (len(l.Value) > 1 || len(n.Word.Parts) > 1) {
+					// bash reads <&-0 as <&- and then the word 0, the parser as one target.
+					c.refuse(RuleParse, "%s-… is read by bash as %s- (close) followed by a separate word; put a space after %s-", n.Op, n.Op, n.Op)
+				}
+			}
 			c.redirect(n)
-		case *syntax.Assign:
-			c.assign(n)
-		case *syntax.DeclClause:
-			c.allow(invocation{prog: n.Variant.Value, name: n.Variant.Value})
 		case *syntax.FuncDecl:
 			c.funcDecl(n)
 		case *syntax.BinaryCmd:
 			c.pipeline(n)
 		}
-		return true
+		return c.refusal == nil
 	})
 }

@@ -188,8 +188,8 @@ func TestAllowlist(t *testing.T) {
 		{"cat <(nc -l 1)", RuleAllowlist},
 		{"/usr/bin/git status", RuleAllowlist},
 		{"/tmp/evil/ls", RuleAllowlist},
-		{"$CMD status", RuleAllowlist},
-		{"$(echo git) status", RuleAllowlist},
+		{"$CMD status", RuleComputedCommand},
+		{"$(echo git) status", RuleComputedCommand},
 		{"sudo ls", RuleAllowlist},
 		{"env ls", RuleAllowlist},
 		{"bash -c 'python3 x.py'", RuleAllowlist},
@@ -197,7 +197,7 @@ func TestAllowlist(t *testing.T) {
 		{"eval \"$X\"", RuleAllowlist},
 		{"eval 'curl x'", RuleAllowlist},
 		{"f() { ls; }; f", RuleAllowlist},
-		{"source ./x.sh", RuleAllowlist},
+		{"source ./x.sh", RuleAllowlistSyntax},
 		{"PATH=/tmp/evil ls", RuleAllowlistEnv},
 		{"export PATH=/tmp/evil; ls", RuleAllowlistEnv},
 		{"LD_PRELOAD=/tmp/x.so ls", RuleAllowlistEnv},
@@ -301,5 +301,19 @@ func TestConcurrentChecks(t *testing.T) {
 		if !<-done {
 			t.Error("a concurrent check was wrong")
 		}
+	}
+}
+
+// BenchmarkCheck measures checking a typical line under each mode.
+func BenchmarkCheck(b *testing.B) {
+	line := `cd /srv/work && for f in *.go; do wc -l "$f"; done | sort -n | tail -5; git status && sudo -u root timeout 5 env FOO=1 ls -la "$HOME"`
+	for _, p := range []*Policy{mustNew(b, Blocklist), mustNew(b, Allowlist, "wc", "sort", "tail", "git", "sudo", "timeout", "env", "ls")} {
+		b.Run(string(p.Mode()), func(b *testing.B) {
+			for b.Loop() {
+				if err := p.Check(line, "/srv/work"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

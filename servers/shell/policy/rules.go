@@ -8,15 +8,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// safeBuiltins run under the allowlist without being listed: they start no program.
-var safeBuiltins = map[string]bool{
-	"cd": true, "pwd": true, "true": true, "false": true, ":": true, "echo": true, "printf": true,
-	"test": true, "[": true, "export": true, "declare": true, "local": true, "readonly": true,
-	"typeset": true, "nameref": true, "unset": true, "shift": true, "exit": true, "return": true,
-	"break": true, "continue": true, "read": true, "set": true, "wait": true, "eval": true,
-	"command": true, "builtin": true, "exec": true,
-}
-
 // protectedDirs are the paths rm -r and chmod -R may not target; "~" is the home directory.
 var protectedDirs = []string{
 	"/", "~", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
@@ -49,34 +40,44 @@ func ForbiddenEnv(name string) bool {
 		strings.HasPrefix(up, "DYLD_") || strings.HasPrefix(up, "MALLOC_")
 }
 
-// command checks one simple command, then what it runs in turn.
-func (c *checker) command(fields []word, redirs []*syntax.Redirect, depth int) {
+// maxSteps bounds the work one check may do, whatever the line.
+const maxSteps = 20000
+
+// command checks one simple command, then what it runs in turn. external is true when another
+// program starts it (sudo, env, xargs, find -exec): then even a builtin's name runs a program.
+func (c *checker) command(fields []word, redirs []*syntax.Redirect, depth int, external bool) {
 	if len(fields) == 0 || c.refusal != nil {
 		return
 	}
+	if c.steps++; c.steps > maxSteps {
+		c.refuse(RuleNesting, "the command line is too complex to check")
+		return
+	}
 	inv := newInvocation(fields)
+	if inv.dynamic {
+		c.refuse(RuleComputedCommand, "the command name %s is computed at run time, so no rule can check it; write the program's name", source(fields[0]))
+		return
+	}
 	c.rules(inv)
-	c.allow(inv)
+	c.allow(inv, external)
 	if c.refusal != nil {
 		return
 	}
 	switch inv.prog {
-	case "cd", "pushd":
+	case "cd", "pushd", "popd":
 		c.chdir(inv)
 	case "find":
 		for _, cmd := range findExec(inv) {
-			c.command(cmd, nil, depth)
+			c.command(cmd, nil, depth, true)
 		}
 	}
-	if cmd := wrapped(inv); len(cmd) > 0 {
-		c.command(cmd, nil, depth)
+	if w, ok := wrapped(inv); ok {
+		c.wrapper(inv, w, depth)
 	}
-	if src, ok, isDynamic := inlineScript(inv); ok {
-		c.script(src, depth+1)
-	} else if isDynamic && c.p.mode == Allowlist {
-		c.refuse(RuleAllowlist, "%s runs a script computed at run time, which the allowlist cannot check", inv.name)
+	if w, ok := inlineScript(inv); ok {
+		c.inline(inv, w, depth)
 	}
-	if readsScriptFromStdin(inv) {
+	if shells[inv.prog] && readsScriptFromStdin(inv) {
 		c.stdinScripts(inv, redirs, depth)
 	}
 	if shells[inv.prog] || interpreters[inv.prog] || inv.prog == "source" || inv.prog == "." || inv.prog == "eval" {
@@ -88,85 +89,115 @@ func (c *checker) command(fields []word, redirs []*syntax.Redirect, depth int) {
 	}
 }
 
-// stdinScripts checks here-documents and here-strings fed to a shell as its script.
+// wrapper checks what a wrapper such as sudo or env runs.
+func (c *checker) wrapper(inv invocation, w wrapping, depth int) {
+	if w.computed {
+		c.refuse(RuleComputedCommand, "%s runs a command computed at run time (a variable, substitution or glob before or as the command), so no rule can check it", inv.name)
+		return
+	}
+	if c.p.mode == Allowlist {
+		for _, a := range w.assigns {
+			if name, _, _ := strings.Cut(a, "="); sensitiveName(strings.TrimSuffix(name, "+")) {
+				c.refuse(RuleAllowlistEnv, "%s may not be set under the allowlist", name)
+			}
+		}
+	}
+	for _, s := range w.scripts {
+		c.inline(inv, s, depth)
+	}
+	cmd := replaced(w.cmd, w.replace)
+	if len(cmd) == 0 {
+		return
+	}
+	// command and builtin run builtins as builtins; every other wrapper executes a program.
+	external := inv.prog != "command" && inv.prog != "builtin"
+	if !w.unsure {
+		c.command(cmd, nil, depth, external)
+		return
+	}
+	if c.p.mode == Allowlist {
+		c.refuse(RuleAllowlistSyntax, "%s is given an option the checker does not know, so it cannot tell which command runs", inv.name)
+		return
+	}
+	// An unknown option may or may not take a value: check every place the command may start.
+	for i := range cmd {
+		if cmd[i].static && !cmd[i].multi {
+			c.command(cmd[i:], nil, depth, external)
+		}
+	}
+}
+
+// inline checks a shell command line that inv runs.
+func (c *checker) inline(inv invocation, w word, depth int) {
+	switch {
+	case w.static:
+		c.script(w.val, depth+1)
+	case c.p.mode == Allowlist:
+		c.refuse(RuleAllowlist, "%s runs a script computed at run time, which the allowlist cannot check", inv.name)
+	}
+}
+
+// stdinScripts checks here-documents and here-strings fed to a shell as its script. Under the
+// allowlist, a shell reading any other standard input (a pipe, a file) is refused.
 func (c *checker) stdinScripts(inv invocation, redirs []*syntax.Redirect, depth int) {
+	var body *syntax.Word
 	for _, r := range redirs {
-		var body *syntax.Word
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			body = r.Hdoc
 		case syntax.WordHdoc:
 			body = r.Word
-		default:
-			continue
-		}
-		if body == nil {
-			continue
-		}
-		if dynamic(body) {
-			if c.p.mode == Allowlist {
-				c.refuse(RuleAllowlist, "%s reads a script computed at run time, which the allowlist cannot check", inv.name)
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+			if r.N == nil || r.N.Value == "0" {
+				body = nil
 			}
-			continue
 		}
-		src, err := expand.Document(&expand.Config{}, body)
-		if err != nil {
-			continue
-		}
-		c.script(src, depth+1)
 	}
-}
-
-// allow applies the allowlist to one program.
-func (c *checker) allow(inv invocation) {
-	if c.p.mode != Allowlist || c.refusal != nil {
+	if body == nil {
+		if c.p.mode == Allowlist {
+			c.refuse(RuleAllowlistSyntax, "%s reads its script from standard input, which the allowlist cannot check; use %s -c '…'", inv.name, inv.name)
+		}
 		return
 	}
-	switch {
-	case inv.dynamic || inv.name == "":
-		c.refuse(RuleAllowlist, "a command name computed at run time cannot be checked against the allowlist; write the program's name")
-	case c.p.allowed[inv.name]:
-	case strings.Contains(inv.name, "/"):
-		c.refuse(RuleAllowlist, "%q is not on the allowlist (a path runs only when listed exactly as written; allowed: %s)", inv.name, strings.Join(c.p.Allowed(), ", "))
-	case safeBuiltins[inv.name]:
-	default:
-		c.refuse(RuleAllowlist, "%q is not on the allowlist (allowed: %s)", inv.name, strings.Join(c.p.Allowed(), ", "))
-	}
-	if inv.prog == "env" || inv.prog == "sudo" {
-		for _, a := range inv.args {
-			if name, _, ok := strings.Cut(a.val, "="); a.static && ok && ForbiddenEnv(name) {
-				c.refuse(RuleAllowlistEnv, "%s may not be set under the allowlist", name)
-			}
+	if dynamic(body) {
+		if c.p.mode == Allowlist {
+			c.refuse(RuleAllowlist, "%s reads a script computed at run time, which the allowlist cannot check", inv.name)
 		}
+		return
 	}
-}
-
-// assign refuses setting PATH, loader or shell-startup variables under the allowlist, since
-// they change which program a listed name runs.
-func (c *checker) assign(a *syntax.Assign) {
-	if c.p.mode == Allowlist && a.Name != nil && ForbiddenEnv(a.Name.Value) {
-		c.refuse(RuleAllowlistEnv, "%s may not be set under the allowlist", a.Name.Value)
+	src, err := expand.Document(&expand.Config{}, body)
+	if err != nil {
+		c.refuse(RuleParse, "the here-document fed to %s cannot be read (%v)", inv.name, err)
+		return
 	}
+	c.script(src, depth+1)
 }
 
 // rules applies the blocklist rules to one program.
 func (c *checker) rules(inv invocation) {
-	if inv.dynamic {
-		return
-	}
 	prog := inv.prog
 	switch {
 	case prog == "rm":
-		if hasFlag(inv.args, "recursive", 'r', 'R') {
-			if t, ok := c.protectedOperand(inv.args); ok {
+		p := rmGrammar.parse(inv.args)
+		if p.has("-r", "-R", "--recursive") || p.dynamic {
+			if t, ok := c.protectedOperand(p.staticOperands()); ok {
 				c.refuse(RuleRmRoot, "rm -r on %s would delete a system directory; name the exact path you mean, below it", t)
 			}
 		}
 	case prog == "chmod" || prog == "chown" || prog == "chgrp":
-		if hasFlag(inv.args, "recursive", 'R') {
-			if t, ok := c.protectedOperand(inv.args); ok {
+		p := chmodGrammar.parse(inv.args)
+		modeGiven := prog == "chmod" && modeOption(inv.args)
+		if !p.has("--reference") && !modeGiven && len(p.operands) > 0 {
+			p.operands = p.operands[1:] // the mode or owner
+		}
+		if p.has("-R", "--recursive") || p.dynamic {
+			if t, ok := c.protectedOperand(p.staticOperands()); ok {
 				c.refuse(RuleChmodRoot, "%s -R on %s would change a whole system directory tree", prog, t)
 			}
+		}
+	case prog == "find":
+		if t, ok := c.protectedOperand(findPaths(inv)); ok && hasStatic(inv.args, "-delete") {
+			c.refuse(RuleRmRoot, "find %s -delete would delete a system directory tree; start below it", t)
 		}
 	case prog == "mkfs" || strings.HasPrefix(prog, "mkfs.") || prog == "mke2fs" || prog == "mkswap" || prog == "wipefs" || prog == "mkdosfs":
 		c.refuse(RuleMkfs, "%s makes or wipes a filesystem", prog)
@@ -183,17 +214,54 @@ func (c *checker) rules(inv invocation) {
 				c.refuse(RuleShutdown, "systemctl %s stops the host", a.val)
 			}
 		}
-	}
-	if prog == "dd" {
+	case prog == "dd":
 		for _, a := range inv.args {
-			if t, ok := strings.CutPrefix(a.val, "of="); a.static && ok && device(c.resolve(t)) {
-				c.refuse(RuleDDDevice, "dd onto the device %s would overwrite it", t)
+			t, ok := strings.CutPrefix(a.val, "of=")
+			if !a.static || !ok {
+				continue
 			}
+			for _, p := range c.resolve(t) {
+				if device(p) {
+					c.refuse(RuleDDDevice, "dd onto the device %s would overwrite it", t)
+				}
+			}
+			c.writeTarget(t)
 		}
 	}
 	for _, t := range writeTargets(inv) {
 		c.writeTarget(t)
 	}
+}
+
+// modeOption reports whether chmod's mode was given as an option, as in chmod -w FILE.
+func modeOption(ws []word) bool {
+	for _, w := range ws {
+		if w.static && len(w.val) > 1 && w.val[0] == '-' && strings.Trim(w.val[1:], "rwxXst") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// findPaths returns find's starting points: the arguments before its expression.
+func findPaths(inv invocation) []string {
+	var out []string
+	for _, a := range inv.args {
+		if !a.static || strings.HasPrefix(a.val, "-") || a.val == "(" || a.val == "!" {
+			break
+		}
+		out = append(out, a.val)
+	}
+	return out
+}
+
+func hasStatic(ws []word, val string) bool {
+	for _, w := range ws {
+		if w.static && w.val == val {
+			return true
+		}
+	}
+	return false
 }
 
 // redirect applies the write rules to an output redirection.
@@ -218,12 +286,17 @@ func (c *checker) redirect(r *syntax.Redirect) {
 }
 
 func (c *checker) writeTarget(t string) {
-	p := c.resolve(t)
-	switch {
-	case device(p):
-		c.refuse(RuleWriteDevice, "writing onto the device %s would overwrite it", t)
-	case authFile(p):
-		c.refuse(RuleWriteAuthFiles, "writing %s changes who may log in or use sudo", t)
+	ps := c.resolve(t)
+	if ps == nil && authFileName(t) {
+		c.refuse(RuleWriteAuthFiles, "writing %s after a cd the checker cannot follow may change who may log in; use an absolute path", t)
+	}
+	for _, p := range ps {
+		switch {
+		case device(p):
+			c.refuse(RuleWriteDevice, "writing onto the device %s would overwrite it", t)
+		case authFile(p):
+			c.refuse(RuleWriteAuthFiles, "writing %s changes who may log in or use sudo", t)
+		}
 	}
 }
 
@@ -293,7 +366,8 @@ func chain(st *syntax.Stmt) []invocation {
 	for len(fields) > 0 && len(out) < 64 {
 		inv := newInvocation(fields)
 		out = append(out, inv)
-		fields = wrapped(inv)
+		w, _ := wrapped(inv)
+		fields = w.cmd
 	}
 	return out
 }
@@ -312,33 +386,91 @@ func hasDownloader(n syntax.Node) bool {
 	return found
 }
 
-// chdir follows a cd whose target is known, so relative paths after it resolve.
+// maxCwds bounds how many possible working directories are followed before giving up.
+const maxCwds = 16
+
+// chdir follows cd, pushd and popd. A cd may fail, so the directory before it stays possible:
+// the checker keeps every directory the line may be in, and gives up (cwd unknown) when a
+// target is computed at run time or comes from the directory stack.
 func (c *checker) chdir(inv invocation) {
-	if len(inv.args) != 1 || !inv.args[0].static || inv.args[0].val == "-" || strings.HasPrefix(inv.args[0].val, "~") {
-		c.cwd = ""
+	if inv.prog == "popd" {
+		c.cwdUnknown = true
 		return
 	}
-	c.cwd = c.resolve(inv.args[0].val)
+	p := cdGrammar.parse(inv.args)
+	var target string
+	switch {
+	case p.dynamic || p.unsure || len(p.operands) > 1:
+		c.cwdUnknown = true
+		return
+	case len(p.operands) == 0 && inv.prog == "pushd":
+		c.cwdUnknown = true
+		return
+	case len(p.operands) == 0:
+		target = "~"
+	default:
+		target = p.operands[0].val
+	}
+	if target == "-" || p.operands != nil && p.operands[0].multi || strings.HasPrefix(target, "+") {
+		c.cwdUnknown = true
+		return
+	}
+	next := c.resolve(target)
+	if next == nil {
+		c.cwdUnknown = true
+		return
+	}
+	for _, n := range next {
+		if !contains(c.cwds, n) {
+			c.cwds = append(c.cwds, n)
+		}
+	}
+	if len(c.cwds) > maxCwds {
+		c.cwdUnknown = true
+	}
 }
 
-// resolve makes a path absolute against the tracked working directory; "" when unknown.
-func (c *checker) resolve(p string) string {
+// resolve returns the absolute paths p may name, one per possible working directory; nil when
+// p is relative and the working directory is unknown.
+func (c *checker) resolve(p string) []string {
+	if strings.HasPrefix(p, "~") {
+		// ~ and ~user are home directories, ~+ the working directory, ~- the previous one.
+		user, rest, _ := strings.Cut(p, "/")
+		switch user {
+		case "~+":
+			return c.resolve(path.Join(".", rest))
+		case "~-":
+			return nil
+		}
+		p = path.Join("~", rest)
+	}
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
-		return path.Clean(p)
+		return []string{path.Clean(p)}
 	case path.IsAbs(p):
-		return path.Clean(p)
-	case c.cwd == "":
-		return ""
+		return []string{path.Clean(p)}
+	case c.cwdUnknown || len(c.cwds) == 0:
+		return nil
 	}
-	return path.Join(c.cwd, p)
+	out := make([]string, 0, len(c.cwds))
+	for _, d := range c.cwds {
+		out = append(out, path.Join(d, p))
+	}
+	return out
 }
 
-// protectedOperand returns the first operand that names a protected directory or its contents.
-func (c *checker) protectedOperand(args []word) (string, bool) {
-	for _, t := range operands(args) {
-		if p := c.resolve(t); p != "" && protected(p) {
-			return t, true
+// protectedOperand returns the first operand that names a protected directory or its contents,
+// or any relative operand when the working directory is unknown.
+func (c *checker) protectedOperand(ops []string) (string, bool) {
+	for _, t := range ops {
+		ps := c.resolve(t)
+		if ps == nil {
+			return t + " (relative, after a cd the checker cannot follow; use an absolute path)", true
+		}
+		for _, p := range ps {
+			if protected(p) {
+				return t, true
+			}
 		}
 	}
 	return "", false
@@ -383,59 +515,92 @@ func authFile(p string) bool {
 	return contains(authFiles, p) || strings.HasPrefix(p, "/etc/sudoers.d/")
 }
 
-// hasFlag reports whether args carry --long or a short option cluster containing one of shorts.
-func hasFlag(args []word, long string, shorts ...rune) bool {
-	for _, a := range args {
-		if !a.static {
-			continue
-		}
-		if a.val == "--" {
-			return false
-		}
-		if a.val == "--"+long {
-			return true
-		}
-		if len(a.val) > 1 && a.val[0] == '-' && a.val[1] != '-' && strings.ContainsAny(a.val[1:], string(shorts)) {
+func authFileName(t string) bool {
+	for _, f := range authFiles {
+		if path.Base(t) == path.Base(f) {
 			return true
 		}
 	}
 	return false
 }
 
-// operands returns the static arguments that are not options.
-func operands(args []word) []string {
-	var out []string
-	opts := true
-	for _, a := range args {
-		if !a.static {
-			continue
-		}
-		if opts && a.val == "--" {
-			opts = false
-			continue
-		}
-		if opts && len(a.val) > 1 && a.val[0] == '-' {
-			continue
-		}
-		out = append(out, a.val)
-	}
-	return out
-}
-
-// writeTargets returns the files a program writes to, as far as its arguments tell.
+// writeTargets returns the files a program writes to, as far as its arguments tell. A copy
+// into a directory writes DIR/name, so both DIR and DIR/name are returned.
 func writeTargets(inv invocation) []string {
-	ops := operands(inv.args)
 	switch inv.prog {
-	case "tee", "truncate", "shred":
-		return ops
+	case "tee", "sponge":
+		p := teeGrammar.parse(inv.args)
+		return p.staticOperands()
+	case "rm":
+		// Deleting an auth file is writing it; rm -r on directories is rm-root's.
+		p := rmGrammar.parse(inv.args)
+		return p.staticOperands()
+	case "truncate":
+		p := truncateGrammar.parse(inv.args)
+		return p.staticOperands()
+	case "shred":
+		p := shredGrammar.parse(inv.args)
+		return p.staticOperands()
+	case "sudoedit":
+		g := wrappers["sudo"].grammar
+		p := g.parse(inv.args)
+		return p.staticOperands()
 	case "sed":
-		if hasFlag(inv.args, "in-place", 'i') {
-			return ops
+		p := sedGrammar.parse(inv.args)
+		if !p.has("-i", "--in-place") {
+			return nil
 		}
-	case "cp", "mv", "install", "ln", "rsync":
-		if len(ops) > 1 {
-			return ops[len(ops)-1:]
+		ops := p.staticOperands()
+		if !p.has("-e", "--expression", "-f", "--file") && len(ops) > 0 {
+			ops = ops[1:]
+		}
+		return ops
+	case "cp", "mv", "install", "ln":
+		p := copyGrammar.parse(inv.args)
+		ops := p.staticOperands()
+		var dirs []string
+		for _, v := range p.values("-t", "--target-directory") {
+			if v.static {
+				dirs = append(dirs, v.val)
+			}
+		}
+		if len(dirs) == 0 {
+			if len(ops) < 2 {
+				return nil
+			}
+			dirs = ops[len(ops)-1:]
+			ops = ops[:len(ops)-1]
+		}
+		var out []string
+		if inv.prog == "mv" {
+			out = append(out, ops...) // moved away: the source is gone
+		}
+		for _, d := range dirs {
+			out = append(out, d)
+			if p.has("-T", "--no-target-directory") {
+				continue
+			}
+			for _, o := range ops {
+				out = append(out, path.Join(d, path.Base(o)))
+			}
+		}
+		return out
+	case "rsync":
+		if n := len(inv.args); n > 1 && inv.args[n-1].static {
+			return []string{inv.args[n-1].val}
 		}
 	}
 	return nil
+}
+
+// source is a word as written, for messages.
+func source(w word) string {
+	if w.node == nil {
+		return "(computed)"
+	}
+	var sb strings.Builder
+	if err := syntax.NewPrinter().Print(&sb, w.node); err != nil {
+		return "(computed)"
+	}
+	return sb.String()
 }
