@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -215,11 +216,11 @@ func setArgs(args []word) string {
 					}
 					i++
 					if v := args[i]; !v.static || !safeShellOptions[v.val] {
-						return "set -o " + source(v) + " is not one of the options the allowlist admits (errexit, nounset, xtrace, pipefail, noglob, noclobber, verbose, noexec, allexport)"
+						return "set -o " + source(v) + " is not one of the options the allowlist admits (errexit, nounset, xtrace, pipefail, noglob, noclobber, verbose, noexec)"
 					}
-				case strings.ContainsRune("euxvfnCa", ch):
+				case strings.ContainsRune("euxvfnC", ch):
 				default:
-					return fmt.Sprintf("set %c%c changes how bash parses or evaluates; the allowlist admits set -e, -u, -x, -v, -f, -n, -C, -a and -o with errexit, nounset, xtrace, pipefail, noglob, noclobber, verbose, noexec, allexport", a.val[0], ch)
+					return fmt.Sprintf("set %c%c changes how bash parses or evaluates; the allowlist admits set -e, -u, -x, -v, -f, -n, -C and -o with errexit, nounset, xtrace, pipefail, noglob, noclobber, verbose, noexec (not -a: it exports every variable assigned after)", a.val[0], ch)
 				}
 			}
 		default:
@@ -285,7 +286,9 @@ func testArgs(name string, args []word) string {
 func (c *checker) inert(n syntax.Node) {
 	switch n := n.(type) {
 	case nil: // Walk's signal that a node's children are done
-	case *syntax.File, *syntax.Comment, *syntax.CallExpr, *syntax.Subshell, *syntax.Block,
+	case *syntax.CallExpr:
+		c.callAssigns(n)
+	case *syntax.File, *syntax.Comment, *syntax.Subshell, *syntax.Block,
 		*syntax.IfClause, *syntax.WhileClause, *syntax.BinaryCmd, *syntax.FuncDecl, *syntax.Word,
 		*syntax.Lit, *syntax.SglQuoted, *syntax.CmdSubst, *syntax.CaseClause,
 		*syntax.CaseItem, *syntax.TestClause, *syntax.ParenTest, *syntax.ArrayExpr, *syntax.ExtGlob,
@@ -358,6 +361,47 @@ func (c *checker) inert(n syntax.Node) {
 	}
 }
 
+// childEnvName reports whether the allowlist lets name reach the environment of the programs
+// a line starts: locale, time zone and terminal size change what programs print, never which
+// code they run. Any other name may (GIT_PAGER, EDITOR, LESSOPEN, PYTHONSTARTUP, HOME for
+// ~/.gitconfig …), and no list of such names is complete.
+func childEnvName(name string) bool {
+	switch name {
+	case "LANG", "LANGUAGE", "LC_ALL", "TZ", "TERM", "COLUMNS", "LINES", "NO_COLOR":
+		return true
+	}
+	return strings.HasPrefix(name, "LC_") && validName(name)
+}
+
+// shellOnlyName reports whether assigning name stays inside the shell unless it is exported:
+// every variable a command starts with is upper case (the server's fixed environment and the
+// names childEnvName admits), so a name with a lower-case letter is not in the environment.
+func shellOnlyName(name string) bool {
+	return childEnvName(name) || strings.ContainsFunc(name, unicode.IsLower)
+}
+
+// envRefusal is the refusal for putting name into the environment of a started program.
+func envRefusal(name, how string) string {
+	return fmt.Sprintf("%s puts %s into the environment of the programs it starts, where a variable may make a listed program run other code (as GIT_PAGER, EDITOR or HOME do); the allowlist passes only LANG, LANGUAGE, LC_*, TZ, TERM, COLUMNS, LINES and NO_COLOR", how, name)
+}
+
+// callAssigns checks NAME=value words before a command, which go into its environment, and
+// bare assignments, which change the environment when the name is already in it.
+func (c *checker) callAssigns(call *syntax.CallExpr) {
+	for _, a := range call.Assigns {
+		if a.Name == nil || !validName(a.Name.Value) || sensitiveName(a.Name.Value) {
+			continue // refused with their own reasons by the parse and assign checks
+		}
+		name := a.Name.Value
+		switch {
+		case len(call.Args) > 0 && !childEnvName(name):
+			c.refuse(RuleAllowlistEnv, "%s", envRefusal(name, name+"=… before a command"))
+		case len(call.Args) == 0 && !shellOnlyName(name):
+			c.refuse(RuleAllowlistEnv, "assigning %s, an upper-case name that may already be in the environment (HOME, SHELL …), changes it for every program started after; name shell variables with a lower-case letter", name)
+		}
+	}
+}
+
 // assign checks NAME=value and NAME[i]=value.
 func (c *checker) assign(a *syntax.Assign) {
 	if a.Name == nil {
@@ -381,7 +425,12 @@ func (c *checker) decl(d *syntax.DeclClause) {
 		c.refuse(RuleAllowlistSyntax, "%s is not allowed", d.Variant.Value)
 		return
 	}
+	exported := d.Variant.Value == "export"
+	var names []string
 	for _, a := range d.Args {
+		if a.Name != nil {
+			names = append(names, a.Name.Value)
+		}
 		if !a.Naked || a.Name != nil {
 			continue // NAME=value and plain NAME: checked as assignments
 		}
@@ -398,12 +447,22 @@ func (c *checker) decl(d *syntax.DeclClause) {
 					return
 				}
 			}
+			exported = exported || v[0] == '-' && strings.ContainsRune(v, 'x')
 			continue
 		}
 		name, _, _ := strings.Cut(v, "=")
 		if why := plainName(d.Variant.Value, lit(strings.TrimSuffix(name, "+"))); why != "" {
 			c.refuse(RuleAllowlistSyntax, "%s", why)
 			return
+		}
+		names = append(names, strings.TrimSuffix(name, "+"))
+	}
+	for _, name := range names {
+		switch {
+		case exported && !childEnvName(name):
+			c.refuse(RuleAllowlistEnv, "%s", envRefusal(name, d.Variant.Value+" "+name))
+		case !shellOnlyName(name):
+			c.refuse(RuleAllowlistEnv, "%s %s changes an upper-case name that may already be in the environment (HOME, SHELL …) for every program started after; name shell variables with a lower-case letter", d.Variant.Value, name)
 		}
 	}
 }
@@ -479,4 +538,13 @@ func literalIndex(x syntax.ArithmExpr) bool { return inertArithm(x) }
 func isWordLit(x syntax.ArithmExpr, lits ...string) bool {
 	w, ok := x.(*syntax.Word)
 	return ok && contains(lits, w.Lit())
+}
+
+// CheckEnv returns nil when a call may put the variable name into its command's environment,
+// else a *Refusal: under the allowlist only the names childEnvName admits.
+func (p *Policy) CheckEnv(name string) error {
+	if p.mode != Allowlist || childEnvName(name) {
+		return nil
+	}
+	return &Refusal{Rule: RuleAllowlistEnv, Detail: envRefusal(name, "the env argument")}
 }

@@ -172,7 +172,8 @@ func TestAllowlist(t *testing.T) {
 		{"ls -la | grep foo", ""},
 		{"cd repo && git log --oneline | cat", ""},
 		{"echo hi; pwd; true", ""},
-		{"export FOO=1; git status", ""},
+		{"export LANG=C.UTF-8; git status", ""},
+		{"export FOO=1; git status", RuleAllowlistEnv},
 		{"cat $(ls)", ""},
 		{"/opt/tool/bin/run --now", ""},
 		{"bash -c 'git status && ls'", ""},
@@ -315,5 +316,35 @@ func BenchmarkCheck(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestCheckEnv(t *testing.T) {
+	allow := mustNew(t, Allowlist, "git")
+	block := mustNew(t, Blocklist)
+	tests := []struct {
+		name      string
+		allowlist bool
+		blocklist bool
+	}{
+		{"LANG", true, true},
+		{"LC_MESSAGES", true, true},
+		{"TZ", true, true},
+		{"GIT_PAGER", false, true},
+		{"EDITOR", false, true},
+		{"HOME", false, true},
+		{"foo", false, true},
+	}
+	for _, tt := range tests {
+		if got := allow.CheckEnv(tt.name) == nil; got != tt.allowlist {
+			t.Errorf("allowlist CheckEnv(%s) allowed = %v, want %v", tt.name, got, tt.allowlist)
+		}
+		if got := block.CheckEnv(tt.name) == nil; got != tt.blocklist {
+			t.Errorf("blocklist CheckEnv(%s) allowed = %v, want %v", tt.name, got, tt.blocklist)
+		}
+	}
+	var r *Refusal
+	if err := allow.CheckEnv("GIT_PAGER"); !errors.As(err, &r) || r.Rule != RuleAllowlistEnv {
+		t.Errorf("CheckEnv(GIT_PAGER) = %v, want a %s refusal", err, RuleAllowlistEnv)
 	}
 }

@@ -97,8 +97,8 @@ func (c *checker) wrapper(inv invocation, w wrapping, depth int) {
 	}
 	if c.p.mode == Allowlist {
 		for _, a := range w.assigns {
-			if name, _, _ := strings.Cut(a, "="); sensitiveName(strings.TrimSuffix(name, "+")) {
-				c.refuse(RuleAllowlistEnv, "%s may not be set under the allowlist", name)
+			if name, _, _ := strings.Cut(a, "="); !childEnvName(strings.TrimSuffix(name, "+")) {
+				c.refuse(RuleAllowlistEnv, "%s", envRefusal(name, inv.name+" "+name+"=…"))
 			}
 		}
 	}

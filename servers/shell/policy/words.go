@@ -508,7 +508,7 @@ var stdinFiles = []string{"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"}
 // safeShellOptions are the set -o / bash -o options that do not change how code is found or run.
 var safeShellOptions = map[string]bool{
 	"errexit": true, "nounset": true, "xtrace": true, "pipefail": true, "noglob": true, "noclobber": true,
-	"verbose": true, "noexec": true, "allexport": true,
+	"verbose": true, "noexec": true,
 }
 
 // shellCall is how a shell was asked to run code.
@@ -572,7 +572,7 @@ loop:
 					}
 				case 'i', 'l':
 					setUnsafe("-" + string(ch) + " reads startup files")
-				case 'e', 'u', 'x', 'v', 'n', 'f', 'C', 'a':
+				case 'e', 'u', 'x', 'v', 'n', 'f', 'C':
 				default:
 					setUnsafe("the option -" + string(ch))
 				}
