@@ -290,11 +290,8 @@ func putDoc(ctx context.Context, tx *sql.Tx, d *Doc) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)`, id, d.Title, d.Body, strings.Join(d.Tags, " ")); err != nil {
 		return err
 	}
-	lo, _ := passageRange(id)
-	for i, p := range Passages(d.Body) {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO passages(rowid, body) VALUES (?,?)`, lo+int64(i), p); err != nil {
-			return err
-		}
+	if err := putPassages(ctx, tx, id, d.Body); err != nil {
+		return err
 	}
 	for _, t := range d.Tags {
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO tags(note, tag) VALUES (?,?)`, id, t); err != nil {
@@ -303,6 +300,25 @@ func putDoc(ctx context.Context, tx *sql.Tx, d *Doc) error {
 	}
 	for _, l := range d.Links {
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO links(src, target, key) VALUES (?,?,?)`, id, l, vault.LinkKey(l)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func putPassages(ctx context.Context, tx *sql.Tx, id int64, body string) error {
+	ps := Passages(body)
+	if len(ps) == 0 {
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO passages(rowid, body) VALUES (?,?)`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	lo, _ := passageRange(id)
+	for i, p := range ps {
+		if _, err := st.ExecContext(ctx, lo+int64(i), p); err != nil {
 			return err
 		}
 	}

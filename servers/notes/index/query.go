@@ -213,17 +213,18 @@ func (ix *Index) rank(ctx context.Context, match string, f Filter, limit, offset
 	return ids, hits, rows.Err()
 }
 
-// snippet is the note's first body passage matching the whole query, else its first passage
-// matching any wanted term, else (the match was in the title or tags) its first passage;
-// matches are **highlighted** and "…" marks text cut before or after. Each lookup reads one
-// passage of at most passageWords words, so its cost does not grow with the note.
+// snippet comes from the note's first body passage matching the whole query, else its first
+// passage matching any wanted term, else (the match was in the title or tags) its first
+// passage: snippetWords words from just before the first match, matches **highlighted**, "…"
+// where text was cut. Each lookup reads one passage of at most passageBytes, so its cost does
+// not grow with the note.
 func (ix *Index) snippet(ctx context.Context, id int64, match, anyTerm string) (string, error) {
 	lo, hi := passageRange(id)
 	for _, q := range []string{match, anyTerm} {
 		var rowid int64
 		var text string
 		var next bool
-		err := ix.read.QueryRowContext(ctx, `SELECT rowid, highlight(passages, 0, '**', '**'),
+		err := ix.read.QueryRowContext(ctx, `SELECT rowid, highlight(passages, 0, char(2), char(3)),
 			EXISTS (SELECT 1 FROM passages p WHERE p.rowid = passages.rowid + 1)
 			FROM passages WHERE passages MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid LIMIT 1`, q, lo, hi).Scan(&rowid, &text, &next)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -232,7 +233,7 @@ func (ix *Index) snippet(ctx context.Context, id int64, match, anyTerm string) (
 		if err != nil {
 			return "", err
 		}
-		return ellipsis(text, rowid > lo, next), nil
+		return window(text, rowid > lo, next), nil
 	}
 	var text string
 	var next bool
@@ -243,17 +244,7 @@ func (ix *Index) snippet(ctx context.Context, id int64, match, anyTerm string) (
 	if err != nil {
 		return "", err
 	}
-	return ellipsis(text, false, next), nil
-}
-
-func ellipsis(s string, before, after bool) string {
-	if before {
-		s = "…" + s
-	}
-	if after {
-		s += "…"
-	}
-	return s
+	return window(text, false, next), nil
 }
 
 func splitTags(s sql.NullString) []string {

@@ -44,7 +44,7 @@ func TestSearchSnippetsFromPassages(t *testing.T) {
 		// Matched by title only: the body's first passage, not highlighted.
 		{"collection", "title.md", []string{"nothing about it here"}, true},
 		// 3.6 MB of one word: a passage, not the whole note.
-		{"alpha", "huge.md", []string{strings.Repeat("**alpha** ", passageWords-1) + "**alpha**…"}, true},
+		{"alpha", "huge.md", []string{strings.Repeat("**alpha** ", snippetWords-1) + "**alpha**…"}, true},
 	}
 	for _, c := range cases {
 		hits, _, err := ix.Search(t.Context(), c.query, Filter{}, 10, 0)
