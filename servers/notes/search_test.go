@@ -152,6 +152,14 @@ func searchIsolation(t *testing.T, e *env) {
 			t.Errorf("/healthz: %d after %v during searches", resp.StatusCode, took)
 		}
 	}
+	for wait := time.Now().Add(15 * time.Second); time.Now().Before(wait); time.Sleep(50 * time.Millisecond) {
+		mu.Lock()
+		done := answered > 0
+		mu.Unlock()
+		if done {
+			break
+		}
+	}
 	stop()
 	wg.Wait()
 	if answered == 0 {
