@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -10,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -181,5 +185,33 @@ func searchIsolation(t *testing.T, e *env) {
 		if time.Now().After(deadline) {
 			t.Fatalf("searches still busy %v after the clients stopped: %s", searchTimeout, mcptest.Text(res))
 		}
+	}
+}
+
+// TestSearchTimeLimit: a search that outlives its limit is stopped with a limit error that
+// says what to do, and the next search works.
+func TestSearchTimeLimit(t *testing.T) {
+	state := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(state, "notes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(state, "notes", "a.md"), []byte("# A\n\nthe alpha note\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := storeConfig{notesDir: filepath.Join(state, "notes"), indexFile: filepath.Join(state, "index.sqlite"), scanInterval: time.Hour, dailyFolder: "daily"}
+	n, err := openStore(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.close()
+	n.searchLimit = time.Nanosecond
+	_, _, err = n.searchNotes(t.Context(), nil, searchInput{Query: "alpha"})
+	var ke *kit.Error
+	if !errors.As(err, &ke) || ke.Code != kit.CodeLimit || !strings.Contains(err.Error(), "took longer than 1ns and was stopped; use more distinctive words") {
+		t.Fatalf("search past its limit = %v", err)
+	}
+	n.searchLimit = 0
+	if _, out, err := n.searchNotes(t.Context(), nil, searchInput{Query: "alpha"}); err != nil || len(out.Notes) != 1 {
+		t.Fatalf("search after = %+v, %v", out, err)
 	}
 }
