@@ -220,7 +220,11 @@ func (ix *Index) rank(ctx context.Context, match string, f Filter, limit, offset
 // not grow with the note.
 func (ix *Index) snippet(ctx context.Context, id int64, match, anyTerm string) (string, error) {
 	lo, hi := passageRange(id)
-	for _, q := range []string{match, anyTerm} {
+	queries := []string{match, anyTerm}
+	if match == anyTerm {
+		queries = queries[:1] // one wanted term and nothing excluded
+	}
+	for _, q := range queries {
 		var rowid int64
 		var text string
 		var next bool
