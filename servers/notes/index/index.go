@@ -43,7 +43,7 @@ CREATE TABLE links(src INTEGER NOT NULL, target TEXT NOT NULL, key TEXT NOT NULL
 CREATE INDEX links_key ON links(key, src);
 CREATE VIRTUAL TABLE fts USING fts5(title, body, tags, content='', contentless_delete=1, tokenize='porter unicode61');
 INSERT INTO fts(fts, rank) VALUES ('automerge', 2); -- fewer segments for searches to walk
-CREATE VIRTUAL TABLE passages USING fts5(body, tokenize='porter unicode61');
+CREATE VIRTUAL TABLE passages USING fts5(body, columnsize=0, tokenize='porter unicode61'); -- no BM25 here: no sizes
 INSERT INTO passages(passages, rank) VALUES ('automerge', 2);
 `
 
@@ -242,10 +242,8 @@ func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
 	if len(docs) >= optimizeBatch {
 		// A bulk load leaves the full-text index in many segments, and every search walks each
 		// of them: merging them into one makes searches for common words about twice as fast.
-		for _, q := range []string{`INSERT INTO fts(fts) VALUES ('optimize')`, `INSERT INTO passages(passages) VALUES ('optimize')`} {
-			if _, err := tx.ExecContext(ctx, q); err != nil {
-				return err
-			}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts) VALUES ('optimize')`); err != nil {
+			return err
 		}
 	}
 	return tx.Commit()
