@@ -74,6 +74,8 @@ type Index struct {
 	// searches holds a token per search running; a search that finds none free within
 	// searchWait fails with ErrBusy instead of queueing.
 	searches chan struct{}
+
+	passageMatch, passageFirst *sql.Stmt // on read
 }
 
 // Reader pool and search limits.
@@ -119,7 +121,7 @@ func connect(file string, conns int, readOnly bool) (*sql.DB, error) {
 }
 
 // newIndex opens the reader pools beside the writer db.
-func newIndex(file string, db *sql.DB) (*Index, error) {
+func newIndex(ctx context.Context, file string, db *sql.DB) (*Index, error) {
 	read, err := connect(file, readConns, true)
 	if err != nil {
 		return nil, err
@@ -129,7 +131,16 @@ func newIndex(file string, db *sql.DB) (*Index, error) {
 		_ = read.Close()
 		return nil, err
 	}
-	return &Index{db: db, read: read, probe: probe, searches: make(chan struct{}, maxSearches)}, nil
+	ix := &Index{db: db, read: read, probe: probe, searches: make(chan struct{}, maxSearches)}
+	if ix.passageMatch, err = read.PrepareContext(ctx, passageMatchSQL); err == nil {
+		ix.passageFirst, err = read.PrepareContext(ctx, passageFirstSQL)
+	}
+	if err != nil {
+		_ = read.Close()
+		_ = probe.Close()
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	return ix, nil
 }
 
 func open(ctx context.Context, file, root string) (*Index, error) {
@@ -165,7 +176,7 @@ func open(ctx context.Context, file, root string) (*Index, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	ix, err := newIndex(file, db)
+	ix, err := newIndex(ctx, file, db)
 	if err != nil {
 		_ = db.Close()
 	}
@@ -185,7 +196,7 @@ func create(ctx context.Context, file, root string) (*Index, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("create index %s: %w", file, err)
 	}
-	ix, err := newIndex(file, db)
+	ix, err := newIndex(ctx, file, db)
 	if err != nil {
 		_ = db.Close()
 	}
@@ -194,7 +205,7 @@ func create(ctx context.Context, file, root string) (*Index, error) {
 
 // Close closes the database.
 func (ix *Index) Close() error {
-	return errors.Join(ix.read.Close(), ix.probe.Close(), ix.db.Close())
+	return errors.Join(ix.passageMatch.Close(), ix.passageFirst.Close(), ix.read.Close(), ix.probe.Close(), ix.db.Close())
 }
 
 // Stamp is what the index knows of a file's state on disk.
@@ -242,8 +253,10 @@ func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
 	if len(docs) >= optimizeBatch {
 		// A bulk load leaves the full-text index in many segments, and every search walks each
 		// of them: merging them into one makes searches for common words about twice as fast.
-		if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts) VALUES ('optimize')`); err != nil {
-			return err
+		for _, q := range []string{`INSERT INTO fts(fts) VALUES ('optimize')`, `INSERT INTO passages(passages) VALUES ('optimize')`} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
 		}
 	}
 	return tx.Commit()

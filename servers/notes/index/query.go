@@ -163,6 +163,14 @@ func (ix *Index) Search(ctx context.Context, query string, f Filter, limit, offs
 	return hits, false, nil
 }
 
+// The snippet statements, prepared once (on each reader as it is used).
+const (
+	passageMatchSQL = `SELECT rowid, highlight(passages, 0, char(2), char(3)),
+		EXISTS (SELECT 1 FROM passages p WHERE p.rowid = passages.rowid + 1)
+		FROM passages WHERE passages MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid LIMIT 1`
+	passageFirstSQL = `SELECT body, EXISTS (SELECT 1 FROM passages p WHERE p.rowid = ?1 + 1) FROM passages WHERE rowid = ?1`
+)
+
 func (ix *Index) acquire(ctx context.Context) (release func(), err error) {
 	t := time.NewTimer(searchWait)
 	defer t.Stop()
@@ -228,9 +236,7 @@ func (ix *Index) snippet(ctx context.Context, id int64, match, anyTerm string) (
 		var rowid int64
 		var text string
 		var next bool
-		err := ix.read.QueryRowContext(ctx, `SELECT rowid, highlight(passages, 0, char(2), char(3)),
-			EXISTS (SELECT 1 FROM passages p WHERE p.rowid = passages.rowid + 1)
-			FROM passages WHERE passages MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid LIMIT 1`, q, lo, hi).Scan(&rowid, &text, &next)
+		err := ix.passageMatch.QueryRowContext(ctx, q, lo, hi).Scan(&rowid, &text, &next)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
@@ -241,7 +247,7 @@ func (ix *Index) snippet(ctx context.Context, id int64, match, anyTerm string) (
 	}
 	var text string
 	var next bool
-	err := ix.read.QueryRowContext(ctx, `SELECT body, EXISTS (SELECT 1 FROM passages p WHERE p.rowid = ?2 + 1) FROM passages WHERE rowid = ?1`, lo, lo).Scan(&text, &next)
+	err := ix.passageFirst.QueryRowContext(ctx, lo).Scan(&text, &next)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil // an empty body
 	}
