@@ -133,3 +133,50 @@ func BenchmarkRebuild10k(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// hugeBody is about size bytes of text: one word repeated, or (mixed) sentences drawn from
+// a small vocabulary, so that the word searched for matches thousands of times.
+func hugeBody(size int, mixed bool) string {
+	var b strings.Builder
+	words := []string{"alpha", "garden", "river", "stone", "cloud", "alpha", "lamp", "field"}
+	for i := 0; b.Len() < size; i++ {
+		w := "alpha"
+		if mixed {
+			w = words[(i*7+i/5)%len(words)]
+		}
+		b.WriteString(w)
+		if mixed && i%12 == 11 {
+			b.WriteString(".\n")
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// BenchmarkSearchHugeNote measures search_notes for "alpha" over one huge note beside 200
+// ordinary ones: 240 KB, 1 MB and 3.5 MB of the one word, and 1 MB of mixed text.
+func BenchmarkSearchHugeNote(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		size  int
+		mixed bool
+	}{{"word-240KB", 240 << 10, false}, {"word-1MB", 1 << 20, false}, {"word-3.5MB", 3584 << 10, false}, {"mixed-1MB", 1 << 20, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			state := b.TempDir()
+			corpus(b, filepath.Join(state, "notes"), 200)
+			if err := os.WriteFile(filepath.Join(state, "notes", "huge.md"), []byte(hugeBody(c.size, c.mixed)), 0o600); err != nil {
+				b.Fatal(err)
+			}
+			n := benchStore(b, state)
+			defer n.close()
+			b.ResetTimer()
+			for range b.N {
+				_, out, err := n.searchNotes(b.Context(), nil, searchInput{Query: "alpha"})
+				if err != nil || len(out.Notes) == 0 || !strings.Contains(out.Notes[0].Snippet, "**alpha**") {
+					b.Fatalf("search = %+v, %v", out, err)
+				}
+			}
+		})
+	}
+}

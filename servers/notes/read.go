@@ -279,9 +279,18 @@ func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in sear
 	if err := n.fresh(ctx); err != nil {
 		return nil, listOutput{}, err
 	}
-	hits, more, err := n.ix.Search(ctx, in.Query, index.Filter{Folder: folder, Tag: vault.NormalizeTag(in.Tag)}, limit, offset)
-	if errors.Is(err, index.ErrEmptyQuery) {
+	sctx, cancel := context.WithTimeout(ctx, n.searchTimeout())
+	defer cancel()
+	hits, more, err := n.ix.Search(sctx, in.Query, index.Filter{Folder: folder, Tag: vault.NormalizeTag(in.Tag)}, limit, offset)
+	switch {
+	case errors.Is(err, index.ErrEmptyQuery):
 		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "query %q has no words to search for; to browse, use list_notes", in.Query)
+	case errors.Is(err, index.ErrBusy):
+		return nil, listOutput{}, kit.Errorf(kit.CodeUnavailable, "busy: %w; try again in a moment", err)
+	case err != nil && ctx.Err() != nil:
+		return nil, listOutput{}, fmt.Errorf("search stopped: %w", ctx.Err())
+	case err != nil && sctx.Err() != nil:
+		return nil, listOutput{}, kit.Errorf(kit.CodeLimit, "the search took longer than %s and was stopped; use more distinctive words, a phrase, or a tag or folder filter", n.searchTimeout())
 	}
 	if err != nil {
 		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "search: %w", err)

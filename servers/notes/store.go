@@ -26,6 +26,8 @@ type store struct {
 	now func() time.Time
 	// onWrite, when set, is told after every change a tool makes (the sync uses it).
 	onWrite func()
+	// searchLimit, when set, replaces searchTimeout (tests shorten it).
+	searchLimit time.Duration
 
 	mu       sync.Mutex // held by writers and scans
 	scanMu   sync.Mutex // guards lastScan, scanErr and scanning
@@ -55,6 +57,16 @@ func openStore(ctx context.Context, cfg storeConfig, log *slog.Logger) (*store, 
 	}
 	log.Info("index ready", "rebuilt", rebuilt, "indexed", changed, "removed", removed, "duration_ms", time.Since(start).Milliseconds())
 	return n, nil
+}
+
+// searchTimeout bounds one search_notes call's time in the index; SQLite is interrupted then.
+const searchTimeout = 5 * time.Second
+
+func (n *store) searchTimeout() time.Duration {
+	if n.searchLimit > 0 {
+		return n.searchLimit
+	}
+	return searchTimeout
 }
 
 func (n *store) close() {

@@ -16,7 +16,7 @@ import (
 )
 
 // schemaVersion changes whenever the tables change; a database of another version is rebuilt.
-const schemaVersion = "2"
+const schemaVersion = "3"
 
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -41,8 +41,10 @@ CREATE TABLE tags(note INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY(note, ta
 CREATE INDEX tags_tag ON tags(tag, note);
 CREATE TABLE links(src INTEGER NOT NULL, target TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY(src, key)) WITHOUT ROWID;
 CREATE INDEX links_key ON links(key, src);
-CREATE VIRTUAL TABLE fts USING fts5(title, body, tags, tokenize='porter unicode61');
+CREATE VIRTUAL TABLE fts USING fts5(title, body, tags, content='', contentless_delete=1, tokenize='porter unicode61');
 INSERT INTO fts(fts, rank) VALUES ('automerge', 2); -- fewer segments for searches to walk
+CREATE VIRTUAL TABLE passages USING fts5(body, columnsize=0, tokenize='porter unicode61'); -- no BM25 here: no sizes
+INSERT INTO passages(passages, rank) VALUES ('automerge', 2);
 `
 
 // Doc is what the index holds of one note.
@@ -61,10 +63,27 @@ type Doc struct {
 	Hash    string
 }
 
-// Index is an open index database.
+// Index is an open index database. Changes go through one writer connection, searches and
+// listings through a pool of readers (WAL mode: readers never wait for the writer, nor it for
+// them), and Count through a connection of its own, so a health check never queues behind
+// slow readers.
 type Index struct {
-	db *sql.DB
+	db    *sql.DB // the writer: one connection
+	read  *sql.DB // readers
+	probe *sql.DB // one connection for Count
+	// searches holds a token per search running; a search that finds none free within
+	// searchWait fails with ErrBusy instead of queueing.
+	searches chan struct{}
+
+	passageMatch, passageFirst *sql.Stmt // on read
 }
+
+// Reader pool and search limits.
+const (
+	readConns   = 4
+	maxSearches = 3 // fewer than readConns: listings and get_note keep a reader
+	searchWait  = time.Second
+)
 
 // Open opens the index at file for the notes folder root. A database that cannot be opened, has
 // another schema version or belongs to another folder is deleted and created anew; rebuilt
@@ -85,23 +104,50 @@ func Open(ctx context.Context, file, root string) (ix *Index, rebuilt bool, err 
 
 var errStale = errors.New("stale index")
 
-func connect(file string) (*sql.DB, error) {
+// connect opens a pool of at most conns connections to file; readOnly ones refuse writes.
+func connect(file string, conns int, readOnly bool) (*sql.DB, error) {
 	dsn := "file:" + file + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-32768)&_pragma=mmap_size(268435456)&_txlock=immediate"
+	if readOnly {
+		dsn += "&_pragma=query_only(1)"
+	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(4)
-	db.SetMaxIdleConns(4)
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
 	db.SetConnMaxIdleTime(0)
 	return db, nil
+}
+
+// newIndex opens the reader pools beside the writer db.
+func newIndex(ctx context.Context, file string, db *sql.DB) (*Index, error) {
+	read, err := connect(file, readConns, true)
+	if err != nil {
+		return nil, err
+	}
+	probe, err := connect(file, 1, true)
+	if err != nil {
+		_ = read.Close()
+		return nil, err
+	}
+	ix := &Index{db: db, read: read, probe: probe, searches: make(chan struct{}, maxSearches)}
+	if ix.passageMatch, err = read.PrepareContext(ctx, passageMatchSQL); err == nil {
+		ix.passageFirst, err = read.PrepareContext(ctx, passageFirstSQL)
+	}
+	if err != nil {
+		_ = read.Close()
+		_ = probe.Close()
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	return ix, nil
 }
 
 func open(ctx context.Context, file, root string) (*Index, error) {
 	if _, err := os.Stat(file); err != nil {
 		return nil, err
 	}
-	db, err := connect(file)
+	db, err := connect(file, 1, false)
 	if err != nil {
 		return nil, err
 	}
@@ -130,11 +176,15 @@ func open(ctx context.Context, file, root string) (*Index, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	return &Index{db: db}, nil
+	ix, err := newIndex(ctx, file, db)
+	if err != nil {
+		_ = db.Close()
+	}
+	return ix, err
 }
 
 func create(ctx context.Context, file, root string) (*Index, error) {
-	db, err := connect(file)
+	db, err := connect(file, 1, false)
 	if err != nil {
 		return nil, err
 	}
@@ -146,11 +196,17 @@ func create(ctx context.Context, file, root string) (*Index, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("create index %s: %w", file, err)
 	}
-	return &Index{db: db}, nil
+	ix, err := newIndex(ctx, file, db)
+	if err != nil {
+		_ = db.Close()
+	}
+	return ix, err
 }
 
 // Close closes the database.
-func (ix *Index) Close() error { return ix.db.Close() }
+func (ix *Index) Close() error {
+	return errors.Join(ix.passageMatch.Close(), ix.passageFirst.Close(), ix.read.Close(), ix.probe.Close(), ix.db.Close())
+}
 
 // Stamp is what the index knows of a file's state on disk.
 type Stamp struct {
@@ -197,8 +253,10 @@ func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
 	if len(docs) >= optimizeBatch {
 		// A bulk load leaves the full-text index in many segments, and every search walks each
 		// of them: merging them into one makes searches for common words about twice as fast.
-		if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts) VALUES ('optimize')`); err != nil {
-			return err
+		for _, q := range []string{`INSERT INTO fts(fts) VALUES ('optimize')`, `INSERT INTO passages(passages) VALUES ('optimize')`} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
 		}
 	}
 	return tx.Commit()
@@ -222,7 +280,9 @@ func deleteDoc(ctx context.Context, tx *sql.Tx, path string) error {
 			return err
 		}
 	}
-	return nil
+	lo, hi := passageRange(id)
+	_, err = tx.ExecContext(ctx, `DELETE FROM passages WHERE rowid BETWEEN ? AND ?`, lo, hi)
+	return err
 }
 
 func putDoc(ctx context.Context, tx *sql.Tx, d *Doc) error {
@@ -241,6 +301,9 @@ func putDoc(ctx context.Context, tx *sql.Tx, d *Doc) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)`, id, d.Title, d.Body, strings.Join(d.Tags, " ")); err != nil {
 		return err
 	}
+	if err := putPassages(ctx, tx, id, d.Body); err != nil {
+		return err
+	}
 	for _, t := range d.Tags {
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO tags(note, tag) VALUES (?,?)`, id, t); err != nil {
 			return err
@@ -248,6 +311,25 @@ func putDoc(ctx context.Context, tx *sql.Tx, d *Doc) error {
 	}
 	for _, l := range d.Links {
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO links(src, target, key) VALUES (?,?,?)`, id, l, vault.LinkKey(l)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func putPassages(ctx context.Context, tx *sql.Tx, id int64, body string) error {
+	ps := Passages(body)
+	if len(ps) == 0 {
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO passages(rowid, body) VALUES (?,?)`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	lo, _ := passageRange(id)
+	for i, p := range ps {
+		if _, err := st.ExecContext(ctx, lo+int64(i), p); err != nil {
 			return err
 		}
 	}
@@ -271,6 +353,6 @@ func fromUnix(n int64) time.Time {
 // Count is how many notes the index holds.
 func (ix *Index) Count(ctx context.Context) (int, error) {
 	var n int
-	err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM notes`).Scan(&n)
+	err := ix.probe.QueryRowContext(ctx, `SELECT count(*) FROM notes`).Scan(&n)
 	return n, err
 }

@@ -18,7 +18,26 @@ var ErrEmptyQuery = errors.New("the query has no words to search for")
 // and "quoted phrases" must all appear, a trailing * makes a prefix, OR between two terms
 // makes either do, and -word excludes a word.
 func MatchQuery(q string) (string, error) {
-	var pos, neg []string
+	pos, neg := parseQuery(q)
+	if len(pos) == 0 {
+		return "", ErrEmptyQuery
+	}
+	out := strings.Join(pos, " AND ")
+	for _, n := range neg {
+		out = "(" + out + ") NOT " + n
+	}
+	return out, nil
+}
+
+// anyQuery is the FTS5 query matching text with any of q's wanted terms.
+func anyQuery(q string) string {
+	pos, _ := parseQuery(q)
+	return strings.Join(pos, " OR ")
+}
+
+// parseQuery splits q into quoted FTS5 terms that must appear (an OR pair as one group) and
+// terms that must not.
+func parseQuery(q string) (pos, neg []string) {
 	orNext := false
 	for _, tok := range tokens(q) {
 		if tok == "OR" {
@@ -53,14 +72,7 @@ func MatchQuery(q string) (string, error) {
 		}
 		orNext = false
 	}
-	if len(pos) == 0 {
-		return "", ErrEmptyQuery
-	}
-	out := strings.Join(pos, " AND ")
-	for _, n := range neg {
-		out = "(" + out + ") NOT " + n
-	}
-	return out, nil
+	return pos, neg
 }
 
 // tokens splits on spaces, keeping "quoted phrases" (and a trailing * after them) whole.
@@ -118,48 +130,131 @@ func (f Filter) where(args []any) (string, []any) {
 	return sb.String(), args
 }
 
-// Search runs a full-text search ranked by BM25 (title matches weigh most, then tags), with
-// the body snippet around the match. more reports that another page exists.
+// ErrBusy is a search refused because maxSearches others are running.
+var ErrBusy = errors.New("too many searches are running")
+
+// Search runs a full-text search ranked by BM25 over whole notes (title matches weigh most,
+// then tags), with a snippet from the body around the match. more reports that another page
+// exists. At most maxSearches run at once: a search that finds no free slot within searchWait
+// fails with ErrBusy. When ctx ends, the statement running is interrupted inside SQLite.
 func (ix *Index) Search(ctx context.Context, query string, f Filter, limit, offset int) (hits []Hit, more bool, err error) {
 	match, err := MatchQuery(query)
 	if err != nil {
 		return nil, false, err
 	}
+	release, err := ix.acquire(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	defer release()
+	ids, hits, err := ix.rank(ctx, match, f, limit, offset)
+	if err != nil {
+		return nil, false, err
+	}
+	anyTerm := anyQuery(query)
+	for i := range hits {
+		if hits[i].Snippet, err = ix.snippet(ctx, ids[i], match, anyTerm); err != nil {
+			return nil, false, err
+		}
+	}
+	if len(hits) > limit {
+		return hits[:limit], true, nil
+	}
+	return hits, false, nil
+}
+
+// The snippet statements, prepared once (on each reader as it is used).
+const (
+	passageMatchSQL = `SELECT rowid, highlight(passages, 0, char(2), char(3)),
+		EXISTS (SELECT 1 FROM passages p WHERE p.rowid = passages.rowid + 1)
+		FROM passages WHERE passages MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid LIMIT 1`
+	passageFirstSQL = `SELECT body, EXISTS (SELECT 1 FROM passages p WHERE p.rowid = ?1 + 1) FROM passages WHERE rowid = ?1`
+)
+
+func (ix *Index) acquire(ctx context.Context) (release func(), err error) {
+	t := time.NewTimer(searchWait)
+	defer t.Stop()
+	select {
+	case ix.searches <- struct{}{}:
+		return func() { <-ix.searches }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+		return nil, ErrBusy
+	}
+}
+
+// rank returns the page of hits (one more than limit when there is another page) without
+// snippets, and their note ids. Its one statement does all its work in its first step (the
+// sort of every match keeping only the page), which is where the driver interrupts SQLite when
+// ctx ends; the rows after it are read from the sorted page.
+func (ix *Index) rank(ctx context.Context, match string, f Filter, limit, offset int) (ids []int64, hits []Hit, err error) {
 	where, args := f.where([]any{match})
-	// The inner query ranks every match by BM25 but keeps only the page (SQLite's sort with a
-	// LIMIT holds just that many rows, unlike FTS5's own ORDER BY rank, which sorts them all);
-	// the snippets are then made for the page alone, each by a MATCH narrowed to its rowid.
-	// The rowid breaks ties, so pages never overlap.
+	// SQLite's sort with a LIMIT holds just the page, unlike FTS5's own ORDER BY rank, which
+	// sorts every match; the rowid breaks ties, so pages never overlap.
 	from := `fts`
 	if where != "" {
 		from = `fts JOIN notes n ON n.id = fts.rowid`
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.title, n.updated,
-		(SELECT snippet(fts, 1, '**', '**', '…', 16) FROM fts WHERE fts MATCH ?1 AND fts.rowid = top.id),
-		top.score, (SELECT group_concat(tag, ' ') FROM tags t WHERE t.note = n.id)
+	rows, err := ix.read.QueryContext(ctx, `SELECT n.id, n.path, n.title, n.updated, top.score,
+		(SELECT group_concat(tag, ' ') FROM tags t WHERE t.note = n.id)
 		FROM (SELECT fts.rowid AS id, bm25(fts, 10.0, 1.0, 5.0) AS score FROM `+from+` WHERE fts MATCH ?1`+where+`
 			ORDER BY score, fts.rowid LIMIT ? OFFSET ?) AS top
 		JOIN notes n ON n.id = top.id ORDER BY top.score, top.id`, append(args, limit+1, offset)...)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var h Hit
-		var updated int64
+		var id, updated int64
 		var tags sql.NullString
-		if err := rows.Scan(&h.Path, &h.Title, &updated, &h.Snippet, &h.Score, &tags); err != nil {
-			return nil, false, err
+		if err := rows.Scan(&id, &h.Path, &h.Title, &updated, &h.Score, &tags); err != nil {
+			return nil, nil, err
 		}
 		h.Score = -h.Score
 		h.Updated = fromUnix(updated)
 		h.Tags = splitTags(tags)
+		ids = append(ids, id)
 		hits = append(hits, h)
 	}
-	if len(hits) > limit {
-		return hits[:limit], true, rows.Err()
+	return ids, hits, rows.Err()
+}
+
+// snippet comes from the note's first body passage matching the whole query, else its first
+// passage matching any wanted term, else (the match was in the title or tags) its first
+// passage: snippetWords words from just before the first match, matches **highlighted**, "…"
+// where text was cut. Each lookup reads one passage of at most passageBytes, so its cost does
+// not grow with the note.
+func (ix *Index) snippet(ctx context.Context, id int64, match, anyTerm string) (string, error) {
+	lo, hi := passageRange(id)
+	queries := []string{match, anyTerm}
+	if match == anyTerm {
+		queries = queries[:1] // one wanted term and nothing excluded
 	}
-	return hits, false, rows.Err()
+	for _, q := range queries {
+		var rowid int64
+		var text string
+		var next bool
+		err := ix.passageMatch.QueryRowContext(ctx, q, lo, hi).Scan(&rowid, &text, &next)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return window(text, rowid > lo, next), nil
+	}
+	var text string
+	var next bool
+	err := ix.passageFirst.QueryRowContext(ctx, lo).Scan(&text, &next)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil // an empty body
+	}
+	if err != nil {
+		return "", err
+	}
+	return window(text, false, next), nil
 }
 
 func splitTags(s sql.NullString) []string {
@@ -199,7 +294,7 @@ func (ix *Index) List(ctx context.Context, f Filter, sort Sort, limit, offset in
 	case ByPath:
 		order = "n.path"
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.title, n.created, n.updated, n.size,
+	rows, err := ix.read.QueryContext(ctx, `SELECT n.path, n.title, n.created, n.updated, n.size,
 		(SELECT group_concat(tag, ' ') FROM tags t WHERE t.note = n.id)
 		FROM notes n WHERE 1=1`+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit+1, offset)...)
 	if err != nil {
@@ -231,7 +326,7 @@ type TagCount struct {
 // Tags counts the notes under each tag, most used first, in folder when one is given.
 func (ix *Index) Tags(ctx context.Context, folder string) ([]TagCount, error) {
 	where, args := Filter{Folder: folder}.where(nil)
-	rows, err := ix.db.QueryContext(ctx, `SELECT t.tag, count(*) AS c FROM tags t JOIN notes n ON n.id = t.note WHERE 1=1`+where+` GROUP BY t.tag ORDER BY c DESC, t.tag`, args...)
+	rows, err := ix.read.QueryContext(ctx, `SELECT t.tag, count(*) AS c FROM tags t JOIN notes n ON n.id = t.note WHERE 1=1`+where+` GROUP BY t.tag ORDER BY c DESC, t.tag`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +348,7 @@ func (ix *Index) Resolve(ctx context.Context, target string) (string, error) {
 	key := vault.LinkKey(target)
 	for _, col := range []string{"pkey", "stem", "tkey"} {
 		var p string
-		err := ix.db.QueryRowContext(ctx, `SELECT path FROM notes WHERE `+col+` = ? ORDER BY length(path), path LIMIT 1`, key).Scan(&p)
+		err := ix.read.QueryRowContext(ctx, `SELECT path FROM notes WHERE `+col+` = ? ORDER BY length(path), path LIMIT 1`, key).Scan(&p)
 		if err == nil {
 			return p, nil
 		}
@@ -266,7 +361,7 @@ func (ix *Index) Resolve(ctx context.Context, target string) (string, error) {
 
 // Outgoing lists a note's wikilink targets as written.
 func (ix *Index) Outgoing(ctx context.Context, path string) ([]string, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT l.target FROM links l JOIN notes n ON n.id = l.src WHERE n.path = ? ORDER BY l.target`, path)
+	rows, err := ix.read.QueryContext(ctx, `SELECT l.target FROM links l JOIN notes n ON n.id = l.src WHERE n.path = ? ORDER BY l.target`, path)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +380,7 @@ func (ix *Index) Outgoing(ctx context.Context, path string) ([]string, error) {
 // Backlinks lists the notes with a wikilink that resolves to path (by its path, file name or
 // title), other than itself.
 func (ix *Index) Backlinks(ctx context.Context, path string) ([]string, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT s.path FROM notes d
+	rows, err := ix.read.QueryContext(ctx, `SELECT DISTINCT s.path FROM notes d
 		JOIN links l ON l.key IN (d.pkey, d.stem, d.tkey)
 		JOIN notes s ON s.id = l.src
 		WHERE d.path = ? AND s.id != d.id ORDER BY s.path`, path)

@@ -1,0 +1,102 @@
+package index
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A note's body is also indexed cut into passages, which snippets are made from: FTS5's
+// highlight() and snippet() cost grows with the square of the matches in the text they work
+// on, so they only ever see one passage.
+const (
+	passageWords = 64  // words (runs of non-space) in a passage
+	passageBytes = 400 // bytes in a passage at most: a longer word is cut
+	snippetWords = 24  // words of a passage a snippet shows
+	snippetLead  = 6   // words shown before the first match
+	// passageBits is how many low bits of a passage's rowid number it within its note
+	// (note id << passageBits | number); a body's passages past 1<<passageBits are not kept.
+	passageBits = 24
+)
+
+// passageRange is the first and last passage rowid of the note with id.
+func passageRange(id int64) (lo, hi int64) {
+	return id << passageBits, id<<passageBits | (1<<passageBits - 1)
+}
+
+// Passages cuts body into passages of passageWords words (at most passageBytes each; a longer
+// word is cut at a character boundary), without the space between them. The highlight
+// markers (control characters) are removed from the text.
+func Passages(body string) []string {
+	body = strings.NewReplacer(markOpen, " ", markClose, " ").Replace(body)
+	var out []string
+	start, words, inWord := -1, 0, false
+	cut := func(end int) {
+		if p := strings.TrimRightFunc(body[start:end], unicode.IsSpace); p != "" && len(out) < 1<<passageBits {
+			out = append(out, p)
+		}
+		start, words = -1, 0
+	}
+	for i, r := range body {
+		if unicode.IsSpace(r) {
+			inWord = false
+			continue
+		}
+		if start >= 0 && (!inWord && words == passageWords || i+utf8.RuneLen(r)-start > passageBytes) {
+			cut(i)
+			if inWord {
+				words = 1 // the word cut goes on in this passage
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+		if !inWord {
+			words++
+			inWord = true
+		}
+	}
+	if start >= 0 {
+		cut(len(body))
+	}
+	return out
+}
+
+// Highlight markers: control characters, which note text does not use, so that a "**" written
+// in a note is not taken for one.
+const (
+	markOpen  = "\x02"
+	markClose = "\x03"
+)
+
+// window turns a passage with highlight markers into a snippet: snippetWords words starting a
+// few before the first match, matches in **bold**, and "…" where text was cut (before and
+// after say whether the passage itself was cut from more).
+func window(h string, before, after bool) string {
+	fields := strings.Fields(h)
+	first := 0
+	for i, f := range fields {
+		if strings.Contains(f, markOpen) {
+			first = i
+			break
+		}
+	}
+	start := max(0, first-snippetLead)
+	end := min(len(fields), start+snippetWords)
+	s := strings.Join(fields[start:end], " ")
+	// A match cut by the window's edge is closed (or opened) at the edge.
+	if strings.LastIndex(s, markOpen) > strings.LastIndex(s, markClose) {
+		s += markClose
+	}
+	if c := strings.Index(s, markClose); c >= 0 && (c < strings.Index(s, markOpen) || !strings.Contains(s, markOpen)) {
+		s = markOpen + s
+	}
+	s = strings.NewReplacer(markOpen, "**", markClose, "**").Replace(s)
+	if before || start > 0 {
+		s = "…" + s
+	}
+	if after || end < len(fields) {
+		s += "…"
+	}
+	return s
+}
