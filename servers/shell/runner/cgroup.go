@@ -155,18 +155,42 @@ func (t *cgroupTree) create(id string) (string, *os.File, error) {
 	return dir, f, nil
 }
 
-// kill kills every process in the cgroup dir and waits up to wait for it to empty; it
-// returns the processes still in it.
+// killCgroup kills every process in the cgroup dir and its descendant cgroups, and waits up
+// to wait for them to go; it returns the processes still there.
 func killCgroup(dir string, wait time.Duration) []int {
+	if !populated(dir) {
+		return nil
+	}
 	_ = writeFile(filepath.Join(dir, "cgroup.kill"), "1")
 	deadline := time.Now().Add(wait)
-	for {
-		pids := cgroupProcs(dir)
-		if len(pids) == 0 || time.Now().After(deadline) {
-			return pids
+	for populated(dir) {
+		if time.Now().After(deadline) {
+			return subtreeProcs(dir)
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(time.Millisecond)
 	}
+	return nil
+}
+
+// populated reports whether a live process is in the cgroup or below it (cgroup.events).
+func populated(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "cgroup.events"))
+	if err != nil {
+		return false
+	}
+	return bytes.Contains(b, []byte("populated 1"))
+}
+
+// subtreeProcs lists the live processes in the cgroup dir and its descendant cgroups.
+func subtreeProcs(dir string) []int {
+	pids := cgroupProcs(dir)
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.IsDir() {
+			pids = append(pids, subtreeProcs(filepath.Join(dir, e.Name()))...)
+		}
+	}
+	return pids
 }
 
 // cgroupProcs lists the live processes in a cgroup (zombies are not listed).
@@ -208,6 +232,9 @@ func (t *cgroupTree) sweep(live func(name string) bool, tracked func(pid int) bo
 		}
 		dir := filepath.Join(t.jobsDir, e.Name())
 		survivors = append(survivors, removeCgroup(dir)...)
+	}
+	if len(survivors) == 0 {
+		return nil
 	}
 	time.Sleep(5 * time.Millisecond)
 	var left []int

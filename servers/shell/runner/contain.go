@@ -46,12 +46,17 @@ type Runner struct {
 	tracked map[int]bool    // pids of the bash processes os/exec waits for
 	adopted map[int]bool    // orphans of live jobs reparented to the server, reaped by the runner
 	scanner bool            // the orphan scanner goroutine runs
+
+	children func(pid int) []int
 }
 
 // New returns a runner in the given mode: "cgroup", "subreaper", or "auto" for the strongest
 // one available. A mode asked for by name that is not available is an error.
 func New(want string) (*Runner, error) {
-	r := &Runner{self: os.Getpid(), jobs: map[string]*job{}, tracked: map[int]bool{}, adopted: map[int]bool{}}
+	r := &Runner{self: os.Getpid(), jobs: map[string]*job{}, tracked: map[int]bool{}, adopted: map[int]bool{}, children: scanChildren}
+	if hasTaskChildren() {
+		r.children = taskChildren
+	}
 	var cgErr error
 	if want == "auto" || want == string(ModeCgroup) {
 		r.cg, cgErr = newCgroupTree()
@@ -185,7 +190,7 @@ func (j *job) release() {
 		_ = j.fd.Close()
 	}
 	if j.dir != "" {
-		_ = os.Remove(j.dir) // fails while survivors remain; the next sweep retries
+		_ = removeCgroup(j.dir) // leaves what survivors hold; the next sweep retries
 	}
 }
 
@@ -219,30 +224,23 @@ func groupSurvivors(pgid int) []int {
 }
 
 // killOrphans, in subreaper mode, kills j's processes round after round until none is left
-// or killWait passes: the tree under its bash, its process group, and the server's adopted
-// children tagged with its job id, with their trees. It reaps the adopted ones it killed.
+// or killWait passes: the tree under its bash, and the server's adopted children tagged with
+// its job id or in its process group, with their trees. It reaps the adopted ones it killed.
 func (r *Runner) killOrphans(j *job) []int {
 	deadline := time.Now().Add(killWait)
 	tag := JobEnv + "=" + j.id
 	reaped := !r.isTracked(j.pid)
 	for {
-		procs, err := allProcs()
-		if err != nil {
-			return nil
-		}
-		children := map[int][]int{}
-		for _, p := range procs {
-			children[p.ppid] = append(children[p.ppid], p.pid)
-		}
-		byPid := map[int]procInfo{}
 		var roots []int
-		for _, p := range procs {
-			byPid[p.pid] = p
-			switch {
-			case p.pid == j.pid && !reaped, j.pid > 0 && p.pgid == j.pid:
-				roots = append(roots, p.pid)
-			case p.ppid == r.self && !r.isTracked(p.pid) && envHas(p.pid, tag):
-				roots = append(roots, p.pid)
+		if !reaped && j.pid > 0 {
+			roots = append(roots, j.pid)
+		}
+		for _, pid := range r.children(r.self) {
+			if pid == j.pid || r.isTracked(pid) {
+				continue
+			}
+			if p, err := readStat(pid); err == nil && (j.pid > 0 && p.pgid == j.pid || envHas(pid, tag)) {
+				roots = append(roots, pid)
 			}
 		}
 		var live []int
@@ -254,8 +252,11 @@ func (r *Runner) killOrphans(j *job) []int {
 				continue
 			}
 			seen[pid] = true
-			roots = append(roots, children[pid]...)
-			p := byPid[pid]
+			p, err := readStat(pid)
+			if err != nil {
+				continue
+			}
+			roots = append(roots, r.children(pid)...)
 			if p.ppid == r.self && pid != j.pid {
 				r.adopt(pid)
 			}
@@ -277,7 +278,7 @@ func (r *Runner) killOrphans(j *job) []int {
 			}
 			return left
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -324,9 +325,9 @@ func (r *Runner) scan() {
 			}
 		}
 		r.mu.Unlock()
-		procs, _ := allProcs()
-		for _, p := range procs {
-			if p.ppid != r.self || r.isTracked(p.pid) {
+		for _, pid := range r.children(r.self) {
+			p, err := readStat(pid)
+			if err != nil || r.isTracked(pid) {
 				continue
 			}
 			if p.zombie {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -37,6 +38,43 @@ func readStat(pid int) (procInfo, error) {
 		return procInfo{}, fmt.Errorf("/proc/%d/stat: pgid: %w", pid, err)
 	}
 	return p, nil
+}
+
+// taskChildren lists the children of pid from /proc/PID/task/*/children.
+func taskChildren(pid int) []int {
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	var out []int
+	for _, f := range tasks {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, field := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(field); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// hasTaskChildren reports whether the kernel has /proc/PID/task/TID/children
+// (CONFIG_PROC_CHILDREN); without it children are found by scanning every process.
+func hasTaskChildren() bool {
+	_, err := os.Stat("/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children")
+	return err == nil
+}
+
+// scanChildren lists the children of pid by reading every process's parent.
+func scanChildren(pid int) []int {
+	procs, _ := allProcs()
+	var out []int
+	for _, p := range procs {
+		if p.ppid == pid {
+			out = append(out, p.pid)
+		}
+	}
+	return out
 }
 
 // allProcs lists every process /proc shows; processes that vanish while it reads are skipped.

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -246,5 +248,26 @@ func TestRunCancel(t *testing.T) {
 	}
 	if res.Signal != "killed" || time.Since(began) > 10*time.Second {
 		t.Errorf("signal %q after %s", res.Signal, time.Since(began))
+	}
+}
+
+func TestChildrenBothWays(t *testing.T) {
+	cmd := exec.Command("sleep", "5")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	for name, list := range map[string]func(int) []int{"scan": scanChildren, "task files": taskChildren} {
+		if !slices.Contains(list(os.Getpid()), cmd.Process.Pid) {
+			t.Errorf("%s: child %d not listed in %v", name, cmd.Process.Pid, list(os.Getpid()))
+		}
+	}
+}
+
+func TestUnescapeMount(t *testing.T) {
+	for in, want := range map[string]string{`/sys/fs/cgroup`: "/sys/fs/cgroup", `/a\040b`: "/a b", `/a\134b`: `/a\b`, `/x\0`: `/x\0`} {
+		if got := unescapeMount(in); got != want {
+			t.Errorf("unescapeMount(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
