@@ -201,3 +201,27 @@ func TestTimedOutCallFreesItsSlot(t *testing.T) {
 	}
 	t.Logf("timed-out call returned after %s; the call waiting for its slot after %s", took, second)
 }
+
+func TestStopProcessSignalsEscapedDescendantsFirst(t *testing.T) {
+	for _, mode := range modes(t) {
+		t.Run(mode, func(t *testing.T) {
+			_, cs, _ := start(t, "--containment", mode)
+			marker := newMarker(t)
+			var started processOutput
+			mcptest.Decode(t, mcptest.Call(t, cs, "start_process", map[string]any{
+				"command":  fmt.Sprintf(`setsid bash -c 'trap "echo escaped got TERM; exit 0" TERM; echo ready; sleep %s & wait' & sleep %s`, marker, marker),
+				"wait_for": "ready",
+			}), &started)
+			var stopped processOutput
+			mcptest.Decode(t, mcptest.Call(t, cs, "stop_process", map[string]any{"handle": started.Process.Handle, "grace_seconds": 2}), &stopped)
+			var page processOutput
+			mcptest.Decode(t, mcptest.Call(t, cs, "read_process_output", map[string]any{"handle": started.Process.Handle}), &page)
+			if !strings.Contains(page.Output, "escaped got TERM") {
+				t.Errorf("the escaped descendant did not get the stop signal before KILL: output %q", page.Output)
+			}
+			if left := sleepers(marker); len(left) > 0 {
+				t.Errorf("processes outlived stop_process: %v", left)
+			}
+		})
+	}
+}

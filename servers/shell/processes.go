@@ -483,7 +483,7 @@ func (sh *shell) stopProcess(ctx context.Context, _ *mcp.CallToolRequest, in sto
 	}
 	if !p.finished() {
 		sh.log.Info("process stopping", "tool", "stop_process", "caller", kit.Caller(ctx), "handle", p.handle, "signal", name)
-		_ = p.proc.Signal(sig)
+		_ = p.proc.Stop(sig, grace)
 		select {
 		case <-p.proc.Done():
 		case <-time.After(grace):

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -120,7 +121,30 @@ func newCgroupTree() (*cgroupTree, error) {
 		_ = os.Remove(jobs)
 		return nil, errors.New("the kernel has no cgroup.kill (needs Linux 5.14 or later)")
 	}
-	return &cgroupTree{serverDir: filepath.Join(base, leaf), jobsDir: jobs}, nil
+	t := &cgroupTree{serverDir: filepath.Join(base, leaf), jobsDir: jobs}
+	if err := t.probe(); err != nil {
+		t.close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// probe starts Shell into a cgroup once: a seccomp filter may refuse clone3, which starting
+// a process straight into a cgroup needs, and then no command could run.
+func (t *cgroupTree) probe() error {
+	dir, fd, err := t.create("probe")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.Remove(dir) }()
+	defer fd.Close()
+	cmd := exec.Command(Shell, "-c", "exit 0")
+	cmd.Env = []string{}
+	cmd.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: int(fd.Fd())}
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("starting a process into a cgroup failed (is clone3 blocked?): %w", err)
+	}
+	return nil
 }
 
 // removeStale removes the cgroups earlier server processes left under base; rmdir refuses

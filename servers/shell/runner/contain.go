@@ -180,6 +180,39 @@ func (j *job) kill() []int {
 	}
 }
 
+// signal sends sig to every process of the job that the runner's mode can find.
+func (j *job) signal(sig syscall.Signal) error {
+	err := syscall.Kill(-j.pid, sig)
+	switch j.r.mode {
+	case ModeCgroup:
+		for _, pid := range subtreeProcs(j.dir) {
+			if e := syscall.Kill(pid, sig); e == nil {
+				err = nil
+			}
+		}
+	case ModeSubreaper:
+		if len(j.r.signalTree(j, sig)) > 0 {
+			err = nil
+		}
+	}
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
+}
+
+// busy reports whether a process of the job is still alive, as far as the mode can tell.
+func (j *job) busy() bool {
+	switch j.r.mode {
+	case ModeCgroup:
+		return populated(j.dir)
+	case ModeSubreaper:
+		return len(j.r.signalTree(j, 0)) > 0
+	default:
+		return len(groupSurvivors(j.pid)) > 0
+	}
+}
+
 // release forgets the job and removes its cgroup; call it after the last kill.
 func (j *job) release() {
 	r := j.r
@@ -224,47 +257,11 @@ func groupSurvivors(pgid int) []int {
 }
 
 // killOrphans, in subreaper mode, kills j's processes round after round until none is left
-// or killWait passes: the tree under its bash, and the server's adopted children tagged with
-// its job id or in its process group, with their trees. It reaps the adopted ones it killed.
+// or killWait passes, and reaps the adopted ones it killed.
 func (r *Runner) killOrphans(j *job) []int {
 	deadline := time.Now().Add(killWait)
-	tag := JobEnv + "=" + j.id
-	reaped := !r.isTracked(j.pid)
 	for {
-		var roots []int
-		if !reaped && j.pid > 0 {
-			roots = append(roots, j.pid)
-		}
-		for _, pid := range r.children(r.self) {
-			if pid == j.pid || r.isTracked(pid) {
-				continue
-			}
-			if p, err := readStat(pid); err == nil && (j.pid > 0 && p.pgid == j.pid || envHas(pid, tag)) {
-				roots = append(roots, pid)
-			}
-		}
-		var live []int
-		seen := map[int]bool{}
-		for len(roots) > 0 {
-			pid := roots[len(roots)-1]
-			roots = roots[:len(roots)-1]
-			if seen[pid] || pid == r.self {
-				continue
-			}
-			seen[pid] = true
-			p, err := readStat(pid)
-			if err != nil {
-				continue
-			}
-			roots = append(roots, r.children(pid)...)
-			if p.ppid == r.self && pid != j.pid {
-				r.adopt(pid)
-			}
-			if !p.zombie {
-				live = append(live, pid)
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
+		live := r.signalTree(j, syscall.SIGKILL)
 		r.reapAdopted()
 		if len(live) == 0 {
 			return nil
@@ -280,6 +277,48 @@ func (r *Runner) killOrphans(j *job) []int {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// signalTree, in subreaper mode, sends sig to j's live processes and returns them: the tree
+// under its bash, and the server's children (adopted orphans) tagged with its job id or in
+// its process group, with their trees. Orphans found are adopted, to be reaped.
+func (r *Runner) signalTree(j *job, sig syscall.Signal) []int {
+	tag := JobEnv + "=" + j.id
+	var roots []int
+	if r.isTracked(j.pid) { // not reaped yet, so the pid is still its bash
+		roots = append(roots, j.pid)
+	}
+	for _, pid := range r.children(r.self) {
+		if pid == j.pid || r.isTracked(pid) {
+			continue
+		}
+		if p, err := readStat(pid); err == nil && (j.pid > 0 && p.pgid == j.pid || envHas(pid, tag)) {
+			roots = append(roots, pid)
+		}
+	}
+	var live []int
+	seen := map[int]bool{}
+	for len(roots) > 0 {
+		pid := roots[len(roots)-1]
+		roots = roots[:len(roots)-1]
+		if seen[pid] || pid == r.self {
+			continue
+		}
+		seen[pid] = true
+		p, err := readStat(pid)
+		if err != nil {
+			continue
+		}
+		roots = append(roots, r.children(pid)...)
+		if p.ppid == r.self && pid != j.pid {
+			r.adopt(pid)
+		}
+		if !p.zombie {
+			live = append(live, pid)
+			_ = syscall.Kill(pid, sig)
+		}
+	}
+	return live
 }
 
 func (r *Runner) adopt(pid int) {

@@ -164,6 +164,9 @@ type Process struct {
 	start  time.Time
 	done   chan struct{}
 	result Result
+
+	stopMu    sync.Mutex
+	stopUntil time.Time // while a stop's grace lasts, descendants outliving bash get it too
 }
 
 // Start starts spec in the background with its stdout and stderr both written to out, and
@@ -203,6 +206,12 @@ func (r *Runner) Start(spec Spec, out io.Writer) (*Process, error) {
 	go func() {
 		_ = cmd.Wait() // the exit status is in cmd.ProcessState
 		j.waited()
+		p.stopMu.Lock()
+		until := p.stopUntil
+		p.stopMu.Unlock()
+		for time.Now().Before(until) && j.busy() {
+			time.Sleep(10 * time.Millisecond)
+		}
 		survivors := j.kill()
 		j.release()
 		finish(copied)
@@ -231,18 +240,24 @@ func (p *Process) Done() <-chan struct{} { return p.done }
 // Result is how the process ended; valid once Done is closed.
 func (p *Process) Result() Result { return p.result }
 
-// Signal sends sig to the whole process group (a descendant that left the group does not get
-// it; Kill reaches those too).
+// Signal sends sig to every process of the command the runner's Mode can find: its process
+// group, and in cgroup or subreaper mode also the descendants that left the group.
 func (p *Process) Signal(sig syscall.Signal) error {
 	select {
 	case <-p.done:
 		return errors.New("the process has already exited")
 	default:
 	}
-	if err := syscall.Kill(-p.pgid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return err
-	}
-	return nil
+	return p.job.signal(sig)
+}
+
+// Stop sends sig like Signal and lets every process of the command, not only bash, exit
+// within grace; the caller kills what is left after grace with Kill.
+func (p *Process) Stop(sig syscall.Signal, grace time.Duration) error {
+	p.stopMu.Lock()
+	p.stopUntil = time.Now().Add(grace)
+	p.stopMu.Unlock()
+	return p.Signal(sig)
 }
 
 // Kill kills the process and everything it started, including descendants that left its
