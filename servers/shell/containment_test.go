@@ -97,6 +97,7 @@ func TestRunCommandEscapesDoNotOutliveTheCall(t *testing.T) {
 					if left := sleepers(marker); len(left) > 0 {
 						t.Errorf("processes outlived run_command: %v", left)
 					}
+					t.Logf("returned after %s", took.Round(time.Millisecond))
 				})
 			}
 		}
