@@ -427,6 +427,8 @@ func TestBadFlags(t *testing.T) {
 		{"--work-dir", "relative"},
 		{"--allowed-roots", "/nonexistent-root-xyz"},
 		{"--allowed-roots", "/usr"},
+		{"--containment", "chroot"},
+		{"--containment", "process-group"},
 	} {
 		var stderr bytes.Buffer
 		code := runMain(t, append([]string{"--state-dir", t.TempDir(), "--list-tools"}, args...), &stderr)

@@ -130,20 +130,25 @@ func (r *Runner) Run(ctx context.Context, spec Spec, stdout, stderr io.Writer) (
 		j.waited()
 		waited <- err
 	}()
-	var survivors []int
+	var res Result
 	select {
 	case err = <-waited:
+		res = result(cmd, start)
+		res.Survivors = j.kill() // what the command left running
 	case <-ctx.Done():
-		survivors = j.kill()
+		survivors := j.kill()
 		select {
 		case err = <-waited:
+			res = result(cmd, start)
 		case <-time.After(killWait):
-			err = errors.New("bash did not exit after SIGKILL")
+			// bash is in uninterruptible sleep, or os/exec is still feeding its stdin to a
+			// survivor: report it killed without reading the state Wait is still writing.
+			err = nil
+			res = Result{ExitCode: -1, Signal: syscall.SIGKILL.String(), Duration: time.Since(start)}
+			if alive(cmd.Process.Pid) {
+				survivors = append(survivors, cmd.Process.Pid)
+			}
 		}
-	}
-	res := result(cmd, start)
-	res.Survivors = j.kill()
-	if len(res.Survivors) == 0 && cmd.ProcessState == nil {
 		res.Survivors = survivors
 	}
 	finish(copies...)
