@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -222,6 +223,36 @@ func TestStopProcessSignalsEscapedDescendantsFirst(t *testing.T) {
 			}
 			if left := sleepers(marker); len(left) > 0 {
 				t.Errorf("processes outlived stop_process: %v", left)
+			}
+		})
+	}
+}
+
+func TestCgroupEscapesByMovingAreKilled(t *testing.T) {
+	if !slices.Contains(modes(t), "cgroup") {
+		t.Skip("no writable cgroup v2 hierarchy here")
+	}
+	_, cs, _ := start(t, "--containment", "cgroup")
+	// $PPID is the server; the command's cgroup is .../shell-jobs-…/JOB.
+	const locate = `mnt=$(findmnt -n -t cgroup2 -o TARGET | head -n 1)
+own=$mnt$(sed -n 's/^0:://p' /proc/self/cgroup)
+jobs=$(dirname "$own")
+base=$(dirname "$jobs")
+`
+	for _, tc := range []struct{ name, move string }{
+		{"into the server's cgroup", `echo $! > "$base/shell-server-$PPID/cgroup.procs"`},
+		{"into a cgroup it made beside its own", `mkdir "$jobs/mine" && echo $! > "$jobs/mine/cgroup.procs"`},
+		{"into a cgroup it made below its own", `mkdir "$own/below" && echo $! > "$own/below/cgroup.procs"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			marker := newMarker(t)
+			line := locate + "setsid sleep " + marker + " >/dev/null 2>&1 &\n" + tc.move + " && echo moved"
+			out := run(t, cs, map[string]any{"command": line, "timeout_seconds": 10})
+			if out.Stdout != "moved\n" {
+				t.Fatalf("the move failed, so this test proves nothing: %+v", out)
+			}
+			if left := sleepers(marker); len(left) > 0 || len(out.Survivors) > 0 {
+				t.Errorf("a process that moved itself out of its cgroup survived: %v (survivors %v)", left, out.Survivors)
 			}
 		})
 	}
