@@ -26,7 +26,8 @@ type cgroupTree struct {
 }
 
 // cgroupMount finds where the cgroup v2 hierarchy is mounted and the mount's root, from
-// /proc/self/mountinfo.
+// /proc/self/mountinfo. The same hierarchy may also be mounted elsewhere (a container's
+// scratch root); a mount under /sys/fs/cgroup, where init mounts it, is preferred.
 func cgroupMount() (mountPoint, root string, err error) {
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
@@ -40,12 +41,18 @@ func cgroupMount() (mountPoint, root string, err error) {
 		if !ok || len(fields) < 5 || len(tail) < 1 || tail[0] != "cgroup2" {
 			continue
 		}
-		return unescapeMount(fields[4]), unescapeMount(fields[3]), nil
+		m, r := unescapeMount(fields[4]), unescapeMount(fields[3])
+		if mountPoint == "" || strings.HasPrefix(m, "/sys/fs/cgroup") && !strings.HasPrefix(mountPoint, "/sys/fs/cgroup") {
+			mountPoint, root = m, r
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return "", "", err
 	}
-	return "", "", errors.New("no cgroup v2 hierarchy is mounted")
+	if mountPoint == "" {
+		return "", "", errors.New("no cgroup v2 hierarchy is mounted")
+	}
+	return mountPoint, root, nil
 }
 
 // unescapeMount undoes mountinfo's octal escapes of space, tab, newline and backslash.
@@ -93,7 +100,12 @@ func newCgroupTree() (*cgroupTree, error) {
 	if err != nil {
 		return nil, err
 	}
-	rel, ok := strings.CutPrefix(path.Clean(own), path.Clean(root))
+	own, root = path.Clean(own), path.Clean(root)
+	rel, ok := own, true
+	if root != "/" {
+		rel, ok = strings.CutPrefix(own, root)
+		ok = ok && (rel == "" || rel[0] == '/')
+	}
 	if !ok {
 		return nil, fmt.Errorf("cgroup %s is outside the mounted hierarchy %s", own, root)
 	}

@@ -271,3 +271,37 @@ func TestUnescapeMount(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoFallsBackToSubreaper runs itself again in a mount namespace without the cgroup v2
+// mount: auto must then choose subreaper and say why, and cgroup must be refused.
+func TestAutoFallsBackToSubreaper(t *testing.T) {
+	if os.Getenv("RUNNER_TEST_NO_CGROUP") == "1" {
+		r, err := New("auto")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if r.Mode() != ModeSubreaper || !strings.Contains(r.Note(), "no cgroup") {
+			t.Errorf("mode %s, note %q", r.Mode(), r.Note())
+		}
+		if _, err := New("cgroup"); err == nil {
+			t.Error("cgroup containment accepted without a cgroup v2 mount")
+		}
+		return
+	}
+	mnt, _, err := cgroupMount()
+	if err != nil {
+		t.Skipf("no cgroup v2 mount to hide: %v", err)
+	}
+	cmd := exec.Command("unshare", "--mount", "--propagation", "private", "sh", "-c",
+		`grep ' - cgroup2 ' /proc/self/mountinfo | cut -d' ' -f5 | while read -r m; do umount -l "$m"; done
+		exec "$0" -test.run '^TestAutoFallsBackToSubreaper$' -test.v`, os.Args[0])
+	cmd.Env = append(os.Environ(), "RUNNER_TEST_NO_CGROUP=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil && strings.Contains(string(out), "unshare failed") {
+		t.Skipf("cannot make a mount namespace here: %s", out)
+	}
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestAutoFallsBackToSubreaper") {
+		t.Errorf("in a namespace without %s: %v\n%s", mnt, err, out)
+	}
+}
