@@ -358,8 +358,10 @@ func (r *Runner) scan() {
 		tags := make([]string, 0, len(r.jobs))
 		pgids := map[int]bool{}
 		for id, j := range r.jobs {
-			tags = append(tags, JobEnv+"="+id)
+			// A job whose bash is forking but not yet recorded is skipped: that bash carries the
+			// tag too, and adopting it would steal its exit status from os/exec.
 			if j.proc != nil {
+				tags = append(tags, JobEnv+"="+id)
 				pgids[j.pid] = true // its bash is not reaped yet, so the pid is not reused
 			}
 		}
