@@ -97,6 +97,12 @@ func TestRunCommandEscapesDoNotOutliveTheCall(t *testing.T) {
 					}
 					if left := sleepers(marker); len(left) > 0 {
 						t.Errorf("processes outlived run_command: %v", left)
+						for _, f := range left {
+							st, _ := os.ReadFile(filepath.Join(filepath.Dir(f), "stat"))
+							cl, _ := os.ReadFile(f)
+							env, _ := os.ReadFile(filepath.Join(filepath.Dir(f), "environ"))
+							t.Logf("survivor: stat %s cmdline %q environ %q", st, cl, env)
+						}
 					}
 					t.Logf("returned after %s", took.Round(time.Millisecond))
 				})

@@ -246,7 +246,8 @@ func cgroupProcs(dir string) []int {
 
 // sweep kills processes that moved themselves out of their command's cgroup into places the
 // runner can see: the server's own cgroup (anything there but the server and its direct
-// children) and cgroups under jobsDir that no live command owns. It returns what survived.
+// children that are not commands) and cgroups under jobsDir that no live command owns. It
+// returns what survived.
 func (t *cgroupTree) sweep(live func(name string) bool, tracked func(pid int) bool) []int {
 	var survivors []int
 	self := os.Getpid()
@@ -255,7 +256,9 @@ func (t *cgroupTree) sweep(live func(name string) bool, tracked func(pid int) bo
 			continue
 		}
 		p, err := readStat(pid)
-		if err != nil || (p.ppid == self && !tracked(pid)) {
+		// The server's own direct children (version probes) stay, unless they are commands:
+		// tracked, or tagged with a job id (an orphan adopted by a subreaper in tests).
+		if err != nil || (p.ppid == self && !tracked(pid) && !envHasName(pid, JobEnv)) {
 			continue
 		}
 		_ = syscall.Kill(pid, syscall.SIGKILL)

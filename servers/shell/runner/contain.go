@@ -260,12 +260,20 @@ func groupSurvivors(pgid int) []int {
 // or killWait passes, and reaps the adopted ones it killed.
 func (r *Runner) killOrphans(j *job) []int {
 	deadline := time.Now().Add(killWait)
-	for {
+	for empty := 0; ; {
 		live := r.signalTree(j, syscall.SIGKILL)
 		r.reapAdopted()
+		// One round is a snapshot that a dying process can slip through: its children move
+		// to the server after the server's children were read. A process is a zombie only
+		// once its children have moved, so the round after one that found only zombies
+		// sees them all.
 		if len(live) == 0 {
-			return nil
+			if empty++; empty == 2 {
+				return nil
+			}
+			continue
 		}
+		empty = 0
 		if time.Now().After(deadline) {
 			var left []int
 			for _, pid := range live {

@@ -110,6 +110,15 @@ func envHas(pid int, kv string) bool {
 	return false
 }
 
+// envHasName reports whether the environment of pid sets the variable name.
+func envHasName(pid int, name string) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	return bytes.HasPrefix(b, []byte(name+"=")) || bytes.Contains(b, []byte("\x00"+name+"="))
+}
+
 // alive reports whether pid exists and is not a zombie.
 func alive(pid int) bool {
 	p, err := readStat(pid)
