@@ -180,25 +180,23 @@ func (j *job) kill() []int {
 	}
 }
 
-// signal sends sig to every process of the job that the runner's mode can find.
+// signal sends sig once to every process of the job that the runner's mode can find. In
+// subreaper mode the tree is walked from the top while it is intact, each process's children
+// read before it is signalled, so none is missed by dying parents.
 func (j *job) signal(sig syscall.Signal) error {
-	err := syscall.Kill(-j.pid, sig)
 	switch j.r.mode {
 	case ModeCgroup:
 		for _, pid := range subtreeProcs(j.dir) {
-			if e := syscall.Kill(pid, sig); e == nil {
-				err = nil
-			}
+			_ = syscall.Kill(pid, sig)
 		}
 	case ModeSubreaper:
-		if len(j.r.signalTree(j, sig)) > 0 {
-			err = nil
+		j.r.signalTree(j, sig)
+	default:
+		if err := syscall.Kill(-j.pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+			return err
 		}
 	}
-	if errors.Is(err, syscall.ESRCH) {
-		return nil
-	}
-	return err
+	return nil
 }
 
 // busy reports whether a process of the job is still alive, as far as the mode can tell.
