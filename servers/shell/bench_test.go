@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jck411/mcp-servers/servers/shell/runner"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 )
 
@@ -22,9 +23,21 @@ func reportLatency(b *testing.B, d []time.Duration) {
 }
 
 // BenchmarkRunCommandHTTP measures run_command "true" through the whole server over loopback
-// HTTP: guards, the go-sdk's stateless handler, the tool middleware, the policy and bash.
+// HTTP: guards, the go-sdk's stateless handler, the tool middleware, the policy and bash, in
+// each containment mode (cgroup needs a writable cgroup v2 tree).
 func BenchmarkRunCommandHTTP(b *testing.B) {
-	h := mcptest.Start(b, spec(), "--state-dir", b.TempDir())
+	for _, mode := range []string{"cgroup", "subreaper"} {
+		b.Run(mode, func(b *testing.B) {
+			if _, err := runner.New(mode); err != nil {
+				b.Skipf("%s containment: %v", mode, err)
+			}
+			benchRunCommand(b, "--containment", mode)
+		})
+	}
+}
+
+func benchRunCommand(b *testing.B, args ...string) {
+	h := mcptest.Start(b, spec(), append([]string{"--state-dir", b.TempDir()}, args...)...)
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"true"}}}`)
 	client := &http.Client{}
 	durations := make([]time.Duration, 0, b.N)

@@ -39,6 +39,8 @@ type runCommandOutput struct {
 	DurationMS  float64 `json:"duration_ms"`
 	TimedOut    bool    `json:"timed_out"`
 	Cwd         string  `json:"cwd"`
+	Survivors   []int   `json:"survivors,omitempty" jsonschema:"pids of processes the command started that were still alive after everything was killed"`
+	Note        string  `json:"note,omitempty" jsonschema:"a limit of the server's process containment that applies to this result"`
 }
 
 // Text renders the result as a terminal would show it, with the exit status.
@@ -56,12 +58,20 @@ func (o runCommandOutput) Text() string {
 		b.WriteByte('\n')
 	}
 	switch {
-	case o.TimedOut:
+	case o.TimedOut && len(o.Survivors) == 0:
 		fmt.Fprintf(&b, "[timed out after %.1f s; the command and its children were killed]", o.DurationMS/1000)
+	case o.TimedOut:
+		fmt.Fprintf(&b, "[timed out after %.1f s; the command was killed]", o.DurationMS/1000)
 	case o.Signal != "":
 		fmt.Fprintf(&b, "[killed by %s]", o.Signal)
 	default:
 		fmt.Fprintf(&b, "[exit %d]", o.ExitCode)
+	}
+	if len(o.Survivors) > 0 {
+		fmt.Fprintf(&b, "\n[still alive after the kill: pids %v]", o.Survivors)
+	}
+	if o.Note != "" {
+		fmt.Fprintf(&b, "\n[%s]", o.Note)
 	}
 	return b.String()
 }
@@ -114,11 +124,11 @@ func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runC
 	if in.Stdin != "" {
 		spec.Stdin = strings.NewReader(in.Stdin)
 	}
-	res, err := runner.Run(cctx, spec, stdout, stderr)
+	res, err := sh.runner.Run(cctx, spec, stdout, stderr)
 	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 	sh.log.Info("command", "tool", "run_command", "caller", caller, "command", in.Command, "cwd", dir,
 		"env", envNames(in.Env), "exit_code", res.ExitCode, "signal", res.Signal, "timed_out", timedOut,
-		"duration_ms", float64(res.Duration.Microseconds())/1000, "policy", sh.policy.Decision(nil))
+		"duration_ms", float64(res.Duration.Microseconds())/1000, "survivors", res.Survivors, "policy", sh.policy.Decision(nil))
 	if err != nil {
 		return nil, out, kit.Errorf(kit.CodeInternal, "running the command failed: %w", err)
 	}
@@ -136,6 +146,10 @@ func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runC
 		DurationMS:  float64(res.Duration.Microseconds()) / 1000,
 		TimedOut:    timedOut,
 		Cwd:         dir,
+		Survivors:   res.Survivors,
+	}
+	if sh.runner.Mode() == runner.ModeGroup {
+		out.Note = "containment is only the process group: descendants that called setsid or setpgid were not tracked and may still run"
 	}
 	return nil, out, nil
 }

@@ -38,6 +38,8 @@ type getEnvironmentOutput struct {
 	Policy        string        `json:"policy"`
 	AllowCommands []string      `json:"allow_commands,omitempty"`
 	Path          string        `json:"path" jsonschema:"the PATH commands run with"`
+	Containment   string        `json:"containment" jsonschema:"how everything a command starts is killed: cgroup, subreaper or process-group"`
+	ContainNote   string        `json:"containment_note,omitempty" jsonschema:"why a stronger containment is not in force"`
 	CPUs          int           `json:"cpus"`
 	MemTotalMB    int64         `json:"mem_total_mb"`
 	MemAvailMB    int64         `json:"mem_available_mb"`
@@ -61,6 +63,7 @@ func (sh *shell) getEnvironment(ctx context.Context, _ *mcp.CallToolRequest, _ g
 		OS: osName(), Arch: runtime.GOARCH, User: sh.env.Get("USER"), UID: os.Getuid(), WorkDir: sh.workDir,
 		AllowedRoots: sh.roots.Dirs(), Policy: string(sh.policy.Mode()), AllowCommands: sh.policy.Allowed(),
 		Path: sh.env.Get("PATH"), CPUs: runtime.NumCPU(), Tools: []toolVersion{},
+		Containment: string(sh.runner.Mode()), ContainNote: sh.runner.Note(),
 	}
 	out.Hostname, _ = os.Hostname()
 	var u syscall.Utsname

@@ -32,6 +32,7 @@ type settings struct {
 	maxProcesses  int
 	toolVersions  string
 	outputLimit   int
+	containment   string
 }
 
 // spec describes the shell server.
@@ -51,6 +52,7 @@ func spec() kit.Spec {
 			fs.IntVar(&st.maxProcesses, "max-processes", 16, "background processes kept at once, running or finished")
 			fs.StringVar(&st.toolVersions, "tool-versions", "bash,git,python3,go,node", "comma-separated programs whose versions get_environment reports")
 			fs.IntVar(&st.outputLimit, "output-limit", 64<<10, "bytes kept of each output stream per call; the middle of longer output is cut")
+			fs.StringVar(&st.containment, "containment", "auto", "how everything a command starts is found and killed: cgroup (a cgroup v2 per command; needs a writable cgroup tree, e.g. systemd Delegate=yes), subreaper (orphans reparent to the server), or auto (cgroup, else subreaper)")
 		},
 		Setup: func(s *kit.Server) error {
 			sh, err := newShell(s, st)
@@ -61,7 +63,8 @@ func spec() kit.Spec {
 			addProcessTools(s, sh)
 			addGetEnvironment(s, sh)
 			addFileTools(s, sh)
-			s.OnClose(sh.procs.closeAll)
+			s.OnClose(sh.runner.Close)
+			s.OnClose(sh.procs.closeAll) // runs first
 			return nil
 		},
 	}
@@ -76,6 +79,7 @@ type shell struct {
 	workDir      string
 	slots        chan struct{}
 	procs        *processTable
+	runner       *runner.Runner
 	toolVersions []string
 	outputLimit  int
 }
@@ -133,8 +137,14 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 			home = u.HomeDir
 		}
 	}
+	run, err := runner.New(st.containment)
+	if err != nil {
+		return nil, fmt.Errorf("--containment: %w", err)
+	}
 	log := s.Logger()
+	log.Info("containment", "mode", run.Mode(), "note", run.Note())
 	return &shell{
+		runner:       run,
 		log:          log,
 		policy:       pol,
 		roots:        roots,

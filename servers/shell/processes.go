@@ -80,23 +80,28 @@ func (t *processTable) reapLocked() {
 	}
 }
 
-func (t *processTable) get(handle string) (*process, error) {
+// get finds the caller's process by handle; another caller's process is reported exactly as
+// an unknown handle, so handles cannot be probed.
+func (t *processTable) get(handle, caller string) (*process, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	p, ok := t.byID[handle]
-	if !ok {
+	if !ok || p.owner != caller {
 		return nil, kit.Errorf(kit.CodeNotFound, "no process %q; list_processes shows the handles (finished processes are dropped after %s)", handle, processRetention)
 	}
 	return p, nil
 }
 
-func (t *processTable) all() []*process {
+// all lists the caller's processes, oldest first.
+func (t *processTable) all(caller string) []*process {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.reapLocked()
 	out := make([]*process, 0, len(t.byID))
 	for _, p := range t.byID {
-		out = append(out, p)
+		if p.owner == caller {
+			out = append(out, p)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].proc.Started().Before(out[j].proc.Started()) })
 	return out
@@ -149,6 +154,7 @@ type processInfo struct {
 	StartedAt      string  `json:"started_at"`
 	RuntimeSeconds float64 `json:"runtime_seconds"`
 	OutputBytes    int64   `json:"output_bytes" jsonschema:"all output so far; read_process_output pages through it"`
+	Survivors      []int   `json:"survivors,omitempty" jsonschema:"pids of its processes still alive after it ended and everything it started was killed"`
 }
 
 func (p *process) info() processInfo {
@@ -160,6 +166,7 @@ func (p *process) info() processInfo {
 	if p.finished() {
 		r := p.proc.Result()
 		pi.State, pi.ExitCode, pi.Signal, pi.RuntimeSeconds = "exited", &r.ExitCode, r.Signal, r.Duration.Seconds()
+		pi.Survivors = r.Survivors
 	}
 	pi.RuntimeSeconds = float64(int64(pi.RuntimeSeconds*1000)) / 1000
 	return pi
@@ -211,7 +218,7 @@ func addProcessTools(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "list_processes",
 		Title:       "List processes",
-		Description: "List background processes started by start_process: handle, command, state, exit code, start time, runtime.",
+		Description: "List your background processes started by start_process: handle, command, state, exit code, start time, runtime.",
 		ReadOnly:    true,
 	}, sh.listProcesses)
 }
@@ -249,6 +256,9 @@ func (o processOutput) Text() string {
 		b.WriteString("; wait_for did not match")
 	}
 	b.WriteString("]")
+	if len(o.Process.Survivors) > 0 {
+		fmt.Fprintf(&b, "\n[still alive after the kill: pids %v]", o.Process.Survivors)
+	}
 	return b.String()
 }
 
@@ -279,7 +289,7 @@ func (sh *shell) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in st
 		return nil, out, err
 	}
 	ring := runner.NewRing(processBufferBytes)
-	proc, err := runner.Start(runner.Spec{Line: in.Command, Dir: dir, Env: env}, ring)
+	proc, err := sh.runner.Start(runner.Spec{Line: in.Command, Dir: dir, Env: env}, ring)
 	if err != nil {
 		return nil, out, kit.Errorf(kit.CodeInternal, "starting the process failed: %w", err)
 	}
@@ -295,7 +305,7 @@ func (sh *shell) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in st
 		<-proc.Done()
 		r := proc.Result()
 		sh.log.Info("process exited", "handle", p.handle, "caller", p.owner, "exit_code", r.ExitCode, "signal", r.Signal,
-			"duration_ms", float64(r.Duration.Microseconds())/1000)
+			"duration_ms", float64(r.Duration.Microseconds())/1000, "survivors", r.Survivors)
 	}()
 
 	matched := sh.waitOutput(ctx, p, 0, pattern, wait)
@@ -362,11 +372,11 @@ type readProcessOutputInput struct {
 	Tail   int    `json:"tail,omitempty" jsonschema:"read the last this many bytes instead of from offset"`
 }
 
-func (sh *shell) readProcessOutput(_ context.Context, _ *mcp.CallToolRequest, in readProcessOutputInput) (*mcp.CallToolResult, processOutput, error) {
+func (sh *shell) readProcessOutput(ctx context.Context, _ *mcp.CallToolRequest, in readProcessOutputInput) (*mcp.CallToolResult, processOutput, error) {
 	if in.Offset < 0 || in.Tail < 0 {
 		return nil, processOutput{}, kit.Errorf(kit.CodeInvalidInput, "offset and tail must not be negative")
 	}
-	p, err := sh.procs.get(in.Handle)
+	p, err := sh.procs.get(in.Handle, kit.Caller(ctx))
 	if err != nil {
 		return nil, processOutput{}, err
 	}
@@ -391,11 +401,8 @@ func (sh *shell) sendProcessInput(ctx context.Context, _ *mcp.CallToolRequest, i
 	if len(in.Input) > maxStdinBytes {
 		return nil, out, kit.Errorf(kit.CodeLimit, "input is %d bytes; at most %d", len(in.Input), maxStdinBytes)
 	}
-	p, err := sh.procs.get(in.Handle)
+	p, err := sh.procs.get(in.Handle, kit.Caller(ctx))
 	if err != nil {
-		return nil, out, err
-	}
-	if err := sh.owns(ctx, p); err != nil {
 		return nil, out, err
 	}
 	if p.finished() {
@@ -442,14 +449,6 @@ func (sh *shell) waitQuiet(ctx context.Context, p *process, offset int64, wait t
 	}
 }
 
-// owns refuses control of a process to callers other than the one that started it.
-func (sh *shell) owns(ctx context.Context, p *process) error {
-	if c := kit.Caller(ctx); c != p.owner {
-		return kit.Errorf(kit.CodeInvalidInput, "%s was started by %s; only that caller may send it input or stop it", p.handle, p.owner)
-	}
-	return nil
-}
-
 var signals = map[string]syscall.Signal{
 	"TERM": syscall.SIGTERM, "INT": syscall.SIGINT, "HUP": syscall.SIGHUP, "KILL": syscall.SIGKILL,
 	"QUIT": syscall.SIGQUIT, "USR1": syscall.SIGUSR1, "USR2": syscall.SIGUSR2,
@@ -478,16 +477,13 @@ func (sh *shell) stopProcess(ctx context.Context, _ *mcp.CallToolRequest, in sto
 	if in.GraceSeconds > 0 {
 		grace = time.Duration(in.GraceSeconds * float64(time.Second))
 	}
-	p, err := sh.procs.get(in.Handle)
+	p, err := sh.procs.get(in.Handle, kit.Caller(ctx))
 	if err != nil {
-		return nil, out, err
-	}
-	if err := sh.owns(ctx, p); err != nil {
 		return nil, out, err
 	}
 	if !p.finished() {
 		sh.log.Info("process stopping", "tool", "stop_process", "caller", kit.Caller(ctx), "handle", p.handle, "signal", name)
-		_ = p.proc.Signal(sig)
+		_ = p.proc.Stop(sig, grace)
 		select {
 		case <-p.proc.Done():
 		case <-time.After(grace):
@@ -527,9 +523,9 @@ func (o listProcessesOutput) Text() string {
 	return b.String()
 }
 
-func (sh *shell) listProcesses(context.Context, *mcp.CallToolRequest, listProcessesInput) (*mcp.CallToolResult, listProcessesOutput, error) {
+func (sh *shell) listProcesses(ctx context.Context, _ *mcp.CallToolRequest, _ listProcessesInput) (*mcp.CallToolResult, listProcessesOutput, error) {
 	out := listProcessesOutput{Processes: []processInfo{}}
-	for _, p := range sh.procs.all() {
+	for _, p := range sh.procs.all(kit.Caller(ctx)) {
 		out.Processes = append(out.Processes, p.info())
 	}
 	return nil, out, nil

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jck411/mcp-servers/servers/shell/runner"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -86,7 +87,7 @@ func TestRunCommand(t *testing.T) {
 			if tt.name == "minimal env" {
 				for _, name := range strings.Fields(out.Stdout) {
 					switch name {
-					case "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "TERM", "TMPDIR", "PWD", "SHLVL", "_", "OLDPWD":
+					case "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "TERM", "TMPDIR", "PWD", "SHLVL", "_", "OLDPWD", runner.JobEnv:
 					default:
 						t.Errorf("unexpected variable %s in the child environment", name)
 					}
@@ -426,6 +427,8 @@ func TestBadFlags(t *testing.T) {
 		{"--work-dir", "relative"},
 		{"--allowed-roots", "/nonexistent-root-xyz"},
 		{"--allowed-roots", "/usr"},
+		{"--containment", "chroot"},
+		{"--containment", "process-group"},
 	} {
 		var stderr bytes.Buffer
 		code := runMain(t, append([]string{"--state-dir", t.TempDir(), "--list-tools"}, args...), &stderr)

@@ -1,6 +1,6 @@
-// Package runner runs bash command lines in their own process group, so that a timeout,
-// a cancellation or a stop kills everything a command started, and captures their output
-// in bounded buffers.
+// Package runner runs bash command lines so that a timeout, a cancellation or a stop kills
+// everything a command started (by cgroup, subreaper or process group: see Mode), and
+// captures their output in bounded buffers.
 package runner
 
 import (
@@ -19,9 +19,9 @@ import (
 // Shell is the program that runs command lines.
 const Shell = "/bin/bash"
 
-// drainWait bounds how long output is read after a command's process group was killed; a
-// process that left the group (setsid) may hold the pipe open forever.
-const drainWait = 2 * time.Second
+// drainWait bounds how long output is still read once a command has exited or was killed: a
+// survivor may hold the pipe open forever, so each pipe is closed at this deadline.
+const drainWait = 500 * time.Millisecond
 
 // Spec is a command line and where and how to run it.
 type Spec struct {
@@ -33,9 +33,10 @@ type Spec struct {
 
 // Result is how a command ended.
 type Result struct {
-	ExitCode int           // -1 when killed by a signal
-	Signal   string        // the signal that killed it, if one did
-	Duration time.Duration // from start to exit
+	ExitCode  int           // -1 when killed by a signal
+	Signal    string        // the signal that killed it, if one did
+	Duration  time.Duration // from start to exit
+	Survivors []int         // processes of the command still alive after the kill
 }
 
 func command(spec Spec) *exec.Cmd {
@@ -50,11 +51,6 @@ func command(spec Spec) *exec.Cmd {
 	return cmd
 }
 
-// killGroup sends SIGKILL to every process in the group pgid.
-func killGroup(pgid int) {
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-}
-
 func result(cmd *exec.Cmd, start time.Time) Result {
 	r := Result{ExitCode: -1, Duration: time.Since(start)}
 	if cmd.ProcessState == nil {
@@ -67,7 +63,7 @@ func result(cmd *exec.Cmd, start time.Time) Result {
 	return r
 }
 
-// copier reads one pipe into a writer until EOF or until the pipe is closed.
+// copier reads one pipe into a writer until EOF or until its read deadline.
 type copier struct {
 	r    *os.File
 	done chan struct{}
@@ -82,26 +78,30 @@ func startCopy(r *os.File, w io.Writer) *copier {
 	return c
 }
 
-// finish waits for the copy to reach EOF, closing the pipe after drainWait at the latest.
+// finish gives every copy until drainWait from now to reach EOF, each pipe on its own
+// deadline, then closes the pipes.
 func finish(cs ...*copier) {
-	timer := time.NewTimer(drainWait)
-	defer timer.Stop()
+	deadline := time.Now().Add(drainWait)
 	for _, c := range cs {
-		select {
-		case <-c.done:
-		case <-timer.C:
-		}
-		_ = c.r.Close()
+		_ = c.r.SetReadDeadline(deadline)
+	}
+	for _, c := range cs {
 		<-c.done
+		_ = c.r.Close()
 	}
 }
 
 // Run runs spec to completion, writing its output to stdout and stderr. When ctx ends first
-// the whole process group is killed. Whatever the command left running in its group is
-// killed once it exits.
-func Run(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Result, error) {
+// everything the command started is killed; whatever it left running when it exits is
+// killed then. Run returns within drainWait of the exit or kill, whatever survivors do.
+func (r *Runner) Run(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Result, error) {
 	cmd := command(spec)
 	cmd.Stdin = spec.Stdin
+	j, err := r.prepare(cmd)
+	if err != nil {
+		return Result{}, err
+	}
+	defer j.release()
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return Result{}, err
@@ -117,70 +117,108 @@ func Run(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Result, erro
 	err = cmd.Start()
 	outW.Close()
 	errW.Close()
+	j.started(cmd.Process)
 	if err != nil {
 		outR.Close()
 		errR.Close()
 		return Result{}, fmt.Errorf("start bash: %w", err)
 	}
-	pgid := cmd.Process.Pid
 	copies := []*copier{startCopy(outR, stdout), startCopy(errR, stderr)}
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	go func() {
+		err := cmd.Wait()
+		j.waited()
+		waited <- err
+	}()
+	var res Result
 	select {
 	case err = <-waited:
+		res = result(cmd, start)
+		res.Survivors = j.kill() // what the command left running
 	case <-ctx.Done():
-		killGroup(pgid)
-		err = <-waited
+		survivors := j.kill()
+		select {
+		case err = <-waited:
+			res = result(cmd, start)
+		case <-time.After(killWait):
+			// bash is in uninterruptible sleep, or os/exec is still feeding its stdin to a
+			// survivor: report it killed without reading the state Wait is still writing.
+			err = nil
+			res = Result{ExitCode: -1, Signal: syscall.SIGKILL.String(), Duration: time.Since(start)}
+			if alive(cmd.Process.Pid) {
+				survivors = append(survivors, cmd.Process.Pid)
+			}
+		}
+		res.Survivors = survivors
 	}
-	killGroup(pgid)
 	finish(copies...)
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) {
-		return result(cmd, start), err
+		return res, err
 	}
-	return result(cmd, start), nil
+	return res, nil
 }
 
 // Process is a command running in the background.
 type Process struct {
 	cmd    *exec.Cmd
+	job    *job
 	pgid   int
 	stdin  *os.File
 	inMu   sync.Mutex
 	start  time.Time
 	done   chan struct{}
 	result Result
+
+	stopMu    sync.Mutex
+	stopUntil time.Time // while a stop's grace lasts, descendants outliving bash get it too
 }
 
 // Start starts spec in the background with its stdout and stderr both written to out, and
 // its standard input a pipe fed by Input.
-func Start(spec Spec, out io.Writer) (*Process, error) {
+func (r *Runner) Start(spec Spec, out io.Writer) (*Process, error) {
 	cmd := command(spec)
+	j, err := r.prepare(cmd)
+	if err != nil {
+		return nil, err
+	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
+		j.release()
 		return nil, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
+		j.release()
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, outW
-	p := &Process{cmd: cmd, stdin: inW, start: time.Now(), done: make(chan struct{})}
+	p := &Process{cmd: cmd, job: j, stdin: inW, start: time.Now(), done: make(chan struct{})}
 	err = cmd.Start()
 	inR.Close()
 	outW.Close()
+	j.started(cmd.Process)
 	if err != nil {
 		inW.Close()
 		outR.Close()
+		j.release()
 		return nil, fmt.Errorf("start bash: %w", err)
 	}
 	p.pgid = cmd.Process.Pid
 	copied := startCopy(outR, out)
 	go func() {
 		_ = cmd.Wait() // the exit status is in cmd.ProcessState
-		killGroup(p.pgid)
+		j.waited()
+		p.stopMu.Lock()
+		until := p.stopUntil
+		p.stopMu.Unlock()
+		for time.Now().Before(until) && j.busy() {
+			time.Sleep(10 * time.Millisecond)
+		}
+		survivors := j.kill()
+		j.release()
 		finish(copied)
 		p.inMu.Lock()
 		if p.stdin != nil {
@@ -189,6 +227,7 @@ func Start(spec Spec, out io.Writer) (*Process, error) {
 		}
 		p.inMu.Unlock()
 		p.result = result(cmd, p.start)
+		p.result.Survivors = survivors
 		close(p.done)
 	}()
 	return p, nil
@@ -206,21 +245,36 @@ func (p *Process) Done() <-chan struct{} { return p.done }
 // Result is how the process ended; valid once Done is closed.
 func (p *Process) Result() Result { return p.result }
 
-// Signal sends sig to the whole process group.
+// Signal sends sig to every process of the command the runner's Mode can find: its process
+// group, and in cgroup or subreaper mode also the descendants that left the group.
 func (p *Process) Signal(sig syscall.Signal) error {
 	select {
 	case <-p.done:
 		return errors.New("the process has already exited")
 	default:
 	}
-	if err := syscall.Kill(-p.pgid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return err
-	}
-	return nil
+	return p.job.signal(sig)
 }
 
-// Kill sends SIGKILL to the whole process group.
-func (p *Process) Kill() { killGroup(p.pgid) }
+// Stop sends sig like Signal and lets every process of the command, not only bash, exit
+// within grace; the caller kills what is left after grace with Kill.
+func (p *Process) Stop(sig syscall.Signal, grace time.Duration) error {
+	p.stopMu.Lock()
+	p.stopUntil = time.Now().Add(grace)
+	p.stopMu.Unlock()
+	return p.Signal(sig)
+}
+
+// Kill kills the process and everything it started, including descendants that left its
+// process group, as far as the runner's Mode can find them. The result's Survivors, once
+// Done is closed, lists what could not be killed.
+func (p *Process) Kill() {
+	select {
+	case <-p.done:
+	default:
+		p.job.kill()
+	}
+}
 
 // ErrInputClosed is returned when input is sent after the process's stdin was closed.
 var ErrInputClosed = errors.New("the process's standard input is closed")

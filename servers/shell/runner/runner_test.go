@@ -1,8 +1,17 @@
 package runner
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -83,9 +92,139 @@ func TestEnvironment(t *testing.T) {
 	}
 }
 
+// runners returns a runner for each containment mode this machine offers; cgroup needs a
+// writable cgroup v2 hierarchy (root, or systemd delegation).
+func runners(t *testing.T) map[Mode]*Runner {
+	t.Helper()
+	out := map[Mode]*Runner{}
+	for _, m := range []Mode{ModeCgroup, ModeSubreaper} {
+		r, err := New(string(m))
+		if err != nil {
+			t.Logf("%s containment not tested: %v", m, err)
+			continue
+		}
+		t.Cleanup(r.Close)
+		out[m] = r
+	}
+	if len(out) == 0 {
+		t.Fatal("no containment mode available")
+	}
+	return out
+}
+
+func TestNewRefusesUnknownMode(t *testing.T) {
+	if _, err := New("chroot"); err == nil || !strings.Contains(err.Error(), "auto, cgroup or subreaper") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// marked lists live processes whose command line contains marker.
+func marked(marker string) []string {
+	var found []string
+	paths, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range paths {
+		b, err := os.ReadFile(f)
+		if err == nil && bytes.Contains(b, []byte(marker)) {
+			found = append(found, f)
+		}
+	}
+	return found
+}
+
+// newMarker returns a unique sleep duration that marks a test's processes, and kills what
+// carries it when the test ends, so a failing test leaves nothing behind.
+func newMarker(t *testing.T) string {
+	marker := fmt.Sprintf("300.%d", rand.IntN(1e9))
+	t.Cleanup(func() {
+		for _, f := range marked(marker) {
+			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(f))); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	return marker
+}
+
+// escapes are command lines whose descendants leave the process group or the parent, and
+// hold stdout open: %s is a unique sleep duration that marks them.
+var escapes = []struct{ name, line string }{
+	{"setsid", "setsid sleep %s &"},
+	{"subshell", "(sleep %s &)"},
+	{"job control", "bash -c 'set -m; sleep %s & sleep 0.1'"},
+	{"nohup disown", "nohup sleep %s >/dev/stdout 2>&1 & disown"},
+	{"double fork setsid", "( setsid bash -c 'sleep %s & sleep %s' & ) ; sleep 0.2"},
+}
+
+func TestEscapesAreKilled(t *testing.T) {
+	for mode, r := range runners(t) {
+		for _, e := range escapes {
+			for _, timeout := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/timeout=%v", mode, e.name, timeout), func(t *testing.T) {
+					marker := newMarker(t)
+					line := strings.ReplaceAll(e.line, "%s", marker) + "\necho started"
+					if timeout {
+						line += "\nsleep " + marker
+					}
+					ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+					defer cancel()
+					began := time.Now()
+					out := NewCapture(1024)
+					res, err := r.Run(ctx, Spec{Line: line, Dir: t.TempDir()}, out, NewCapture(1024))
+					took := time.Since(began)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if limit := time.Second + killWait + drainWait; took > limit {
+						t.Errorf("returned after %s, more than %s", took, limit)
+					}
+					if !strings.Contains(out.String(), "started") || len(res.Survivors) > 0 {
+						t.Errorf("output %q, survivors %v", out.String(), res.Survivors)
+					}
+					if left := marked(marker); len(left) > 0 {
+						t.Errorf("processes survived: %v", left)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestKillReachesEscapedBackgroundDescendants(t *testing.T) {
+	for mode, r := range runners(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			marker := newMarker(t)
+			p, err := r.Start(Spec{Line: fmt.Sprintf("setsid sleep %s & (sleep %s &); echo up; sleep %s", marker, marker, marker), Dir: t.TempDir()}, NewRing(1024))
+			if err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for len(marked(marker)) < 3 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if n := len(marked(marker)); n != 3 { // three sleeps (bash execs the last one)
+				t.Fatalf("%d marked processes running, want 3", n)
+			}
+			p.Kill()
+			select {
+			case <-p.Done():
+			case <-time.After(5 * time.Second):
+				t.Fatal("not done 5 s after Kill")
+			}
+			if left := marked(marker); len(left) > 0 || len(p.Result().Survivors) > 0 {
+				t.Errorf("survivors %v, still running %v", p.Result().Survivors, left)
+			}
+		})
+	}
+}
+
 func TestRunStreamsBoundedOutput(t *testing.T) {
+	r, err := New("auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
 	out, errOut := NewCapture(1024), NewCapture(1024)
-	res, err := Run(context.Background(), Spec{Line: "head -c 10000000 /dev/zero; echo oops >&2; exit 7", Dir: t.TempDir()}, out, errOut)
+	res, err := r.Run(context.Background(), Spec{Line: "head -c 10000000 /dev/zero; echo oops >&2; exit 7", Dir: t.TempDir()}, out, errOut)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,14 +234,74 @@ func TestRunStreamsBoundedOutput(t *testing.T) {
 }
 
 func TestRunCancel(t *testing.T) {
+	r, err := New("auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	began := time.Now()
-	res, err := Run(ctx, Spec{Line: "sleep 30 & sleep 30", Dir: t.TempDir()}, NewCapture(64), NewCapture(64))
+	res, err := r.Run(ctx, Spec{Line: "sleep 30 & sleep 30", Dir: t.TempDir()}, NewCapture(64), NewCapture(64))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Signal != "killed" || time.Since(began) > 10*time.Second {
 		t.Errorf("signal %q after %s", res.Signal, time.Since(began))
+	}
+}
+
+func TestChildrenBothWays(t *testing.T) {
+	cmd := exec.Command("sleep", "5")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	for name, list := range map[string]func(int) []int{"scan": scanChildren, "task files": taskChildren} {
+		if !slices.Contains(list(os.Getpid()), cmd.Process.Pid) {
+			t.Errorf("%s: child %d not listed in %v", name, cmd.Process.Pid, list(os.Getpid()))
+		}
+	}
+}
+
+func TestUnescapeMount(t *testing.T) {
+	for in, want := range map[string]string{`/sys/fs/cgroup`: "/sys/fs/cgroup", `/a\040b`: "/a b", `/a\134b`: `/a\b`, `/x\0`: `/x\0`} {
+		if got := unescapeMount(in); got != want {
+			t.Errorf("unescapeMount(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestAutoFallsBackToSubreaper runs itself again in a mount namespace without the cgroup v2
+// mount: auto must then choose subreaper and say why, and cgroup must be refused.
+func TestAutoFallsBackToSubreaper(t *testing.T) {
+	if os.Getenv("RUNNER_TEST_NO_CGROUP") == "1" {
+		r, err := New("auto")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if r.Mode() != ModeSubreaper || !strings.Contains(r.Note(), "no cgroup") {
+			t.Errorf("mode %s, note %q", r.Mode(), r.Note())
+		}
+		if _, err := New("cgroup"); err == nil {
+			t.Error("cgroup containment accepted without a cgroup v2 mount")
+		}
+		return
+	}
+	mnt, _, err := cgroupMount()
+	if err != nil {
+		t.Skipf("no cgroup v2 mount to hide: %v", err)
+	}
+	cmd := exec.Command("unshare", "--mount", "--propagation", "private", "sh", "-c",
+		`grep ' - cgroup2 ' /proc/self/mountinfo | cut -d' ' -f5 | while read -r m; do umount -l "$m"; done
+		exec "$0" -test.run '^TestAutoFallsBackToSubreaper$' -test.v`, os.Args[0])
+	cmd.Env = append(os.Environ(), "RUNNER_TEST_NO_CGROUP=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil && strings.Contains(string(out), "unshare failed") {
+		t.Skipf("cannot make a mount namespace here: %s", out)
+	}
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestAutoFallsBackToSubreaper") {
+		t.Errorf("in a namespace without %s: %v\n%s", mnt, err, out)
 	}
 }
