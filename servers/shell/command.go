@@ -160,6 +160,11 @@ func (sh *shell) prepare(cwd string, extra map[string]string) (string, []string,
 	if err != nil {
 		return "", nil, err
 	}
+	for name := range extra {
+		if err := sh.policy.CheckEnv(name); err != nil {
+			return "", nil, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
+		}
+	}
 	env, err := sh.env.With(extra)
 	if err != nil {
 		return "", nil, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)

@@ -215,6 +215,16 @@ func TestAllowlistServer(t *testing.T) {
 	if !res.IsError || !strings.Contains(mcptest.Text(res), "allowlist") {
 		t.Errorf("cat ran under the allowlist: %s", mcptest.Text(res))
 	}
+	// A variable in the call's env reaches the listed program; only inert names may.
+	if out := run(t, cs, map[string]any{"command": "echo \"$TZ\"", "env": map[string]string{"TZ": "UTC"}}); out.Stdout != "UTC\n" {
+		t.Errorf("TZ: got %q", out.Stdout)
+	}
+	for _, tool := range []string{"run_command", "start_process"} {
+		res = mcptest.Call(t, cs, tool, map[string]any{"command": "ls", "env": map[string]string{"LESSOPEN": "|id %s"}})
+		if !res.IsError || !strings.Contains(mcptest.Text(res), "allowlist-env") {
+			t.Errorf("%s with LESSOPEN under the allowlist: %s", tool, mcptest.Text(res))
+		}
+	}
 }
 
 func TestBadInput(t *testing.T) {
