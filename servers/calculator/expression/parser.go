@@ -3,6 +3,7 @@ package expression
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -123,6 +124,9 @@ func (p *parser) statement() (statement, error) {
 		if err != nil {
 			return statement{}, err
 		}
+		if next := p.peek(); next.kind != tokSep && next.kind != tokEOF {
+			return statement{}, p.unexpectedAfter(next) // before t counts as assigned
+		}
 		p.assigned[t.text] = true
 		return statement{target: t.text, targetPos: t.pos, expr: expr}, nil
 	}
@@ -168,7 +172,7 @@ func (p *parser) expression() (*node, error) {
 		return nil, err
 	}
 	if n := p.peek(); n.kind.isComparison() {
-		return nil, errorf(KindSyntax, n.pos, "compare two values at a time, e.g. write a < b and b < c as separate statements",
+		return nil, errorf(KindSyntax, n.pos, "compare two values at a time and assign each result, e.g. p = a < b; q = b < c, then read both variables",
 			"comparisons cannot be chained (%q follows another comparison)", n.text)
 	}
 	return p.newNode(node{kind: nodeCompare, op: t.kind, pos: t.pos, text: t.text, args: []*node{left, right}})
@@ -415,17 +419,35 @@ func (p *parser) unexpectedAfter(t token) error {
 	}
 }
 
-// implicitHint suggests writing the multiplication that juxtaposition implies.
+// implicitHint suggests writing the multiplication that juxtaposition implies, with a call's
+// parentheses kept, and says which names must be assigned first for the rewrite to work.
 func (p *parser) implicitHint(t token) string {
-	left := "(...)"
+	left, right := "(...)", "(...)"
+	var undefined []string
 	if prev := p.toks[p.i-1]; prev.kind == tokNumber || prev.kind == tokIdent {
 		left = prev.text
+		if prev.kind == tokIdent && !p.known(prev.text) {
+			undefined = append(undefined, prev.text)
+		}
 	}
-	right := "(...)"
 	if t.kind != tokLParen {
 		right = t.text
+		if _, _, ok := lookupFunction(t.text); ok && t.kind == tokIdent {
+			right = t.text + "(...)"
+		} else if t.kind == tokIdent && !p.known(t.text) && !slices.Contains(undefined, t.text) {
+			undefined = append(undefined, t.text)
+		}
 	}
-	return fmt.Sprintf("implicit multiplication is not supported; write %s*%s", left, right)
+	hint := fmt.Sprintf("implicit multiplication is not supported; write %s*%s", left, right)
+	if len(undefined) > 0 {
+		hint += fmt.Sprintf(", after assigning %s (for example %s = 2)", strings.Join(undefined, " and "), undefined[0])
+	}
+	return hint
+}
+
+// known reports whether name is a constant or a variable assigned by an earlier statement.
+func (p *parser) known(name string) bool {
+	return isConstant(name) || p.assigned[name]
 }
 
 // expectedOperand reports token t where a number, name or "(" was expected.
