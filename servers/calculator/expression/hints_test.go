@@ -2,6 +2,7 @@ package expression
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -33,6 +34,9 @@ func TestRefusalHintsWork(t *testing.T) {
 		{"1 = 2", "use == to compare", "1 == 2"},
 		{"1 < 2 < 3", "p = a < b; q = b < c", "p = 1 < 2; q = 2 < 3"},
 		{"sqr(4)", `did you mean "sqrt"?`, "sqrt(4)"},
+		{"sine(1, 2)", `did you mean "min"?`, "min(1, 2)"}, // not sin, which takes one argument
+		{"mx(1, 2, 3)", `did you mean "max"?`, "max(1, 2, 3)"},
+		{"atan3(1, 2)", `did you mean "atan2"?`, "atan2(1, 2)"},
 		{"√2", "write sqrt(x)", "sqrt(2)"},
 		{"2²", "write x^2", "2^2"},
 		{"[1+2]*3", "use ( and ) for grouping", "(1+2)*3"},
@@ -73,6 +77,7 @@ func TestRefusalsWithoutRewrite(t *testing.T) {
 		"factorial(sqrt(2)*1e300)", // an inexact integer too large to tell
 		"100000!",
 		"ncr(10^6, 5*10^5)",
+		"sine()", // no function takes no arguments
 	} {
 		t.Run(in, func(t *testing.T) {
 			_, err := Evaluate(context.Background(), in, Options{})
@@ -178,5 +183,37 @@ func TestLimitsAgree(t *testing.T) {
 	}
 	if _, err := ev(fmt.Sprintf("exp(%d*ln(10))", MaxExponent+1), 0); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("1e+%d", MaxExponent)) {
 		t.Errorf("1e+%d: %v", MaxExponent+1, err)
+	}
+}
+
+// TestFunctionSuggestionsFitTheCall: for misspelt calls of every function with one to three
+// arguments, every suggested function accepts the call as written.
+func TestFunctionSuggestionsFitTheCall(t *testing.T) {
+	quoted := regexp.MustCompile(`"([a-zA-Z0-9]+)"`)
+	offered := 0
+	for _, name := range functionNames() {
+		for _, typo := range []string{name + "q", name[:len(name)-1], strings.ToUpper(name)} {
+			for _, args := range []string{"3", "3, 4", "3, 4, 5"} {
+				_, err := Evaluate(context.Background(), typo+"("+args+")", Options{})
+				if err == nil {
+					continue // the typo is a function too
+				}
+				_, hint, ok := strings.Cut(err.Error(), "did you mean ")
+				if !ok {
+					continue
+				}
+				for _, m := range quoted.FindAllStringSubmatch(hint, -1) {
+					offered++
+					_, err := Evaluate(context.Background(), m[1]+"("+args+")", Options{})
+					var ee *Error
+					if errors.As(err, &ee) && (ee.Kind == KindArity || ee.Kind == KindUnknownName || ee.Kind == KindSyntax) {
+						t.Errorf("%s(%s) suggests %s, which fails: %v", typo, args, m[1], err)
+					}
+				}
+			}
+		}
+	}
+	if offered < 50 {
+		t.Errorf("only %d suggestions checked", offered)
 	}
 }

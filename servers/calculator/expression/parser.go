@@ -379,11 +379,45 @@ func (p *parser) notAFunction(t token) error {
 		return errorf(KindSyntax, t.pos, fmt.Sprintf("implicit multiplication is not supported; write %s*(...)", t.text),
 			"%q is a %s, not a function", t.text, what)
 	}
-	hint := suggest(t.text, functionNames())
+	// Suggest only functions that take as many arguments as this call has, so that the
+	// suggestion works when the arguments do.
+	names := functionNames()
+	if n, ok := p.countArgs(); ok {
+		names = slices.DeleteFunc(names, func(name string) bool {
+			_, spec, _ := lookupFunction(name)
+			return n < spec.min || spec.max >= 0 && n > spec.max
+		})
+		if len(names) == 0 {
+			return errorf(KindUnknownName, t.pos, "", "unknown function %q, and no function takes %d arguments", t.text, n)
+		}
+	}
+	hint := suggest(t.text, names)
 	if hint == "" {
-		hint = "available functions: " + strings.Join(functionNames(), ", ")
+		hint = "available functions: " + strings.Join(names, ", ")
 	}
 	return errorf(KindUnknownName, t.pos, hint, "unknown function %q", t.text)
+}
+
+// countArgs parses the parenthesized argument list that follows and returns the number of
+// arguments, or false when it does not parse.
+func (p *parser) countArgs() (int, bool) {
+	open := p.next()
+	if p.peek().kind == tokRParen {
+		p.next()
+		return 0, true
+	}
+	n := 0
+	for {
+		if _, err := p.expression(); err != nil {
+			return 0, false
+		}
+		n++
+		if p.peek().kind != tokComma {
+			break
+		}
+		p.next()
+	}
+	return n, p.expectClose(open) == nil
 }
 
 // expectClose consumes the ")" matching open.
