@@ -49,7 +49,7 @@ $(GOLANGCI):
 	@GOBIN=$(CURDIR)/.tools GOWORK=off go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
 	@mv .tools/golangci-lint $(GOLANGCI)
 
-run: build ## run the whole fleet on loopback, each on its fixed port; Ctrl-C stops all
+run: build ## run the fleet on loopback, each on its fixed port (plus FLEET_PORT_OFFSET); Ctrl-C or SIGTERM to make stops all
 	@scripts/run-fleet.sh $(SERVERS)
 
 conformance: build ## the official MCP conformance suite against every server

@@ -42,11 +42,18 @@ func addEvaluate(s *kit.Server) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "evaluate",
 		Title:       "Evaluate expression",
-		Description: "Evaluate a math expression exactly (big integers, exact decimals, up to 1000 digits): + - * / % ^ ! comparisons, percentages, variables, sqrt cbrt exp ln log trig hyperbolic round gcd lcm min max nCr nPr. Use for any arithmetic.",
+		Description: evaluateDescription(),
 		ReadOnly:    true,
 		Idempotent:  true,
 		Timeout:     5 * time.Second,
 	}, evaluate)
+}
+
+// evaluateDescription is the tool description, its limits taken from the engine's constants.
+func evaluateDescription() string {
+	return fmt.Sprintf("Evaluate math: + - * / %% ^ ! comparisons, percentages, variables, sqrt cbrt exp ln log trig hyperbolic round gcd lcm min max nCr nPr. "+
+		"Exact up to %d digits; irrational results rounded to precision digits (default %d, max %d); magnitudes to about 1e±%d. Use for any arithmetic.",
+		expression.MaxDigits, expression.DefaultPrecision, expression.MaxPrecision, expression.MaxExponent)
 }
 
 func evaluate(ctx context.Context, _ *mcp.CallToolRequest, in evaluateInput) (*mcp.CallToolResult, evaluateOutput, error) {

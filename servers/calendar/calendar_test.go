@@ -346,7 +346,7 @@ func TestRetryAndErrors(t *testing.T) {
 		t.Errorf("not found: %q", msg)
 	}
 	now, _ := mcptest.CallFor[currentTimeOutput](t, cs, "get_current_time", nil)
-	if now.TimeZone != "Europe/Berlin" || (now.UTCOffset != "+01:00" && now.UTCOffset != "+02:00") {
+	if now.TimeZone != "Europe/Berlin" || (now.UTCOffset != "+01:00" && now.UTCOffset != "+02:00") || now.ZoneSource != zoneFromCalendar || now.Note != "" {
 		t.Errorf("current time %+v", now)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/googleauth"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/api/calendar/v3"
@@ -39,26 +40,39 @@ func (o listCalendarsOutput) Text() string {
 type noInput struct{}
 
 type currentTimeInput struct {
-	TimeZone string `json:"time_zone,omitempty" jsonschema:"IANA zone; default: the primary calendar's zone"`
+	TimeZone string `json:"time_zone,omitempty" jsonschema:"IANA zone; default: the primary calendar's zone, or the server's when Google cannot be asked"`
 }
 
+// Where get_current_time's zone came from.
+const (
+	zoneFromArgument = "argument"         // the time_zone argument
+	zoneFromCalendar = "primary calendar" // the signed-in user's primary calendar
+	zoneFromServer   = "server"           // --time-zone, else the host's zone
+)
+
 type currentTimeOutput struct {
-	Now       string `json:"now"`
-	Date      string `json:"date"`
-	Weekday   string `json:"weekday"`
-	TimeZone  string `json:"time_zone"`
-	UTCOffset string `json:"utc_offset"`
+	Now        string `json:"now"`
+	Date       string `json:"date"`
+	Weekday    string `json:"weekday"`
+	TimeZone   string `json:"time_zone"`
+	UTCOffset  string `json:"utc_offset"`
+	ZoneSource string `json:"zone_source" jsonschema:"where the zone came from: argument, primary calendar or server"`
+	Note       string `json:"note,omitempty" jsonschema:"why the server's zone stands in for the calendar's"`
 }
 
 func (o currentTimeOutput) Text() string {
-	return fmt.Sprintf("%s, %s (%s, UTC%s)", o.Weekday, o.Now, o.TimeZone, o.UTCOffset)
+	s := fmt.Sprintf("%s, %s (%s, UTC%s; zone from the %s)", o.Weekday, o.Now, o.TimeZone, o.UTCOffset, o.ZoneSource)
+	if o.Note != "" {
+		s += "\n" + o.Note
+	}
+	return s
 }
 
 func addCalendarTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "list_calendars", Title: "List calendars", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "List the user's calendars: id, name, access role, time zone."}, c.listCalendars)
 	kit.AddTool(s, kit.Tool{Name: "get_current_time", Title: "Current time", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "The current date and time in the user's calendar time zone; call before relative dates like 'tomorrow'."}, c.currentTime)
+		Description: "The current date and time in the user's calendar time zone (the server's zone when not signed in to Google); call before relative dates like 'tomorrow'."}, c.currentTime)
 }
 
 // calendars lists the calendar list, all pages.
@@ -90,21 +104,53 @@ func (c *cal) listCalendars(ctx context.Context, _ *mcp.CallToolRequest, _ noInp
 	return nil, out, nil
 }
 
+// currentTime answers in the zone the argument names, else the primary calendar's, else, when
+// the sign-in is not usable or Google does not answer, the server's, saying why.
 func (c *cal) currentTime(ctx context.Context, _ *mcp.CallToolRequest, in currentTimeInput) (*mcp.CallToolResult, currentTimeOutput, error) {
-	zone := in.TimeZone
-	if zone == "" {
-		e, err := c.svc.CalendarList.Get("primary").Context(ctx).Do()
-		if err != nil {
-			return nil, currentTimeOutput{}, c.google.Fail(err, "primary calendar")
+	var (
+		loc    = c.zone
+		source = zoneFromServer
+		note   string
+	)
+	switch {
+	case in.TimeZone != "":
+		var err error
+		if loc, err = loadZone(in.TimeZone); err != nil {
+			return nil, currentTimeOutput{}, err
 		}
-		zone = e.TimeZone
-	}
-	loc, err := loadZone(zone)
-	if err != nil {
-		return nil, currentTimeOutput{}, err
+		source = zoneFromArgument
+	default:
+		why := c.signInProblem()
+		if why == "" {
+			e, err := c.svc.CalendarList.Get("primary").Context(ctx).Do()
+			switch {
+			case ctx.Err() != nil:
+				return nil, currentTimeOutput{}, c.google.Fail(ctx.Err(), "primary calendar")
+			case err != nil:
+				why = c.google.Fail(err, "primary calendar").Error()
+			default:
+				if cl, err := loadZone(e.TimeZone); err != nil {
+					why = "the primary calendar's zone " + e.TimeZone + " is unknown here"
+				} else {
+					loc, source = cl, zoneFromCalendar
+				}
+			}
+		}
+		if why != "" {
+			note = "Not the calendar's time zone but the server's: " + why + ". Pass time_zone to choose another."
+		}
 	}
 	now := time.Now().In(loc)
-	return nil, currentTimeOutput{Now: now.Format(time.RFC3339), Date: now.Format(dateLayout), Weekday: now.Weekday().String(), TimeZone: loc.String(), UTCOffset: now.Format("-07:00")}, nil
+	return nil, currentTimeOutput{Now: now.Format(time.RFC3339), Date: now.Format(dateLayout), Weekday: now.Weekday().String(),
+		TimeZone: loc.String(), UTCOffset: now.Format("-07:00"), ZoneSource: source, Note: note}, nil
+}
+
+// signInProblem is what keeps the sign-in from being used, read without calling Google, or "".
+func (c *cal) signInProblem() string {
+	if st := c.google.Source.Status(); st.State != googleauth.StateOK && st.State != googleauth.StateExpiring {
+		return st.Message
+	}
+	return ""
 }
 
 // target is a calendar resolved from an id or a name, with the zone its times are read in.

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"time"
 
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -15,10 +17,15 @@ type cal struct {
 	svc      *calendar.Service
 	google   *googleserver.Account
 	readOnly bool
+	zone     *time.Location // the server's zone, for get_current_time without the calendar's
 }
 
 // newCal validates the flags and builds the Calendar client; no network is used.
 func newCal(s *kit.Server, st *settings) (*cal, error) {
+	zone, err := serverZone(st.timeZone, os.Getenv, "/etc/localtime")
+	if err != nil {
+		return nil, fmt.Errorf("the server's time zone: %w", err)
+	}
 	acct, err := googleserver.Open(s, &st.google, product)
 	if err != nil {
 		return nil, err
@@ -27,5 +34,5 @@ func newCal(s *kit.Server, st *settings) (*cal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("calendar client: %w", err)
 	}
-	return &cal{svc: svc, google: acct, readOnly: acct.ReadOnly}, nil
+	return &cal{svc: svc, google: acct, readOnly: acct.ReadOnly, zone: zone}, nil
 }

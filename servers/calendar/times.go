@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -16,6 +17,33 @@ func loadZone(name string) (*time.Location, error) {
 	loc, err := time.LoadLocation(name)
 	if err != nil || name == "" || strings.EqualFold(name, "local") {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "unknown time zone %q: give an IANA name such as Europe/Berlin or America/New_York", name)
+	}
+	return loc, nil
+}
+
+// serverZone is the zone named by flag, else by $TZ, else by the zoneinfo file the localtime
+// symlink points to, else UTC. A zone that is named but unknown is an error that says who named it.
+func serverZone(flag string, getenv func(string) string, localtime string) (*time.Location, error) {
+	name, from := flag, "--time-zone"
+	if name == "" {
+		name, from = strings.TrimPrefix(getenv("TZ"), ":"), "$TZ"
+	}
+	if name == "" {
+		if target, err := os.Readlink(localtime); err == nil {
+			if _, zone, ok := strings.Cut(target, "zoneinfo/"); ok {
+				name, from = zone, localtime
+			}
+		}
+	}
+	if name == "" {
+		return time.UTC, nil
+	}
+	if _, zone, ok := strings.Cut(name, "zoneinfo/"); ok {
+		name = zone
+	}
+	loc, err := loadZone(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", from, err)
 	}
 	return loc, nil
 }

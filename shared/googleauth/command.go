@@ -35,7 +35,11 @@ func Command(o CommandOptions) func(ctx context.Context, args []string, stdout, 
 	status := func(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return o.status(args, stdout, stderr)
 	}
-	return oauthlogin.Dispatch(o.Server, o.login, status, o.logout)
+	return oauthlogin.Dispatch(o.Server, oauthlogin.Usage{
+		Login:  "sign in to Google (consent page in any browser) and save the token the Google servers share",
+		Status: "show the sign-in: state, account, scopes, expiry; exit 1 when it is unusable",
+		Logout: "revoke the grant at Google and delete the token file",
+	}, o.login, status, o.logout)
 }
 
 // files are the flags every auth command takes.
@@ -61,6 +65,10 @@ func (o CommandOptions) login(ctx context.Context, args []string, stdout, stderr
 		return oauthlogin.ExitParse(err)
 	}
 	f.Resolve(o.Getenv, DefaultTokenFile, DefaultClientFile)
+	if _, err := os.Stat(f.Client); errors.Is(err, os.ErrNotExist) {
+		fmt.Fprint(stderr, missingClient(o.Server, f.Client))
+		return 1
+	}
 	client, err := LoadClient(f.Client)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s auth login: %v\n", o.Server, err)
@@ -105,6 +113,16 @@ func (o CommandOptions) login(ctx context.Context, args []string, stdout, stderr
 		fmt.Fprintf(stdout, "Warning: Google says this sign-in expires %s: the OAuth app is in Testing. Publish it (docs/google.md) and sign in again.\n", rec.RefreshExpiry.Format(time.RFC1123))
 	}
 	return 0
+}
+
+// missingClient says where the Google OAuth client file was looked for and how to get one.
+func missingClient(server, path string) string {
+	return oauthlogin.MissingClient{
+		Server: server, Provider: "Google", Path: path, Flag: "google-client-file", Env: "MCP_GOOGLE_CLIENT_FILE",
+		Create: "Create one in the Google Cloud console (https://console.cloud.google.com/apis/credentials): " +
+			"Create credentials → OAuth client ID → Application type: Desktop app, then Download JSON.",
+		Doc: "docs/google.md, section 1",
+	}.String()
 }
 
 func (o CommandOptions) status(args []string, stdout, stderr io.Writer) int {

@@ -1,6 +1,7 @@
 package googleauth
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -537,5 +538,46 @@ func TestLoadClientRefusesOpenFiles(t *testing.T) {
 			t.Errorf("mode %o: %v, want an error with %q", tt.mode, err, tt.wantErr)
 		}
 		_ = os.Remove(path)
+	}
+}
+
+func TestCommandUsageAndMissingClient(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"MCP_GOOGLE_TOKEN_FILE": filepath.Join(dir, "token.json")}
+	cmd := Command(CommandOptions{Server: "gmail", Getenv: func(k string) string { return env[k] }})
+	var out, errb bytes.Buffer
+	if code := cmd(t.Context(), []string{"--help"}, &out, &errb); code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	for _, want := range []string{"gmail auth login    sign in to Google", "gmail auth status   show the sign-in", "gmail auth logout   revoke the grant"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("usage lacks %q:\n%s", want, out.String())
+		}
+	}
+	tests := []struct {
+		name, clientFile, want string
+	}{
+		{"beside the token", "", filepath.Join(dir, "client.json")},
+		{"from the environment", filepath.Join(dir, "sub", "mine.json"), filepath.Join(dir, "sub", "mine.json")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env["MCP_GOOGLE_CLIENT_FILE"] = tt.clientFile
+			errb.Reset()
+			if code := cmd(t.Context(), []string{"login"}, io.Discard, &errb); code != 1 {
+				t.Fatalf("exit %d, want 1; stderr %q", code, errb.String())
+			}
+			for _, want := range []string{
+				"gmail auth login: no Google OAuth client file at " + tt.want + ".",
+				"--google-client-file or $MCP_GOOGLE_CLIENT_FILE",
+				"https://console.cloud.google.com/apis/credentials",
+				"Desktop app",
+				"docs/google.md",
+			} {
+				if !strings.Contains(errb.String(), want) {
+					t.Errorf("message lacks %q:\n%s", want, errb.String())
+				}
+			}
+		})
 	}
 }

@@ -7,10 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/jck411/mcp-servers/shared/buildinfo"
@@ -34,6 +37,7 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 	}
 	cfg, err := config.Parse(spec.Name, spec.Port, args, getenv, stderr, spec.Flags)
 	if errors.Is(err, flag.ErrHelp) {
+		commandsHelp(ctx, spec, stderr)
 		return 0
 	}
 	if err != nil {
@@ -94,6 +98,22 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 		return 1
 	}
 	return 0
+}
+
+// commandsHelp ends --help with the server's subcommands, each as it describes itself when
+// given --help.
+func commandsHelp(ctx context.Context, spec Spec, w io.Writer) {
+	if len(spec.Commands) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nCommands:\n")
+	for _, name := range slices.Sorted(maps.Keys(spec.Commands)) {
+		var b strings.Builder
+		spec.Commands[name](ctx, []string{"--help"}, &b, &b)
+		for line := range strings.Lines(b.String()) {
+			fmt.Fprintf(w, "  %s", line)
+		}
+	}
 }
 
 // GC defaults, used unless GOGC or GOMEMLIMIT is set. The go-sdk allocates about 300 KB of

@@ -13,11 +13,22 @@ import (
 // Subcommand is one of `NAME auth login|status|logout`.
 type Subcommand func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
+// Usage says in one line each what a provider's auth subcommands do.
+type Usage struct {
+	Login, Status, Logout string
+}
+
 // Dispatch returns the `NAME auth login|status|logout` command for kit.Spec.Commands: it runs
-// the subcommand args[0] names, or prints the usage.
-func Dispatch(server string, login, status, logout Subcommand) func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// the subcommand args[0] names, or prints the usage, one line per subcommand, which
+// `NAME --help` also lists.
+func Dispatch(server string, u Usage, login, status, logout Subcommand) func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	usage := fmt.Sprintf("usage: %s auth login|status|logout [flags]\n"+
+		"  %s auth login    %s\n"+
+		"  %s auth status   %s\n"+
+		"  %s auth logout   %s\n"+
+		"Each takes --help for its flags.",
+		server, server, u.Login, server, u.Status, server, u.Logout)
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-		usage := fmt.Sprintf("usage: %s auth login|status|logout [flags]   (%s auth login --help for the flags)", server, server)
 		if len(args) == 0 {
 			fmt.Fprintln(stderr, usage)
 			return 2
@@ -29,13 +40,33 @@ func Dispatch(server string, login, status, logout Subcommand) func(ctx context.
 			return status(ctx, args[1:], stdout, stderr)
 		case "logout":
 			return logout(ctx, args[1:], stdout, stderr)
-		case "-h", "--help", "help":
+		case "-h", "-help", "--help", "help":
 			fmt.Fprintln(stdout, usage)
 			return 0
 		}
 		fmt.Fprintf(stderr, "%s auth: unknown command %q\n%s\n", server, args[0], usage)
 		return 2
 	}
+}
+
+// MissingClient is the message for a client file that does not exist: where it was looked for,
+// what else points to one, and where to create one.
+type MissingClient struct {
+	Server   string // e.g. "gmail"
+	Provider string // "Google" or "Spotify"
+	Path     string // the file looked for
+	Flag     string // the flag that names another file, without dashes
+	Env      string // the environment variable that does
+	Create   string // how to create the client, one sentence
+	Doc      string // the doc with the steps, e.g. docs/google.md
+}
+
+// String is the message, several lines, ending in a newline.
+func (m MissingClient) String() string {
+	return fmt.Sprintf("%s auth login: no %s OAuth client file at %s.\n"+
+		"Save the client JSON there, or name another file with --%s or $%s.\n"+
+		"%s\n"+
+		"Step by step: %s.\n", m.Server, m.Provider, m.Path, m.Flag, m.Env, m.Create, m.Doc)
 }
 
 // Defaults fills in os.Getenv and os.Stdin where a command's options left them nil.

@@ -247,7 +247,7 @@ func TestDispatch(t *testing.T) {
 			return 7
 		}
 	}
-	cmd := Dispatch("srv", sub("login"), sub("status"), sub("logout"))
+	cmd := Dispatch("srv", Usage{Login: "sign in", Status: "show it", Logout: "sign out"}, sub("login"), sub("status"), sub("logout"))
 	var out, errb bytes.Buffer
 	if code := cmd(t.Context(), []string{"status", "--json"}, &out, &errb); code != 7 || called[0] != "status:--json" {
 		t.Errorf("status: %d %v", code, called)
@@ -255,8 +255,12 @@ func TestDispatch(t *testing.T) {
 	if code := cmd(t.Context(), nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "usage: srv auth login|status|logout") {
 		t.Errorf("no args: %d %q", code, errb.String())
 	}
-	if code := cmd(t.Context(), []string{"help"}, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "usage: srv auth") {
-		t.Errorf("help: %d %q", code, out.String())
+	for _, h := range []string{"help", "--help", "-h"} {
+		out.Reset()
+		want := "usage: srv auth login|status|logout [flags]\n  srv auth login    sign in\n  srv auth status   show it\n  srv auth logout   sign out\nEach takes --help for its flags.\n"
+		if code := cmd(t.Context(), []string{h}, &out, &errb); code != 0 || out.String() != want {
+			t.Errorf("%s: %d %q, want %q", h, code, out.String(), want)
+		}
 	}
 	errb.Reset()
 	if code := cmd(t.Context(), []string{"bogus"}, &out, &errb); code != 2 || !strings.HasPrefix(errb.String(), `srv auth: unknown command "bogus"`) {

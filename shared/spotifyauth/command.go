@@ -32,7 +32,11 @@ func Command(o CommandOptions) func(ctx context.Context, args []string, stdout, 
 	logout := func(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return o.logout(args, stdout, stderr)
 	}
-	return oauthlogin.Dispatch(o.Server, o.login, status, logout)
+	return oauthlogin.Dispatch(o.Server, oauthlogin.Usage{
+		Login:  "sign in to Spotify (consent page in any browser) and save the token",
+		Status: "show the sign-in: state, account, scopes, expiry; exit 1 when it is unusable",
+		Logout: "delete the token file (Spotify has no revoke endpoint)",
+	}, o.login, status, logout)
 }
 
 type files struct {
@@ -63,6 +67,10 @@ func (o CommandOptions) login(ctx context.Context, args []string, stdout, stderr
 	if *port < 1 || *port > 65535 {
 		fmt.Fprintf(stderr, "%s auth login: --port %d: give 1 to 65535 (the port registered in the app)\n", o.Server, *port)
 		return 2
+	}
+	if _, err := os.Stat(f.Client); errors.Is(err, os.ErrNotExist) {
+		fmt.Fprint(stderr, missingClient(o.Server, f.Client, *port))
+		return 1
 	}
 	client, err := LoadClient(f.Client, f.accounts)
 	if err != nil {
@@ -114,6 +122,16 @@ func accountName(ctx context.Context, hc *http.Client, api, access string) strin
 		return me.DisplayName + " (" + me.ID + ")"
 	}
 	return me.ID
+}
+
+// missingClient says where the Spotify client file was looked for and how to get one.
+func missingClient(server, path string, port int) string {
+	return oauthlogin.MissingClient{
+		Server: server, Provider: "Spotify", Path: path, Flag: "spotify-client-file", Env: "MCP_SPOTIFY_CLIENT_FILE",
+		Create: `Create an app in the Spotify developer dashboard (https://developer.spotify.com/dashboard) ` +
+			fmt.Sprintf(`with the redirect URI http://127.0.0.1:%d/callback, then save {"client_id": "…"} with its Client ID.`, port),
+		Doc: "docs/spotify.md, section 1",
+	}.String()
 }
 
 func (o CommandOptions) status(args []string, stdout, stderr io.Writer) int {

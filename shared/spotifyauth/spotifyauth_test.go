@@ -335,3 +335,49 @@ func TestLoadClientRefusesOpenFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestCommandUsageAndMissingClient(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"MCP_SPOTIFY_TOKEN_FILE": filepath.Join(dir, "token.json")}
+	cmd := Command(CommandOptions{Server: "spotify", Getenv: func(k string) string { return env[k] }})
+	var out, errb bytes.Buffer
+	if code := cmd(t.Context(), []string{"--help"}, &out, &errb); code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	for _, want := range []string{"spotify auth login    sign in", "spotify auth status   show", "spotify auth logout   delete the token file"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("usage lacks %q:\n%s", want, out.String())
+		}
+	}
+	tests := []struct {
+		name, clientFile string
+		args             []string
+		want             []string
+	}{
+		{"beside the token", "", []string{"login"}, []string{
+			"spotify auth login: no Spotify OAuth client file at " + filepath.Join(dir, "client.json") + ".",
+			"--spotify-client-file or $MCP_SPOTIFY_CLIENT_FILE",
+			"https://developer.spotify.com/dashboard",
+			"http://127.0.0.1:8888/callback",
+			"docs/spotify.md",
+		}},
+		{"from the environment, other port", filepath.Join(dir, "elsewhere.json"), []string{"login", "--port", "9999"}, []string{
+			"no Spotify OAuth client file at " + filepath.Join(dir, "elsewhere.json") + ".",
+			"http://127.0.0.1:9999/callback",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env["MCP_SPOTIFY_CLIENT_FILE"] = tt.clientFile
+			errb.Reset()
+			if code := cmd(t.Context(), tt.args, io.Discard, &errb); code != 1 {
+				t.Fatalf("exit %d, want 1; stderr %q", code, errb.String())
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(errb.String(), want) {
+					t.Errorf("message lacks %q:\n%s", want, errb.String())
+				}
+			}
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -37,9 +38,17 @@ func run(binDir, out string, check bool) error {
 		if e.IsDir() {
 			continue
 		}
-		s, err := listTools(filepath.Join(binDir, e.Name()))
+		path := filepath.Join(binDir, e.Name())
+		s, err := listTools(path)
 		if err != nil {
 			return err
+		}
+		if flags := optionalTools[e.Name()]; len(flags) > 0 {
+			full, err := listTools(path, flags...)
+			if err != nil {
+				return err
+			}
+			s = MarkOptional(s, full, strings.Join(flags, " "))
 		}
 		servers = append(servers, s)
 	}
@@ -67,16 +76,17 @@ func run(binDir, out string, check bool) error {
 }
 
 // optionalTools are the flags that turn on a server's optional tools, so that the reference
-// (and the unique-name check) covers them too.
+// (and the unique-name check) covers them too. A tool listed only with the flags is marked
+// "only with FLAGS" in the reference.
 var optionalTools = map[string][]string{
 	"notes": {"--sync", "drive"}, // sync_notes
 }
 
-// listTools runs one server binary with --list-tools.
-func listTools(path string) (Server, error) {
+// listTools runs one server binary with --list-tools and the given flags.
+func listTools(path string, flags ...string) (Server, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, append([]string{"--list-tools"}, optionalTools[filepath.Base(path)]...)...)
+	cmd := exec.CommandContext(ctx, path, append([]string{"--list-tools"}, flags...)...)
 	cmd.Env = append(os.Environ(), "HOME="+os.TempDir())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

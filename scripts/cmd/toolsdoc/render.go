@@ -21,6 +21,7 @@ type Tool struct {
 	Description string       `json:"description"`
 	Annotations *Annotations `json:"annotations"`
 	InputSchema Schema       `json:"inputSchema"`
+	OnlyWith    string       `json:"-"` // the flags the server offers this tool only with, if any
 }
 
 // Annotations are the tool's behaviour hints.
@@ -39,6 +40,24 @@ type Schema struct {
 	Required    []string          `json:"required"`
 	Items       *Schema           `json:"items"`
 	Enum        []any             `json:"enum"`
+}
+
+// MarkOptional is full (a server's tools listed with flags) with every tool that base (the same
+// server listed without them) lacks marked as offered only with flags.
+func MarkOptional(base, full Server, flags string) Server {
+	plain := map[string]bool{}
+	for _, t := range base.Tools {
+		plain[t.Name] = true
+	}
+	out := full
+	out.Tools = make([]Tool, len(full.Tools))
+	for i, t := range full.Tools {
+		if !plain[t.Name] {
+			t.OnlyWith = flags
+		}
+		out.Tools[i] = t
+	}
+	return out
 }
 
 // CheckUnique fails when two servers offer a tool with the same name.
@@ -73,10 +92,10 @@ func Render(servers []Server) []byte {
 		fmt.Fprintf(&b, "\n## %s\n\nPort %d. `%s --read-only` keeps only the RO tools.\n\n", s.Server, s.Port, s.Server)
 		b.WriteString("| tool | description | hints |\n|---|---|---|\n")
 		for _, t := range s.Tools {
-			fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, escape(t.Description), hints(t.Annotations))
+			fmt.Fprintf(&b, "| [`%s`](#%s) | %s%s | %s |\n", t.Name, t.Name, onlyWith(t, " "), escape(t.Description), hints(t.Annotations))
 		}
 		for _, t := range s.Tools {
-			fmt.Fprintf(&b, "\n### %s\n\n%s\n\n", t.Name, t.Description)
+			fmt.Fprintf(&b, "\n### %s\n\n%s%s\n\n", t.Name, onlyWith(t, "\n\n"), t.Description)
 			if len(t.InputSchema.Properties) == 0 {
 				b.WriteString("No arguments.\n")
 				continue
@@ -104,6 +123,14 @@ func Render(servers []Server) []byte {
 		}
 	}
 	return b.Bytes()
+}
+
+// onlyWith is the mark of a tool offered only with flags, followed by sep, or "".
+func onlyWith(t Tool, sep string) string {
+	if t.OnlyWith == "" {
+		return ""
+	}
+	return "**Only with `" + t.OnlyWith + "`.**" + sep
 }
 
 func hints(a *Annotations) string {

@@ -57,3 +57,26 @@ func TestRender(t *testing.T) {
 		}
 	}
 }
+
+func TestMarkOptional(t *testing.T) {
+	base := Server{Server: "notes", Port: 9008, Tools: []Tool{{Name: "read_note", Description: "Read."}}}
+	full := Server{Server: "notes", Port: 9008, Tools: []Tool{{Name: "read_note", Description: "Read."}, {Name: "sync_notes", Description: "Sync."}}}
+	got := MarkOptional(base, full, "--sync drive")
+	if len(got.Tools) != 2 || got.Tools[0].OnlyWith != "" || got.Tools[1].OnlyWith != "--sync drive" {
+		t.Fatalf("marks = %+v, want only sync_notes marked", got.Tools)
+	}
+	if full.Tools[1].OnlyWith != "" {
+		t.Fatal("MarkOptional changed its input")
+	}
+	doc := string(Render([]Server{got}))
+	for _, want := range []string{
+		"| [`sync_notes`](#sync_notes) | **Only with `--sync drive`.** Sync. |  |",
+		"### sync_notes\n\n**Only with `--sync drive`.**\n\nSync.\n",
+		"| [`read_note`](#read_note) | Read. |  |",
+		"### read_note\n\nRead.\n",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("rendered doc lacks %q:\n%s", want, doc)
+		}
+	}
+}

@@ -133,8 +133,10 @@
 // The source is at most 4096 bytes, 100 statements, 2000 numbers, names and
 // operators, and 64 levels of nesting. Exact numerators and denominators have
 // at most 20000 digits: sizes are estimated before computing, so 9^9^9^9 or
-// 100000! fail at once with Kind "too_large" (exp(y*ln(x)) gives an
-// approximate power instead). Inexact magnitudes are limited to about
+// 100000! fail at once with Kind "too_large". A power refused this way
+// names the rewrite that gives its approximate value, such as
+// exp(100000*ln(2)) for 2^100000, only after evaluating that rewrite; no
+// refusal hint proposes a rewrite that fails for that input. Inexact magnitudes are limited to about
 // 1e±1000000. Operations whose inexact inputs are too large to give the
 // digits asked for, such as the sine of an inexact 1e300 or a remainder with
 // an enormous quotient, also fail with "too_large"; exact inputs are reduced

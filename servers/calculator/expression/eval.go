@@ -464,7 +464,7 @@ func (ev *evaluator) mod(n *node, a, b value) (value, error) {
 		// The remainder would lose more digits than the guard digits hold;
 		// a more precise pass may manage it.
 		ev.unsure = true
-		return value{}, errorf(KindTooLarge, n.pos, "use exact operands",
+		return value{}, errorf(KindTooLarge, n.pos, "",
 			"the quotient of this inexact modulo is too large to give an accurate remainder")
 	}
 	if near := newFloat(ev.prec).SetInt(roundFloat(q)); ev.negligible(newFloat(ev.prec).Sub(q, near), q) {
@@ -495,7 +495,7 @@ func (ev *evaluator) exactInteger(n *node, v value, what string) (i *big.Int, sn
 	} else {
 		if exp2(v.f) > int(ev.prec)-8 {
 			ev.unsure = true // a more precise pass may tell
-			return nil, false, errorf(KindDomain, n.pos, "use an exact integer",
+			return nil, false, errorf(KindDomain, n.pos, "",
 				"%s needs an integer, and the inexact %s is too large to tell whether it is one", what, shortString(v))
 		}
 		near := roundFloat(v.f)

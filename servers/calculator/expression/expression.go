@@ -2,6 +2,7 @@ package expression
 
 import (
 	"context"
+	"fmt"
 	"maps"
 )
 
@@ -56,7 +57,7 @@ func Evaluate(ctx context.Context, src string, opts Options) (res Result, err er
 		digits = DefaultPrecision
 	}
 	if digits < 1 || digits > MaxPrecision {
-		return Result{}, errorf(KindLimit, 0, "use 1 to 1000, or 0 for the default of 34",
+		return Result{}, errorf(KindLimit, 0, fmt.Sprintf("use 1 to %d, or 0 for the default of %d", MaxPrecision, DefaultPrecision),
 			"precision %d is out of range", opts.Precision)
 	}
 	if len(src) > maxSourceBytes {

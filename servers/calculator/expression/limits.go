@@ -11,19 +11,25 @@ const DefaultPrecision = 34
 // MaxPrecision is the largest accepted Options.Precision.
 const MaxPrecision = 1000
 
+// MaxDigits is the most decimal digits the numerator or denominator of an exact value may have.
+const MaxDigits = 20000
+
+// MaxExponent bounds inexact magnitudes: they lie within about 1e±MaxExponent.
+const MaxExponent = 1_000_000
+
 const (
-	maxSourceBytes = 4096  // longest accepted source
-	maxStatements  = 100   // most statements in one call
-	maxDepth       = 64    // deepest nesting of parentheses, unary operators and powers
-	maxNodes       = 2000  // most syntax-tree nodes in one call
-	maxDigits      = 20000 // most decimal digits in the numerator or denominator of an exact value
+	maxSourceBytes = 4096 // longest accepted source
+	maxStatements  = 100  // most statements in one call
+	maxDepth       = 64   // deepest nesting of parentheses, unary operators and powers
+	maxNodes       = 2000 // most syntax-tree nodes in one call
+	maxDigits      = MaxDigits
 
 	// maxDigitBits is the bit length of 10^maxDigits: an integer with fewer bits
 	// has at most maxDigits digits, one with more has more.
 	maxDigitBits = 66439
 
 	// maxExp10 bounds the decimal exponent of inexact values in both directions.
-	maxExp10 = 1_000_000
+	maxExp10 = MaxExponent
 
 	// maxInternalBits bounds the precision used internally, for example to reduce
 	// a huge trigonometric argument.

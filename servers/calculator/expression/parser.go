@@ -3,6 +3,7 @@ package expression
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -123,6 +124,9 @@ func (p *parser) statement() (statement, error) {
 		if err != nil {
 			return statement{}, err
 		}
+		if next := p.peek(); next.kind != tokSep && next.kind != tokEOF {
+			return statement{}, p.unexpectedAfter(next) // before t counts as assigned
+		}
 		p.assigned[t.text] = true
 		return statement{target: t.text, targetPos: t.pos, expr: expr}, nil
 	}
@@ -168,7 +172,7 @@ func (p *parser) expression() (*node, error) {
 		return nil, err
 	}
 	if n := p.peek(); n.kind.isComparison() {
-		return nil, errorf(KindSyntax, n.pos, "compare two values at a time, e.g. write a < b and b < c as separate statements",
+		return nil, errorf(KindSyntax, n.pos, "compare two values at a time and assign each result, e.g. p = a < b; q = b < c, then read both variables",
 			"comparisons cannot be chained (%q follows another comparison)", n.text)
 	}
 	return p.newNode(node{kind: nodeCompare, op: t.kind, pos: t.pos, text: t.text, args: []*node{left, right}})
@@ -375,11 +379,45 @@ func (p *parser) notAFunction(t token) error {
 		return errorf(KindSyntax, t.pos, fmt.Sprintf("implicit multiplication is not supported; write %s*(...)", t.text),
 			"%q is a %s, not a function", t.text, what)
 	}
-	hint := suggest(t.text, functionNames())
+	// Suggest only functions that take as many arguments as this call has, so that the
+	// suggestion works when the arguments do.
+	names := functionNames()
+	if n, ok := p.countArgs(); ok {
+		names = slices.DeleteFunc(names, func(name string) bool {
+			_, spec, _ := lookupFunction(name)
+			return n < spec.min || spec.max >= 0 && n > spec.max
+		})
+		if len(names) == 0 {
+			return errorf(KindUnknownName, t.pos, "", "unknown function %q, and no function takes %d arguments", t.text, n)
+		}
+	}
+	hint := suggest(t.text, names)
 	if hint == "" {
-		hint = "available functions: " + strings.Join(functionNames(), ", ")
+		hint = "available functions: " + strings.Join(names, ", ")
 	}
 	return errorf(KindUnknownName, t.pos, hint, "unknown function %q", t.text)
+}
+
+// countArgs parses the parenthesized argument list that follows and returns the number of
+// arguments, or false when it does not parse.
+func (p *parser) countArgs() (int, bool) {
+	open := p.next()
+	if p.peek().kind == tokRParen {
+		p.next()
+		return 0, true
+	}
+	n := 0
+	for {
+		if _, err := p.expression(); err != nil {
+			return 0, false
+		}
+		n++
+		if p.peek().kind != tokComma {
+			break
+		}
+		p.next()
+	}
+	return n, p.expectClose(open) == nil
 }
 
 // expectClose consumes the ")" matching open.
@@ -415,17 +453,35 @@ func (p *parser) unexpectedAfter(t token) error {
 	}
 }
 
-// implicitHint suggests writing the multiplication that juxtaposition implies.
+// implicitHint suggests writing the multiplication that juxtaposition implies, with a call's
+// parentheses kept, and says which names must be assigned first for the rewrite to work.
 func (p *parser) implicitHint(t token) string {
-	left := "(...)"
+	left, right := "(...)", "(...)"
+	var undefined []string
 	if prev := p.toks[p.i-1]; prev.kind == tokNumber || prev.kind == tokIdent {
 		left = prev.text
+		if prev.kind == tokIdent && !p.known(prev.text) {
+			undefined = append(undefined, prev.text)
+		}
 	}
-	right := "(...)"
 	if t.kind != tokLParen {
 		right = t.text
+		if _, _, ok := lookupFunction(t.text); ok && t.kind == tokIdent {
+			right = t.text + "(...)"
+		} else if t.kind == tokIdent && !p.known(t.text) && !slices.Contains(undefined, t.text) {
+			undefined = append(undefined, t.text)
+		}
 	}
-	return fmt.Sprintf("implicit multiplication is not supported; write %s*%s", left, right)
+	hint := fmt.Sprintf("implicit multiplication is not supported; write %s*%s", left, right)
+	if len(undefined) > 0 {
+		hint += fmt.Sprintf(", after assigning %s (for example %s = 2)", strings.Join(undefined, " and "), undefined[0])
+	}
+	return hint
+}
+
+// known reports whether name is a constant or a variable assigned by an earlier statement.
+func (p *parser) known(name string) bool {
+	return isConstant(name) || p.assigned[name]
 }
 
 // expectedOperand reports token t where a number, name or "(" was expected.

@@ -1,6 +1,7 @@
 package expression
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 )
@@ -78,10 +79,10 @@ func (ev *evaluator) powInt(n *node, a value, e *big.Int) (value, error) {
 		}
 		if d := ratPowDigits(r, e); d > maxDigits+1 {
 			what := "this power"
-			if b, x := baseString(a), e.String(); len(b)+len(x) <= 30 {
+			if b, x := exactBaseString(r), e.String(); len(b)+len(x) <= 30 {
 				what = b + "^" + x
 			}
-			return value{}, errorf(KindTooLarge, n.pos, "for an approximate value write exp(y*ln(x)) instead of x^y",
+			return value{}, errorf(KindTooLarge, n.pos, ev.approximatePowerHint(r, e),
 				"the exact result of %s would have %s digits, more than the %d-digit limit", what, digitsText(d), maxDigits)
 		}
 		return ev.checkRat(n, ratPowInt(r, e))
@@ -172,6 +173,47 @@ func (ev *evaluator) powFloat(n *node, x, y *big.Float, negate bool) (value, err
 		res.Neg(res)
 	}
 	return ev.floatResult(n, res)
+}
+
+// maxHintBytes bounds the length of a rewrite offered in a hint.
+const maxHintBytes = 120
+
+// approximatePowerHint is the hint for an exact power r^e too large to compute: the rewrite
+// that gives its approximate value, written out for these operands, when that rewrite is short
+// and evaluates; else why no rewrite helps, or "".
+func (ev *evaluator) approximatePowerHint(r *big.Rat, e *big.Int) string {
+	if exp10 := float64Of(e) * log2Rat(r) / log2of10; math.Abs(exp10) > maxExp10 {
+		if math.Abs(exp10) > 1e15 {
+			return fmt.Sprintf("its approximate value is beyond the 1e±%d limit of approximate results too", maxExp10)
+		}
+		return fmt.Sprintf("its approximate value, about 1e%+.0f, is beyond the 1e±%d limit of approximate results too", exp10, maxExp10)
+	}
+	rewrite := fmt.Sprintf("exp(%s*ln(%s))", e, new(big.Rat).Abs(r).RatString())
+	if r.Sign() < 0 && e.Bit(0) == 1 {
+		rewrite = "-" + rewrite
+	}
+	if len(rewrite) > maxHintBytes {
+		return ""
+	}
+	if _, err := Evaluate(ev.ctx, rewrite, Options{Precision: ev.digits, Degrees: ev.degrees}); err != nil {
+		return ""
+	}
+	return "for an approximate value write " + rewrite
+}
+
+// float64Of is n as a float64, ±Inf when out of range.
+func float64Of(n *big.Int) float64 {
+	f, _ := new(big.Float).SetInt(n).Float64()
+	return f
+}
+
+// exactBaseString renders an exact base for messages in full, in parentheses unless it is a
+// non-negative integer: 2, (-2), (2/3).
+func exactBaseString(r *big.Rat) string {
+	if r.IsInt() && r.Sign() >= 0 {
+		return r.RatString()
+	}
+	return "(" + r.RatString() + ")"
 }
 
 // baseString renders a power's base for messages, in parentheses when negative.

@@ -66,7 +66,7 @@ func (ev *evaluator) sinCos(n *node, x value) (value, value, error) {
 		// The argument's rounding error would swamp the reduced angle; a more
 		// precise pass may manage it.
 		ev.unsure = true
-		return value{}, value{}, errorf(KindTooLarge, n.pos, "use an exact argument",
+		return value{}, value{}, errorf(KindTooLarge, n.pos, "",
 			"the inexact argument %s of %s is too large to reduce accurately", shortString(x), n.text)
 	}
 	r, q, err := reduceQuadrant(ev.ctx, rad, ev.prec)

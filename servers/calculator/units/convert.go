@@ -53,11 +53,16 @@ func Convert(value, from, to string, precision int) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	src, err := knownUnits.lookup(from)
+	// Each side's suggestions, if it is misspelt, fit the other side's dimension.
+	var toDim string
+	if d, err := knownUnits.lookup(to); err == nil {
+		toDim = d.Dimension
+	}
+	src, err := knownUnits.lookupFor(from, toDim)
 	if err != nil {
 		return Result{}, err
 	}
-	dst, err := knownUnits.lookup(to)
+	dst, err := knownUnits.lookupFor(to, src.Dimension)
 	if err != nil {
 		return Result{}, err
 	}

@@ -150,6 +150,13 @@ const maxUnitLen = 100
 // lookup resolves a unit spelling: an exact (case-sensitive) match wins,
 // otherwise a case-insensitive match is used when it is unique.
 func (c *catalog) lookup(spelling string) (*unitDef, error) {
+	return c.lookupFor(spelling, "")
+}
+
+// lookupFor is lookup for a unit that must measure dim ("" for any): when the
+// spelling is ambiguous or unknown, the units it suggests are only those of dim,
+// so that calling again with one of them converts.
+func (c *catalog) lookupFor(spelling, dim string) (*unitDef, error) {
 	s := strings.TrimSpace(spelling)
 	switch {
 	case s == "":
@@ -166,9 +173,14 @@ func (c *catalog) lookup(spelling string) (*unitDef, error) {
 	matches := c.folded[strings.ToLower(key)]
 	switch len(matches) {
 	case 0:
-		return nil, c.unknownUnitError(s, key)
+		return nil, c.unknownUnitError(s, key, dim)
 	case 1:
 		return matches[0], nil
+	}
+	if fit := ofDimension(matches, dim); len(fit) > 0 {
+		matches = fit
+	} else if dim != "" {
+		return nil, errorf(fmt.Sprintf("unit %q is ambiguous, and none of the units it may mean measures %s as the other unit does: call again with a %s unit", s, dim, dim))
 	}
 	options := make([]string, len(matches))
 	data := false
@@ -192,7 +204,21 @@ func startsWithNumber(s string) bool {
 // maxSuggestions caps the did-you-mean list.
 const maxSuggestions = 5
 
-func (c *catalog) unknownUnitError(spelling, key string) *Error {
+// ofDimension is the units of ds that measure dim; all of them when dim is "".
+func ofDimension(ds []*unitDef, dim string) []*unitDef {
+	if dim == "" {
+		return ds
+	}
+	var out []*unitDef
+	for _, d := range ds {
+		if d.Dimension == dim {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (c *catalog) unknownUnitError(spelling, key, dim string) *Error {
 	lower := strings.ToLower(key)
 	limit := 2
 	if utf8.RuneCountInString(lower) <= 3 {
@@ -204,7 +230,7 @@ func (c *catalog) unknownUnitError(spelling, key string) *Error {
 		if dist > limit {
 			continue
 		}
-		for _, d := range ds {
+		for _, d := range ofDimension(ds, dim) {
 			if old, ok := best[d]; !ok || dist < old {
 				best[d] = dist
 			}
@@ -222,6 +248,9 @@ func (c *catalog) unknownUnitError(spelling, key string) *Error {
 	})
 	if len(cands) > maxSuggestions {
 		cands = cands[:maxSuggestions]
+	}
+	if len(cands) == 0 && dim != "" {
+		return errorf(fmt.Sprintf("unknown unit %q: no %s unit is spelled like it, and the other unit measures %s: call again with a %s unit symbol or name", spelling, dim, dim, dim))
 	}
 	if len(cands) == 0 {
 		return errorf(fmt.Sprintf("unknown unit %q: call again with a supported unit symbol or name (for example \"m\", \"kg\", \"°C\", \"km/h\", \"MB\"); supported dimensions are %s",
