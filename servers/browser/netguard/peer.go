@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jck411/mcp-servers/shared/proctree"
 	"golang.org/x/sys/unix"
 )
 
@@ -20,29 +21,33 @@ import (
 // children (zygote, utility and renderer processes) or grandchildren.
 const maxDepth = 16
 
+// maxDescendants bounds the browser's descendants searched for the client socket's holder.
+const maxDescendants = 4096
+
 // peers decides whether a connection to the proxy comes from the browser the server started:
 // the client's socket, found by its address pair (netlink sock_diag, else /proc/net/tcp{,6}),
 // must belong to the server's uid and be open in the browser process or one of its descendants. Anything it
 // cannot establish is a refusal.
 type peers struct {
 	proc string // the proc filesystem, "/proc"
+	tree proctree.Tree
 	uid  uint64
 
 	mu    sync.Mutex
 	root  int    // the browser's pid; 0 = nobody may connect
-	start string // root's start time, so a reused pid is not taken for the browser
+	start uint64 // root's start time, so a reused pid is not taken for the browser
 	hint  int    // the process that held the last accepted socket (the network service)
 }
 
 func newPeers(proc string) *peers {
-	return &peers{proc: proc, uid: uint64(os.Getuid())}
+	return &peers{proc: proc, tree: proctree.Tree{Root: proc}, uid: uint64(os.Getuid())}
 }
 
 // allow makes pid's process tree the only one that may connect; 0 refuses everyone.
 func (c *peers) allow(pid int) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.root, c.start, c.hint = 0, "", 0
+	c.root, c.start, c.hint = 0, 0, 0
 	if pid == 0 {
 		return nil
 	}
@@ -88,7 +93,7 @@ func (c *peers) check(conn net.Conn) error {
 	if try(c.hint) || try(c.root) {
 		return nil
 	}
-	for _, pid := range c.descendants(c.root) {
+	for _, pid := range c.tree.Descendants(c.root, maxDescendants) {
 		if try(pid) {
 			c.hint = pid
 			return nil
@@ -194,74 +199,8 @@ func (c *peers) descends(pid int) bool {
 	return false
 }
 
-// descendants lists root's descendants, nearest first, from /proc/PID/task/TID/children, or
-// from every process's parent pid when the kernel has no children files.
-func (c *peers) descendants(root int) []int {
-	children := c.childrenFiles
-	if _, err := os.Stat(filepath.Join(c.proc, strconv.Itoa(root), "task", strconv.Itoa(root), "children")); err != nil {
-		children = c.childrenByParent()
-	}
-	var out []int
-	queue := []int{root}
-	for len(queue) > 0 && len(out) < 4096 {
-		kids := children(queue[0])
-		queue = append(queue[1:], kids...)
-		out = append(out, kids...)
-	}
-	return out
-}
-
-func (c *peers) childrenFiles(pid int) []int {
-	var out []int
-	tasks, _ := filepath.Glob(filepath.Join(c.proc, strconv.Itoa(pid), "task", "*", "children"))
-	for _, t := range tasks {
-		data, err := os.ReadFile(t)
-		if err != nil {
-			continue
-		}
-		for _, s := range strings.Fields(string(data)) {
-			if child, err := strconv.Atoi(s); err == nil {
-				out = append(out, child)
-			}
-		}
-	}
-	return out
-}
-
-// childrenByParent reads every process's parent once and answers from that.
-func (c *peers) childrenByParent() func(int) []int {
-	byParent := map[int][]int{}
-	names, _ := filepath.Glob(filepath.Join(c.proc, "[0-9]*"))
-	for _, n := range names {
-		pid, err := strconv.Atoi(filepath.Base(n))
-		if err != nil {
-			continue
-		}
-		if ppid, _, err := c.stat(pid); err == nil {
-			byParent[ppid] = append(byParent[ppid], pid)
-		}
-	}
-	return func(pid int) []int { return byParent[pid] }
-}
-
 // stat reads a process's parent pid and start time from /proc/PID/stat.
-func (c *peers) stat(pid int) (ppid int, start string, err error) {
-	data, err := os.ReadFile(filepath.Join(c.proc, strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return 0, "", err
-	}
-	// The command name is in parentheses and may hold anything; the fields follow the last ')'.
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return 0, "", fmt.Errorf("unreadable /proc/%d/stat", pid)
-	}
-	f := strings.Fields(string(data[i+1:]))
-	// f[0] is field 3 (state), f[1] field 4 (ppid), f[19] field 22 (starttime).
-	if len(f) < 20 {
-		return 0, "", fmt.Errorf("unreadable /proc/%d/stat", pid)
-	}
-	if ppid, err = strconv.Atoi(f[1]); err != nil {
-		return 0, "", fmt.Errorf("unreadable /proc/%d/stat: %w", pid, err)
-	}
-	return ppid, f[19], nil
+func (c *peers) stat(pid int) (ppid int, start uint64, err error) {
+	s, err := c.tree.Stat(pid)
+	return s.PPID, s.Start, err
 }

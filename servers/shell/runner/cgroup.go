@@ -258,7 +258,7 @@ func (t *cgroupTree) sweep(live func(name string) bool, tracked func(pid int) bo
 		p, err := readStat(pid)
 		// The server's own direct children (version probes) stay, unless they are commands:
 		// tracked, or tagged with a job id (an orphan adopted by a subreaper in tests).
-		if err != nil || (p.ppid == self && !tracked(pid) && !envHasName(pid, JobEnv)) {
+		if err != nil || (p.PPID == self && !tracked(pid) && !envHasName(pid, JobEnv)) {
 			continue
 		}
 		_ = syscall.Kill(pid, syscall.SIGKILL)

@@ -247,8 +247,8 @@ func groupSurvivors(pgid int) []int {
 	procs, _ := allProcs()
 	var left []int
 	for _, p := range procs {
-		if p.pgid == pgid && !p.zombie {
-			left = append(left, p.pid)
+		if p.PGID == pgid && !p.Dead() {
+			left = append(left, p.PID)
 		}
 	}
 	return left
@@ -298,7 +298,7 @@ func (r *Runner) signalTree(j *job, sig syscall.Signal) []int {
 		if pid == j.pid || r.isTracked(pid) {
 			continue
 		}
-		if p, err := readStat(pid); err == nil && (j.pid > 0 && p.pgid == j.pid || envHas(pid, tag)) {
+		if p, err := readStat(pid); err == nil && (j.pid > 0 && p.PGID == j.pid || envHas(pid, tag)) {
 			roots = append(roots, pid)
 		}
 	}
@@ -316,10 +316,10 @@ func (r *Runner) signalTree(j *job, sig syscall.Signal) []int {
 			continue
 		}
 		roots = append(roots, r.children(pid)...)
-		if p.ppid == r.self && pid != j.pid {
+		if p.PPID == r.self && pid != j.pid {
 			r.adopt(pid)
 		}
-		if !p.zombie {
+		if !p.Dead() {
 			live = append(live, pid)
 			_ = syscall.Kill(pid, sig)
 		}
@@ -377,15 +377,15 @@ func (r *Runner) scan() {
 			if err != nil || r.isTracked(pid) {
 				continue
 			}
-			if p.zombie {
-				if pgids[p.pgid] {
-					r.adopt(p.pid)
+			if p.Dead() {
+				if pgids[p.PGID] {
+					r.adopt(p.PID)
 				}
 				continue
 			}
 			for _, tag := range tags {
-				if envHas(p.pid, tag) {
-					r.adopt(p.pid)
+				if envHas(p.PID, tag) {
+					r.adopt(p.PID)
 					break
 				}
 			}
