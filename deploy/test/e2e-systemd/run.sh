@@ -97,22 +97,31 @@ stop_container() {
 	fi
 	NSPAWN_PID=
 	LEADER=
-	findmnt -rn -o TARGET | grep -F "$T/" | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done
+	local m
+	while read -r m; do umount -l "$m" 2>/dev/null || true; done < <(findmnt -rn -o TARGET | grep -F "$T/" | sort -r)
+}
+# kill_tree PID: PID and every process below it (the background release build).
+kill_tree() {
+	local c
+	for c in $(pgrep -P "$1"); do kill_tree "$c"; done
+	kill "$1" 2>/dev/null || true
 }
 cleanup() {
 	local rc=$?
 	trap - EXIT INT TERM
 	stop_container
+	[[ -n ${BAD_PID:-} ]] && kill_tree "$BAD_PID"
 	rm -rf --one-file-system "$T"
 	exit "$rc"
 }
 trap cleanup EXIT
 trap 'echo "e2e-systemd: interrupted" >&2; exit 130' INT TERM
 
-# in CMD...: run CMD inside the booted container (all its namespaces, a clean environment).
-in() { nsenter -t "$LEADER" -a env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
+# ct CMD...: run CMD inside the booted container (all its namespaces, a clean environment).
+ct() { nsenter -t "$LEADER" -a env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
 
-# boot SUITE DIR: unpack a fresh copy of the suite's cached rootfs into DIR and boot it.
+# boot SUITE DIR: unpack a fresh copy of the suite's cached rootfs into DIR and boot it; sets
+# NSPAWN_PID, LEADER (the container's PID 1 as seen here) and BOOT_STATE (is-system-running).
 boot() {
 	local suite=$1 dir=$2 tarball i pid
 	tarball=$("$HERE/rootfs.sh" "$suite" "${PACKAGES[@]}")
@@ -129,10 +138,8 @@ boot() {
 		kill -0 "$NSPAWN_PID" 2>/dev/null || break
 		sleep 0.2
 	done
-	[[ -n $LEADER ]] || { cat "$T/$suite.console" >&2; return 1; }
-	local state
-	state=$(timeout 120 nsenter -t "$LEADER" -a systemctl is-system-running --wait 2>&1) || true
-	echo "$state"
+	[[ -n $LEADER ]] || return 1
+	BOOT_STATE=$(timeout 120 nsenter -t "$LEADER" -a systemctl is-system-running --wait 2>&1) || true
 }
 
 # mcp_call PORT TOKEN TOOL ARGS-JSON [CURL-OPTIONS...]: one tools/call over streamable HTTP
@@ -143,7 +150,7 @@ mcp_call() {
 	body=$(jq -cn --arg t "$tool" --argjson a "$args" '{jsonrpc:"2.0",id:1,method:"tools/call",params:{name:$t,arguments:$a}}')
 	local auth=()
 	[[ -n $token ]] && auth=(-H "Authorization: Bearer $token")
-	out=$(in curl -sS -w '\n%{http_code}' "${auth[@]}" -H 'Content-Type: application/json' \
+	out=$(ct curl -sS -w '\n%{http_code}' "${auth[@]}" -H 'Content-Type: application/json' \
 		-H 'Accept: application/json, text/event-stream' --data-binary "$body" "$@" "http://127.0.0.1:$port/mcp") || true
 	code=${out##*$'\n'}
 	out=${out%$'\n'*}
@@ -158,18 +165,38 @@ port_of() {
 	case $1 in shell) echo 9001 ;; calculator) echo 9003 ;; calendar) echo 9004 ;; gmail) echo 9005 ;;
 	drive) echo 9006 ;; notes) echo 9009 ;; spotify) echo 9010 ;; browser) echo 9011 ;; esac
 }
-token_of() { in sed -n 's/^owner://p' "/etc/mcp-servers/credentials/$1/auth-tokens"; }
-health_of() { in curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$(port_of "$1")/healthz" || true; }
-# fleet_memory: the sum of MemoryCurrent of the eight units, in MiB, and each unit's share.
+token_of() { ct sed -n 's/^owner://p' "/etc/mcp-servers/credentials/$1/auth-tokens"; }
+health_of() { ct curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$(port_of "$1")/healthz" || true; }
+# unit_cgroup UNIT: the unit's cgroup folder in the container (cgroup v2, or the hybrid
+# layout's unified/ or name=systemd hierarchy when the host runs cgroup v1 controllers).
+unit_cgroup() {
+	local cg d
+	cg=$(ct systemctl show -P ControlGroup "$1")
+	for d in /sys/fs/cgroup /sys/fs/cgroup/unified /sys/fs/cgroup/systemd; do
+		if ct test -f "$d$cg/cgroup.procs"; then echo "$d$cg"; return 0; fi
+	done
+	return 1
+}
+unit_pids() { local d; d=$(unit_cgroup "$1") && ct cat "$d/cgroup.procs"; }
+# fleet_memory: the eight units' memory in MiB, in total and each. MemoryCurrent= where the
+# container has the memory controller (cgroup v2); otherwise the sum of the Pss of each
+# unit's processes (smaps_rollup), which leaves out the page cache that MemoryCurrent counts.
 fleet_memory() {
-	local id m sum=0 parts=()
+	local id m sum=0 parts=() how=MemoryCurrent pid kb
 	for id in "${IDS[@]}"; do
-		m=$(in systemctl show -P MemoryCurrent "mcp-server@$id.service")
-		[[ $m =~ ^[0-9]+$ ]] || { echo "unknown ($id: MemoryCurrent=$m)"; return 1; }
+		m=$(ct systemctl show -P MemoryCurrent "mcp-server@$id.service")
+		if [[ ! $m =~ ^[0-9]+$ ]]; then
+			how="Pss of the units' processes (no memory controller: MemoryCurrent=$m)"
+			m=0
+			for pid in $(unit_pids "mcp-server@$id.service"); do
+				kb=$(ct awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null) || kb=0
+				m=$((m + ${kb:-0} * 1024))
+			done
+		fi
 		sum=$((sum + m))
 		parts+=("$id=$((m / 1048576))")
 	done
-	echo "$((sum / 1048576)) MiB (${parts[*]})"
+	echo "$((sum / 1048576)) MiB (${parts[*]}) by $how"
 }
 
 # bad_release GOOD-TARBALL OUT-DIR: the same fleet under a new version whose calculator starts,
@@ -177,6 +204,7 @@ fleet_memory() {
 bad_release() {
 	local good=$1 out=$2 version tree tarball
 	version=$(tar -xzOf "$good" VERSION)-bad
+	mkdir -p "$out"
 	VERSION=$version ARCHES=amd64 DIST=$out/build "$REPO/scripts/release.sh" >"$out/release.log" 2>&1 ||
 		{ cat "$out/release.log" >&2; return 1; }
 	tree=$out/tree
@@ -217,45 +245,51 @@ EOF
 REL_NAME=$(basename "$release")
 GOOD_VERSION=$(tar -xzOf "$release" VERSION)
 echo "== e2e-systemd: release $GOOD_VERSION ($REL_NAME)"
-echo "== building the bad release (calculator answers /healthz 503)"
-BAD=$(bad_release "$release" "$T/bad")
-BAD_NAME=$(basename "$BAD")
-BAD_VERSION=$(tar -xzOf "$BAD" VERSION)
+echo "== building the bad release (calculator answers /healthz 503) in the background"
+bad_release "$release" "$T/bad" >"$T/bad.path" &
+BAD_PID=$!
+BAD=
 
-declare -A MEMORY=()
+declare -A MEMORY=() LIMITS_NOTE=()
 for suite in $suites; do
 	echo "== $suite: boot"
 	D=$T/$suite
-	state=$(boot "$suite" "$D") || { bad "$suite: boot" "$(tail -n 30 "$T/$suite.console")"; continue; }
-	sysver=$(in systemctl --version | head -n 1)
-	debver=$(in cat /etc/debian_version)
+	BOOT_STATE=
+	if ! boot "$suite" "$D"; then
+		bad "$suite: boot" "$(tail -n 30 "$T/$suite.console")"
+		stop_container
+		continue
+	fi
+	state=$BOOT_STATE
+	sysver=$(ct systemctl --version | head -n 1)
+	debver=$(ct cat /etc/debian_version)
 	if [[ $state == running ]]; then
 		ok "$suite: booted ($sysver, Debian $debver): $state"
 	else
-		bad "$suite: system state '$state'" "$(in systemctl --failed --no-legend 2>&1)"
+		bad "$suite: system state '$state'" "$(ct systemctl --failed --no-legend 2>&1)"
 	fi
 
 	echo "== $suite: install as docs/deploy.md says"
-	cp "$release" "$release.sha256" "$BAD" "$BAD.sha256" "$D/root/"
-	in mkdir -p /root/release
-	in tar -C /root/release -xzf "/root/$REL_NAME"
-	if out=$(in /root/release/deploy/setup-host.sh 2>&1); then ok "$suite: setup-host.sh"; else bad "$suite: setup-host.sh" "$out"; fi
+	cp "$release" "$release.sha256" "$D/root/"
+	ct mkdir -p /root/release
+	ct tar -C /root/release -xzf "/root/$REL_NAME"
+	if out=$(ct /root/release/deploy/setup-host.sh 2>&1); then ok "$suite: setup-host.sh"; else bad "$suite: setup-host.sh" "$out"; fi
 	[[ $out != *"installing "* ]] && ok "$suite: setup-host.sh found curl, jq and a Chromium already installed" || bad "$suite: setup-host.sh installed packages" "$out"
-	if out=$(in /root/release/deploy/deploy.sh --release "/root/$REL_NAME" 2>&1); then
+	if out=$(ct /root/release/deploy/deploy.sh --release "/root/$REL_NAME" 2>&1); then
 		ok "$suite: deploy.sh --release (first deploy)"
 	else
 		bad "$suite: deploy.sh --release" "$out"
 	fi
-	out=$(in /root/release/deploy/setup-host.sh 2>&1) || true
+	out=$(ct /root/release/deploy/setup-host.sh 2>&1) || true
 	[[ $out == *"nothing changed"* ]] && ok "$suite: setup-host.sh again: nothing changed" || bad "$suite: second setup-host.sh run" "$out"
 
 	echo "== $suite: the fleet"
 	for id in "${IDS[@]}"; do
 		unit=mcp-server@$id.service
-		props=$(in systemctl show -p ActiveState -p SubState -p Type -p NRestarts "$unit" | sort | paste -sd' ')
+		props=$(ct systemctl show -p ActiveState -p SubState -p Type -p NRestarts "$unit" | sort | paste -sd' ')
 		[[ $props == "ActiveState=active NRestarts=0 SubState=running Type=notify" ]] &&
-			ok "$unit active through Type=notify" || bad "$unit: $props" "$(in journalctl -u "$unit" -n 20 --no-pager 2>&1)"
-		body=$(in curl -s -w ' %{http_code}' "http://127.0.0.1:$(port_of "$id")/healthz") || true
+			ok "$unit active through Type=notify" || bad "$unit: $props" "$(ct journalctl -u "$unit" -n 20 --no-pager 2>&1)"
+		body=$(ct curl -s -w ' %{http_code}' "http://127.0.0.1:$(port_of "$id")/healthz") || true
 		want=ok
 		[[ $DEGRADED_IDS == *" $id "* ]] && want=degraded
 		status=$(jq -r .status <<<"${body% *}" 2>/dev/null) || status='?'
@@ -264,18 +298,34 @@ for suite in $suites; do
 			ok "$id /healthz 200 $status $version" || bad "$id /healthz: want 200 $want $GOOD_VERSION" "$body"
 		limit=20
 		[[ $id == shell || $id == browser ]] && limit=50
-		score=$(in systemd-analyze security "$unit" 2>&1 | sed -n 's/.*exposure level for .*: \([0-9.]*\) .*/\1/p')
-		if in systemd-analyze security --threshold="$limit" "$unit" >/dev/null 2>&1; then
+		score=$(ct systemd-analyze security "$unit" 2>&1 | sed -n 's/.*exposure level for .*: \([0-9.]*\) .*/\1/p')
+		if ct systemd-analyze security --threshold="$limit" "$unit" >/dev/null 2>&1; then
 			ok "security $unit (running): $score <= $((limit / 10)).$((limit % 10))"
 		else
 			bad "security $unit (running): $score above $((limit / 10)).$((limit % 10))"
 		fi
 	done
-	if out=$(in /root/release/deploy/deploy.sh --status 2>&1); then
+	if out=$(ct /root/release/deploy/deploy.sh --status 2>&1); then
 		n=$(grep -cE "^($(IFS='|'; echo "${IDS[*]}")) +active " <<<"$out" || true)
 		[[ $n -eq 8 ]] && ok "deploy.sh --status: all eight active, exit 0" || bad "deploy.sh --status lists $n of 8 active" "$out"
 	else
 		bad "deploy.sh --status exits non-zero" "$out"
+	fi
+	# MemoryMax= and TasksMax=: systemd took them; the kernel enforces them only where the
+	# container has the memory and pids controllers (cgroup v2).
+	limits=
+	for u in calculator browser; do
+		limits+="$(ct systemctl show -P MemoryMax "mcp-server@$u.service") $(ct systemctl show -P TasksMax "mcp-server@$u.service") "
+	done
+	limits=${limits% }
+	[[ $limits == "536870912 64 2147483648 512" ]] && ok "MemoryMax/TasksMax as configured (calculator 512M/64, browser 2G/512)" || bad "MemoryMax/TasksMax: $limits"
+	cgdir=$(unit_cgroup mcp-server@calculator.service) || cgdir=
+	if [[ -n $cgdir ]] && ct grep -qw memory "$cgdir/cgroup.controllers" 2>/dev/null; then
+		got=$(ct cat "$cgdir/memory.max" "$cgdir/pids.max" | paste -sd' ')
+		[[ $got == "536870912 64" ]] && ok "the kernel enforces them: memory.max and pids.max $got" || bad "cgroup limits: $got"
+	else
+		note "MemoryMax/TasksMax not enforceable in this container: no memory/pids controller in its cgroup v2 tree (the host mounts them as cgroup v1)"
+		LIMITS_NOTE[$suite]="not enforced (host has cgroup v1 controllers)"
 	fi
 	sleep 3
 	mem_idle=$(fleet_memory) || true
@@ -289,9 +339,9 @@ for suite in $suites; do
 	[[ $out == "HTTP 401" ]] && ok "a call with a wrong token: 401" || bad "a call with a wrong token" "$out"
 	out=$(mcp_call 9003 "$tok" evaluate '{"expression":"6*7"}')
 	[[ $(jq -r '.result.content[0].text' <<<"$out" 2>/dev/null) == 42 ]] && ok "a call with the owner token: 6*7 = 42" || bad "a call with the owner token" "$out"
-	pid=$(in systemctl show -P MainPID mcp-server@calculator.service)
-	if in grep -qzF "$tok" "/proc/$pid/environ"; then bad "the token is in the server's environment"; else ok "the token is not in the server's environment"; fi
-	owner=$(in stat -c '%U %a' "/run/credentials/mcp-server@calculator.service/auth-tokens" 2>&1) || true
+	pid=$(ct systemctl show -P MainPID mcp-server@calculator.service)
+	if ct grep -qzF "$tok" "/proc/$pid/environ"; then bad "the token is in the server's environment"; else ok "the token is not in the server's environment"; fi
+	owner=$(ct stat -c '%U %a' "/run/credentials/mcp-server@calculator.service/auth-tokens" 2>&1) || true
 	note "credential as the server sees it: /run/credentials/mcp-server@calculator.service/auth-tokens ($owner)"
 
 	echo "== $suite: shell and notes"
@@ -304,31 +354,30 @@ for suite in $suites; do
 	[[ $(jq -r '.result.isError // false' <<<"$out" 2>/dev/null) == false && $out == *result* ]] && ok "notes: create_note" || bad "notes: create_note" "$out"
 	out=$(mcp_call 9009 "$tok" search_notes '{"query":"e2emarker"}')
 	[[ $out == *e2e/hello.md* ]] && ok "notes: search_notes finds it" || bad "notes: search_notes" "$out"
-	found=$(in find /var/lib/mcp-servers/notes -name hello.md -printf '%u %m %p\n')
+	found=$(ct find /var/lib/mcp-servers/notes -name hello.md -printf '%u %m %p\n')
 	[[ $found == "mcp-notes 600 /var/lib/mcp-servers/notes/"* ]] && ok "notes: the file is in its StateDirectory ($found)" || bad "notes: file in the state directory" "$found"
 
 	echo "== $suite: browser, Chromium in its unit"
-	in mkdir -p /srv/e2e-page
-	in sh -c 'printf "<!doctype html><title>e2e page</title><h1>Hello from inside the container</h1><a href=\"/next\">next</a>\n" >/srv/e2e-page/index.html'
-	in systemd-run --unit=e2e-page --quiet python3 -m http.server 8088 --bind 127.0.0.1 --directory /srv/e2e-page
-	in sh -c 'echo MCP_ALLOW_HOSTS=127.0.0.1 >>/etc/mcp-servers/browser.env'
-	if out=$(in /root/release/deploy/deploy.sh --restart browser 2>&1); then ok "browser restarted with --allow-hosts 127.0.0.1 (env file)"; else bad "browser restart" "$out"; fi
+	ct mkdir -p /srv/e2e-page
+	ct sh -c 'printf "<!doctype html><title>e2e page</title><h1>Hello from inside the container</h1><a href=\"/next\">next</a>\n" >/srv/e2e-page/index.html'
+	ct systemd-run --unit=e2e-page --quiet python3 -m http.server 8088 --bind 127.0.0.1 --directory /srv/e2e-page
+	ct sh -c 'echo MCP_ALLOW_HOSTS=127.0.0.1 >>/etc/mcp-servers/browser.env'
+	if out=$(ct /root/release/deploy/deploy.sh --restart browser 2>&1); then ok "browser restarted with --allow-hosts 127.0.0.1 (env file)"; else bad "browser restart" "$out"; fi
 	tok=$(token_of browser)
-	for ((i = 0; i < 20; i++)); do [[ $(in curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8088/) == 200 ]] && break; sleep 0.3; done
+	for ((i = 0; i < 20; i++)); do [[ $(ct curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8088/) == 200 ]] && break; sleep 0.3; done
 	out=$(mcp_call 9011 "$tok" browser_navigate '{"url":"http://127.0.0.1:8088/"}' --max-time 90)
 	[[ $out == *"Hello from inside the container"* || $out == *"e2e page"* ]] && ok "browser_navigate to a page in the container" || bad "browser_navigate" "$out"
 	out=$(mcp_call 9011 "$tok" browser_snapshot '{}' --max-time 60)
 	[[ $out == *"Hello from inside the container"* && $out == *next* ]] && ok "browser_snapshot shows the page" || bad "browser_snapshot" "$out"
 	# Chromium's own sandbox: no --no-sandbox, and its renderers in a user namespace of their own.
-	cg=$(in systemctl show -P ControlGroup mcp-server@browser.service)
-	pids=$(in cat "/sys/fs/cgroup$cg/cgroup.procs" 2>/dev/null | tr '\n' ' ')
+	pids=$(unit_pids mcp-server@browser.service | tr '\n' ' ') || pids=
 	browser_ns='' renderer_ns='' nosandbox=0 nproc=0
 	for pid in $pids; do
-		cmd=$(in cat "/proc/$pid/cmdline" 2>/dev/null | tr '\0' ' ') || continue
+		cmd=$(ct cat "/proc/$pid/cmdline" 2>/dev/null | tr '\0' ' ') || continue
 		[[ $cmd == *chrom* ]] || continue
 		nproc=$((nproc + 1))
 		[[ $cmd == *--no-sandbox* ]] && nosandbox=1
-		ns=$(in readlink "/proc/$pid/ns/user" 2>/dev/null) || continue
+		ns=$(ct readlink "/proc/$pid/ns/user" 2>/dev/null) || continue
 		if [[ $cmd == *--type=renderer* ]]; then renderer_ns=$ns; elif [[ $cmd != *--type=* ]]; then browser_ns=$ns; fi
 	done
 	if [[ $nproc -gt 0 && $nosandbox -eq 0 && -n $renderer_ns && -n $browser_ns && $renderer_ns != "$browser_ns" ]]; then
@@ -342,28 +391,36 @@ for suite in $suites; do
 	MEMORY[$suite]="idle $mem_idle; with the browser $mem_browser"
 
 	echo "== $suite: faults"
-	old=$(in systemctl show -P MainPID mcp-server@calculator.service)
-	in kill -9 "$old"
+	old=$(ct systemctl show -P MainPID mcp-server@calculator.service)
+	ct kill -9 "$old"
 	for ((i = 0; i < 60; i++)); do
-		new=$(in systemctl show -P MainPID mcp-server@calculator.service)
+		new=$(ct systemctl show -P MainPID mcp-server@calculator.service)
 		[[ $new != 0 && $new != "$old" && $(health_of calculator) == 200 ]] && break
 		sleep 0.5
 	done
-	restarts=$(in systemctl show -P NRestarts mcp-server@calculator.service)
+	restarts=$(ct systemctl show -P NRestarts mcp-server@calculator.service)
 	[[ $new != 0 && $new != "$old" && $(health_of calculator) == 200 && $restarts == 1 ]] &&
 		ok "kill -9 calculator: systemd restarted it (pid $old -> $new) and it is healthy" || bad "kill -9 calculator: pid $old -> $new, NRestarts=$restarts"
 
+	if [[ -z $BAD ]]; then
+		wait "$BAD_PID" || { BAD_PID=; echo "e2e-systemd: building the bad release failed" >&2; exit 1; }
+		BAD_PID=
+		BAD=$(cat "$T/bad.path")
+		BAD_NAME=$(basename "$BAD")
+		BAD_VERSION=$(tar -xzOf "$BAD" VERSION)
+	fi
+	cp "$BAD" "$BAD.sha256" "$D/root/"
 	start=$(date +%s)
-	if out=$(in /root/release/deploy/deploy.sh --release "/root/$BAD_NAME" --timeout 15 2>&1); then
+	if out=$(ct /root/release/deploy/deploy.sh --release "/root/$BAD_NAME" --timeout 15 2>&1); then
 		bad "the bad release was accepted" "$out"
 	else
 		rc=$?
 		[[ $rc -eq 1 && $out == *"rolled back to $GOOD_VERSION"* && $out == *calculator* ]] &&
 			ok "bad release $BAD_VERSION: deploy.sh rolled back and exited 1 ($(($(date +%s) - start)) s)" || bad "bad release: rc=$rc" "$out"
 	fi
-	body=$(in curl -s http://127.0.0.1:9003/healthz) || true
+	body=$(ct curl -s http://127.0.0.1:9003/healthz) || true
 	[[ $(jq -r '.status + " " + .version' <<<"$body" 2>/dev/null) == "ok $GOOD_VERSION" ]] && ok "after the rollback calculator answers $GOOD_VERSION" || bad "calculator after the rollback" "$body"
-	cur=$(in readlink /opt/mcp-servers/current)
+	cur=$(ct readlink /opt/mcp-servers/current)
 	[[ $cur == "releases/$GOOD_VERSION" ]] && ok "current -> $cur" || bad "current is $cur"
 	out=$(mcp_call 9003 "$(token_of calculator)" evaluate '{"expression":"2^10"}')
 	[[ $(jq -r '.result.content[0].text' <<<"$out" 2>/dev/null) == 1024 ]] && ok "the previous calculator answers tool calls" || bad "calculator tool call after rollback" "$out"
@@ -373,7 +430,7 @@ for suite in $suites; do
 	long=$!
 	sleep 1.5
 	start=$(date +%s.%N)
-	in systemctl stop mcp-server@shell.service
+	ct systemctl stop mcp-server@shell.service
 	took=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { printf "%.1f", a - b }')
 	wait "$long" || true
 	out=$(cat "$T/long.out")
@@ -384,15 +441,15 @@ for suite in $suites; do
 	else
 		bad "systemctl stop during a long call: neither a result nor a clean error" "$out"
 	fi
-	state=$(in systemctl show -P ActiveState mcp-server@shell.service)
+	state=$(ct systemctl show -P ActiveState mcp-server@shell.service)
 	awk -v t="$took" 'BEGIN{exit !(t < 20)}' && [[ $state == inactive ]] &&
 		ok "shell stopped in $took s (< TimeoutStopSec=20), state $state" || bad "shell stop took $took s, state $state"
-	result=$(in systemctl show -P Result mcp-server@shell.service)
-	[[ $result == success ]] && ok "shell stopped cleanly (Result=$result)" || bad "shell stop result: $result" "$(in journalctl -u mcp-server@shell.service -n 20 --no-pager)"
-	in systemctl start mcp-server@shell.service
+	result=$(ct systemctl show -P Result mcp-server@shell.service)
+	[[ $result == success ]] && ok "shell stopped cleanly (Result=$result)" || bad "shell stop result: $result" "$(ct journalctl -u mcp-server@shell.service -n 20 --no-pager)"
+	ct systemctl start mcp-server@shell.service
 	[[ $(health_of shell) == 200 ]] && ok "shell started again" || bad "shell did not start again"
 
-	bpf=$(in journalctl -b --no-pager -u 'mcp-server@*' 2>/dev/null | grep -c 'BPF firewalling not supported' || true)
+	bpf=$(ct journalctl -b --no-pager -u 'mcp-server@*' 2>/dev/null | grep -c 'BPF firewalling not supported' || true)
 	note "IPAddressDeny= in this container: $([[ $bpf -gt 0 ]] && echo 'not enforced (no cgroup BPF)' || echo 'no BPF warning in the journal')"
 
 	echo "== $suite: power off"
@@ -403,6 +460,7 @@ done
 echo
 for suite in $suites; do
 	[[ -n ${MEMORY[$suite]:-} ]] && echo "fleet memory under systemd ($suite): ${MEMORY[$suite]}"
+	[[ -n ${LIMITS_NOTE[$suite]:-} ]] && echo "MemoryMax/TasksMax ($suite): ${LIMITS_NOTE[$suite]}"
 done
 echo "e2e-systemd: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
