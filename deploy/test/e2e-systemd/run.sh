@@ -101,9 +101,10 @@ stop_container() {
 	while read -r m; do umount -l "$m" 2>/dev/null || true; done < <(findmnt -rn -o TARGET | grep -F "$T/" | sort -r)
 }
 # kill_tree PID: PID and every process below it (the background release build).
+children() { cat /proc/"$1"/task/*/children 2>/dev/null || true; }
 kill_tree() {
 	local c
-	for c in $(pgrep -P "$1"); do kill_tree "$c"; done
+	for c in $(children "$1"); do kill_tree "$c"; done
 	kill "$1" 2>/dev/null || true
 }
 cleanup() {
@@ -132,7 +133,7 @@ boot() {
 	NSPAWN_PID=$!
 	# The container's PID 1 is a child (or grandchild) of nspawn whose command is systemd.
 	for ((i = 0; i < 100; i++)); do
-		for pid in $(pgrep -P "$NSPAWN_PID") $(pgrep -P "$NSPAWN_PID" | xargs -r -n1 pgrep -P); do
+		for pid in $(children "$NSPAWN_PID") $(for c in $(children "$NSPAWN_PID"); do children "$c"; done); do
 			if [[ $(cat "/proc/$pid/comm" 2>/dev/null) == systemd ]]; then LEADER=$pid; break 2; fi
 		done
 		kill -0 "$NSPAWN_PID" 2>/dev/null || break
