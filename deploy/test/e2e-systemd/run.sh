@@ -119,7 +119,9 @@ trap cleanup EXIT
 trap 'echo "e2e-systemd: interrupted" >&2; exit 130' INT TERM
 
 # ct CMD...: run CMD inside the booted container (all its namespaces, a clean environment).
-ct() { nsenter -t "$LEADER" -a env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
+# -r/-w: the container's root and working directory even when this script itself runs in a
+# chroot (there, entering the mount namespace alone lands at that namespace's original root).
+ct() { nsenter -t "$LEADER" -a -r -w env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
 
 # boot SUITE DIR: unpack a fresh copy of the suite's cached rootfs into DIR and boot it; sets
 # NSPAWN_PID, LEADER (the container's PID 1 as seen here) and BOOT_STATE (is-system-running).
@@ -140,7 +142,11 @@ boot() {
 		sleep 0.2
 	done
 	[[ -n $LEADER ]] || return 1
-	BOOT_STATE=$(timeout 120 nsenter -t "$LEADER" -a systemctl is-system-running --wait 2>&1) || true
+	for ((i = 0; i < 100; i++)); do
+		ct test -d /run/systemd/system 2>/dev/null && break
+		sleep 0.2
+	done
+	BOOT_STATE=$(timeout 120 nsenter -t "$LEADER" -a -r -w systemctl is-system-running --wait 2>&1) || true
 }
 
 # mcp_call PORT TOKEN TOOL ARGS-JSON [CURL-OPTIONS...]: one tools/call over streamable HTTP
