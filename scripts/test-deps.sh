@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages `make test` needs when they are missing: shellcheck, systemd
+# Installs the Debian packages `make test` needs when they are missing: gcc and libc6-dev for
+# go test -race (cgo); shellcheck, systemd
 # (systemd-analyze), jq, curl and PyYAML for the deploy tests; a Chromium (its headless shell)
 # for the browser server's tests; npm (with Debian's nodejs) for the conformance step, which
 # fetches Node 22 and the suite from the npm registry; and, when run as root (make test then
@@ -10,6 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 declare -A need=() # package -> why
+# go test -race needs cgo: a C compiler and the C library's headers.
+command -v gcc >/dev/null || need[gcc]="go test -race (cgo)"
+[ -e /usr/include/stdio.h ] || need[libc6-dev]="go test -race (cgo)"
 command -v shellcheck >/dev/null || need[shellcheck]="deploy script lint"
 command -v systemd-analyze >/dev/null || need[systemd]="systemd-analyze verify/security"
 command -v jq >/dev/null || need[jq]="deploy tests"
