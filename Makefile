@@ -13,10 +13,10 @@ GOLANGCI := $(CURDIR)/.tools/golangci-lint-$(GOLANGCI_VERSION)
 test-deps: ## install the Debian packages the tests need (as root), or say which
 	@scripts/test-deps.sh
 
-.PHONY: help build test test-deps test-go lint run conformance bench docs docs-check deploy-test release clean
+.PHONY: help build test test-deps test-go lint run conformance bench docs docs-check deploy-test e2e-systemd release clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 build: ## build every server into bin/, stamped with the version
 	@mkdir -p bin
@@ -25,7 +25,11 @@ build: ## build every server into bin/, stamped with the version
 		go build -trimpath -ldflags '$(LDFLAGS)' -o bin/$$s ./servers/$$s; \
 	done
 
-test: test-deps test-go lint docs-check deploy-test conformance ## everything CI runs: Go tests (race), lint, docs, deploy scripts, conformance
+# As root, make test also runs the fleet under a real systemd (make e2e-systemd).
+E2E := $(if $(filter 0,$(shell id -u)),e2e-systemd)
+
+test: test-deps test-go lint docs-check deploy-test conformance $(E2E) ## everything CI runs: Go tests (race), lint, docs, deploy scripts, conformance, e2e-systemd (root)
+	@[ -n "$(E2E)" ] || echo "make test: e2e-systemd not run: it boots containers and needs root (sudo make e2e-systemd)"
 	@echo "make test: all checks passed"
 
 test-go: ## Go tests of every module with the race detector
@@ -69,6 +73,10 @@ docs-check: build ## fail when tool names repeat across the fleet or docs/tools.
 
 deploy-test: ## shellcheck, systemd-analyze and the deploy scripts against a temporary root
 	@deploy/test/run.sh
+
+e2e-systemd: test-deps ## the released fleet under a real systemd in booted Debian 12 and 13 containers (root)
+	@ARCHES=amd64 $(MAKE) --no-print-directory release
+	@deploy/test/e2e-systemd/run.sh --release "$$(ls -t dist/mcp-servers-*-linux-amd64.tar.gz | head -n 1)"
 
 release: ## static linux/amd64 and arm64 tarballs with checksums in dist/
 	@VERSION=$(VERSION) scripts/release.sh

@@ -14,8 +14,8 @@ usage() {
 Usage: setup-host.sh [--servers LIST] [--host ADDR] [--allowed-hosts LIST] [--no-packages]
 
 Prepares this host (as root) for the MCP servers:
-  - installs curl and jq (deploy.sh uses them) and, when the browser server is chosen,
-    chromium and chromium-headless-shell
+  - installs curl and jq (deploy.sh uses them) and, when the browser server is chosen and
+    no Chromium is installed, chromium-headless-shell (chromium serves as well)
   - creates one system user per server (mcp-<id>, no login, no shared groups), so the shell
     server never runs as a user that can read the Google or Spotify tokens
   - for the Google servers, creates the group mcp-google and the shared token folder
@@ -126,8 +126,11 @@ if [[ $packages -eq 1 ]]; then
 	command -v curl >/dev/null || missing+=(curl)
 	command -v jq >/dev/null || missing+=(jq)
 	if chosen browser; then
-		command -v chromium >/dev/null || missing+=(chromium)
-		command -v chromium-headless-shell >/dev/null || missing+=(chromium-headless-shell)
+		# Any one Chromium serves the browser server (it prefers the headless shell).
+		if ! command -v chromium-headless-shell >/dev/null && ! command -v chromium >/dev/null &&
+			[[ ! -x /usr/lib/chromium/chromium-headless-shell ]]; then
+			missing+=(chromium-headless-shell)
+		fi
 	fi
 	if [[ ${#missing[@]} -gt 0 ]]; then
 		say "installing ${missing[*]}"

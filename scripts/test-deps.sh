@@ -1,19 +1,33 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite needs when they are missing: shellcheck, systemd
-# (for systemd-analyze), jq, curl and PyYAML for the deploy tests; Chromium (its headless shell) for the browser
-# server's tests. As root it runs apt-get; otherwise it prints the command and fails.
-# Go tools and Node come from their registries inside the make targets that use them.
+# Installs the Debian packages `make test` needs when they are missing: gcc and libc6-dev for
+# go test -race (cgo); shellcheck, systemd
+# (systemd-analyze), jq, curl and PyYAML for the deploy tests; a Chromium (its headless shell)
+# for the browser server's tests; npm (with Debian's nodejs) for the conformance step, which
+# fetches Node 22 and the suite from the npm registry; and, when run as root (make test then
+# runs make e2e-systemd), mmdebstrap and systemd-container to build and boot Debian containers.
+# As root it runs apt-get; otherwise it names every missing package and the command, and fails.
+# Go 1.26+, git and make are not installed here: make and this script need them to start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 declare -A need=() # package -> why
+# go test -race needs cgo: a C compiler and the C library's headers.
+command -v gcc >/dev/null || need[gcc]="go test -race (cgo)"
+[ -e /usr/include/stdio.h ] || need[libc6-dev]="go test -race (cgo)"
 command -v shellcheck >/dev/null || need[shellcheck]="deploy script lint"
 command -v systemd-analyze >/dev/null || need[systemd]="systemd-analyze verify/security"
 command -v jq >/dev/null || need[jq]="deploy tests"
 command -v curl >/dev/null || need[curl]="deploy and conformance scripts"
 python3 -c 'import yaml' 2>/dev/null || need[python3-yaml]="tunnel config check"
-if [ -f servers/browser/main.go ] && ! command -v chromium-headless-shell >/dev/null && ! command -v chromium >/dev/null; then
+# Any one of Debian's Chromium packages serves the browser server and its tests.
+if [ -f servers/browser/main.go ] && ! command -v chromium-headless-shell >/dev/null &&
+	! command -v chromium >/dev/null && [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then
 	need[chromium-headless-shell]="browser server tests"
+fi
+command -v npm >/dev/null || need[npm]="conformance: npm fetches Node 22 and the suite"
+if [ "$(id -u)" -eq 0 ]; then
+	command -v mmdebstrap >/dev/null || need[mmdebstrap]="e2e-systemd: builds the Debian root filesystems"
+	command -v systemd-nspawn >/dev/null || need[systemd-container]="e2e-systemd: boots them (systemd-nspawn)"
 fi
 
 if [ ${#need[@]} -eq 0 ]; then
@@ -22,7 +36,7 @@ fi
 pkgs=("${!need[@]}")
 for p in "${pkgs[@]}"; do echo "test-deps: missing $p (${need[$p]})"; done
 if [ "$(id -u)" -ne 0 ]; then
-	echo "test-deps: run as root, or install them first: sudo apt-get install -y ${pkgs[*]}" >&2
+	echo "test-deps: run make test as root, or install them first: sudo apt-get install -y ${pkgs[*]}" >&2
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive

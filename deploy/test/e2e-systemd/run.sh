@@ -1,0 +1,474 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2015,SC2016  # "cond && ok || bad": ok never fails; $ in single quotes is for the container
+# deploy/test/e2e-systemd/run.sh — the fleet under a real systemd, as docs/deploy.md installs it.
+#
+# For each Debian suite (bookworm = Debian 12, systemd 252; trixie = Debian 13, systemd 257) it
+# unpacks a fresh copy of a cached minimal root filesystem, boots it with systemd as PID 1
+# (systemd-nspawn --boot, private network), and inside it:
+#   - installs the release exactly as docs/deploy.md says: the release's deploy/setup-host.sh,
+#     then deploy/deploy.sh --release FILE;
+#   - checks every unit reached "active" through Type=notify, every /healthz answers 200 (the
+#     Google and Spotify servers "degraded"), deploy.sh --status, and the systemd-analyze
+#     security score of each running unit against the limits deploy/test/run.sh enforces;
+#   - bearer tokens through LoadCredential= (401 without, a result with the owner token);
+#   - the browser server navigating a page served inside the container, with Chromium's own
+#     sandbox (no --no-sandbox, renderers in their own user namespace);
+#   - the shell server running a command under its drop-in; the notes server writing and
+#     finding a note in its StateDirectory;
+#   - faults: kill -9 (systemd restarts it), a release whose calculator fails its health check
+#     (deploy.sh rolls back, exits 1, the previous version answers), systemctl stop during a
+#     long tool call (the call completes, the unit stops within TimeoutStopSec);
+#   - the fleet's memory (sum of MemoryCurrent), idle and after a browser navigation.
+# Everything it starts is stopped and removed when it ends, also on failure or Ctrl-C.
+#
+# Usage: deploy/test/e2e-systemd/run.sh [--release FILE] [--suites "bookworm trixie"]
+#   FILE defaults to the newest dist/mcp-servers-*-linux-amd64.tar.gz (`make release`).
+# Needs: root, mmdebstrap, systemd-nspawn (systemd-container), nsenter, go (for the bad
+# release). Root filesystems are cached in $MCP_ROOTFS_CACHE (default
+# /var/cache/mcp-servers/rootfs), keyed by suite and package list; containers live in
+# $MCP_E2E_TMP (default /var/tmp).
+# Ends with "e2e-systemd: N passed, M failed"; exits 1 if anything failed.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../../.." && pwd)
+IDS=(shell calculator calendar gmail drive notes spotify browser)
+DEGRADED_IDS=" calendar gmail drive spotify " # not signed in: degraded, not broken
+# What the container has besides Debian's minbase: systemd and what setup-host.sh and these
+# tests use (curl, jq, Chromium's headless shell for the browser server, python3 for the test
+# page and the bad release, iproute2 and procps for looking around).
+PACKAGES=(systemd systemd-sysv dbus ca-certificates curl jq chromium-headless-shell python3 iproute2 procps)
+
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; }
+
+release=
+suites="bookworm trixie"
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--release) [[ $# -ge 2 ]] || { echo "--release needs a file" >&2; exit 2; }; release=$2; shift 2 ;;
+	--suites) [[ $# -ge 2 ]] || { echo "--suites needs a list" >&2; exit 2; }; suites=$2; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) echo "unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+
+[[ $EUID -eq 0 ]] || { echo "e2e-systemd: run as root (it builds and boots containers)" >&2; exit 1; }
+for tool in mmdebstrap systemd-nspawn nsenter go tar sha256sum; do
+	command -v "$tool" >/dev/null || {
+		echo "e2e-systemd: needs $tool (apt-get install mmdebstrap systemd-container util-linux; go for the bad release)" >&2
+		exit 1
+	}
+done
+if [[ -z $release ]]; then
+	release=$(find "$REPO/dist" -maxdepth 1 -name 'mcp-servers-*-linux-amd64.tar.gz' -printf '%T@ %p\n' 2>/dev/null | sort -rn | head -n 1 | cut -d' ' -f2-)
+	[[ -n $release ]] || { echo "e2e-systemd: no dist/mcp-servers-*-linux-amd64.tar.gz: run make release first" >&2; exit 1; }
+fi
+[[ -f $release && -f $release.sha256 ]] || { echo "e2e-systemd: $release or its .sha256 is missing" >&2; exit 1; }
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); printf 'ok    %s\n' "$1"; }
+bad() {
+	failed=$((failed + 1))
+	printf 'FAIL  %s\n' "$1"
+	if [[ $# -gt 1 && -n $2 ]]; then printf '%s\n' "$2" | sed 's/^/      /' | head -n 40; fi
+}
+note() { printf '      %s\n' "$*"; }
+
+T=$(mktemp -d "${MCP_E2E_TMP:-/var/tmp}/mcp-e2e-systemd.XXXXXX")
+NSPAWN_PID=
+LEADER=
+# stop_container: power the container off (SIGTERM to nspawn = orderly shutdown), kill it if
+# it does not stop in 30 s, and unmount whatever is left under its directory.
+stop_container() {
+	local i
+	if [[ -n $NSPAWN_PID ]] && kill -0 "$NSPAWN_PID" 2>/dev/null; then
+		kill -TERM "$NSPAWN_PID" 2>/dev/null || true
+		for ((i = 0; i < 60; i++)); do
+			kill -0 "$NSPAWN_PID" 2>/dev/null || break
+			sleep 0.5
+		done
+		if kill -0 "$NSPAWN_PID" 2>/dev/null; then
+			echo "e2e-systemd: container did not stop in 30 s; killing it" >&2
+			kill -KILL "$NSPAWN_PID" 2>/dev/null || true
+			[[ -n $LEADER ]] && kill -KILL "$LEADER" 2>/dev/null || true
+		fi
+		wait "$NSPAWN_PID" 2>/dev/null || true
+	fi
+	NSPAWN_PID=
+	LEADER=
+	local m
+	while read -r m; do umount -l "$m" 2>/dev/null || true; done < <(findmnt -rn -o TARGET | grep -F "$T/" | sort -r)
+}
+# kill_tree PID: PID and every process below it (the background release build).
+children() { cat /proc/"$1"/task/*/children 2>/dev/null || true; }
+kill_tree() {
+	local c
+	for c in $(children "$1"); do kill_tree "$c"; done
+	kill "$1" 2>/dev/null || true
+}
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	stop_container
+	[[ -n ${BAD_PID:-} ]] && kill_tree "$BAD_PID"
+	rm -rf --one-file-system "$T"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'echo "e2e-systemd: interrupted" >&2; exit 130' INT TERM
+
+# ct CMD...: run CMD inside the booted container (all its namespaces, a clean environment).
+# -r/-w: the container's root and working directory even when this script itself runs in a
+# chroot (there, entering the mount namespace alone lands at that namespace's original root).
+ct() { nsenter -t "$LEADER" -a -r -w env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
+
+# boot SUITE DIR: unpack a fresh copy of the suite's cached rootfs into DIR and boot it; sets
+# NSPAWN_PID, LEADER (the container's PID 1 as seen here) and BOOT_STATE (is-system-running).
+boot() {
+	local suite=$1 dir=$2 tarball i pid
+	tarball=$("$HERE/rootfs.sh" "$suite" "${PACKAGES[@]}")
+	mkdir -p "$dir"
+	tar -C "$dir" --numeric-owner -xpf "$tarball"
+	systemd-nspawn --quiet --boot --register=no --keep-unit --private-network --console=pipe \
+		--machine="mcp-e2e-$suite" -D "$dir" </dev/null >"$T/$suite.console" 2>&1 &
+	NSPAWN_PID=$!
+	# The container's PID 1 is a child (or grandchild) of nspawn whose command is systemd.
+	for ((i = 0; i < 100; i++)); do
+		for pid in $(children "$NSPAWN_PID") $(for c in $(children "$NSPAWN_PID"); do children "$c"; done); do
+			if [[ $(cat "/proc/$pid/comm" 2>/dev/null) == systemd ]]; then LEADER=$pid; break 2; fi
+		done
+		kill -0 "$NSPAWN_PID" 2>/dev/null || break
+		sleep 0.2
+	done
+	[[ -n $LEADER ]] || return 1
+	for ((i = 0; i < 100; i++)); do
+		ct test -d /run/systemd/system 2>/dev/null && break
+		sleep 0.2
+	done
+	BOOT_STATE=$(timeout 120 nsenter -t "$LEADER" -a -r -w systemctl is-system-running --wait 2>&1) || true
+}
+
+# mcp_call PORT TOKEN TOOL ARGS-JSON [CURL-OPTIONS...]: one tools/call over streamable HTTP
+# (the servers are stateless); prints the JSON-RPC response, or "HTTP <code>" on an HTTP error.
+mcp_call() {
+	local port=$1 token=$2 tool=$3 args=$4 body out code
+	shift 4
+	body=$(jq -cn --arg t "$tool" --argjson a "$args" '{jsonrpc:"2.0",id:1,method:"tools/call",params:{name:$t,arguments:$a}}')
+	local auth=()
+	[[ -n $token ]] && auth=(-H "Authorization: Bearer $token")
+	out=$(ct curl -sS -w '\n%{http_code}' "${auth[@]}" -H 'Content-Type: application/json' \
+		-H 'Accept: application/json, text/event-stream' --data-binary "$body" "$@" "http://127.0.0.1:$port/mcp") || true
+	code=${out##*$'\n'}
+	out=${out%$'\n'*}
+	if [[ $code != 200 ]]; then
+		echo "HTTP $code"
+		return 0
+	fi
+	# An SSE stream: the response is the data line of the message event.
+	if [[ $out == *"data: "* ]]; then sed -n 's/^data: //p' <<<"$out" | tail -n 1; else printf '%s\n' "$out"; fi
+}
+port_of() {
+	case $1 in shell) echo 9001 ;; calculator) echo 9003 ;; calendar) echo 9004 ;; gmail) echo 9005 ;;
+	drive) echo 9006 ;; notes) echo 9009 ;; spotify) echo 9010 ;; browser) echo 9011 ;; esac
+}
+token_of() { ct sed -n 's/^owner://p' "/etc/mcp-servers/credentials/$1/auth-tokens"; }
+health_of() { ct curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$(port_of "$1")/healthz" || true; }
+# unit_cgroup UNIT: the unit's cgroup folder in the container (cgroup v2, or the hybrid
+# layout's unified/ or name=systemd hierarchy when the host runs cgroup v1 controllers).
+unit_cgroup() {
+	local cg d
+	cg=$(ct systemctl show -P ControlGroup "$1")
+	for d in /sys/fs/cgroup /sys/fs/cgroup/unified /sys/fs/cgroup/systemd; do
+		if ct test -f "$d$cg/cgroup.procs"; then echo "$d$cg"; return 0; fi
+	done
+	return 1
+}
+unit_pids() { local d; d=$(unit_cgroup "$1") && ct cat "$d/cgroup.procs"; }
+# fleet_memory: the eight units' memory in MiB, in total and each. MemoryCurrent= where the
+# container has the memory controller (cgroup v2); otherwise the sum of the Pss of each
+# unit's processes (smaps_rollup), which leaves out the page cache that MemoryCurrent counts.
+fleet_memory() {
+	local id m sum=0 parts=() how=MemoryCurrent pid kb
+	for id in "${IDS[@]}"; do
+		m=$(ct systemctl show -P MemoryCurrent "mcp-server@$id.service")
+		if [[ ! $m =~ ^[0-9]+$ ]]; then
+			how="Pss of the units' processes (no memory controller: MemoryCurrent=$m)"
+			m=0
+			for pid in $(unit_pids "mcp-server@$id.service"); do
+				kb=$(ct awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null) || kb=0
+				m=$((m + ${kb:-0} * 1024))
+			done
+		fi
+		sum=$((sum + m))
+		parts+=("$id=$((m / 1048576))")
+	done
+	echo "$((sum / 1048576)) MiB (${parts[*]}) by $how"
+}
+
+# bad_release GOOD-TARBALL OUT-DIR: the same fleet under a new version whose calculator starts,
+# tells systemd it is ready, and answers /healthz with 503. Prints the new tarball's path.
+bad_release() {
+	local good=$1 out=$2 version tree tarball
+	version=$(tar -xzOf "$good" VERSION)-bad
+	mkdir -p "$out"
+	VERSION=$version ARCHES=amd64 DIST=$out/build "$REPO/scripts/release.sh" >"$out/release.log" 2>&1 ||
+		{ cat "$out/release.log" >&2; return 1; }
+	tree=$out/tree
+	mkdir -p "$tree"
+	tar -C "$tree" -xzf "$out/build/mcp-servers-$version-linux-amd64.tar.gz"
+	cat >"$tree/bin/calculator" <<EOF
+#!/usr/bin/python3
+# A calculator that fails its health check (e2e-systemd's bad release).
+import http.server, os, socket, sys
+if sys.argv[1:] == ["--version"]:
+    print("calculator $version")
+    sys.exit(0)
+class Health(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = b'{"status":"fail","name":"calculator","version":"$version","checks":{"engine":{"status":"fail"}}}'
+        self.send_response(503)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+srv = http.server.HTTPServer((os.environ.get("MCP_HOST", "127.0.0.1"), int(os.environ["MCP_PORT"])), Health)
+addr = os.environ.get("NOTIFY_SOCKET", "")
+if addr:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    s.connect("\0" + addr[1:] if addr.startswith("@") else addr)
+    s.send(b"READY=1")
+srv.serve_forever()
+EOF
+	chmod 0755 "$tree/bin/calculator"
+	sed -i "s/^[0-9a-f]*  calculator\$/$(sha256sum "$tree/bin/calculator" | cut -d' ' -f1)  calculator/" "$tree/MANIFEST"
+	tarball=$out/mcp-servers-$version-linux-amd64.tar.gz
+	tar --sort=name --owner=0 --group=0 --numeric-owner -C "$tree" -cf - VERSION MANIFEST bin deploy docs scripts | gzip -n >"$tarball"
+	(cd "$out" && sha256sum "$(basename "$tarball")" >"$(basename "$tarball").sha256")
+	echo "$tarball"
+}
+
+# ============================================================================================
+REL_NAME=$(basename "$release")
+GOOD_VERSION=$(tar -xzOf "$release" VERSION)
+echo "== e2e-systemd: release $GOOD_VERSION ($REL_NAME)"
+echo "== building the bad release (calculator answers /healthz 503) in the background"
+bad_release "$release" "$T/bad" >"$T/bad.path" &
+BAD_PID=$!
+BAD=
+
+declare -A MEMORY=() LIMITS_NOTE=()
+for suite in $suites; do
+	echo "== $suite: boot"
+	D=$T/$suite
+	BOOT_STATE=
+	if ! boot "$suite" "$D"; then
+		bad "$suite: boot" "$(tail -n 30 "$T/$suite.console")"
+		stop_container
+		continue
+	fi
+	state=$BOOT_STATE
+	sysver=$(ct systemctl --version | head -n 1)
+	debver=$(ct cat /etc/debian_version)
+	if [[ $state == running ]]; then
+		ok "$suite: booted ($sysver, Debian $debver): $state"
+	else
+		bad "$suite: system state '$state'" "$(ct systemctl --failed --no-legend 2>&1)"
+	fi
+
+	echo "== $suite: install as docs/deploy.md says"
+	cp "$release" "$release.sha256" "$D/root/"
+	ct mkdir -p /root/release
+	ct tar -C /root/release -xzf "/root/$REL_NAME"
+	if out=$(ct /root/release/deploy/setup-host.sh 2>&1); then ok "$suite: setup-host.sh"; else bad "$suite: setup-host.sh" "$out"; fi
+	[[ $out != *"installing "* ]] && ok "$suite: setup-host.sh found curl, jq and a Chromium already installed" || bad "$suite: setup-host.sh installed packages" "$out"
+	if out=$(ct /root/release/deploy/deploy.sh --release "/root/$REL_NAME" 2>&1); then
+		ok "$suite: deploy.sh --release (first deploy)"
+	else
+		bad "$suite: deploy.sh --release" "$out"
+	fi
+	out=$(ct /root/release/deploy/setup-host.sh 2>&1) || true
+	[[ $out == *"nothing changed"* ]] && ok "$suite: setup-host.sh again: nothing changed" || bad "$suite: second setup-host.sh run" "$out"
+
+	echo "== $suite: the fleet"
+	for id in "${IDS[@]}"; do
+		unit=mcp-server@$id.service
+		props=$(ct systemctl show -p ActiveState -p SubState -p Type -p NRestarts "$unit" | sort | paste -sd' ')
+		[[ $props == "ActiveState=active NRestarts=0 SubState=running Type=notify" ]] &&
+			ok "$unit active through Type=notify" || bad "$unit: $props" "$(ct journalctl -u "$unit" -n 20 --no-pager 2>&1)"
+		body=$(ct curl -s -w ' %{http_code}' "http://127.0.0.1:$(port_of "$id")/healthz") || true
+		want=ok
+		[[ $DEGRADED_IDS == *" $id "* ]] && want=degraded
+		status=$(jq -r .status <<<"${body% *}" 2>/dev/null) || status='?'
+		version=$(jq -r .version <<<"${body% *}" 2>/dev/null) || version='?'
+		[[ ${body##* } == 200 && $status == "$want" && $version == "$GOOD_VERSION" ]] &&
+			ok "$id /healthz 200 $status $version" || bad "$id /healthz: want 200 $want $GOOD_VERSION" "$body"
+		limit=20
+		[[ $id == shell || $id == browser ]] && limit=50
+		score=$(ct systemd-analyze security "$unit" 2>&1 | sed -n 's/.*exposure level for .*: \([0-9.]*\) .*/\1/p')
+		if ct systemd-analyze security --threshold="$limit" "$unit" >/dev/null 2>&1; then
+			ok "security $unit (running): $score <= $((limit / 10)).$((limit % 10))"
+		else
+			bad "security $unit (running): $score above $((limit / 10)).$((limit % 10))"
+		fi
+	done
+	if out=$(ct /root/release/deploy/deploy.sh --status 2>&1); then
+		n=$(grep -cE "^($(IFS='|'; echo "${IDS[*]}")) +active " <<<"$out" || true)
+		[[ $n -eq 8 ]] && ok "deploy.sh --status: all eight active, exit 0" || bad "deploy.sh --status lists $n of 8 active" "$out"
+	else
+		bad "deploy.sh --status exits non-zero" "$out"
+	fi
+	# MemoryMax= and TasksMax=: systemd took them; the kernel enforces them only where the
+	# container has the memory and pids controllers (cgroup v2).
+	limits=
+	for u in calculator browser; do
+		limits+="$(ct systemctl show -P MemoryMax "mcp-server@$u.service") $(ct systemctl show -P TasksMax "mcp-server@$u.service") "
+	done
+	limits=${limits% }
+	[[ $limits == "536870912 64 2147483648 512" ]] && ok "MemoryMax/TasksMax as configured (calculator 512M/64, browser 2G/512)" || bad "MemoryMax/TasksMax: $limits"
+	cgdir=$(unit_cgroup mcp-server@calculator.service) || cgdir=
+	if [[ -n $cgdir ]] && ct grep -qw memory "$cgdir/cgroup.controllers" 2>/dev/null; then
+		got=$(ct cat "$cgdir/memory.max" "$cgdir/pids.max" | paste -sd' ')
+		[[ $got == "536870912 64" ]] && ok "the kernel enforces them: memory.max and pids.max $got" || bad "cgroup limits: $got"
+	else
+		note "MemoryMax/TasksMax not enforceable in this container: no memory/pids controller in its cgroup v2 tree (the host mounts them as cgroup v1)"
+		LIMITS_NOTE[$suite]="not enforced (host has cgroup v1 controllers)"
+	fi
+	sleep 3
+	mem_idle=$(fleet_memory) || true
+	note "fleet memory, idle: $mem_idle"
+
+	echo "== $suite: bearer tokens through LoadCredential="
+	tok=$(token_of calculator)
+	out=$(mcp_call 9003 "" evaluate '{"expression":"6*7"}')
+	[[ $out == "HTTP 401" ]] && ok "a call without a token: 401" || bad "a call without a token" "$out"
+	out=$(mcp_call 9003 "wrong-token-0123456789" evaluate '{"expression":"6*7"}')
+	[[ $out == "HTTP 401" ]] && ok "a call with a wrong token: 401" || bad "a call with a wrong token" "$out"
+	out=$(mcp_call 9003 "$tok" evaluate '{"expression":"6*7"}')
+	[[ $(jq -r '.result.content[0].text' <<<"$out" 2>/dev/null) == 42 ]] && ok "a call with the owner token: 6*7 = 42" || bad "a call with the owner token" "$out"
+	pid=$(ct systemctl show -P MainPID mcp-server@calculator.service)
+	if ct grep -qzF "$tok" "/proc/$pid/environ"; then bad "the token is in the server's environment"; else ok "the token is not in the server's environment"; fi
+
+	echo "== $suite: shell and notes"
+	tok=$(token_of shell)
+	out=$(mcp_call 9001 "$tok" run_command '{"command":"id -un; echo \"$HOME\"; cat /proc/self/status | grep -E \"^NoNewPrivs\""}')
+	text=$(jq -r '.result.structuredContent.stdout // .result.content[0].text' <<<"$out" 2>/dev/null) || text=
+	[[ $text == *mcp-shell*"/var/lib/mcp-servers/shell"*"NoNewPrivs:"*1* ]] && ok "shell: run_command as mcp-shell, HOME in its StateDirectory, NoNewPrivs" || bad "shell: run_command" "$out"
+	tok=$(token_of notes)
+	out=$(mcp_call 9009 "$tok" create_note '{"path":"e2e/hello.md","content":"written under systemd: e2emarker"}')
+	[[ $(jq -r '.result.isError // false' <<<"$out" 2>/dev/null) == false && $out == *result* ]] && ok "notes: create_note" || bad "notes: create_note" "$out"
+	out=$(mcp_call 9009 "$tok" search_notes '{"query":"e2emarker"}')
+	[[ $out == *e2e/hello.md* ]] && ok "notes: search_notes finds it" || bad "notes: search_notes" "$out"
+	found=$(ct find /var/lib/mcp-servers/notes -name hello.md -printf '%u %m %p\n')
+	[[ $found == "mcp-notes 600 /var/lib/mcp-servers/notes/"* ]] && ok "notes: the file is in its StateDirectory ($found)" || bad "notes: file in the state directory" "$found"
+
+	echo "== $suite: browser, Chromium in its unit"
+	ct mkdir -p /srv/e2e-page
+	ct sh -c 'printf "<!doctype html><title>e2e page</title><h1>Hello from inside the container</h1><a href=\"/next\">next</a>\n" >/srv/e2e-page/index.html'
+	ct systemd-run --unit=e2e-page --quiet python3 -m http.server 8088 --bind 127.0.0.1 --directory /srv/e2e-page
+	ct sh -c 'echo MCP_ALLOW_HOSTS=127.0.0.1 >>/etc/mcp-servers/browser.env'
+	if out=$(ct /root/release/deploy/deploy.sh --restart browser 2>&1); then ok "browser restarted with --allow-hosts 127.0.0.1 (env file)"; else bad "browser restart" "$out"; fi
+	tok=$(token_of browser)
+	for ((i = 0; i < 20; i++)); do [[ $(ct curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8088/) == 200 ]] && break; sleep 0.3; done
+	out=$(mcp_call 9011 "$tok" browser_navigate '{"url":"http://127.0.0.1:8088/"}' --max-time 90)
+	[[ $out == *"Hello from inside the container"* || $out == *"e2e page"* ]] && ok "browser_navigate to a page in the container" || bad "browser_navigate" "$out"
+	out=$(mcp_call 9011 "$tok" browser_snapshot '{}' --max-time 60)
+	[[ $out == *"Hello from inside the container"* && $out == *next* ]] && ok "browser_snapshot shows the page" || bad "browser_snapshot" "$out"
+	# Chromium's own sandbox: no --no-sandbox, and its renderers in a user namespace of their own.
+	pids=$(unit_pids mcp-server@browser.service | tr '\n' ' ') || pids=
+	browser_ns='' renderer_ns='' nosandbox=0 nproc=0
+	for pid in $pids; do
+		cmd=$(ct cat "/proc/$pid/cmdline" 2>/dev/null | tr '\0' ' ') || continue
+		[[ $cmd == *chrom* ]] || continue
+		nproc=$((nproc + 1))
+		[[ $cmd == *--no-sandbox* ]] && nosandbox=1
+		ns=$(ct readlink "/proc/$pid/ns/user" 2>/dev/null) || continue
+		if [[ $cmd == *--type=renderer* ]]; then renderer_ns=$ns; elif [[ $cmd != *--type=* ]]; then browser_ns=$ns; fi
+	done
+	if [[ $nproc -gt 0 && $nosandbox -eq 0 && -n $renderer_ns && -n $browser_ns && $renderer_ns != "$browser_ns" ]]; then
+		ok "Chromium's sandbox is on: $nproc processes, no --no-sandbox, renderer in its own user namespace"
+	else
+		bad "Chromium's sandbox" "processes=$nproc no-sandbox=$nosandbox browser-ns=$browser_ns renderer-ns=$renderer_ns"
+	fi
+	sleep 2
+	mem_browser=$(fleet_memory) || true
+	note "fleet memory, after a browser navigation: $mem_browser"
+	MEMORY[$suite]="idle $mem_idle; with the browser $mem_browser"
+
+	echo "== $suite: faults"
+	old=$(ct systemctl show -P MainPID mcp-server@calculator.service)
+	ct kill -9 "$old"
+	for ((i = 0; i < 60; i++)); do
+		new=$(ct systemctl show -P MainPID mcp-server@calculator.service)
+		[[ $new != 0 && $new != "$old" && $(health_of calculator) == 200 ]] && break
+		sleep 0.5
+	done
+	restarts=$(ct systemctl show -P NRestarts mcp-server@calculator.service)
+	[[ $new != 0 && $new != "$old" && $(health_of calculator) == 200 && $restarts == 1 ]] &&
+		ok "kill -9 calculator: systemd restarted it (pid $old -> $new) and it is healthy" || bad "kill -9 calculator: pid $old -> $new, NRestarts=$restarts"
+
+	if [[ -z $BAD ]]; then
+		wait "$BAD_PID" || { BAD_PID=; echo "e2e-systemd: building the bad release failed" >&2; exit 1; }
+		BAD_PID=
+		BAD=$(cat "$T/bad.path")
+		BAD_NAME=$(basename "$BAD")
+		BAD_VERSION=$(tar -xzOf "$BAD" VERSION)
+	fi
+	cp "$BAD" "$BAD.sha256" "$D/root/"
+	start=$(date +%s)
+	if out=$(ct /root/release/deploy/deploy.sh --release "/root/$BAD_NAME" --timeout 15 2>&1); then
+		bad "the bad release was accepted" "$out"
+	else
+		rc=$?
+		[[ $rc -eq 1 && $out == *"rolled back to $GOOD_VERSION"* && $out == *calculator* ]] &&
+			ok "bad release $BAD_VERSION: deploy.sh rolled back and exited 1 ($(($(date +%s) - start)) s)" || bad "bad release: rc=$rc" "$out"
+	fi
+	body=$(ct curl -s http://127.0.0.1:9003/healthz) || true
+	[[ $(jq -r '.status + " " + .version' <<<"$body" 2>/dev/null) == "ok $GOOD_VERSION" ]] && ok "after the rollback calculator answers $GOOD_VERSION" || bad "calculator after the rollback" "$body"
+	ct test ! -e "/opt/mcp-servers/releases/$BAD_VERSION" && ok "the failed release was removed" || bad "releases/$BAD_VERSION is still there"
+	cur=$(ct readlink /opt/mcp-servers/current)
+	[[ $cur == "releases/$GOOD_VERSION" ]] && ok "current -> $cur" || bad "current is $cur"
+	out=$(mcp_call 9003 "$(token_of calculator)" evaluate '{"expression":"2^10"}')
+	[[ $(jq -r '.result.content[0].text' <<<"$out" 2>/dev/null) == 1024 ]] && ok "the previous calculator answers tool calls" || bad "calculator tool call after rollback" "$out"
+
+	tok=$(token_of shell)
+	mcp_call 9001 "$tok" run_command '{"command":"sleep 6; echo finished-after-stop","timeout_seconds":30}' --max-time 60 >"$T/long.out" 2>&1 &
+	long=$!
+	sleep 1.5
+	start=$(date +%s.%N)
+	ct systemctl stop mcp-server@shell.service
+	took=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { printf "%.1f", a - b }')
+	wait "$long" || true
+	out=$(cat "$T/long.out")
+	if [[ $out == *finished-after-stop* ]]; then
+		ok "systemctl stop during a long call: the call completed"
+	elif jq -e '.error.message' <<<"$out" >/dev/null 2>&1; then
+		ok "systemctl stop during a long call: a clean JSON-RPC error ($(jq -r .error.message <<<"$out"))"
+	elif jq -e '.result.structuredContent.signal == "terminated"' <<<"$out" >/dev/null 2>&1; then
+		# systemd sends SIGTERM to every process of the unit (KillMode=control-group), so the
+		# command itself is ended and the server reports that as the call's result.
+		ok "systemctl stop during a long call: a clean result, the command ended by SIGTERM ($(jq -r '.result.content[0].text' <<<"$out"))"
+	else
+		bad "systemctl stop during a long call: neither a result nor a clean error" "$out"
+	fi
+	state=$(ct systemctl show -P ActiveState mcp-server@shell.service)
+	awk -v t="$took" 'BEGIN{exit !(t < 20)}' && [[ $state == inactive ]] &&
+		ok "shell stopped in $took s (< TimeoutStopSec=20), state $state" || bad "shell stop took $took s, state $state"
+	result=$(ct systemctl show -P Result mcp-server@shell.service)
+	[[ $result == success ]] && ok "shell stopped cleanly (Result=$result)" || bad "shell stop result: $result" "$(ct journalctl -u mcp-server@shell.service -n 20 --no-pager)"
+	ct systemctl start mcp-server@shell.service
+	[[ $(health_of shell) == 200 ]] && ok "shell started again" || bad "shell did not start again"
+
+
+	echo "== $suite: power off"
+	stop_container
+	rm -rf --one-file-system "$D"
+done
+
+echo
+for suite in $suites; do
+	[[ -n ${MEMORY[$suite]:-} ]] && echo "fleet memory under systemd ($suite): ${MEMORY[$suite]}"
+	[[ -n ${LIMITS_NOTE[$suite]:-} ]] && echo "MemoryMax/TasksMax ($suite): ${LIMITS_NOTE[$suite]}"
+done
+echo "e2e-systemd: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
