@@ -184,7 +184,9 @@ unit_cgroup() {
 	done
 	return 1
 }
-unit_pids() { local d; d=$(unit_cgroup "$1") && ct cat "$d/cgroup.procs"; }
+# unit_pids UNIT: every process in the unit's cgroup and below it (the shell server moves itself
+# and each command into cgroups of their own under its delegated cgroup).
+unit_pids() { local d; d=$(unit_cgroup "$1") && ct find "$d" -name cgroup.procs -exec cat {} +; }
 # fleet_memory: the eight units' memory in MiB, in total and each. MemoryCurrent= where the
 # container has the memory controller (cgroup v2); otherwise the sum of the Pss of each
 # unit's processes (smaps_rollup), which leaves out the page cache that MemoryCurrent counts.
@@ -354,6 +356,15 @@ for suite in $suites; do
 	out=$(mcp_call 9001 "$tok" run_command '{"command":"id -un; echo \"$HOME\"; cat /proc/self/status | grep -E \"^NoNewPrivs\""}')
 	text=$(jq -r '.result.structuredContent.stdout // .result.content[0].text' <<<"$out" 2>/dev/null) || text=
 	[[ $text == *mcp-shell*"/var/lib/mcp-servers/shell"*"NoNewPrivs:"*1* ]] && ok "shell: run_command as mcp-shell, HOME in its StateDirectory, NoNewPrivs" || bad "shell: run_command" "$out"
+	# Delegate=yes in the shell drop-in: the server puts each command in a cgroup of its own, so a
+	# descendant that left the process group still dies at the timeout.
+	out=$(mcp_call 9001 "$tok" get_environment '{}')
+	mode=$(jq -r '.result.structuredContent.containment // empty' <<<"$out" 2>/dev/null) || mode=
+	[[ $mode == cgroup ]] && ok "shell: commands contained by cgroups of their own (Delegate=yes)" || bad "shell: containment is '$mode', want cgroup" "$out"
+	out=$(mcp_call 9001 "$tok" run_command '{"command":"setsid sleep 307 & (sleep 308 &); sleep 60","timeout_seconds":2}' --max-time 30)
+	left=$(ct sh -c 'for p in /proc/[0-9]*; do tr "\0" " " <"$p/cmdline" 2>/dev/null; echo; done' | grep -c '^sleep 30[78] ') || true
+	[[ $(jq -r '.result.structuredContent.timed_out // empty' <<<"$out" 2>/dev/null) == true && $left == 0 ]] &&
+		ok "shell: a timed-out command's escaped descendants (setsid, double fork) are gone" || bad "shell: escaped descendants left: $left" "$out"
 	tok=$(token_of notes)
 	out=$(mcp_call 9009 "$tok" create_note '{"path":"e2e/hello.md","content":"written under systemd: e2emarker"}')
 	[[ $(jq -r '.result.isError // false' <<<"$out" 2>/dev/null) == false && $out == *result* ]] && ok "notes: create_note" || bad "notes: create_note" "$out"
