@@ -180,7 +180,7 @@ func (c *checker) rules(inv invocation) {
 	case prog == "rm":
 		p := rmGrammar.parse(inv.args)
 		if p.has("-r", "-R", "--recursive") || p.dynamic {
-			if t, ok := c.protectedOperand(p.staticOperands()); ok {
+			if t, ok := c.protectedOperand(p.pathOperands()); ok {
 				c.refuse(RuleRmRoot, "rm -r on %s would delete a system directory; name the exact path you mean, below it", t)
 			}
 		}
@@ -191,7 +191,7 @@ func (c *checker) rules(inv invocation) {
 			p.operands = p.operands[1:] // the mode or owner
 		}
 		if p.has("-R", "--recursive") || p.dynamic {
-			if t, ok := c.protectedOperand(p.staticOperands()); ok {
+			if t, ok := c.protectedOperand(p.pathOperands()); ok {
 				c.refuse(RuleChmodRoot, "%s -R on %s would change a whole system directory tree", prog, t)
 			}
 		}
