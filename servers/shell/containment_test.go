@@ -2,35 +2,18 @@ package main
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/jck411/mcp-servers/servers/shell/runner"
+	"github.com/jck411/mcp-servers/servers/shell/runner/runnertest"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// newMarker returns a unique sleep duration that marks a test's processes in /proc, and
-// kills whatever carries it when the test ends, so a failing test leaves nothing behind.
-func newMarker(t *testing.T) string {
-	t.Helper()
-	marker := fmt.Sprintf("300.%d", rand.IntN(1e9))
-	t.Cleanup(func() {
-		for _, f := range sleepers(marker) {
-			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(f))); err == nil {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
-	})
-	return marker
-}
 
 // modes lists the --containment values this machine can run: cgroup needs a writable cgroup
 // v2 tree (root here, systemd delegation in production).
@@ -44,16 +27,6 @@ func modes(t *testing.T) []string {
 		t.Logf("cgroup containment not tested here: %v", err)
 	}
 	return out
-}
-
-// escapeLines hold stdout open from descendants that left the command's process group or
-// parent; %s is the marker.
-var escapeLines = []struct{ name, line string }{
-	{"setsid", "setsid sleep %s &"},
-	{"subshell", "(sleep %s &)"},
-	{"set -m", "bash -c 'set -m; sleep %s & sleep 0.1'"},
-	{"nohup disown", "nohup sleep %s & disown"},
-	{"double fork", "( setsid bash -c 'sleep %s & sleep %s' & ); sleep 0.2"},
 }
 
 // Timeout and grace the tests allow: the call must return within the command's timeout plus
@@ -71,11 +44,11 @@ func TestRunCommandEscapesDoNotOutliveTheCall(t *testing.T) {
 		if env.Containment != mode {
 			t.Errorf("%s: get_environment says containment %q", mode, env.Containment)
 		}
-		for _, e := range escapeLines {
+		for _, e := range runnertest.Escapes {
 			for _, timesOut := range []bool{true, false} {
-				t.Run(fmt.Sprintf("%s/%s/timeout=%v", mode, e.name, timesOut), func(t *testing.T) {
-					marker := newMarker(t)
-					line := strings.ReplaceAll(e.line, "%s", marker) + "\necho started"
+				t.Run(fmt.Sprintf("%s/%s/timeout=%v", mode, e.Name, timesOut), func(t *testing.T) {
+					marker := runnertest.NewMarker(t)
+					line := strings.ReplaceAll(e.Line, "%s", marker) + "\necho started"
 					if timesOut {
 						line += "\nsleep " + marker
 					}
@@ -95,7 +68,7 @@ func TestRunCommandEscapesDoNotOutliveTheCall(t *testing.T) {
 					if len(out.Survivors) > 0 || out.Note != "" {
 						t.Errorf("survivors %v note %q", out.Survivors, out.Note)
 					}
-					if left := sleepers(marker); len(left) > 0 {
+					if left := runnertest.Marked(marker); len(left) > 0 {
 						t.Errorf("processes outlived run_command: %v", left)
 						for _, f := range left {
 							st, _ := os.ReadFile(filepath.Join(filepath.Dir(f), "stat"))
@@ -115,7 +88,7 @@ func TestStopProcessKillsEscapedDescendants(t *testing.T) {
 	for _, mode := range modes(t) {
 		t.Run(mode, func(t *testing.T) {
 			_, cs, _ := start(t, "--containment", mode)
-			marker := newMarker(t)
+			marker := runnertest.NewMarker(t)
 			var started processOutput
 			mcptest.Decode(t, mcptest.Call(t, cs, "start_process", map[string]any{
 				"command":  fmt.Sprintf("setsid sleep %s & (setsid bash -c 'sleep %s & sleep %s' &); echo up; sleep %s", marker, marker, marker, marker),
@@ -123,10 +96,10 @@ func TestStopProcessKillsEscapedDescendants(t *testing.T) {
 			}), &started)
 			deadline := time.Now().Add(5 * time.Second)
 			// bash, the setsid sleep, the inner bash and its two sleeps, the last sleep.
-			for len(sleepers(marker)) < 5 && time.Now().Before(deadline) {
+			for len(runnertest.Marked(marker)) < 5 && time.Now().Before(deadline) {
 				time.Sleep(20 * time.Millisecond)
 			}
-			if n := len(sleepers(marker)); n < 5 {
+			if n := len(runnertest.Marked(marker)); n < 5 {
 				t.Fatalf("%d marked processes, want at least 5", n)
 			}
 			var stopped processOutput
@@ -134,7 +107,7 @@ func TestStopProcessKillsEscapedDescendants(t *testing.T) {
 			if stopped.Process.State != "exited" || len(stopped.Process.Survivors) > 0 {
 				t.Errorf("state %s survivors %v", stopped.Process.State, stopped.Process.Survivors)
 			}
-			if left := sleepers(marker); len(left) > 0 {
+			if left := runnertest.Marked(marker); len(left) > 0 {
 				t.Errorf("escaped descendants outlived stop_process: %v", left)
 			}
 		})
@@ -149,7 +122,7 @@ func TestProcessesAreTheCallersOwn(t *testing.T) {
 	h := mcptest.Start(t, spec(), "--state-dir", t.TempDir(), "--auth-tokens-file", tokens)
 	alice := h.Connect(t, "0123456789abcdef0123456789abcdef")
 	bob := h.Connect(t, "fedcba9876543210fedcba9876543210")
-	marker := newMarker(t)
+	marker := runnertest.NewMarker(t)
 	var started processOutput
 	mcptest.Decode(t, mcptest.Call(t, alice, "start_process", map[string]any{"command": "cat; sleep " + marker}), &started)
 	handle := started.Process.Handle
@@ -188,7 +161,7 @@ func TestProcessesAreTheCallersOwn(t *testing.T) {
 
 func TestTimedOutCallFreesItsSlot(t *testing.T) {
 	_, cs, _ := start(t, "--max-concurrent", "1")
-	marker := newMarker(t)
+	marker := runnertest.NewMarker(t)
 	first := make(chan time.Duration, 1)
 	began := time.Now()
 	go func() {
@@ -214,7 +187,7 @@ func TestStopProcessSignalsEscapedDescendantsFirst(t *testing.T) {
 	for _, mode := range modes(t) {
 		t.Run(mode, func(t *testing.T) {
 			_, cs, _ := start(t, "--containment", mode)
-			marker := newMarker(t)
+			marker := runnertest.NewMarker(t)
 			var started processOutput
 			mcptest.Decode(t, mcptest.Call(t, cs, "start_process", map[string]any{
 				"command":  fmt.Sprintf(`setsid bash -c 'trap "echo escaped got TERM; exit 0" TERM; echo ready; sleep %s & wait' & sleep %s`, marker, marker),
@@ -227,7 +200,7 @@ func TestStopProcessSignalsEscapedDescendantsFirst(t *testing.T) {
 			if !strings.Contains(page.Output, "escaped got TERM") {
 				t.Errorf("the escaped descendant did not get the stop signal before KILL: output %q", page.Output)
 			}
-			if left := sleepers(marker); len(left) > 0 {
+			if left := runnertest.Marked(marker); len(left) > 0 {
 				t.Errorf("processes outlived stop_process: %v", left)
 			}
 		})
@@ -251,13 +224,13 @@ base=$(dirname "$jobs")
 		{"into a cgroup it made below its own", `mkdir "$own/below" && echo $! > "$own/below/cgroup.procs"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			marker := newMarker(t)
+			marker := runnertest.NewMarker(t)
 			line := locate + "setsid sleep " + marker + " >/dev/null 2>&1 &\n" + tc.move + " && echo moved"
 			out := run(t, cs, map[string]any{"command": line, "timeout_seconds": 10})
 			if out.Stdout != "moved\n" {
 				t.Fatalf("the move failed, so this test proves nothing: %+v", out)
 			}
-			if left := sleepers(marker); len(left) > 0 || len(out.Survivors) > 0 {
+			if left := runnertest.Marked(marker); len(left) > 0 || len(out.Survivors) > 0 {
 				t.Errorf("a process that moved itself out of its cgroup survived: %v (survivors %v)", left, out.Survivors)
 			}
 		})

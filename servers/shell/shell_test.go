@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/servers/shell/runner"
+	"github.com/jck411/mcp-servers/servers/shell/runner/runnertest"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -110,19 +111,6 @@ func TestSecretsDoNotLeak(t *testing.T) {
 	}
 }
 
-// sleepers lists processes whose command line contains marker (zombies have an empty one).
-func sleepers(marker string) []string {
-	var found []string
-	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, f := range dirs {
-		b, err := os.ReadFile(f)
-		if err == nil && bytes.Contains(b, []byte(marker)) {
-			found = append(found, f)
-		}
-	}
-	return found
-}
-
 func TestTimeoutKillsProcessGroup(t *testing.T) {
 	_, cs, _ := start(t)
 	marker := fmt.Sprintf("300.%d", rand.IntN(1e9))
@@ -135,9 +123,9 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 		t.Errorf("took %s", d)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for len(sleepers(marker)) > 0 {
+	for len(runnertest.Marked(marker)) > 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("sleep processes survived the timeout: %v", sleepers(marker))
+			t.Fatalf("sleep processes survived the timeout: %v", runnertest.Marked(marker))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -151,7 +139,7 @@ func TestLeftoverChildrenKilled(t *testing.T) {
 		t.Fatalf("got %+v", out)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for len(sleepers(marker)) > 0 {
+	for len(runnertest.Marked(marker)) > 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("a backgrounded child outlived run_command")
 		}
@@ -324,7 +312,7 @@ func TestStopProcess(t *testing.T) {
 		t.Fatalf("state %s", stopped.Process.State)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for len(sleepers(marker)) > 0 {
+	for len(runnertest.Marked(marker)) > 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("children survived stop_process")
 		}

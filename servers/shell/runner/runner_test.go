@@ -1,19 +1,16 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jck411/mcp-servers/servers/shell/runner/runnertest"
 )
 
 func TestCapture(t *testing.T) {
@@ -118,50 +115,13 @@ func TestNewRefusesUnknownMode(t *testing.T) {
 	}
 }
 
-// marked lists live processes whose command line contains marker.
-func marked(marker string) []string {
-	var found []string
-	paths, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, f := range paths {
-		b, err := os.ReadFile(f)
-		if err == nil && bytes.Contains(b, []byte(marker)) {
-			found = append(found, f)
-		}
-	}
-	return found
-}
-
-// newMarker returns a unique sleep duration that marks a test's processes, and kills what
-// carries it when the test ends, so a failing test leaves nothing behind.
-func newMarker(t *testing.T) string {
-	marker := fmt.Sprintf("300.%d", rand.IntN(1e9))
-	t.Cleanup(func() {
-		for _, f := range marked(marker) {
-			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(f))); err == nil {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
-	})
-	return marker
-}
-
-// escapes are command lines whose descendants leave the process group or the parent, and
-// hold stdout open: %s is a unique sleep duration that marks them.
-var escapes = []struct{ name, line string }{
-	{"setsid", "setsid sleep %s &"},
-	{"subshell", "(sleep %s &)"},
-	{"job control", "bash -c 'set -m; sleep %s & sleep 0.1'"},
-	{"nohup disown", "nohup sleep %s >/dev/stdout 2>&1 & disown"},
-	{"double fork setsid", "( setsid bash -c 'sleep %s & sleep %s' & ) ; sleep 0.2"},
-}
-
 func TestEscapesAreKilled(t *testing.T) {
 	for mode, r := range runners(t) {
-		for _, e := range escapes {
+		for _, e := range runnertest.Escapes {
 			for _, timeout := range []bool{false, true} {
-				t.Run(fmt.Sprintf("%s/%s/timeout=%v", mode, e.name, timeout), func(t *testing.T) {
-					marker := newMarker(t)
-					line := strings.ReplaceAll(e.line, "%s", marker) + "\necho started"
+				t.Run(fmt.Sprintf("%s/%s/timeout=%v", mode, e.Name, timeout), func(t *testing.T) {
+					marker := runnertest.NewMarker(t)
+					line := strings.ReplaceAll(e.Line, "%s", marker) + "\necho started"
 					if timeout {
 						line += "\nsleep " + marker
 					}
@@ -180,7 +140,7 @@ func TestEscapesAreKilled(t *testing.T) {
 					if !strings.Contains(out.String(), "started") || len(res.Survivors) > 0 {
 						t.Errorf("output %q, survivors %v", out.String(), res.Survivors)
 					}
-					if left := marked(marker); len(left) > 0 {
+					if left := runnertest.Marked(marker); len(left) > 0 {
 						t.Errorf("processes survived: %v", left)
 					}
 				})
@@ -192,16 +152,16 @@ func TestEscapesAreKilled(t *testing.T) {
 func TestKillReachesEscapedBackgroundDescendants(t *testing.T) {
 	for mode, r := range runners(t) {
 		t.Run(string(mode), func(t *testing.T) {
-			marker := newMarker(t)
+			marker := runnertest.NewMarker(t)
 			p, err := r.Start(Spec{Line: fmt.Sprintf("setsid sleep %s & (sleep %s &); echo up; sleep %s", marker, marker, marker), Dir: t.TempDir()}, NewRing(1024))
 			if err != nil {
 				t.Fatal(err)
 			}
 			deadline := time.Now().Add(5 * time.Second)
-			for len(marked(marker)) < 3 && time.Now().Before(deadline) {
+			for len(runnertest.Marked(marker)) < 3 && time.Now().Before(deadline) {
 				time.Sleep(10 * time.Millisecond)
 			}
-			if n := len(marked(marker)); n != 3 { // three sleeps (bash execs the last one)
+			if n := len(runnertest.Marked(marker)); n != 3 { // three sleeps (bash execs the last one)
 				t.Fatalf("%d marked processes running, want 3", n)
 			}
 			p.Kill()
@@ -210,7 +170,7 @@ func TestKillReachesEscapedBackgroundDescendants(t *testing.T) {
 			case <-time.After(5 * time.Second):
 				t.Fatal("not done 5 s after Kill")
 			}
-			if left := marked(marker); len(left) > 0 || len(p.Result().Survivors) > 0 {
+			if left := runnertest.Marked(marker); len(left) > 0 || len(p.Result().Survivors) > 0 {
 				t.Errorf("survivors %v, still running %v", p.Result().Survivors, left)
 			}
 		})
