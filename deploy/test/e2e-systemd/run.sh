@@ -142,11 +142,19 @@ boot() {
 		sleep 0.2
 	done
 	[[ -n $LEADER ]] || return 1
-	for ((i = 0; i < 100; i++)); do
-		ct test -d /run/systemd/system 2>/dev/null && break
+	# /run/systemd/system appears before systemd listens on its private bus socket; asking
+	# too early answers "Failed to connect to bus", which is not a boot state. Wait for the
+	# socket, and ask again while the bus is not yet there (up to two minutes in all).
+	for ((i = 0; i < 300; i++)); do
+		ct test -S /run/systemd/private 2>/dev/null && break
 		sleep 0.2
 	done
-	BOOT_STATE=$(timeout 120 nsenter -t "$LEADER" -a -r -w systemctl is-system-running --wait 2>&1) || true
+	local deadline=$((SECONDS + 120))
+	while :; do
+		BOOT_STATE=$(timeout 120 nsenter -t "$LEADER" -a -r -w systemctl is-system-running --wait 2>&1) || true
+		[[ $BOOT_STATE == *"Failed to connect to bus"* && $SECONDS -lt $deadline ]] || break
+		sleep 0.5
+	done
 }
 
 # mcp_call PORT TOKEN TOOL ARGS-JSON [CURL-OPTIONS...]: one tools/call over streamable HTTP
