@@ -1,0 +1,431 @@
+package kit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// A tool's argument struct declares its constraints in a `schema` struct tag next to the
+// `jsonschema` description, so that the model sees the rules in the input schema and the kit
+// refuses bad input before the handler runs:
+//
+//	Unit  string `json:"unit,omitempty" jsonschema:"the unit of the result" schema:"enum=c|f|k,default=c"`
+//	Limit int    `json:"limit,omitempty" jsonschema:"how many to return" schema:"minimum=1,maximum=100,default=20"`
+//
+// Keys (comma-separated key=value pairs):
+//   - enum=a|b|c: the allowed values; on a slice, the allowed values of each item
+//   - minimum=N, maximum=N: inclusive bounds of a number; on a slice, of each item
+//   - minLength=N, maxLength=N: bounds of a string's length in characters; on a slice, of each item
+//   - minItems=N, maxItems=N: bounds of a slice's length
+//   - default=V: the value used when the argument is absent (JSON for numbers, booleans and
+//     lists; a bare string for strings); the handler receives it as if the caller had sent it
+//
+// A malformed tag, a key the kit does not know, or a default that breaks the field's own
+// constraints panics at registration, so that a mistake cannot ship.
+const schemaTag = "schema"
+
+// constrain applies the `schema` tags of t's fields (and of nested structs) to s, the schema
+// jsonschema.For inferred for t. It also requires every property to have a description.
+func constrain(t reflect.Type, s *jsonschema.Schema, path string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+	case reflect.Slice, reflect.Array:
+		if s.Items != nil {
+			return constrain(t.Elem(), s.Items, path+"[]")
+		}
+		return nil
+	default:
+		return nil
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, skip := jsonName(f)
+		if skip {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			// An embedded struct's fields are promoted into the same object, as in encoding/json.
+			if err := constrain(f.Type, s, path); err != nil {
+				return err
+			}
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		prop := s.Properties[name]
+		if prop == nil {
+			continue
+		}
+		where := strings.TrimPrefix(path+"."+name, ".")
+		if strings.TrimSpace(prop.Description) == "" {
+			return fmt.Errorf("argument %s has no description: add a `jsonschema:\"...\"` tag that tells a model what to send", where)
+		}
+		if tag, ok := f.Tag.Lookup(schemaTag); ok {
+			if err := applyTag(f.Type, prop, tag); err != nil {
+				return fmt.Errorf("argument %s: schema tag %q: %w", where, tag, err)
+			}
+			if prop.Default != nil && !slices.Contains(s.Required, name) && strings.Contains(path, "[]") {
+				return fmt.Errorf("argument %s: a default inside list items is never applied; handle the absent value in the handler", where)
+			}
+			if prop.Default != nil && slices.Contains(s.Required, name) {
+				return fmt.Errorf("argument %s: a default on a required argument is never used; add omitempty to its json tag", where)
+			}
+		}
+		if err := constrain(f.Type, prop, where); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonName returns the JSON name of a struct field ("" when it has none) and whether
+// encoding/json skips it.
+func jsonName(f reflect.StructField) (string, bool) {
+	tag := f.Tag.Get("json")
+	if tag == "-" {
+		return "", true
+	}
+	name, _, _ := strings.Cut(tag, ",")
+	return name, false
+}
+
+// applyTag sets the constraints of one tag on prop, the schema of a field of type t.
+func applyTag(t reflect.Type, prop *jsonschema.Schema, tag string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	elem, elemType := prop, t
+	if (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && prop.Items != nil {
+		elem, elemType = prop.Items, t.Elem()
+		for elemType.Kind() == reflect.Pointer {
+			elemType = elemType.Elem()
+		}
+	}
+	for _, kv := range strings.Split(tag, ",") {
+		key, val, ok := strings.Cut(kv, "=")
+		if !ok || key == "" || val == "" {
+			return fmt.Errorf("%q is not key=value", kv)
+		}
+		switch key {
+		case "enum":
+			elem.Enum = nil
+			for _, v := range strings.Split(val, "|") {
+				x, err := literal(elemType, v)
+				if err != nil {
+					return fmt.Errorf("enum value %q: %w", v, err)
+				}
+				elem.Enum = append(elem.Enum, x)
+			}
+		case "minimum", "maximum":
+			if !isNumber(elemType) {
+				return fmt.Errorf("%s applies to numbers, not %s", key, elemType)
+			}
+			n, err := strconv.ParseFloat(val, 64)
+			if err != nil {
+				return fmt.Errorf("%s: %w", key, err)
+			}
+			if key == "minimum" {
+				elem.Minimum = &n
+			} else {
+				elem.Maximum = &n
+			}
+		case "minLength", "maxLength":
+			if elemType.Kind() != reflect.String {
+				return fmt.Errorf("%s applies to strings, not %s", key, elemType)
+			}
+			n, err := count(val)
+			if err != nil {
+				return fmt.Errorf("%s: %w", key, err)
+			}
+			if key == "minLength" {
+				elem.MinLength = &n
+			} else {
+				elem.MaxLength = &n
+			}
+		case "minItems", "maxItems":
+			if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+				return fmt.Errorf("%s applies to lists, not %s", key, t)
+			}
+			n, err := count(val)
+			if err != nil {
+				return fmt.Errorf("%s: %w", key, err)
+			}
+			if key == "minItems" {
+				prop.MinItems = &n
+			} else {
+				prop.MaxItems = &n
+			}
+		case "default":
+			x, err := literal(t, val)
+			if err != nil {
+				return fmt.Errorf("default: %w", err)
+			}
+			raw, err := json.Marshal(x)
+			if err != nil {
+				return fmt.Errorf("default: %w", err)
+			}
+			prop.Default = raw
+		default:
+			return fmt.Errorf("unknown key %q (known: enum, minimum, maximum, minLength, maxLength, minItems, maxItems, default)", key)
+		}
+	}
+	if prop.Default != nil {
+		return checkDefault(prop)
+	}
+	return nil
+}
+
+// checkDefault refuses a default that breaks the property's own constraints.
+func checkDefault(prop *jsonschema.Schema) error {
+	var v any
+	if err := json.Unmarshal(prop.Default, &v); err != nil {
+		return fmt.Errorf("default: %w", err)
+	}
+	copied := *prop
+	copied.Default = nil
+	r, err := copied.Resolve(nil)
+	if err != nil {
+		return fmt.Errorf("default: %w", err)
+	}
+	if err := r.Validate(v); err != nil {
+		return fmt.Errorf("default %s breaks the field's constraints: %w", prop.Default, err)
+	}
+	return nil
+}
+
+// literal parses a tag value as a value of type t: strings are taken as written, everything
+// else as JSON.
+func literal(t reflect.Type, s string) (any, error) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.String {
+		return s, nil
+	}
+	v := reflect.New(t)
+	if err := json.Unmarshal([]byte(s), v.Interface()); err != nil {
+		return nil, fmt.Errorf("not a %s: %w", t, err)
+	}
+	return v.Elem().Interface(), nil
+}
+
+func isNumber(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+func count(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%q is not a count", s)
+	}
+	return n, nil
+}
+
+// hasDefaults reports whether any property of s, at any depth, declares a default.
+func hasDefaults(s *jsonschema.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.Default != nil {
+		return true
+	}
+	for _, p := range s.Properties {
+		if hasDefaults(p) {
+			return true
+		}
+	}
+	return hasDefaults(s.Items)
+}
+
+// explain names, in words a model can act on, the first rule of s that v breaks. It knows the
+// keywords the kit's schemas use; for anything else it returns "" and the caller falls back to
+// the validator's own message.
+func explain(s *jsonschema.Schema, v any, path string) string {
+	if s == nil {
+		return ""
+	}
+	name := path
+	if name == "" {
+		name = "the arguments"
+	}
+	if v == nil {
+		return ""
+	}
+	if msg := explainType(s, v, name); msg != "" {
+		return msg
+	}
+	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e any) bool { return jsonEqual(e, v) }) {
+		return fmt.Sprintf("%s must be one of %s, not %s", name, listValues(s.Enum), jsonText(v))
+	}
+	switch x := v.(type) {
+	case float64:
+		if s.Minimum != nil && x < *s.Minimum {
+			return fmt.Sprintf("%s must be at least %s, not %s", name, number(*s.Minimum), number(x))
+		}
+		if s.Maximum != nil && x > *s.Maximum {
+			return fmt.Sprintf("%s must be at most %s, not %s", name, number(*s.Maximum), number(x))
+		}
+	case string:
+		n := len([]rune(x))
+		if s.MinLength != nil && n < *s.MinLength {
+			if *s.MinLength == 1 {
+				return fmt.Sprintf("%s must not be empty", name)
+			}
+			return fmt.Sprintf("%s must be at least %d characters long, not %d", name, *s.MinLength, n)
+		}
+		if s.MaxLength != nil && n > *s.MaxLength {
+			return fmt.Sprintf("%s must be at most %d characters long, not %d", name, *s.MaxLength, n)
+		}
+	case []any:
+		if s.MinItems != nil && len(x) < *s.MinItems {
+			return fmt.Sprintf("%s must have at least %d items, not %d", name, *s.MinItems, len(x))
+		}
+		if s.MaxItems != nil && len(x) > *s.MaxItems {
+			return fmt.Sprintf("%s must have at most %d items, not %d", name, *s.MaxItems, len(x))
+		}
+		for i, item := range x {
+			if msg := explain(s.Items, item, fmt.Sprintf("%s[%d]", path, i)); msg != "" {
+				return msg
+			}
+		}
+	case map[string]any:
+		for _, r := range s.Required {
+			if _, ok := x[r]; !ok {
+				return fmt.Sprintf("%s is required", join(path, r))
+			}
+		}
+		for _, k := range sortedKeys(x) {
+			p, ok := s.Properties[k]
+			if !ok {
+				if s.AdditionalProperties != nil && s.AdditionalProperties.Not != nil {
+					return fmt.Sprintf("%s is not an argument of this tool (it takes %s)", join(path, k), listNames(s.Properties))
+				}
+				continue
+			}
+			if msg := explain(p, x[k], join(path, k)); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
+}
+
+// explainType reports a value of the wrong JSON type.
+func explainType(s *jsonschema.Schema, v any, name string) string {
+	types := s.Types
+	if s.Type != "" {
+		types = []string{s.Type}
+	}
+	if len(types) == 0 {
+		return ""
+	}
+	got := jsonType(v)
+	for _, t := range types {
+		if t == got || (t == "number" && got == "integer") {
+			return ""
+		}
+	}
+	want := strings.Join(slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" }), " or ")
+	if want == "integer" && got == "number" {
+		return fmt.Sprintf("%s must be a whole number, not %s", name, jsonText(v))
+	}
+	return fmt.Sprintf("%s must be %s %s, not %s %s", name, article(want), want, article(got), got)
+}
+
+func jsonType(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case float64:
+		if x == float64(int64(x)) {
+			return "integer"
+		}
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+func jsonEqual(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 60 {
+		return string(b[:57]) + "..."
+	}
+	return string(b)
+}
+
+func listValues(vs []any) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = jsonText(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func listNames(props map[string]*jsonschema.Schema) string {
+	if len(props) == 0 {
+		return "no arguments"
+	}
+	return strings.Join(sortedKeys(props), ", ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
