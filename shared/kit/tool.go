@@ -95,6 +95,10 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	if err != nil {
 		panic(fmt.Sprintf("kit.AddTool %s: output schema: %v", t.Name, err))
 	}
+	outResolved, err := outSchema.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("kit.AddTool %s: output schema: %v", t.Name, err))
+	}
 	destructive := t.Destructive && !t.ReadOnly
 	openWorld := t.OpenWorld
 	tool := &mcp.Tool{
@@ -145,6 +149,15 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 		structured, err := json.Marshal(out)
 		if err != nil {
 			return nil, fmt.Errorf("%s: encoding output: %w", t.Name, err)
+		}
+		// As the go-sdk does: an output that breaks its own schema is a bug, reported as one
+		// rather than sent to a client that trusts the schema.
+		var generic any
+		if err := json.Unmarshal(structured, &generic); err != nil {
+			return nil, fmt.Errorf("%s: validating tool output: %w", t.Name, err)
+		}
+		if err := outResolved.Validate(generic); err != nil {
+			return nil, fmt.Errorf("%s: validating tool output: %w", t.Name, err)
 		}
 		if res == nil {
 			res = &mcp.CallToolResult{}
