@@ -46,9 +46,9 @@ func (c *call) actOn(ctx context.Context, ref string, full bool, fn func(ctx con
 type clickInput struct {
 	where
 	Ref       string   `json:"ref" jsonschema:"e.g. e12"`
-	Double    bool     `json:"double,omitempty"`
-	Button    string   `json:"button,omitempty" jsonschema:"left, right or middle"`
-	Modifiers []string `json:"modifiers,omitempty" jsonschema:"Alt, Control, Meta, Shift"`
+	Double    bool     `json:"double,omitempty" jsonschema:"double-click"`
+	Button    string   `json:"button,omitempty" jsonschema:"mouse button" schema:"enum=left|right|middle,default=left"`
+	Modifiers []string `json:"modifiers,omitempty" jsonschema:"keys held" schema:"enum=Alt|Control|Meta|Shift"`
 	Full      bool     `json:"full,omitempty" jsonschema:"whole snapshot, not a diff"`
 }
 
@@ -67,14 +67,11 @@ func addClick(s *kit.Server, m *manager) {
 			return "", err
 		}
 		button := input.MouseButtonLeft
-		switch in.Button {
-		case "", "left":
+		switch in.Button { // the schema admits left (the default), right and middle
 		case "right":
 			button = input.MouseButtonRight
 		case "middle":
 			button = input.MouseButtonMiddle
-		default:
-			return "", kit.Errorf(kit.CodeInvalidInput, "button %q: use left, right or middle", in.Button)
 		}
 		clicks := 1
 		if in.Double {
@@ -96,7 +93,7 @@ func addClick(s *kit.Server, m *manager) {
 
 type refInput struct {
 	where
-	Ref string `json:"ref"`
+	Ref string `json:"ref" jsonschema:"e.g. e12"`
 }
 
 func addHover(s *kit.Server, m *manager) {
@@ -118,8 +115,8 @@ func addHover(s *kit.Server, m *manager) {
 
 type typeInput struct {
 	where
-	Ref    string `json:"ref"`
-	Text   string `json:"text"`
+	Ref    string `json:"ref" jsonschema:"e.g. e12"`
+	Text   string `json:"text" jsonschema:"text to type"`
 	Append bool   `json:"append,omitempty" jsonschema:"keep the value"`
 	Submit bool   `json:"submit,omitempty" jsonschema:"press Enter"`
 }
@@ -143,13 +140,13 @@ func addType(s *kit.Server, m *manager) {
 }
 
 type formField struct {
-	Ref   string `json:"ref"`
+	Ref   string `json:"ref" jsonschema:"e.g. e12"`
 	Value string `json:"value" jsonschema:"text, option, or true/false"`
 }
 
 type fillFormInput struct {
 	where
-	Fields []formField `json:"fields"`
+	Fields []formField `json:"fields" jsonschema:"fields to set" schema:"minItems=1"`
 	Submit string      `json:"submit,omitempty" jsonschema:"ref to click after"`
 }
 
@@ -261,8 +258,8 @@ func setChecked(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, 
 
 type selectInput struct {
 	where
-	Ref    string   `json:"ref"`
-	Values []string `json:"values"`
+	Ref    string   `json:"ref" jsonschema:"e.g. e12"`
+	Values []string `json:"values" jsonschema:"option values or labels" schema:"minItems=1"`
 }
 
 func addSelectOption(s *kit.Server, m *manager) {
@@ -283,7 +280,7 @@ func addSelectOption(s *kit.Server, m *manager) {
 
 type pressKeyInput struct {
 	where
-	Key string `json:"key" jsonschema:"e.g. Enter, ArrowDown, Control+A"`
+	Key string `json:"key" jsonschema:"e.g. Enter, ArrowDown, Control+A" schema:"minLength=1"`
 	Ref string `json:"ref,omitempty" jsonschema:"focus first"`
 }
 
@@ -320,7 +317,7 @@ func addPressKey(s *kit.Server, m *manager) {
 
 type dragInput struct {
 	where
-	Ref string `json:"ref"`
+	Ref string `json:"ref" jsonschema:"source ref"`
 	To  string `json:"to" jsonschema:"target ref"`
 }
 
@@ -398,8 +395,8 @@ func dragPoints(ctx context.Context, tg *chromedp.Target, from, to cdp.BackendNo
 
 type uploadInput struct {
 	where
-	Ref   string   `json:"ref"`
-	Files []string `json:"files" jsonschema:"paths in the upload directory"`
+	Ref   string   `json:"ref" jsonschema:"file input ref"`
+	Files []string `json:"files" jsonschema:"paths in the upload directory" schema:"minItems=1"`
 }
 
 func addUpload(s *kit.Server, m *manager, opts *options) {
@@ -461,7 +458,7 @@ func uploadPath(root, name string) (string, error) {
 
 type dialogInput struct {
 	where
-	Accept bool   `json:"accept"`
+	Accept bool   `json:"accept" jsonschema:"true accepts, false dismisses"`
 	Text   string `json:"text,omitempty" jsonschema:"prompt answer"`
 }
 

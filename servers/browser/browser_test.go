@@ -326,6 +326,34 @@ func TestToolsList(t *testing.T) {
 	}
 }
 
+// TestArgumentRules: arguments outside their schema are refused with a message naming the rule,
+// before any page is touched.
+func TestArgumentRules(t *testing.T) {
+	_, cs := startServer(t)
+	cases := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"browser_click", map[string]any{"ref": "e1", "modifiers": []string{"Hyper"}}, `modifiers[0] must be one of "Alt", "Control", "Meta", "Shift"`},
+		{"browser_click", map[string]any{"ref": ""}, "ref is empty"},
+		{"browser_screenshot", map[string]any{"format": "gif"}, `format must be one of "png", "jpeg", "pdf"`},
+		{"browser_snapshot", map[string]any{"max_chars": 200000}, "max_chars must be at most 100000"},
+		{"browser_snapshot", map[string]any{"depth": -1}, "depth must be at least 0"},
+		{"browser_get_text", map[string]any{"offset": -5}, "offset must be at least 0"},
+		{"browser_wait_for", map[string]any{"seconds": 31}, "seconds must be at most 30"},
+		{"browser_logs", map[string]any{"kind": "dom"}, `kind must be one of "console", "network"`},
+		{"browser_tabs", map[string]any{"action": "open"}, `action must be one of "list", "new", "select", "close", "end"`},
+		{"browser_fill_form", map[string]any{"fields": []any{}}, "fields must have at least 1 item"},
+		{"browser_navigate", map[string]any{"url": "https://example.org", "max_chars": 10}, "max_chars must be at least 100"},
+	}
+	for _, tc := range cases {
+		if msg := mcptest.CallError(t, cs, tc.tool, tc.args); !strings.Contains(msg, tc.want) {
+			t.Errorf("%s %v: %q, want %q", tc.tool, tc.args, msg, tc.want)
+		}
+	}
+}
+
 // TestGuardProxyOnlyForTheBrowser reads the guard proxy's address from the running Chromium's
 // command line, as a local process could, and checks that a connection from any process but
 // the browser (here the test process, which is also the server's) is refused while the

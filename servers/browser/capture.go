@@ -20,9 +20,9 @@ const maxImageBytes = 800 << 10
 
 type screenshotInput struct {
 	where
-	Ref      string `json:"ref,omitempty"`
-	FullPage bool   `json:"full_page,omitempty"`
-	Format   string `json:"format,omitempty" jsonschema:"png, jpeg or pdf"`
+	Ref      string `json:"ref,omitempty" jsonschema:"element only"`
+	FullPage bool   `json:"full_page,omitempty" jsonschema:"whole page"`
+	Format   string `json:"format,omitempty" jsonschema:"file type" schema:"enum=png|jpeg|pdf,default=png"`
 }
 
 func addScreenshot(s *kit.Server, m *manager) {
@@ -59,12 +59,8 @@ func addScreenshot(s *kit.Server, m *manager) {
 
 func (c *call) screenshot(ctx context.Context, in screenshotInput) ([]byte, string, string, error) {
 	format := page.CaptureScreenshotFormatPng
-	switch in.Format {
-	case "", "png":
-	case "jpeg", "jpg":
+	if in.Format == "jpeg" { // the schema admits png (the default), jpeg and pdf, which never gets here
 		format = page.CaptureScreenshotFormatJpeg
-	default:
-		return nil, "", "", kit.Errorf(kit.CodeInvalidInput, "format %q: use png or jpeg", in.Format)
 	}
 	tg := c.t.target()
 	var clip *page.Viewport

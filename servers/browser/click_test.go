@@ -47,7 +47,7 @@ b.addEventListener('click', e => set('mod', 'click ctrl=' + e.ctrlKey + ' shift=
 	if !strings.Contains(out, "+ click ctrl=true shift=true detail=1") {
 		t.Errorf("click with modifiers: %s", out)
 	}
-	if e := mcptest.CallError(t, cs, "browser_click", map[string]any{"ref": b, "button": "fourth"}); !strings.Contains(e, "left, right or middle") {
+	if e := mcptest.CallError(t, cs, "browser_click", map[string]any{"ref": b, "button": "fourth"}); !strings.Contains(e, `button must be one of "left", "right", "middle"`) {
 		t.Errorf("bad button: %s", e)
 	}
 }

@@ -20,7 +20,7 @@ type waitInput struct {
 	Text     string  `json:"text,omitempty" jsonschema:"until shown"`
 	TextGone string  `json:"text_gone,omitempty" jsonschema:"until gone"`
 	Ref      string  `json:"ref,omitempty" jsonschema:"until visible"`
-	Seconds  float64 `json:"seconds,omitempty" jsonschema:"wait this long, or timeout (10)"`
+	Seconds  float64 `json:"seconds,omitempty" jsonschema:"wait this long, or timeout (10)" schema:"minimum=0,maximum=30"`
 }
 
 func addWaitFor(s *kit.Server, m *manager) {
@@ -30,9 +30,6 @@ func addWaitFor(s *kit.Server, m *manager) {
 		ReadOnly:    true,
 		Timeout:     50 * time.Second,
 	}, func(ctx context.Context, c *call, in waitInput) (string, error) {
-		if in.Seconds < 0 || in.Seconds > 30 {
-			return "", kit.Errorf(kit.CodeInvalidInput, "seconds must be 0 to 30")
-		}
 		before := c.t.state(ctx)
 		conds := 0
 		for _, s := range []string{in.Text, in.TextGone, in.Ref} {
@@ -150,8 +147,8 @@ func evalValue(ctx context.Context, c *call, expr string) (json.RawMessage, erro
 
 type evaluateInput struct {
 	where
-	Function string `json:"function" jsonschema:"e.g. () => document.title"`
-	Ref      string `json:"ref,omitempty"`
+	Function string `json:"function" jsonschema:"e.g. () => document.title" schema:"minLength=1"`
+	Ref      string `json:"ref,omitempty" jsonschema:"element passed in"`
 }
 
 func addEvaluate(s *kit.Server, m *manager) {
@@ -187,7 +184,7 @@ func addEvaluate(s *kit.Server, m *manager) {
 
 type logsInput struct {
 	where
-	Kind   string `json:"kind,omitempty" jsonschema:"console or network"`
+	Kind   string `json:"kind,omitempty" jsonschema:"which log" schema:"enum=console|network,default=console"`
 	Filter string `json:"filter,omitempty" jsonschema:"level, or URL substring"`
 	Type   string `json:"type,omitempty" jsonschema:"e.g. XHR"`
 	Failed bool   `json:"failed,omitempty" jsonschema:"only failures"`
@@ -201,13 +198,10 @@ func addLogs(s *kit.Server, m *manager) {
 		ReadOnly:    true,
 		Timeout:     readTimeout,
 	}, func(_ context.Context, c *call, in logsInput) (string, error) {
-		switch in.Kind {
-		case "", "console":
-			return c.consoleText(in.Filter, in.All), nil
-		case "network":
+		if in.Kind == "network" {
 			return c.networkText(in.Filter, in.Type, in.Failed), nil
 		}
-		return "", kit.Errorf(kit.CodeInvalidInput, "kind %q: use console or network", in.Kind)
+		return c.consoleText(in.Filter, in.All), nil
 	})
 }
 

@@ -16,9 +16,9 @@ import (
 
 type navigateInput struct {
 	where
-	URL        string `json:"url" jsonschema:"http(s) URL, back, forward or reload"`
-	NoSnapshot bool   `json:"no_snapshot,omitempty"`
-	MaxChars   int    `json:"max_chars,omitempty"`
+	URL        string `json:"url" jsonschema:"http(s) URL, back, forward or reload" schema:"minLength=1"`
+	NoSnapshot bool   `json:"no_snapshot,omitempty" jsonschema:"skip the snapshot"`
+	MaxChars   int    `json:"max_chars,omitempty" jsonschema:"snapshot cap" schema:"minimum=100,maximum=100000,default=20000"`
 }
 
 func addNavigate(s *kit.Server, m *manager) {
@@ -29,9 +29,9 @@ func addNavigate(s *kit.Server, m *manager) {
 	}, func(ctx context.Context, c *call, in navigateInput) (string, error) {
 		switch in.URL {
 		case "back", "forward", "reload":
-			return c.history(ctx, in.URL, !in.NoSnapshot, limit(in.MaxChars))
+			return c.history(ctx, in.URL, !in.NoSnapshot, in.MaxChars)
 		}
-		return c.navigate(ctx, in.URL, !in.NoSnapshot, limit(in.MaxChars))
+		return c.navigate(ctx, in.URL, !in.NoSnapshot, in.MaxChars)
 	})
 }
 

@@ -14,9 +14,9 @@ import (
 type snapshotInput struct {
 	where
 	Ref      string `json:"ref,omitempty" jsonschema:"subtree"`
-	Depth    int    `json:"depth,omitempty"`
-	MaxChars int    `json:"max_chars,omitempty"`
-	Offset   int    `json:"offset,omitempty"`
+	Depth    int    `json:"depth,omitempty" jsonschema:"levels; 0 = all" schema:"minimum=0"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"page size" schema:"minimum=100,maximum=100000,default=20000"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"next page from" schema:"minimum=0"`
 	Find     string `json:"find,omitempty" jsonschema:"text filter"`
 	Role     string `json:"role,omitempty" jsonschema:"e.g. button"`
 }
@@ -28,9 +28,6 @@ func addSnapshot(s *kit.Server, m *manager) {
 		ReadOnly:    true,
 		Timeout:     readTimeout,
 	}, func(ctx context.Context, c *call, in snapshotInput) (string, error) {
-		if in.Depth < 0 {
-			return "", kit.Errorf(kit.CodeInvalidInput, "depth must be positive")
-		}
 		snap, err := c.snapshot(ctx, strings.Trim(in.Ref, "[]"), in.Depth)
 		if err != nil {
 			return "", err
@@ -40,14 +37,14 @@ func addSnapshot(s *kit.Server, m *manager) {
 			if len(matches) == 0 {
 				return "No match.", nil
 			}
-			return paged(fmt.Sprintf("%d matches:\n%s", len(matches), strings.Join(matches, "\n")), in.Offset, limit(in.MaxChars)), nil
+			return paged(fmt.Sprintf("%d matches:\n%s", len(matches), strings.Join(matches, "\n")), in.Offset, in.MaxChars), nil
 		}
 		st := c.t.state(ctx)
 		head := fmt.Sprintf("Page: %s\nTitle: %s\n", st.url, st.title)
 		if in.Offset > 0 {
 			head = ""
 		}
-		return head + paged(snap.text(), in.Offset, limit(in.MaxChars)), nil
+		return head + paged(snap.text(), in.Offset, in.MaxChars), nil
 	})
 }
 
@@ -78,9 +75,9 @@ func findLines(lines []string, text, role string) []string {
 
 type getTextInput struct {
 	where
-	Ref      string `json:"ref,omitempty"`
-	MaxChars int    `json:"max_chars,omitempty"`
-	Offset   int    `json:"offset,omitempty"`
+	Ref      string `json:"ref,omitempty" jsonschema:"element only"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"page size" schema:"minimum=100,maximum=100000,default=20000"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"next page from" schema:"minimum=0"`
 }
 
 func addGetText(s *kit.Server, m *manager) {
@@ -111,7 +108,7 @@ func addGetText(s *kit.Server, m *manager) {
 		} else if md, err = pageMarkdown(ctx, c); err != nil {
 			return "", err
 		}
-		return paged(md, in.Offset, limit(in.MaxChars)), nil
+		return paged(md, in.Offset, in.MaxChars), nil
 	})
 }
 

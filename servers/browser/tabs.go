@@ -10,8 +10,8 @@ import (
 
 type tabsInput struct {
 	where
-	Action string `json:"action,omitempty" jsonschema:"list, new, select, close, end"`
-	Tab    string `json:"tab,omitempty"`
+	Action string `json:"action,omitempty" jsonschema:"end closes the session" schema:"enum=list|new|select|close|end,default=list"`
+	Tab    string `json:"tab,omitempty" jsonschema:"tab id"`
 	URL    string `json:"url,omitempty" jsonschema:"for new"`
 }
 
@@ -27,7 +27,7 @@ func addTabs(s *kit.Server, m *manager) {
 		case "end":
 			c.m.closeSession(c.s)
 			return "Closed session " + c.s.name + ".", nil
-		case "", "list":
+		case "list":
 		case "new":
 			t, err := c.s.openTab(ctx, "")
 			if err != nil {
@@ -57,8 +57,6 @@ func addTabs(s *kit.Server, m *manager) {
 				}
 			}
 			c.t = c.s.cur
-		default:
-			return "", kit.Errorf(kit.CodeInvalidInput, "action %q: use list, new, select or close", in.Action)
 		}
 		c.s.prune()
 		var b strings.Builder

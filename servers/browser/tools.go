@@ -8,11 +8,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Output bounds.
-const (
-	defaultMaxChars = 20000
-	hardMaxChars    = 100000
-)
+// defaultMaxChars bounds the text of a tool that does not take max_chars; the tools that do
+// declare the same default, and a maximum of 100000, in their schemas.
+const defaultMaxChars = 20000
 
 // pageOut is every tool's structured output: where it acted. The text content carries the
 // rest, so nothing is sent twice.
@@ -57,17 +55,6 @@ func addTabTool[In located](s *kit.Server, m *manager, t kit.Tool, h handler[In]
 		out := pageOut{Tab: c.t.id}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 	})
-}
-
-// limit clamps a max_chars argument.
-func limit(n int) int {
-	switch {
-	case n <= 0:
-		return defaultMaxChars
-	case n > hardMaxChars:
-		return hardMaxChars
-	}
-	return n
 }
 
 // addTools registers every tool.

@@ -315,7 +315,7 @@ func testScreenshot(t *testing.T, s sess) {
 			t.Errorf("the PDF should be in the downloads directory, named after the page: %s", m[2])
 		}
 	})
-	if msg := s.fail("browser_screenshot", map[string]any{"format": "gif"}); !strings.Contains(msg, "png or jpeg") {
+	if msg := s.fail("browser_screenshot", map[string]any{"format": "gif"}); !strings.Contains(msg, `format must be one of "png", "jpeg", "pdf"`) {
 		t.Errorf("a bad format: %s", msg)
 	}
 }
@@ -487,7 +487,7 @@ func testLogs(t *testing.T, s sess) {
 			t.Errorf("the private server was reached %d times", n)
 		}
 	})
-	if msg := s.fail("browser_logs", map[string]any{"kind": "cookies"}); !strings.Contains(msg, "console or network") {
+	if msg := s.fail("browser_logs", map[string]any{"kind": "cookies"}); !strings.Contains(msg, `kind must be one of "console", "network"`) {
 		t.Errorf("a bad kind: %s", msg)
 	}
 }
