@@ -12,18 +12,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Command timeouts: run_command's own limit stays under the tool timeout, which stays under
+// Command timeouts: run_command's own limit (the maximum of timeout_seconds in its schema,
+// which TestSchemaLimits holds equal to this) stays under the tool timeout, which stays under
 // the 89 s every tool must finish within.
 const (
-	defaultCommandTimeout = 30 * time.Second
-	maxCommandTimeout     = 85 * time.Second
-	maxStdinBytes         = 1 << 20
+	maxCommandTimeout = 85 * time.Second
+	maxStdinBytes     = 1 << 20
 )
 
 type runCommandInput struct {
-	Command        string            `json:"command" jsonschema:"bash command line, run with bash -c; pipes, redirects, && and ; work"`
+	Command        string            `json:"command" jsonschema:"bash command line, run with bash -c; pipes, redirects, && and ; work" schema:"minLength=1"`
 	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory inside the allowed roots (default: the server's work directory)"`
-	TimeoutSeconds float64           `json:"timeout_seconds,omitempty" jsonschema:"seconds before the command and everything it started is killed, up to 85 (default 30)"`
+	TimeoutSeconds float64           `json:"timeout_seconds,omitempty" jsonschema:"seconds before the command and everything it started is killed; use start_process for longer work" schema:"minimum=0.1,maximum=85,default=30"`
 	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment variables; PATH, LD_*, BASH_ENV, IFS and the like cannot be set"`
 	Stdin          string            `json:"stdin,omitempty" jsonschema:"text given to the command on standard input"`
 }
@@ -92,13 +92,7 @@ func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runC
 	if strings.TrimSpace(in.Command) == "" {
 		return nil, out, kit.Errorf(kit.CodeInvalidInput, "command is empty: give a bash command line, e.g. 'ls -la'")
 	}
-	timeout := defaultCommandTimeout
-	if in.TimeoutSeconds != 0 {
-		if in.TimeoutSeconds < 0 || in.TimeoutSeconds > maxCommandTimeout.Seconds() {
-			return nil, out, kit.Errorf(kit.CodeInvalidInput, "timeout_seconds %g: give more than 0 and at most %g; use start_process for longer work", in.TimeoutSeconds, maxCommandTimeout.Seconds())
-		}
-		timeout = time.Duration(in.TimeoutSeconds * float64(time.Second))
-	}
+	timeout := time.Duration(in.TimeoutSeconds * float64(time.Second)) // the schema bounds it to maxCommandTimeout
 	if len(in.Stdin) > maxStdinBytes {
 		return nil, out, kit.Errorf(kit.CodeLimit, "stdin is %d bytes; at most %d (write a file with write_text_file and redirect it instead)", len(in.Stdin), maxStdinBytes)
 	}

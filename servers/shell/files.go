@@ -21,13 +21,9 @@ import (
 
 // File tool limits.
 const (
-	defaultFindResults = 200
-	maxFindResults     = 1000
-	maxFindVisits      = 200000
-	defaultReadLines   = 500
-	maxReadLines       = 5000
-	maxHashBytes       = 32 << 20 // files larger than this are read without a content hash
-	maxWriteBytes      = 4 << 20
+	maxFindVisits = 200000
+	maxHashBytes  = 32 << 20 // files larger than this are read without a content hash
+	maxWriteBytes = 4 << 20
 )
 
 func addFileTools(s *kit.Server, sh *shell) {
@@ -54,10 +50,10 @@ func addFileTools(s *kit.Server, sh *shell) {
 
 type findFilesInput struct {
 	Root       string `json:"root,omitempty" jsonschema:"directory to search, inside the allowed roots (default: the work directory)"`
-	Pattern    string `json:"pattern" jsonschema:"glob such as '*.go' (matched against the name, or the path below root when it has a /), or a plain name substring"`
-	Type       string `json:"type,omitempty" jsonschema:"file, dir or any (default any)"`
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"at most this many results, up to 1000 (default 200)"`
-	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"directory levels below root to search (default unlimited)"`
+	Pattern    string `json:"pattern" jsonschema:"glob such as '*.go' (matched against the name, or the path below root when it has a /), or a plain name substring" schema:"minLength=1"`
+	Type       string `json:"type,omitempty" jsonschema:"what kind of entry to list" schema:"enum=file|dir|any,default=any"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"at most this many results" schema:"minimum=1,maximum=1000,default=200"`
+	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"directory levels below root to search; 0 means no limit" schema:"minimum=0"`
 }
 
 type fileEntry struct {
@@ -94,25 +90,13 @@ func (o findFilesOutput) Text() string {
 
 func (sh *shell) findFiles(ctx context.Context, _ *mcp.CallToolRequest, in findFilesInput) (*mcp.CallToolResult, findFilesOutput, error) {
 	var out findFilesOutput
-	if in.Pattern == "" {
-		return nil, out, kit.Errorf(kit.CodeInvalidInput, "pattern is empty: give a glob such as '*.yaml' or part of a name")
-	}
 	glob := strings.ContainsAny(in.Pattern, "*?[")
 	if glob {
 		if _, err := filepath.Match(in.Pattern, ""); err != nil {
 			return nil, out, kit.Errorf(kit.CodeInvalidInput, "pattern %q is not a valid glob: %v", in.Pattern, err)
 		}
 	}
-	switch in.Type {
-	case "", "any", "file", "dir":
-	default:
-		return nil, out, kit.Errorf(kit.CodeInvalidInput, "type %q: use file, dir or any", in.Type)
-	}
 	limit := in.MaxResults
-	if limit <= 0 {
-		limit = defaultFindResults
-	}
-	limit = min(limit, maxFindResults)
 	root, err := sh.dir(in.Root)
 	if err != nil {
 		return nil, out, err
@@ -194,8 +178,8 @@ func entry(rel string, d fs.DirEntry) fileEntry {
 
 type readTextFileInput struct {
 	Path   string `json:"path" jsonschema:"file path inside the allowed roots, absolute or relative to the work directory"`
-	Offset int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based (default 1)"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"lines to return, up to 5000 (default 500)"`
+	Offset int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based; 0 is the same as 1" schema:"minimum=0"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"how many lines to return" schema:"minimum=1,maximum=5000,default=500"`
 }
 
 type readTextFileOutput struct {
@@ -219,14 +203,8 @@ func (o readTextFileOutput) Text() string {
 
 func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in readTextFileInput) (*mcp.CallToolResult, readTextFileOutput, error) {
 	var out readTextFileOutput
-	if in.Offset < 0 || in.Limit < 0 || in.Limit > maxReadLines {
-		return nil, out, kit.Errorf(kit.CodeInvalidInput, "offset must be 1 or more and limit 1 to %d", maxReadLines)
-	}
 	start := max(in.Offset, 1)
 	limit := in.Limit
-	if limit == 0 {
-		limit = defaultReadLines
-	}
 	p, err := sh.path(in.Path)
 	if err != nil {
 		return nil, out, err
@@ -295,7 +273,7 @@ func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in re
 
 type writeTextFileInput struct {
 	Path           string `json:"path" jsonschema:"file path inside the allowed roots, absolute or relative to the work directory; its directory must exist"`
-	Content        string `json:"content"`
+	Content        string `json:"content" jsonschema:"the file's whole new content"`
 	Overwrite      bool   `json:"overwrite,omitempty" jsonschema:"replace the file if it exists"`
 	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"replace only if the file's current sha256 (from read_text_file) is this"`
 }

@@ -22,8 +22,7 @@ import (
 const (
 	processBufferBytes = 1 << 20          // output kept per process; older output is dropped
 	processRetention   = 30 * time.Minute // how long a finished process stays listed
-	maxStartWait       = 60 * time.Second // how long start_process may wait for output
-	maxStopGrace       = 30 * time.Second
+	maxStartWait       = 60 * time.Second // how long start_process may wait for output (its schema's maximum)
 	inputTimeout       = 5 * time.Second
 )
 
@@ -224,11 +223,11 @@ func addProcessTools(s *kit.Server, sh *shell) {
 }
 
 type startProcessInput struct {
-	Command     string            `json:"command" jsonschema:"bash command line to run in the background"`
+	Command     string            `json:"command" jsonschema:"bash command line to run in the background" schema:"minLength=1"`
 	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory inside the allowed roots (default: the work directory)"`
 	Env         map[string]string `json:"env,omitempty" jsonschema:"extra environment variables; PATH, LD_*, BASH_ENV and the like cannot be set"`
 	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"regex (RE2); return once the output matches it, e.g. 'Listening on'"`
-	WaitSeconds float64           `json:"wait_seconds,omitempty" jsonschema:"seconds to wait for wait_for, or before returning, up to 60 (default 0, or 10 with wait_for)"`
+	WaitSeconds float64           `json:"wait_seconds,omitempty" jsonschema:"seconds to wait for wait_for, or before returning (default 0, or 10 with wait_for)" schema:"minimum=0,maximum=60"`
 }
 
 type processOutput struct {
@@ -266,9 +265,6 @@ func (sh *shell) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in st
 	var out processOutput
 	if strings.TrimSpace(in.Command) == "" {
 		return nil, out, kit.Errorf(kit.CodeInvalidInput, "command is empty: give a bash command line, e.g. 'python3 -m http.server 8000'")
-	}
-	if in.WaitSeconds < 0 || in.WaitSeconds > maxStartWait.Seconds() {
-		return nil, out, kit.Errorf(kit.CodeInvalidInput, "wait_seconds %g: give 0 to %g", in.WaitSeconds, maxStartWait.Seconds())
 	}
 	var pattern *regexp.Regexp
 	wait := time.Duration(in.WaitSeconds * float64(time.Second))
@@ -368,14 +364,11 @@ func (sh *shell) output(p *process, offset int64, tail int) processOutput {
 
 type readProcessOutputInput struct {
 	Handle string `json:"handle" jsonschema:"the handle start_process returned"`
-	Offset int64  `json:"offset,omitempty" jsonschema:"byte offset to read from, e.g. the previous next_offset (default 0)"`
-	Tail   int    `json:"tail,omitempty" jsonschema:"read the last this many bytes instead of from offset"`
+	Offset int64  `json:"offset,omitempty" jsonschema:"byte offset to read from, e.g. the previous next_offset" schema:"minimum=0"`
+	Tail   int    `json:"tail,omitempty" jsonschema:"read the last this many bytes instead of from offset" schema:"minimum=0"`
 }
 
 func (sh *shell) readProcessOutput(ctx context.Context, _ *mcp.CallToolRequest, in readProcessOutputInput) (*mcp.CallToolResult, processOutput, error) {
-	if in.Offset < 0 || in.Tail < 0 {
-		return nil, processOutput{}, kit.Errorf(kit.CodeInvalidInput, "offset and tail must not be negative")
-	}
 	p, err := sh.procs.get(in.Handle, kit.Caller(ctx))
 	if err != nil {
 		return nil, processOutput{}, err
@@ -387,16 +380,13 @@ type sendProcessInputInput struct {
 	Handle      string  `json:"handle" jsonschema:"the handle start_process returned"`
 	Input       string  `json:"input,omitempty" jsonschema:"text to write to standard input; include \\n to end a line"`
 	CloseStdin  bool    `json:"close_stdin,omitempty" jsonschema:"close standard input after writing (end of file)"`
-	WaitSeconds float64 `json:"wait_seconds,omitempty" jsonschema:"seconds to wait for output that follows, up to 10 (default 0.5)"`
+	WaitSeconds float64 `json:"wait_seconds,omitempty" jsonschema:"seconds to wait for output that follows" schema:"minimum=0,maximum=10,default=0.5"`
 }
 
 func (sh *shell) sendProcessInput(ctx context.Context, _ *mcp.CallToolRequest, in sendProcessInputInput) (*mcp.CallToolResult, processOutput, error) {
 	var out processOutput
 	if in.Input == "" && !in.CloseStdin {
 		return nil, out, kit.Errorf(kit.CodeInvalidInput, "give input to send, or close_stdin")
-	}
-	if in.WaitSeconds < 0 || in.WaitSeconds > 10 {
-		return nil, out, kit.Errorf(kit.CodeInvalidInput, "wait_seconds %g: give 0 to 10", in.WaitSeconds)
 	}
 	if len(in.Input) > maxStdinBytes {
 		return nil, out, kit.Errorf(kit.CodeLimit, "input is %d bytes; at most %d", len(in.Input), maxStdinBytes)
@@ -412,10 +402,7 @@ func (sh *shell) sendProcessInput(ctx context.Context, _ *mcp.CallToolRequest, i
 	if err := p.proc.Input(in.Input, in.CloseStdin, inputTimeout); err != nil {
 		return nil, out, kit.Errorf(kit.CodeUnavailable, "%s: %v", p.handle, err)
 	}
-	wait := 500 * time.Millisecond
-	if in.WaitSeconds > 0 {
-		wait = time.Duration(in.WaitSeconds * float64(time.Second))
-	}
+	wait := time.Duration(in.WaitSeconds * float64(time.Second))
 	sh.waitQuiet(ctx, p, before, wait)
 	return nil, sh.output(p, before, 0), nil
 }
@@ -456,27 +443,18 @@ var signals = map[string]syscall.Signal{
 
 type stopProcessInput struct {
 	Handle       string  `json:"handle" jsonschema:"the handle start_process returned"`
-	Signal       string  `json:"signal,omitempty" jsonschema:"TERM (default), INT, HUP, QUIT, USR1, USR2 or KILL"`
-	GraceSeconds float64 `json:"grace_seconds,omitempty" jsonschema:"seconds to wait after the signal before KILL, up to 30 (default 5)"`
+	Signal       string  `json:"signal,omitempty" jsonschema:"the signal to send first" schema:"enum=TERM|INT|HUP|QUIT|USR1|USR2|KILL,default=TERM"`
+	GraceSeconds float64 `json:"grace_seconds,omitempty" jsonschema:"seconds to wait after the signal before KILL" schema:"minimum=0,maximum=30,default=5"`
 }
 
 func (sh *shell) stopProcess(ctx context.Context, _ *mcp.CallToolRequest, in stopProcessInput) (*mcp.CallToolResult, processOutput, error) {
 	var out processOutput
-	name := strings.TrimPrefix(strings.ToUpper(in.Signal), "SIG")
-	if name == "" {
-		name = "TERM"
-	}
+	name := in.Signal
 	sig, ok := signals[name]
-	if !ok {
-		return nil, out, kit.Errorf(kit.CodeInvalidInput, "signal %q: use TERM, INT, HUP, QUIT, USR1, USR2 or KILL", in.Signal)
+	if !ok { // the schema admits only the names in signals; a mismatch is a bug, not a no-op signal 0
+		return nil, out, kit.Errorf(kit.CodeInternal, "signal %q is in the schema but not in the signal table", name)
 	}
-	if in.GraceSeconds < 0 || in.GraceSeconds > maxStopGrace.Seconds() {
-		return nil, out, kit.Errorf(kit.CodeInvalidInput, "grace_seconds %g: give 0 to %g", in.GraceSeconds, maxStopGrace.Seconds())
-	}
-	grace := 5 * time.Second
-	if in.GraceSeconds > 0 {
-		grace = time.Duration(in.GraceSeconds * float64(time.Second))
-	}
+	grace := time.Duration(in.GraceSeconds * float64(time.Second))
 	p, err := sh.procs.get(in.Handle, kit.Caller(ctx))
 	if err != nil {
 		return nil, out, err

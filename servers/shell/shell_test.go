@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -229,7 +230,7 @@ func TestBadInput(t *testing.T) {
 		{"IFS", "start_process", map[string]any{"command": "true", "env": map[string]any{"IFS": "x"}}, "may not be set"},
 		{"PROMPT_COMMAND", "run_command", map[string]any{"command": "true", "env": map[string]any{"PROMPT_COMMAND": "x"}}, "may not be set"},
 		{"bad name", "run_command", map[string]any{"command": "true", "env": map[string]any{"A-B": "x"}}, "invalid"},
-		{"timeout too long", "run_command", map[string]any{"command": "true", "timeout_seconds": 86}, "at most 85"},
+		{"timeout too long", "run_command", map[string]any{"command": "true", "timeout_seconds": 86}, "timeout_seconds must be at most 85, not 86"},
 		{"empty", "run_command", map[string]any{"command": "  "}, "empty"},
 		{"cwd escape", "run_command", map[string]any{"command": "true", "cwd": "/etc"}, "outside the allowed roots"},
 		{"cwd dotdot", "run_command", map[string]any{"command": "true", "cwd": "../.."}, "outside the allowed roots"},
@@ -238,6 +239,18 @@ func TestBadInput(t *testing.T) {
 		{"find escape", "find_files", map[string]any{"root": "/", "pattern": "*"}, "outside the allowed roots"},
 		{"unknown handle", "read_process_output", map[string]any{"handle": "proc-nope"}, "no process"},
 		{"bad regex", "start_process", map[string]any{"command": "true", "wait_for": "("}, "regex"},
+		{"zero timeout", "run_command", map[string]any{"command": "true", "timeout_seconds": 0}, "timeout_seconds must be at least 0.1, not 0"},
+		{"no command", "run_command", map[string]any{"command": ""}, "command must not be empty"},
+		{"bad type", "find_files", map[string]any{"pattern": "*", "type": "link"}, `type must be one of "file", "dir", "any", not "link"`},
+		{"too many results", "find_files", map[string]any{"pattern": "*", "max_results": 1001}, "max_results must be at most 1000"},
+		{"negative depth", "find_files", map[string]any{"pattern": "*", "max_depth": -1}, "max_depth must be at least 0"},
+		{"read limit", "read_text_file", map[string]any{"path": "x", "limit": 5001}, "limit must be at most 5000"},
+		{"negative offset", "read_text_file", map[string]any{"path": "x", "offset": -1}, "offset must be at least 0"},
+		{"start wait", "start_process", map[string]any{"command": "true", "wait_seconds": 61}, "wait_seconds must be at most 60"},
+		{"negative tail", "read_process_output", map[string]any{"handle": "proc-nope", "tail": -1}, "tail must be at least 0"},
+		{"send wait", "send_process_input", map[string]any{"handle": "proc-nope", "input": "x", "wait_seconds": 11}, "wait_seconds must be at most 10"},
+		{"bad signal", "stop_process", map[string]any{"handle": "proc-nope", "signal": "SIGTERM"}, `signal must be one of "TERM", "INT", "HUP", "QUIT", "USR1", "USR2", "KILL", not "SIGTERM"`},
+		{"long grace", "stop_process", map[string]any{"handle": "proc-nope", "grace_seconds": 31}, "grace_seconds must be at most 30"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -246,6 +259,45 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("got %v %q, want an error with %q", res.IsError, mcptest.Text(res), tt.want)
 			}
 		})
+	}
+}
+
+// TestSchemaLimits holds the limits the schemas state to the constants the code runs by, and
+// every signal the schema admits to one the server can send.
+func TestSchemaLimits(t *testing.T) {
+	_, cs, _ := start(t)
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := map[string]map[string]any{}
+	for _, tool := range res.Tools {
+		b, _ := json.Marshal(tool.InputSchema)
+		var s struct {
+			Properties map[string]any `json:"properties"`
+		}
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		props[tool.Name] = s.Properties
+	}
+	prop := func(tool, name string) map[string]any {
+		p, _ := props[tool][name].(map[string]any)
+		if p == nil {
+			t.Fatalf("%s has no argument %s", tool, name)
+		}
+		return p
+	}
+	if got := prop("run_command", "timeout_seconds")["maximum"]; got != maxCommandTimeout.Seconds() {
+		t.Errorf("run_command timeout_seconds maximum %v, the runner's limit %v", got, maxCommandTimeout.Seconds())
+	}
+	if got := prop("start_process", "wait_seconds")["maximum"]; got != maxStartWait.Seconds() {
+		t.Errorf("start_process wait_seconds maximum %v, the limit %v", got, maxStartWait.Seconds())
+	}
+	for _, v := range prop("stop_process", "signal")["enum"].([]any) {
+		if _, ok := signals[v.(string)]; !ok {
+			t.Errorf("stop_process admits signal %v, which the server cannot send", v)
+		}
 	}
 }
 
