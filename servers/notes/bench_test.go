@@ -97,7 +97,7 @@ func BenchmarkSearchNotes10k(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				t0 := time.Now()
-				_, out, err := n.searchNotes(b.Context(), nil, searchInput{Query: queries[i%len(queries)]})
+				_, out, err := n.searchNotes(b.Context(), nil, searchInput{Query: queries[i%len(queries)], Limit: 10})
 				durs = append(durs, time.Since(t0))
 				if err != nil {
 					b.Fatal(err)
@@ -172,7 +172,7 @@ func BenchmarkSearchHugeNote(b *testing.B) {
 			defer n.close()
 			b.ResetTimer()
 			for range b.N {
-				_, out, err := n.searchNotes(b.Context(), nil, searchInput{Query: "alpha"})
+				_, out, err := n.searchNotes(b.Context(), nil, searchInput{Query: "alpha", Limit: 10})
 				if err != nil || len(out.Notes) == 0 || !strings.Contains(out.Notes[0].Snippet, "**alpha**") {
 					b.Fatalf("search = %+v, %v", out, err)
 				}

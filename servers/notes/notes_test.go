@@ -224,8 +224,24 @@ func TestSearchAndList(t *testing.T) {
 	if len(tags.Tags) != 2 || tags.Tags[0] != (tagCount{"planning", 2}) {
 		t.Errorf("tags = %+v", tags)
 	}
-	e.fail("list_notes", map[string]any{"sort": "size"})
-	e.fail("list_notes", map[string]any{"limit": 1000})
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"list_notes", map[string]any{"sort": "size"}, `sort must be one of "updated", "created", "path", not "size"`},
+		{"list_notes", map[string]any{"limit": 1000}, "limit must be at most 200, not 1000"},
+		{"list_notes", map[string]any{"offset": -1}, "offset must be at least 0"},
+		{"search_notes", map[string]any{"query": "garden", "limit": 0}, "limit must be at least 1, not 0"},
+		{"search_notes", map[string]any{"query": ""}, "query must not be empty"},
+		{"get_note", map[string]any{"path": "x", "offset": -3}, "offset must be at least 0"},
+		{"update_note", map[string]any{"path": "x", "mode": "rewrite", "content": "y"}, `mode must be one of "replace", "append", "prepend", "find_replace", "replace_section", not "rewrite"`},
+	} {
+		if msg := e.fail(tc.tool, tc.args); !strings.Contains(msg, tc.want) {
+			t.Errorf("%s %v: %q, want %q", tc.tool, tc.args, msg, tc.want)
+		}
+	}
+
 }
 
 func TestUpdateModes(t *testing.T) {

@@ -33,7 +33,7 @@ type getNoteInput struct {
 	Path    string `json:"path" jsonschema:"note path relative to the notes folder, e.g. 'projects/garden.md' ('.md' optional)"`
 	Heading string `json:"heading,omitempty" jsonschema:"return only the section under this heading"`
 	Outline bool   `json:"outline,omitempty" jsonschema:"return only the list of headings"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"byte offset to continue a truncated read from"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"byte offset to continue a truncated read from" schema:"minimum=0"`
 }
 
 type noteOutput struct {
@@ -100,7 +100,7 @@ func (n *store) getNote(ctx context.Context, _ *mcp.CallToolRequest, in getNoteI
 	default:
 		out.Content = note.Body
 	}
-	if in.Offset < 0 || in.Offset > len(out.Content) {
+	if in.Offset > len(out.Content) {
 		return nil, noteOutput{}, kit.Errorf(kit.CodeInvalidInput, "offset %d is outside the content (%d bytes)", in.Offset, len(out.Content))
 	}
 	out.Content, out.Truncated, out.NextOffset = truncate(out.Content, in.Offset)
@@ -142,10 +142,10 @@ func headingList(body string) string {
 type listNotesInput struct {
 	Folder  string `json:"folder,omitempty" jsonschema:"only notes in this folder and below"`
 	Tag     string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
-	Sort    string `json:"sort,omitempty" jsonschema:"updated (default, newest first), created or path"`
+	Sort    string `json:"sort,omitempty" jsonschema:"order: updated and created are newest first" schema:"enum=updated|created|path,default=updated"`
 	Trashed bool   `json:"trashed,omitempty" jsonschema:"list the trash instead (restore with restore_note)"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"at most this many (default 50, max 200)"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"at most this many" schema:"minimum=1,maximum=200,default=50"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
 }
 
 type noteEntry struct {
@@ -186,36 +186,13 @@ func (o listOutput) Text() string {
 	return b.String()
 }
 
-func page(limit, offset, def, maxLimit int) (int, int, error) {
-	if limit == 0 {
-		limit = def
-	}
-	if limit < 1 || limit > maxLimit {
-		return 0, 0, kit.Errorf(kit.CodeInvalidInput, "limit %d: give 1 to %d", limit, maxLimit)
-	}
-	if offset < 0 {
-		return 0, 0, kit.Errorf(kit.CodeInvalidInput, "offset %d: give 0 or more", offset)
-	}
-	return limit, offset, nil
-}
-
 func (n *store) listNotes(ctx context.Context, _ *mcp.CallToolRequest, in listNotesInput) (*mcp.CallToolResult, listOutput, error) {
-	limit, offset, err := page(in.Limit, in.Offset, 50, 200)
-	if err != nil {
-		return nil, listOutput{}, err
-	}
+	limit, offset := in.Limit, in.Offset // bounded and defaulted by the schema
 	folder, err := folderPath(in.Folder)
 	if err != nil {
 		return nil, listOutput{}, err
 	}
-	sort := index.Sort(in.Sort)
-	switch sort {
-	case "":
-		sort = index.ByUpdated
-	case index.ByUpdated, index.ByCreated, index.ByPath:
-	default:
-		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "sort %q: give updated, created or path", in.Sort)
-	}
+	sort := index.Sort(in.Sort) // the schema admits updated (the default), created and path
 	if in.Trashed {
 		return n.listTrash(folder, limit, offset)
 	}
@@ -260,18 +237,15 @@ func (n *store) listTrash(folder string, limit, offset int) (*mcp.CallToolResult
 }
 
 type searchInput struct {
-	Query  string `json:"query" jsonschema:"words that must all appear; \"quoted phrase\", prefix*, a OR b, -excluded"`
+	Query  string `json:"query" jsonschema:"words that must all appear; \"quoted phrase\", prefix*, a OR b, -excluded" schema:"minLength=1"`
 	Tag    string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
 	Folder string `json:"folder,omitempty" jsonschema:"only notes in this folder and below"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many hits (default 10, max 50)"`
-	Offset int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many hits" schema:"minimum=1,maximum=50,default=10"`
+	Offset int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
 }
 
 func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, listOutput, error) {
-	limit, offset, err := page(in.Limit, in.Offset, 10, 50)
-	if err != nil {
-		return nil, listOutput{}, err
-	}
+	limit, offset := in.Limit, in.Offset // bounded and defaulted by the schema
 	folder, err := folderPath(in.Folder)
 	if err != nil {
 		return nil, listOutput{}, err

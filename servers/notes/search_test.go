@@ -205,13 +205,13 @@ func TestSearchTimeLimit(t *testing.T) {
 	}
 	defer n.close()
 	n.searchLimit = time.Nanosecond
-	_, _, err = n.searchNotes(t.Context(), nil, searchInput{Query: "alpha"})
+	_, _, err = n.searchNotes(t.Context(), nil, searchInput{Query: "alpha", Limit: 10})
 	var ke *kit.Error
 	if !errors.As(err, &ke) || ke.Code != kit.CodeLimit || !strings.Contains(err.Error(), "took longer than 1ns and was stopped; use more distinctive words") {
 		t.Fatalf("search past its limit = %v", err)
 	}
 	n.searchLimit = 0
-	if _, out, err := n.searchNotes(t.Context(), nil, searchInput{Query: "alpha"}); err != nil || len(out.Notes) != 1 {
+	if _, out, err := n.searchNotes(t.Context(), nil, searchInput{Query: "alpha", Limit: 10}); err != nil || len(out.Notes) != 1 {
 		t.Fatalf("search after = %+v, %v", out, err)
 	}
 }

@@ -76,7 +76,7 @@ func (n *store) createNote(ctx context.Context, _ *mcp.CallToolRequest, in creat
 
 type updateInput struct {
 	Path         string `json:"path" jsonschema:"the note to change"`
-	Mode         string `json:"mode" jsonschema:"replace (the whole body), append, prepend, find_replace or replace_section"`
+	Mode         string `json:"mode" jsonschema:"replace is the whole body; find_replace needs find; replace_section needs heading" schema:"enum=replace|append|prepend|find_replace|replace_section"`
 	Content      string `json:"content" jsonschema:"the new text (for find_replace: the replacement)"`
 	Find         string `json:"find,omitempty" jsonschema:"find_replace: the exact text to replace"`
 	ReplaceAll   bool   `json:"replace_all,omitempty" jsonschema:"find_replace: replace every occurrence, not just a single one"`
@@ -123,8 +123,6 @@ func checkEdit(in updateInput) (string, error) {
 		if strings.TrimSpace(in.Heading) == "" {
 			return "", kit.Errorf(kit.CodeInvalidInput, "replace_section needs heading: the heading whose section to replace")
 		}
-	default:
-		return "", kit.Errorf(kit.CodeInvalidInput, "mode %q: give replace, append, prepend, find_replace or replace_section", in.Mode)
 	}
 	return in.Mode, nil
 }
