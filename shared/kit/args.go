@@ -16,7 +16,8 @@ import (
 type args[In any] struct {
 	schema   *jsonschema.Schema
 	resolved *jsonschema.Resolved
-	defaults bool // some argument has a default, so decoding goes through the generic value
+	defaults bool            // some argument has a default, so decoding goes through the generic value
+	empty    map[string]bool // arguments for which "" means absent (see emptyAbsent)
 }
 
 func newArgs[In any]() (*args[In], error) {
@@ -34,7 +35,7 @@ func newArgs[In any]() (*args[In], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &args[In]{schema: schema, resolved: resolved, defaults: hasDefaults(schema)}, nil
+	return &args[In]{schema: schema, resolved: resolved, defaults: hasDefaults(schema), empty: emptyAbsent(schema)}, nil
 }
 
 // decode validates raw against the input schema, applies the schema's defaults for absent
@@ -48,13 +49,22 @@ func (a *args[In]) decode(raw json.RawMessage) (In, error) {
 	if err := json.Unmarshal(raw, &generic); err != nil {
 		return in, fmt.Errorf("invalid arguments: %w; send a JSON object matching the tool's input schema", err)
 	}
+	reencode := a.defaults
+	if obj, ok := generic.(map[string]any); ok && len(a.empty) > 0 {
+		for k, v := range obj {
+			if v == "" && a.empty[k] {
+				delete(obj, k)
+				reencode = true
+			}
+		}
+	}
 	if err := a.resolved.Validate(generic); err != nil {
 		if msg := explain(a.schema, generic, ""); msg != "" {
 			return in, fmt.Errorf("invalid arguments: %s", msg)
 		}
 		return in, fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)
 	}
-	if a.defaults {
+	if reencode {
 		if err := a.resolved.ApplyDefaults(&generic); err != nil {
 			return in, fmt.Errorf("applying the input schema's defaults: %w", err)
 		}

@@ -20,7 +20,9 @@ import (
 //	Limit int    `json:"limit,omitempty" jsonschema:"how many to return" schema:"minimum=1,maximum=100,default=20"`
 //
 // Keys (comma-separated key=value pairs):
-//   - enum=a|b|c: the allowed values; on a slice, the allowed values of each item
+//   - enum=a|b|c: the allowed values; on a slice, the allowed values of each item; on an
+//     optional argument an empty string counts as absent (so its default applies), and on a
+//     pointer null stays allowed
 //   - minimum=N, maximum=N: inclusive bounds of a number; on a slice, of each item
 //   - minLength=N, maxLength=N: bounds of a string's length in characters; on a slice, of each item
 //   - minItems=N, maxItems=N: bounds of a slice's length
@@ -30,6 +32,18 @@ import (
 // A malformed tag, a key the kit does not know, or a default that breaks the field's own
 // constraints panics at registration, so that a mistake cannot ship.
 const schemaTag = "schema"
+
+// emptyAbsent lists the top-level optional string arguments with allowed values, for which
+// an empty string means the same as leaving the argument out: models often send "" for "none".
+func emptyAbsent(s *jsonschema.Schema) map[string]bool {
+	names := map[string]bool{}
+	for name, p := range s.Properties {
+		if len(p.Enum) > 0 && !slices.Contains(s.Required, name) && (p.Type == "string" || slices.Contains(p.Types, "string")) && !slices.Contains(p.Enum, any("")) {
+			names[name] = true
+		}
+	}
+	return names
+}
 
 // constrain applies the `schema` tags of t's fields (and of nested structs) to s, the schema
 // jsonschema.For inferred for t. It also requires every property to have a description.
@@ -129,6 +143,9 @@ func applyTag(t reflect.Type, prop *jsonschema.Schema, tag string) error {
 					return fmt.Errorf("enum value %q: %w", v, err)
 				}
 				elem.Enum = append(elem.Enum, x)
+			}
+			if slices.Contains(elem.Types, "null") {
+				elem.Enum = append(elem.Enum, nil) // an optional pointer: null means "leave as it is"
 			}
 		case "minimum", "maximum":
 			if !isNumber(elemType) {
@@ -268,14 +285,11 @@ func explain(s *jsonschema.Schema, v any, path string) string {
 	if name == "" {
 		name = "the arguments"
 	}
-	if v == nil {
-		return ""
-	}
 	if msg := explainType(s, v, name); msg != "" {
 		return msg
 	}
 	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e any) bool { return jsonEqual(e, v) }) {
-		return fmt.Sprintf("%s must be one of %s, not %s", name, listValues(s.Enum), jsonText(v))
+		return fmt.Sprintf("%s must be one of %s, not %s", name, listValues(slices.DeleteFunc(slices.Clone(s.Enum), func(e any) bool { return e == nil })), jsonText(v))
 	}
 	switch x := v.(type) {
 	case float64:
@@ -298,10 +312,10 @@ func explain(s *jsonschema.Schema, v any, path string) string {
 		}
 	case []any:
 		if s.MinItems != nil && len(x) < *s.MinItems {
-			return fmt.Sprintf("%s must have at least %d items, not %d", name, *s.MinItems, len(x))
+			return fmt.Sprintf("%s must have at least %s, not %d", name, items(*s.MinItems), len(x))
 		}
 		if s.MaxItems != nil && len(x) > *s.MaxItems {
-			return fmt.Sprintf("%s must have at most %d items, not %d", name, *s.MaxItems, len(x))
+			return fmt.Sprintf("%s must have at most %s, not %d", name, items(*s.MaxItems), len(x))
 		}
 		for i, item := range x {
 			if msg := explain(s.Items, item, fmt.Sprintf("%s[%d]", path, i)); msg != "" {
@@ -348,6 +362,9 @@ func explainType(s *jsonschema.Schema, v any, name string) string {
 	want := strings.Join(slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" }), " or ")
 	if want == "integer" && got == "number" {
 		return fmt.Sprintf("%s must be a whole number, not %s", name, jsonText(v))
+	}
+	if got == "null" {
+		return fmt.Sprintf("%s must be %s %s, not null", name, article(want), want)
 	}
 	return fmt.Sprintf("%s must be %s %s, not %s %s", name, article(want), want, article(got), got)
 }
@@ -419,6 +436,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+func items(n int) string {
+	if n == 1 {
+		return "1 item"
+	}
+	return strconv.Itoa(n) + " items"
 }
 
 func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

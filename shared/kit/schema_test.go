@@ -57,6 +57,11 @@ type (
 		Names []string `json:"names,omitempty" jsonschema:"names" schema:"minLength=2"`
 		Skip  string   `json:"-"`
 	}
+	tagOptional struct {
+		Color *string `json:"color,omitempty" jsonschema:"a color, null to leave it" schema:"enum=red|blue"`
+		Mode  string  `json:"mode,omitempty" jsonschema:"a mode" schema:"enum=fast|slow,default=slow"`
+		Must  string  `json:"must" jsonschema:"a required choice" schema:"enum=a|b"`
+	}
 	// Embedded is promoted into tagGood's object, as encoding/json does.
 	Embedded struct {
 		Deep int `json:"deep,omitempty" jsonschema:"deep" schema:"maximum=3"`
@@ -136,6 +141,41 @@ func TestSchemaTagsApply(t *testing.T) {
 		} else {
 			out, _ := json.Marshal(map[string]any{"kind": in.Kind, "deep": in.Deep})
 			got = string(out)
+		}
+		if got != tc.want {
+			t.Errorf("decode(%s) = %s, want %s", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestSchemaOptionalEnums(t *testing.T) {
+	a, err := newArgs[tagOptional]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args string
+		want string
+	}{
+		{`{"must":"a","color":null}`, `color=<nil> mode=slow`},
+		{`{"must":"a","color":"red"}`, `color=red mode=slow`},
+		{`{"must":"a","mode":""}`, `color=<nil> mode=slow`},
+		{`{"must":"a","mode":"fast"}`, `color=<nil> mode=fast`},
+		{`{"must":"a","color":"green"}`, `invalid arguments: color must be one of "red", "blue", not "green"`},
+		{`{"must":""}`, `invalid arguments: must must be one of "a", "b", not ""`},
+		{`{"must":null}`, `invalid arguments: must must be a string, not null`},
+	}
+	for _, tc := range cases {
+		in, err := a.decode(json.RawMessage(tc.args))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		} else {
+			color := "<nil>"
+			if in.Color != nil {
+				color = *in.Color
+			}
+			got = "color=" + color + " mode=" + in.Mode
 		}
 		if got != tc.want {
 			t.Errorf("decode(%s) = %s, want %s", tc.args, got, tc.want)
