@@ -20,8 +20,8 @@ type createEventInput struct {
 	Start           string   `json:"start" jsonschema:"2026-03-05T09:00 (read in time_zone) or RFC 3339; a date 2026-03-05 makes an all-day event"`
 	End             string   `json:"end,omitempty" jsonschema:"end time; for all-day events the last day, inclusive (default the start day)"`
 	TimeZone        string   `json:"time_zone,omitempty" jsonschema:"IANA zone; default the calendar's own"`
-	Location        string   `json:"location,omitempty"`
-	Description     string   `json:"description,omitempty"`
+	Location        string   `json:"location,omitempty" jsonschema:"where it takes place: an address or a room"`
+	Description     string   `json:"description,omitempty" jsonschema:"notes shown in the event, plain text"`
 	Attendees       []string `json:"attendees,omitempty" jsonschema:"email addresses"`
 	SendUpdates     string   `json:"send_updates,omitempty" jsonschema:"all (default), external_only or none: who gets invitation emails"`
 	Recurrence      []string `json:"recurrence,omitempty" jsonschema:"RRULE lines, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10"`
@@ -35,18 +35,18 @@ type updateEventInput struct {
 	Calendar        string    `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
 	EventID         string    `json:"event_id" jsonschema:"an event id, or an occurrence id from list_events"`
 	Scope           string    `json:"scope,omitempty" jsonschema:"recurring events: this (the occurrence given), following (it and later ones) or all; default this for an occurrence, all for a series"`
-	Summary         *string   `json:"summary,omitempty"`
+	Summary         *string   `json:"summary,omitempty" jsonschema:"new title"`
 	Start           string    `json:"start,omitempty" jsonschema:"new start, as in create_event"`
 	End             string    `json:"end,omitempty" jsonschema:"new end; required with start"`
 	TimeZone        string    `json:"time_zone,omitempty" jsonschema:"IANA zone for start and end; default the calendar's own"`
-	Location        *string   `json:"location,omitempty"`
-	Description     *string   `json:"description,omitempty"`
+	Location        *string   `json:"location,omitempty" jsonschema:"new location; empty clears it"`
+	Description     *string   `json:"description,omitempty" jsonschema:"new notes; empty clears them"`
 	Attendees       *[]string `json:"attendees,omitempty" jsonschema:"replaces the attendee list"`
 	SendUpdates     string    `json:"send_updates,omitempty" jsonschema:"all (default), external_only or none"`
 	Recurrence      *[]string `json:"recurrence,omitempty" jsonschema:"replaces the RRULE lines (scope all or following)"`
 	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders; [] means the calendar's defaults"`
-	ColorID         *string   `json:"color_id,omitempty"`
-	Visibility      *string   `json:"visibility,omitempty"`
+	ColorID         *string   `json:"color_id,omitempty" jsonschema:"new event colour 1-11"`
+	Visibility      *string   `json:"visibility,omitempty" jsonschema:"new visibility: default, public, private or confidential"`
 }
 
 type deleteEventInput struct {
@@ -58,7 +58,7 @@ type deleteEventInput struct {
 
 type respondInput struct {
 	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
-	EventID  string `json:"event_id"`
+	EventID  string `json:"event_id" jsonschema:"the invitation's event or occurrence id from list_events"`
 	Response string `json:"response" jsonschema:"accepted, declined or tentative"`
 	Note     string `json:"note,omitempty" jsonschema:"comment shown to the organizer"`
 }

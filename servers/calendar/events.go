@@ -124,7 +124,7 @@ func (o listEventsOutput) Text() string {
 
 type getEventInput struct {
 	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
-	EventID  string `json:"event_id"`
+	EventID  string `json:"event_id" jsonschema:"an event or occurrence id from list_events"`
 	TimeZone string `json:"time_zone,omitempty" jsonschema:"IANA zone for times; default the calendar's own"`
 }
 

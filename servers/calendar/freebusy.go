@@ -65,7 +65,7 @@ type freeSlotsInput struct {
 	TimeMax         string   `json:"time_max,omitempty" jsonschema:"search end; default 7 days, at most 3 months"`
 	WorkStart       string   `json:"working_hours_start,omitempty" jsonschema:"HH:MM, default 09:00"`
 	WorkEnd         string   `json:"working_hours_end,omitempty" jsonschema:"HH:MM, default 17:00"`
-	IncludeWeekends bool     `json:"include_weekends,omitempty"`
+	IncludeWeekends bool     `json:"include_weekends,omitempty" jsonschema:"also search Saturdays and Sundays"`
 	TimeZone        string   `json:"time_zone,omitempty" jsonschema:"IANA zone of the working hours; default the first calendar's own"`
 	MaxSlots        int      `json:"max_slots,omitempty" jsonschema:"1-50, default 10"`
 }

@@ -93,19 +93,19 @@ func (f fileInfo) line() string {
 type searchInput struct {
 	Query          string `json:"query,omitempty" jsonschema:"plain words (full-text search) or Drive query syntax, e.g. name contains 'budget' and modifiedTime > '2026-01-01'"`
 	Kind           string `json:"kind,omitempty" jsonschema:"only this kind: folder, doc, sheet, slides, pdf"`
-	IncludeTrashed bool   `json:"include_trashed,omitempty"`
+	IncludeTrashed bool   `json:"include_trashed,omitempty" jsonschema:"also find files in the trash"`
 	PageSize       int    `json:"page_size,omitempty" jsonschema:"1-100, default 25"`
-	PageToken      string `json:"page_token,omitempty"`
+	PageToken      string `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
 }
 
 type listFolderInput struct {
 	FolderID  string `json:"folder_id,omitempty" jsonschema:"folder id or a shared drive id; default root (My Drive)"`
 	PageSize  int    `json:"page_size,omitempty" jsonschema:"1-100, default 50"`
-	PageToken string `json:"page_token,omitempty"`
+	PageToken string `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
 }
 
 type fileIDInput struct {
-	FileID string `json:"file_id"`
+	FileID string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder"`
 }
 
 type filesOutput struct {

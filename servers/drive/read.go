@@ -18,7 +18,7 @@ import (
 )
 
 type readInput struct {
-	FileID   string `json:"file_id"`
+	FileID   string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder"`
 	Sheet    string `json:"sheet,omitempty" jsonschema:"spreadsheets: the sheet name; default the first"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to continue from"`
 	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return; default and cap --max-read-chars"`
@@ -68,7 +68,7 @@ func quoteAll(ss []string) []string {
 }
 
 type downloadInput struct {
-	FileID string `json:"file_id"`
+	FileID string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder"`
 	Format string `json:"format,omitempty" jsonschema:"Google files only: pdf, docx, xlsx, pptx, csv, md, txt, odt, html; default pdf (docs, slides) or xlsx (sheets)"`
 }
 

@@ -13,7 +13,7 @@ import (
 const permFields = "id,type,role,emailAddress,domain,displayName,deleted,permissionDetails(inherited,inheritedFrom)"
 
 type shareInput struct {
-	FileID  string `json:"file_id"`
+	FileID  string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder"`
 	Type    string `json:"type" jsonschema:"user, group, domain or anyone (public; refused unless the server allows it)"`
 	Email   string `json:"email,omitempty" jsonschema:"for user and group"`
 	Domain  string `json:"domain,omitempty" jsonschema:"for domain, e.g. example.com"`
@@ -58,7 +58,7 @@ func (p permission) line() string {
 }
 
 type permissionOutput struct {
-	FileID     string     `json:"file_id"`
+	FileID     string     `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder"`
 	Permission permission `json:"permission"`
 	Action     string     `json:"action"`
 }
@@ -66,7 +66,7 @@ type permissionOutput struct {
 func (o permissionOutput) Text() string { return o.Action + ": " + o.Permission.line() }
 
 type listPermissionsOutput struct {
-	FileID      string       `json:"file_id"`
+	FileID      string       `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder"`
 	Permissions []permission `json:"permissions"`
 }
 
@@ -79,7 +79,7 @@ func (o listPermissionsOutput) Text() string {
 }
 
 type removePermissionInput struct {
-	FileID       string `json:"file_id"`
+	FileID       string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder"`
 	PermissionID string `json:"permission_id,omitempty" jsonschema:"from list_permissions"`
 	Email        string `json:"email,omitempty" jsonschema:"instead of permission_id: the person's or group's address"`
 }

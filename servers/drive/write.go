@@ -38,7 +38,7 @@ type createInput struct {
 }
 
 type updateContentInput struct {
-	FileID        string `json:"file_id"`
+	FileID        string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder"`
 	Content       string `json:"content,omitempty" jsonschema:"new text"`
 	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"new bytes, base64"`
 	Path          string `json:"path,omitempty" jsonschema:"local file inside the uploads folder"`
@@ -46,22 +46,22 @@ type updateContentInput struct {
 }
 
 type createFolderInput struct {
-	Name     string `json:"name"`
+	Name     string `json:"name" jsonschema:"the new folder's name"`
 	ParentID string `json:"parent_id,omitempty" jsonschema:"parent folder or shared drive id; default My Drive root"`
 }
 
 type moveInput struct {
-	FileID   string `json:"file_id"`
+	FileID   string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder"`
 	FolderID string `json:"folder_id" jsonschema:"destination folder or shared drive id; root for My Drive"`
 }
 
 type renameInput struct {
-	FileID  string `json:"file_id"`
-	NewName string `json:"new_name"`
+	FileID  string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder"`
+	NewName string `json:"new_name" jsonschema:"the new name, with its extension for stored files"`
 }
 
 type copyInput struct {
-	FileID   string `json:"file_id"`
+	FileID   string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder"`
 	Name     string `json:"name,omitempty" jsonschema:"default 'Copy of …'"`
 	FolderID string `json:"folder_id,omitempty" jsonschema:"default the original's folder"`
 }
