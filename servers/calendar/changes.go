@@ -14,7 +14,7 @@ import (
 )
 
 type createEventInput struct {
-	Calendar        string   `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
+	Calendar        string   `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	Summary         string   `json:"summary" jsonschema:"title" schema:"minLength=1"`
 	Start           string   `json:"start" jsonschema:"2026-03-05T09:00 (read in time_zone) or RFC 3339; a date 2026-03-05 makes an all-day event" schema:"minLength=1"`
 	End             string   `json:"end,omitempty" jsonschema:"end time; for all-day events the last day, inclusive (default the start day)"`
@@ -31,7 +31,7 @@ type createEventInput struct {
 }
 
 type updateEventInput struct {
-	Calendar        string    `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
+	Calendar        string    `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	EventID         string    `json:"event_id" jsonschema:"an event id, or an occurrence id from list_events" schema:"minLength=1"`
 	Scope           string    `json:"scope,omitempty" jsonschema:"recurring events: this occurrence, it and the following ones, or all; default this for an occurrence id, all for a series" schema:"enum=this|following|all"`
 	Summary         *string   `json:"summary,omitempty" jsonschema:"new title"`
@@ -49,21 +49,21 @@ type updateEventInput struct {
 }
 
 type deleteEventInput struct {
-	Calendar    string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
+	Calendar    string `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	EventID     string `json:"event_id" jsonschema:"an event id, or an occurrence id from list_events" schema:"minLength=1"`
 	Scope       string `json:"scope,omitempty" jsonschema:"recurring events: this occurrence, it and the following ones, or all; default this for an occurrence id, all for a series" schema:"enum=this|following|all"`
 	SendUpdates string `json:"send_updates,omitempty" jsonschema:"who gets cancellation emails" schema:"enum=all|external_only|none,default=all"`
 }
 
 type respondInput struct {
-	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
+	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	EventID  string `json:"event_id" jsonschema:"the invitation's event or occurrence id from list_events" schema:"minLength=1"`
 	Response string `json:"response" jsonschema:"your answer" schema:"enum=accepted|declined|tentative"`
 	Note     string `json:"note,omitempty" jsonschema:"comment shown to the organizer"`
 }
 
 type quickAddInput struct {
-	Calendar    string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
+	Calendar    string `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	Text        string `json:"text" jsonschema:"e.g. 'Lunch with Ann tomorrow 12:30 at Café Luz'" schema:"minLength=1"`
 	SendUpdates string `json:"send_updates,omitempty" jsonschema:"who gets invitation emails" schema:"enum=all|external_only|none,default=none"`
 }

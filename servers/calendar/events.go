@@ -96,7 +96,7 @@ func (e eventInfo) line() string {
 // listEventsInput caps max_results at 250 (Google allows 2500): a page is read by a model, each
 // event with up to maxDescription characters.
 type listEventsInput struct {
-	Calendars  []string `json:"calendars,omitempty" jsonschema:"calendar ids or names; default primary"`
+	Calendars  []string `json:"calendars,omitempty" jsonschema:"calendar ids or names from list_calendars" schema:"default=[\"primary\"]"`
 	TimeMin    string   `json:"time_min,omitempty" jsonschema:"range start: RFC 3339, local time or date; default now"`
 	TimeMax    string   `json:"time_max,omitempty" jsonschema:"range end (exclusive); default 7 days after time_min"`
 	Query      string   `json:"query,omitempty" jsonschema:"free text matched against title, description, location, attendees"`
@@ -125,7 +125,7 @@ func (o listEventsOutput) Text() string {
 }
 
 type getEventInput struct {
-	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
+	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	EventID  string `json:"event_id" jsonschema:"an event or occurrence id from list_events" schema:"minLength=1"`
 	TimeZone string `json:"time_zone,omitempty" jsonschema:"IANA zone for times; default the calendar's own"`
 }

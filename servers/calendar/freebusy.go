@@ -16,7 +16,7 @@ import (
 const maxFreeBusyRange = 92 * 24 * time.Hour
 
 type freeBusyInput struct {
-	Calendars []string `json:"calendars,omitempty" jsonschema:"calendar ids, names or email addresses; default primary"`
+	Calendars []string `json:"calendars,omitempty" jsonschema:"calendar ids, names or people's email addresses" schema:"default=[\"primary\"]"`
 	TimeMin   string   `json:"time_min,omitempty" jsonschema:"range start; default now"`
 	TimeMax   string   `json:"time_max,omitempty" jsonschema:"range end, at most 3 months after the start; default 7 days"`
 	TimeZone  string   `json:"time_zone,omitempty" jsonschema:"IANA zone; default the first calendar's own"`
@@ -59,7 +59,7 @@ func (o freeBusyOutput) Text() string {
 }
 
 type freeSlotsInput struct {
-	Calendars       []string `json:"calendars,omitempty" jsonschema:"calendars whose busy times count; default primary"`
+	Calendars       []string `json:"calendars,omitempty" jsonschema:"calendars whose busy times count: ids, names or email addresses" schema:"default=[\"primary\"]"`
 	DurationMinutes int      `json:"duration_minutes" jsonschema:"length of the meeting in minutes" schema:"minimum=5,maximum=1440"`
 	TimeMin         string   `json:"time_min,omitempty" jsonschema:"search start; default now"`
 	TimeMax         string   `json:"time_max,omitempty" jsonschema:"search end; default 7 days, at most 3 months"`

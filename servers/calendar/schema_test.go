@@ -67,8 +67,12 @@ func TestSchemaRefusesBeforeGoogle(t *testing.T) {
 func TestSchemaDefaultsReachGoogle(t *testing.T) {
 	f, cs := start(t)
 	_, _ = mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"time_min": "2026-03-04", "time_max": "2026-03-07"})
-	if got := f.calls("GET", "/events")[0].Query.Get("maxResults"); got != "50" {
+	list := f.calls("GET", "/events")[0]
+	if got := list.Query.Get("maxResults"); got != "50" {
 		t.Errorf("list_events maxResults %q, want the default 50", got)
+	}
+	if !strings.HasSuffix(list.Path, "/calendars/ada@example.com/events") {
+		t.Errorf("list_events listed %s, want the primary calendar by default", list.Path)
 	}
 	_, _ = mcptest.CallFor[eventOutput](t, cs, "create_event", map[string]any{"summary": "x", "start": "2026-03-28T09:00", "end": "2026-03-28T10:00"})
 	if got := f.calls("POST", "/events")[0].Query.Get("sendUpdates"); got != "all" {

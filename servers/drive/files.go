@@ -99,7 +99,7 @@ type searchInput struct {
 }
 
 type listFolderInput struct {
-	FolderID  string `json:"folder_id,omitempty" jsonschema:"folder id or a shared drive id; default root (My Drive)"`
+	FolderID  string `json:"folder_id,omitempty" jsonschema:"folder id or a shared drive id; root is My Drive" schema:"default=root"`
 	PageSize  int    `json:"page_size,omitempty" jsonschema:"files per page" schema:"minimum=1,maximum=1000,default=50"`
 	PageToken string `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
 }

@@ -56,7 +56,7 @@ func TestSchemaDefaultsReachDrive(t *testing.T) {
 	_, _ = mcptest.CallFor[filesOutput](t, cs, "search_files", map[string]any{"query": "roadmap"})
 	_, _ = mcptest.CallFor[filesOutput](t, cs, "list_folder", map[string]any{})
 	lists := f.calls("GET", "/drive/v3/files")
-	if len(lists) != 2 || lists[0].Query.Get("pageSize") != "25" || lists[1].Query.Get("pageSize") != "50" {
+	if len(lists) != 2 || lists[0].Query.Get("pageSize") != "25" || lists[1].Query.Get("pageSize") != "50" || lists[1].Query.Get("q") != "'root' in parents and trashed = false" {
 		t.Fatalf("page sizes sent: %v", lists)
 	}
 	_, _ = mcptest.CallFor[permissionOutput](t, cs, "share_file", map[string]any{"file_id": "doc1", "type": "user", "email": "carol@example.com", "role": "reader"})
