@@ -25,41 +25,28 @@ func TestSchemaRefusesBeforeGoogle(t *testing.T) {
 		}
 		return m
 	}
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-		want string
-	}{
-		{"list_events", map[string]any{"max_results": 1000}, "max_results must be at most 250, not 1000"},
-		{"list_events", map[string]any{"max_results": 0}, "max_results must be at least 1, not 0"},
-		{"get_event", map[string]any{}, "event_id is required"},
-		{"get_event", map[string]any{"event_id": ""}, "event_id must not be empty"},
-		{"create_event", event("summary", ""), "summary must not be empty"},
-		{"create_event", event("color_id", "12"), `color_id must be one of "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", not "12"`},
-		{"create_event", event("visibility", "secret"), `visibility must be one of "default", "public", "private", "confidential", not "secret"`},
-		{"create_event", event("send_updates", "everyone"), `send_updates must be one of "all", "external_only", "none", not "everyone"`},
-		{"create_event", event("reminder_minutes", []int{10, 50000}), "reminder_minutes[1] must be at most 40320, not 50000"},
-		{"create_event", event("reminder_minutes", []int{-1}), "reminder_minutes[0] must be at least 0, not -1"},
-		{"create_event", event("reminder_minutes", []int{1, 2, 3, 4, 5, 6}), "reminder_minutes must have at most 5 items, not 6"},
-		{"update_event", map[string]any{"event_id": "standup", "scope": "some"}, `scope must be one of "this", "following", "all", not "some"`},
-		{"update_event", map[string]any{"event_id": "dentist", "color_id": "0"}, `color_id must be one of "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", not "0"`},
-		{"update_event", map[string]any{"event_id": "dentist", "reminder_minutes": []int{40321}}, "reminder_minutes[0] must be at most 40320, not 40321"},
-		{"delete_event", map[string]any{"event_id": "dentist", "scope": "this_and_following"}, `scope must be one of "this", "following", "all", not "this_and_following"`},
-		{"delete_event", map[string]any{"event_id": "dentist", "send_updates": "externalOnly"}, `send_updates must be one of "all", "external_only", "none", not "externalOnly"`},
-		{"respond_to_event", map[string]any{"event_id": "review", "response": "maybe"}, `response must be one of "accepted", "declined", "tentative", not "maybe"`},
-		{"quick_add", map[string]any{"text": ""}, "text must not be empty"},
-		{"find_free_slots", map[string]any{"duration_minutes": 2}, "duration_minutes must be at least 5, not 2"},
-		{"find_free_slots", map[string]any{"duration_minutes": 30, "max_slots": 51}, "max_slots must be at most 50, not 51"},
-	} {
-		before := f.seen()
-		msg := mcptest.CallError(t, cs, c.tool, c.args)
-		if msg != "invalid arguments: "+c.want {
-			t.Errorf("%s(%v): %q, want %q", c.tool, c.args, msg, c.want)
-		}
-		if n := f.seen(); n != before {
-			t.Errorf("%s(%v): Google got %d requests, want none", c.tool, c.args, n-before)
-		}
-	}
+	mcptest.CheckRefusals(t, cs, f.seen, []mcptest.Refusal{
+		{Tool: "list_events", Args: map[string]any{"max_results": 1000}, Want: "max_results must be at most 250, not 1000"},
+		{Tool: "list_events", Args: map[string]any{"max_results": 0}, Want: "max_results must be at least 1, not 0"},
+		{Tool: "get_event", Args: map[string]any{}, Want: "event_id is required"},
+		{Tool: "get_event", Args: map[string]any{"event_id": ""}, Want: "event_id must not be empty"},
+		{Tool: "create_event", Args: event("summary", ""), Want: "summary must not be empty"},
+		{Tool: "create_event", Args: event("color_id", "12"), Want: `color_id must be one of "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", not "12"`},
+		{Tool: "create_event", Args: event("visibility", "secret"), Want: `visibility must be one of "default", "public", "private", "confidential", not "secret"`},
+		{Tool: "create_event", Args: event("send_updates", "everyone"), Want: `send_updates must be one of "all", "external_only", "none", not "everyone"`},
+		{Tool: "create_event", Args: event("reminder_minutes", []int{10, 50000}), Want: "reminder_minutes[1] must be at most 40320, not 50000"},
+		{Tool: "create_event", Args: event("reminder_minutes", []int{-1}), Want: "reminder_minutes[0] must be at least 0, not -1"},
+		{Tool: "create_event", Args: event("reminder_minutes", []int{1, 2, 3, 4, 5, 6}), Want: "reminder_minutes must have at most 5 items, not 6"},
+		{Tool: "update_event", Args: map[string]any{"event_id": "standup", "scope": "some"}, Want: `scope must be one of "this", "following", "all", not "some"`},
+		{Tool: "update_event", Args: map[string]any{"event_id": "dentist", "color_id": "0"}, Want: `color_id must be one of "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", not "0"`},
+		{Tool: "update_event", Args: map[string]any{"event_id": "dentist", "reminder_minutes": []int{40321}}, Want: "reminder_minutes[0] must be at most 40320, not 40321"},
+		{Tool: "delete_event", Args: map[string]any{"event_id": "dentist", "scope": "this_and_following"}, Want: `scope must be one of "this", "following", "all", not "this_and_following"`},
+		{Tool: "delete_event", Args: map[string]any{"event_id": "dentist", "send_updates": "externalOnly"}, Want: `send_updates must be one of "all", "external_only", "none", not "externalOnly"`},
+		{Tool: "respond_to_event", Args: map[string]any{"event_id": "review", "response": "maybe"}, Want: `response must be one of "accepted", "declined", "tentative", not "maybe"`},
+		{Tool: "quick_add", Args: map[string]any{"text": ""}, Want: "text must not be empty"},
+		{Tool: "find_free_slots", Args: map[string]any{"duration_minutes": 2}, Want: "duration_minutes must be at least 5, not 2"},
+		{Tool: "find_free_slots", Args: map[string]any{"duration_minutes": 30, "max_slots": 51}, Want: "max_slots must be at most 50, not 51"},
+	})
 }
 
 // TestSchemaDefaultsReachGoogle holds the declared defaults: an absent argument reaches the

@@ -17,36 +17,23 @@ func (f *fakeDrive) seen() int {
 // refused with a message naming the rule, and Drive is never asked.
 func TestSchemaRefusesBeforeDrive(t *testing.T) {
 	f, cs := start(t)
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-		want string
-	}{
-		{"search_files", map[string]any{"page_size": 1001}, "page_size must be at most 1000, not 1001"},
-		{"search_files", map[string]any{"page_size": 0}, "page_size must be at least 1, not 0"},
-		{"search_files", map[string]any{"kind": "video"}, `kind must be one of "folder", "doc", "sheet", "slides", "pdf", not "video"`},
-		{"list_folder", map[string]any{"page_size": -5}, "page_size must be at least 1, not -5"},
-		{"get_file_info", map[string]any{"file_id": ""}, "file_id must not be empty"},
-		{"get_file_info", map[string]any{}, "file_id is required"},
-		{"read_file", map[string]any{"file_id": "doc1", "offset": -1}, "offset must be at least 0, not -1"},
-		{"read_file", map[string]any{"file_id": "doc1", "max_chars": 0}, "max_chars must be at least 1, not 0"},
-		{"download_file", map[string]any{"file_id": "doc1", "format": "exe"}, `format must be one of "pdf", "docx", "xlsx", "pptx", "csv", "md", "txt", "odt", "ods", "html", "png", "svg", not "exe"`},
-		{"share_file", map[string]any{"file_id": "doc1", "type": "user", "email": "x@example.com", "role": "owner"}, `role must be one of "reader", "commenter", "writer", "fileOrganizer", "organizer", not "owner"`},
-		{"share_file", map[string]any{"file_id": "doc1", "type": "everyone", "role": "reader"}, `type must be one of "user", "group", "domain", "anyone", not "everyone"`},
-		{"create_file", map[string]any{"name": "", "content": "x"}, "name must not be empty"},
-		{"create_folder", map[string]any{"name": ""}, "name must not be empty"},
-		{"move_file", map[string]any{"file_id": "doc1", "folder_id": ""}, "folder_id must not be empty"},
-		{"rename_file", map[string]any{"file_id": "doc1", "new_name": ""}, "new_name must not be empty"},
-	} {
-		before := f.seen()
-		msg := mcptest.CallError(t, cs, c.tool, c.args)
-		if msg != "invalid arguments: "+c.want {
-			t.Errorf("%s(%v): %q, want %q", c.tool, c.args, msg, c.want)
-		}
-		if n := f.seen(); n != before {
-			t.Errorf("%s(%v): Drive got %d requests, want none", c.tool, c.args, n-before)
-		}
-	}
+	mcptest.CheckRefusals(t, cs, f.seen, []mcptest.Refusal{
+		{Tool: "search_files", Args: map[string]any{"page_size": 1001}, Want: "page_size must be at most 1000, not 1001"},
+		{Tool: "search_files", Args: map[string]any{"page_size": 0}, Want: "page_size must be at least 1, not 0"},
+		{Tool: "search_files", Args: map[string]any{"kind": "video"}, Want: `kind must be one of "folder", "doc", "sheet", "slides", "pdf", not "video"`},
+		{Tool: "list_folder", Args: map[string]any{"page_size": -5}, Want: "page_size must be at least 1, not -5"},
+		{Tool: "get_file_info", Args: map[string]any{"file_id": ""}, Want: "file_id must not be empty"},
+		{Tool: "get_file_info", Args: map[string]any{}, Want: "file_id is required"},
+		{Tool: "read_file", Args: map[string]any{"file_id": "doc1", "offset": -1}, Want: "offset must be at least 0, not -1"},
+		{Tool: "read_file", Args: map[string]any{"file_id": "doc1", "max_chars": 0}, Want: "max_chars must be at least 1, not 0"},
+		{Tool: "download_file", Args: map[string]any{"file_id": "doc1", "format": "exe"}, Want: `format must be one of "pdf", "docx", "xlsx", "pptx", "csv", "md", "txt", "odt", "ods", "html", "png", "svg", not "exe"`},
+		{Tool: "share_file", Args: map[string]any{"file_id": "doc1", "type": "user", "email": "x@example.com", "role": "owner"}, Want: `role must be one of "reader", "commenter", "writer", "fileOrganizer", "organizer", not "owner"`},
+		{Tool: "share_file", Args: map[string]any{"file_id": "doc1", "type": "everyone", "role": "reader"}, Want: `type must be one of "user", "group", "domain", "anyone", not "everyone"`},
+		{Tool: "create_file", Args: map[string]any{"name": "", "content": "x"}, Want: "name must not be empty"},
+		{Tool: "create_folder", Args: map[string]any{"name": ""}, Want: "name must not be empty"},
+		{Tool: "move_file", Args: map[string]any{"file_id": "doc1", "folder_id": ""}, Want: "folder_id must not be empty"},
+		{Tool: "rename_file", Args: map[string]any{"file_id": "doc1", "new_name": ""}, Want: "new_name must not be empty"},
+	})
 }
 
 // TestSchemaDefaultsReachDrive holds the declared defaults: an absent argument reaches the

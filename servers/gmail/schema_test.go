@@ -49,40 +49,27 @@ func startRecorded(t *testing.T) (*recorder, *mcp.ClientSession) {
 // refused with a message naming the rule, and Gmail is never asked.
 func TestSchemaRefusesBeforeGmail(t *testing.T) {
 	rec, cs := startRecorded(t)
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-		want string
-	}{
-		{"search_messages", map[string]any{"max_results": 500}, "max_results must be at most 100, not 500"},
-		{"search_messages", map[string]any{"max_results": 0}, "max_results must be at least 1, not 0"},
-		{"list_drafts", map[string]any{"max_results": 101}, "max_results must be at most 100, not 101"},
-		{"get_message", map[string]any{"id": ""}, "id must not be empty"},
-		{"get_message", map[string]any{"id": "alt", "format": "markdown"}, `format must be one of "text", "html", "raw", not "markdown"`},
-		{"get_message", map[string]any{"id": "alt", "offset": -1}, "offset must be at least 0, not -1"},
-		{"get_message", map[string]any{"id": "alt", "max_chars": 0}, "max_chars must be at least 1, not 0"},
-		{"get_thread", map[string]any{"id": "t3", "format": "raw"}, `format must be one of "text", "html", not "raw"`},
-		{"get_thread", map[string]any{"id": "t3", "max_chars_per_message": 0}, "max_chars_per_message must be at least 1, not 0"},
-		{"get_thread", map[string]any{}, "id is required"},
-		{"modify_messages", map[string]any{"ids": []string{}, "add_labels": []string{"STARRED"}}, "ids must have at least 1 items, not 0"},
-		{"modify_messages", map[string]any{"ids": []string{"alt", ""}, "add_labels": []string{"STARRED"}}, "ids[1] must not be empty"},
-		{"get_attachment", map[string]any{"message_id": "nested", "attachment_id": ""}, "attachment_id must not be empty"},
-		{"reply_message", map[string]any{"message_id": "", "text": "ok"}, "message_id must not be empty"},
-		{"forward_message", map[string]any{"message_id": "alt", "to": []string{}}, "to must have at least 1 items, not 0"},
-		{"delete_draft", map[string]any{"id": ""}, "id must not be empty"},
-		{"create_label", map[string]any{"name": ""}, "name must not be empty"},
-		{"rename_label", map[string]any{"label": "Receipts", "new_name": ""}, "new_name must not be empty"},
-		{"delete_filter", map[string]any{"id": ""}, "id must not be empty"},
-	} {
-		before := len(rec.seen())
-		msg := mcptest.CallError(t, cs, c.tool, c.args)
-		if msg != "invalid arguments: "+c.want {
-			t.Errorf("%s(%v): %q, want %q", c.tool, c.args, msg, c.want)
-		}
-		if n := len(rec.seen()); n != before {
-			t.Errorf("%s(%v): Gmail got %d requests, want none", c.tool, c.args, n-before)
-		}
-	}
+	mcptest.CheckRefusals(t, cs, func() int { return len(rec.seen()) }, []mcptest.Refusal{
+		{Tool: "search_messages", Args: map[string]any{"max_results": 500}, Want: "max_results must be at most 100, not 500"},
+		{Tool: "search_messages", Args: map[string]any{"max_results": 0}, Want: "max_results must be at least 1, not 0"},
+		{Tool: "list_drafts", Args: map[string]any{"max_results": 101}, Want: "max_results must be at most 100, not 101"},
+		{Tool: "get_message", Args: map[string]any{"id": ""}, Want: "id must not be empty"},
+		{Tool: "get_message", Args: map[string]any{"id": "alt", "format": "markdown"}, Want: `format must be one of "text", "html", "raw", not "markdown"`},
+		{Tool: "get_message", Args: map[string]any{"id": "alt", "offset": -1}, Want: "offset must be at least 0, not -1"},
+		{Tool: "get_message", Args: map[string]any{"id": "alt", "max_chars": 0}, Want: "max_chars must be at least 1, not 0"},
+		{Tool: "get_thread", Args: map[string]any{"id": "t3", "format": "raw"}, Want: `format must be one of "text", "html", not "raw"`},
+		{Tool: "get_thread", Args: map[string]any{"id": "t3", "max_chars_per_message": 0}, Want: "max_chars_per_message must be at least 1, not 0"},
+		{Tool: "get_thread", Args: map[string]any{}, Want: "id is required"},
+		{Tool: "modify_messages", Args: map[string]any{"ids": []string{}, "add_labels": []string{"STARRED"}}, Want: "ids must have at least 1 items, not 0"},
+		{Tool: "modify_messages", Args: map[string]any{"ids": []string{"alt", ""}, "add_labels": []string{"STARRED"}}, Want: "ids[1] must not be empty"},
+		{Tool: "get_attachment", Args: map[string]any{"message_id": "nested", "attachment_id": ""}, Want: "attachment_id must not be empty"},
+		{Tool: "reply_message", Args: map[string]any{"message_id": "", "text": "ok"}, Want: "message_id must not be empty"},
+		{Tool: "forward_message", Args: map[string]any{"message_id": "alt", "to": []string{}}, Want: "to must have at least 1 items, not 0"},
+		{Tool: "delete_draft", Args: map[string]any{"id": ""}, Want: "id must not be empty"},
+		{Tool: "create_label", Args: map[string]any{"name": ""}, Want: "name must not be empty"},
+		{Tool: "rename_label", Args: map[string]any{"label": "Receipts", "new_name": ""}, Want: "new_name must not be empty"},
+		{Tool: "delete_filter", Args: map[string]any{"id": ""}, Want: "id must not be empty"},
+	})
 }
 
 // TestSchemaDefaultsReachGmail holds the declared defaults: an absent argument reaches the
