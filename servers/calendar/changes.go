@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -15,58 +14,58 @@ import (
 )
 
 type createEventInput struct {
-	Calendar        string   `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
-	Summary         string   `json:"summary" jsonschema:"title"`
-	Start           string   `json:"start" jsonschema:"2026-03-05T09:00 (read in time_zone) or RFC 3339; a date 2026-03-05 makes an all-day event"`
+	Calendar        string   `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
+	Summary         string   `json:"summary" jsonschema:"title" schema:"minLength=1"`
+	Start           string   `json:"start" jsonschema:"2026-03-05T09:00 (read in time_zone) or RFC 3339; a date 2026-03-05 makes an all-day event" schema:"minLength=1"`
 	End             string   `json:"end,omitempty" jsonschema:"end time; for all-day events the last day, inclusive (default the start day)"`
 	TimeZone        string   `json:"time_zone,omitempty" jsonschema:"IANA zone; default the calendar's own"`
-	Location        string   `json:"location,omitempty"`
-	Description     string   `json:"description,omitempty"`
+	Location        string   `json:"location,omitempty" jsonschema:"where it takes place: an address or a room"`
+	Description     string   `json:"description,omitempty" jsonschema:"notes shown in the event, plain text"`
 	Attendees       []string `json:"attendees,omitempty" jsonschema:"email addresses"`
-	SendUpdates     string   `json:"send_updates,omitempty" jsonschema:"all (default), external_only or none: who gets invitation emails"`
+	SendUpdates     string   `json:"send_updates,omitempty" jsonschema:"who gets invitation emails" schema:"enum=all|external_only|none,default=all"`
 	Recurrence      []string `json:"recurrence,omitempty" jsonschema:"RRULE lines, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10"`
-	ReminderMinutes []int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; default the calendar's defaults"`
+	ReminderMinutes []int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; default the calendar's defaults" schema:"maxItems=5,minimum=0,maximum=40320"`
 	Meet            bool     `json:"meet,omitempty" jsonschema:"add a Google Meet link"`
-	ColorID         string   `json:"color_id,omitempty" jsonschema:"event colour 1-11"`
-	Visibility      string   `json:"visibility,omitempty" jsonschema:"default, public, private or confidential"`
+	ColorID         string   `json:"color_id,omitempty" jsonschema:"event colour; default the calendar's" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
+	Visibility      string   `json:"visibility,omitempty" jsonschema:"who sees the event's details; default the calendar's setting" schema:"enum=default|public|private|confidential"`
 }
 
 type updateEventInput struct {
-	Calendar        string    `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
-	EventID         string    `json:"event_id" jsonschema:"an event id, or an occurrence id from list_events"`
-	Scope           string    `json:"scope,omitempty" jsonschema:"recurring events: this (the occurrence given), following (it and later ones) or all; default this for an occurrence, all for a series"`
-	Summary         *string   `json:"summary,omitempty"`
+	Calendar        string    `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
+	EventID         string    `json:"event_id" jsonschema:"an event id, or an occurrence id from list_events" schema:"minLength=1"`
+	Scope           string    `json:"scope,omitempty" jsonschema:"recurring events: this occurrence, it and the following ones, or all; default this for an occurrence id, all for a series" schema:"enum=this|following|all"`
+	Summary         *string   `json:"summary,omitempty" jsonschema:"new title"`
 	Start           string    `json:"start,omitempty" jsonschema:"new start, as in create_event"`
 	End             string    `json:"end,omitempty" jsonschema:"new end; required with start"`
 	TimeZone        string    `json:"time_zone,omitempty" jsonschema:"IANA zone for start and end; default the calendar's own"`
-	Location        *string   `json:"location,omitempty"`
-	Description     *string   `json:"description,omitempty"`
+	Location        *string   `json:"location,omitempty" jsonschema:"new location; empty clears it"`
+	Description     *string   `json:"description,omitempty" jsonschema:"new notes; empty clears them"`
 	Attendees       *[]string `json:"attendees,omitempty" jsonschema:"replaces the attendee list"`
-	SendUpdates     string    `json:"send_updates,omitempty" jsonschema:"all (default), external_only or none"`
+	SendUpdates     string    `json:"send_updates,omitempty" jsonschema:"who gets update emails" schema:"enum=all|external_only|none,default=all"`
 	Recurrence      *[]string `json:"recurrence,omitempty" jsonschema:"replaces the RRULE lines (scope all or following)"`
-	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders; [] means the calendar's defaults"`
-	ColorID         *string   `json:"color_id,omitempty"`
-	Visibility      *string   `json:"visibility,omitempty"`
+	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; [] means the calendar's defaults" schema:"maxItems=5,minimum=0,maximum=40320"`
+	ColorID         *string   `json:"color_id,omitempty" jsonschema:"new event colour" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
+	Visibility      *string   `json:"visibility,omitempty" jsonschema:"who sees the event's details" schema:"enum=default|public|private|confidential"`
 }
 
 type deleteEventInput struct {
-	Calendar    string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
-	EventID     string `json:"event_id" jsonschema:"an event id, or an occurrence id from list_events"`
-	Scope       string `json:"scope,omitempty" jsonschema:"recurring events: this, following or all; default this for an occurrence, all for a series"`
-	SendUpdates string `json:"send_updates,omitempty" jsonschema:"all (default), external_only or none"`
+	Calendar    string `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
+	EventID     string `json:"event_id" jsonschema:"an event id, or an occurrence id from list_events" schema:"minLength=1"`
+	Scope       string `json:"scope,omitempty" jsonschema:"recurring events: this occurrence, it and the following ones, or all; default this for an occurrence id, all for a series" schema:"enum=this|following|all"`
+	SendUpdates string `json:"send_updates,omitempty" jsonschema:"who gets cancellation emails" schema:"enum=all|external_only|none,default=all"`
 }
 
 type respondInput struct {
-	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
-	EventID  string `json:"event_id"`
-	Response string `json:"response" jsonschema:"accepted, declined or tentative"`
+	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
+	EventID  string `json:"event_id" jsonschema:"the invitation's event or occurrence id from list_events" schema:"minLength=1"`
+	Response string `json:"response" jsonschema:"your answer" schema:"enum=accepted|declined|tentative"`
 	Note     string `json:"note,omitempty" jsonschema:"comment shown to the organizer"`
 }
 
 type quickAddInput struct {
-	Calendar    string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
-	Text        string `json:"text" jsonschema:"e.g. 'Lunch with Ann tomorrow 12:30 at Café Luz'"`
-	SendUpdates string `json:"send_updates,omitempty" jsonschema:"all, external_only or none (default)"`
+	Calendar    string `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
+	Text        string `json:"text" jsonschema:"e.g. 'Lunch with Ann tomorrow 12:30 at Café Luz'" schema:"minLength=1"`
+	SendUpdates string `json:"send_updates,omitempty" jsonschema:"who gets invitation emails" schema:"enum=all|external_only|none,default=none"`
 }
 
 type deleteOutput struct {
@@ -81,44 +80,21 @@ func addChangeTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "create_event", Title: "Create an event", OpenWorld: true,
 		Description: "Create an event: timed or all-day, attendees, RRULE recurrence, reminders, Meet link, colour, visibility."}, c.createEvent)
 	kit.AddTool(s, kit.Tool{Name: "update_event", Title: "Update an event", OpenWorld: true,
-		Description: "Change only the given fields of an event; recurring: scope this, following or all."}, c.updateEvent)
+		Description: "Change only the given fields of an event, one occurrence, or a recurring series."}, c.updateEvent)
 	kit.AddTool(s, kit.Tool{Name: "delete_event", Title: "Delete an event", Destructive: true, OpenWorld: true,
-		Description: "Delete an event; recurring: scope this, following or all."}, c.deleteEvent)
+		Description: "Delete an event, one occurrence, or a recurring series or its rest."}, c.deleteEvent)
 	kit.AddTool(s, kit.Tool{Name: "respond_to_event", Title: "Respond to an invitation", Idempotent: true, OpenWorld: true,
 		Description: "Accept, decline or tentatively accept an invitation, with an optional note."}, c.respond)
 	kit.AddTool(s, kit.Tool{Name: "quick_add", Title: "Quick add", OpenWorld: true,
 		Description: "Create an event from a sentence using Google Calendar's natural-language parser."}, c.quickAdd)
 }
 
-func sendUpdates(s, def string) (string, error) {
-	switch s {
-	case "":
-		return def, nil
-	case "all", "none":
-		return s, nil
-	case "external_only", "externalOnly":
-		return "externalOnly", nil
+// sendUpdates is Google's spelling of a send_updates value.
+func sendUpdates(s string) string {
+	if s == "external_only" {
+		return "externalOnly"
 	}
-	return "", kit.Errorf(kit.CodeInvalidInput, "send_updates %q: give all, external_only or none", s)
-}
-
-func checkVisibility(v string) error {
-	switch v {
-	case "", "default", "public", "private", "confidential":
-		return nil
-	}
-	return kit.Errorf(kit.CodeInvalidInput, "visibility %q: give default, public, private or confidential", v)
-}
-
-func checkColor(id string) error {
-	var n int
-	if id == "" {
-		return nil
-	}
-	if _, err := fmt.Sscanf(id, "%d", &n); err != nil || n < 1 || n > 11 || fmt.Sprint(n) != id {
-		return kit.Errorf(kit.CodeInvalidInput, "color_id %q: give 1 to 11", id)
-	}
-	return nil
+	return s
 }
 
 func attendeesOf(emails []string) ([]*calendar.EventAttendee, error) {
@@ -137,14 +113,8 @@ func remindersOf(mins []int64) (*calendar.EventReminders, error) {
 	if len(mins) == 0 {
 		return &calendar.EventReminders{UseDefault: true, ForceSendFields: []string{"UseDefault"}}, nil
 	}
-	if len(mins) > 5 {
-		return nil, kit.Errorf(kit.CodeInvalidInput, "at most 5 reminders")
-	}
 	r := &calendar.EventReminders{UseDefault: false, ForceSendFields: []string{"UseDefault"}}
 	for _, m := range mins {
-		if m < 0 || m > 40320 {
-			return nil, kit.Errorf(kit.CodeInvalidInput, "reminder %d minutes: give 0 to 40320 (4 weeks)", m)
-		}
 		r.Overrides = append(r.Overrides, &calendar.EventReminder{Method: "popup", Minutes: m, ForceSendFields: []string{"Minutes"}})
 	}
 	return r, nil
@@ -160,16 +130,7 @@ func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in create
 	if strings.TrimSpace(in.Summary) == "" {
 		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "summary is empty: give the event a title")
 	}
-	if err := checkVisibility(in.Visibility); err != nil {
-		return nil, eventOutput{}, err
-	}
-	if err := checkColor(in.ColorID); err != nil {
-		return nil, eventOutput{}, err
-	}
-	su, err := sendUpdates(in.SendUpdates, "all")
-	if err != nil {
-		return nil, eventOutput{}, err
-	}
+	su := sendUpdates(in.SendUpdates)
 	t, err := c.one(ctx, in.Calendar, in.TimeZone)
 	if err != nil {
 		return nil, eventOutput{}, err
@@ -213,8 +174,6 @@ func scopeOf(scope string, e *calendar.Event) (string, error) {
 			return "this", nil
 		}
 		return "all", nil
-	case "all":
-		return scope, nil
 	case "this", "following":
 		if !occurrence {
 			if len(e.Recurrence) > 0 {
@@ -222,9 +181,8 @@ func scopeOf(scope string, e *calendar.Event) (string, error) {
 			}
 			return "all", nil // not recurring: the event itself
 		}
-		return scope, nil
 	}
-	return "", kit.Errorf(kit.CodeInvalidInput, "scope %q: give this, following or all", scope)
+	return scope, nil // all, or this/following of an occurrence
 }
 
 // applyFields copies the given fields onto a patch; start and end are applied by the caller.
@@ -257,16 +215,10 @@ func applyFields(p *calendar.Event, in updateEventInput) error {
 		p.Reminders = r
 	}
 	if in.ColorID != nil {
-		if err := checkColor(*in.ColorID); err != nil {
-			return err
-		}
 		p.ColorId = *in.ColorID
 		p.ForceSendFields = append(p.ForceSendFields, "ColorId")
 	}
 	if in.Visibility != nil {
-		if err := checkVisibility(*in.Visibility); err != nil {
-			return err
-		}
 		p.Visibility = *in.Visibility
 		p.ForceSendFields = append(p.ForceSendFields, "Visibility")
 	}
@@ -278,10 +230,7 @@ func applyFields(p *calendar.Event, in updateEventInput) error {
 }
 
 func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in updateEventInput) (*mcp.CallToolResult, eventOutput, error) {
-	su, err := sendUpdates(in.SendUpdates, "all")
-	if err != nil {
-		return nil, eventOutput{}, err
-	}
+	su := sendUpdates(in.SendUpdates)
 	if (in.Start == "") != (in.End == "") && !isDate(in.Start) {
 		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "give start and end together")
 	}
@@ -449,10 +398,7 @@ func shiftSeries(master, ev *calendar.Event, newStart, newEnd *calendar.EventDat
 }
 
 func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in deleteEventInput) (*mcp.CallToolResult, deleteOutput, error) {
-	su, err := sendUpdates(in.SendUpdates, "all")
-	if err != nil {
-		return nil, deleteOutput{}, err
-	}
+	su := sendUpdates(in.SendUpdates)
 	t, err := c.one(ctx, in.Calendar, "")
 	if err != nil {
 		return nil, deleteOutput{}, err
@@ -512,9 +458,6 @@ func sameStart(a, b *calendar.EventDateTime) bool {
 }
 
 func (c *cal) respond(ctx context.Context, _ *mcp.CallToolRequest, in respondInput) (*mcp.CallToolResult, eventOutput, error) {
-	if !slices.Contains([]string{"accepted", "declined", "tentative"}, in.Response) {
-		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "response %q: give accepted, declined or tentative", in.Response)
-	}
 	t, err := c.one(ctx, in.Calendar, "")
 	if err != nil {
 		return nil, eventOutput{}, err
@@ -550,10 +493,7 @@ func (c *cal) quickAdd(ctx context.Context, _ *mcp.CallToolRequest, in quickAddI
 	if strings.TrimSpace(in.Text) == "" {
 		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "text is empty: describe the event, e.g. 'Dentist Friday 3pm'")
 	}
-	su, err := sendUpdates(in.SendUpdates, "none")
-	if err != nil {
-		return nil, eventOutput{}, err
-	}
+	su := sendUpdates(in.SendUpdates)
 	t, err := c.one(ctx, in.Calendar, "")
 	if err != nil {
 		return nil, eventOutput{}, err

@@ -93,13 +93,15 @@ func (e eventInfo) line() string {
 	return b.String()
 }
 
+// listEventsInput caps max_results at 250 (Google allows 2500): a page is read by a model, each
+// event with up to maxDescription characters.
 type listEventsInput struct {
-	Calendars  []string `json:"calendars,omitempty" jsonschema:"calendar ids or names; default primary"`
+	Calendars  []string `json:"calendars,omitempty" jsonschema:"calendar ids or names from list_calendars" schema:"default=[\"primary\"]"`
 	TimeMin    string   `json:"time_min,omitempty" jsonschema:"range start: RFC 3339, local time or date; default now"`
 	TimeMax    string   `json:"time_max,omitempty" jsonschema:"range end (exclusive); default 7 days after time_min"`
 	Query      string   `json:"query,omitempty" jsonschema:"free text matched against title, description, location, attendees"`
 	TimeZone   string   `json:"time_zone,omitempty" jsonschema:"IANA zone for input and output times; default each calendar's own"`
-	MaxResults int      `json:"max_results,omitempty" jsonschema:"1-250, default 50"`
+	MaxResults int      `json:"max_results,omitempty" jsonschema:"events per calendar per page" schema:"minimum=1,maximum=250,default=50"`
 	PageToken  string   `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
 }
 
@@ -123,8 +125,8 @@ func (o listEventsOutput) Text() string {
 }
 
 type getEventInput struct {
-	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name; default primary"`
-	EventID  string `json:"event_id"`
+	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
+	EventID  string `json:"event_id" jsonschema:"an event or occurrence id from list_events" schema:"minLength=1"`
 	TimeZone string `json:"time_zone,omitempty" jsonschema:"IANA zone for times; default the calendar's own"`
 }
 
@@ -158,12 +160,6 @@ func addEventTools(s *kit.Server, c *cal) {
 type pageState map[string]string
 
 func (c *cal) listEvents(ctx context.Context, _ *mcp.CallToolRequest, in listEventsInput) (*mcp.CallToolResult, listEventsOutput, error) {
-	if in.MaxResults == 0 {
-		in.MaxResults = 50
-	}
-	if in.MaxResults < 1 || in.MaxResults > 250 {
-		return nil, listEventsOutput{}, kit.Errorf(kit.CodeInvalidInput, "max_results %d: give 1 to 250", in.MaxResults)
-	}
 	targets, err := c.resolve(ctx, in.Calendars, in.TimeZone)
 	if err != nil {
 		return nil, listEventsOutput{}, err

@@ -16,7 +16,7 @@ import (
 const maxFreeBusyRange = 92 * 24 * time.Hour
 
 type freeBusyInput struct {
-	Calendars []string `json:"calendars,omitempty" jsonschema:"calendar ids, names or email addresses; default primary"`
+	Calendars []string `json:"calendars,omitempty" jsonschema:"calendar ids, names or people's email addresses" schema:"default=[\"primary\"]"`
 	TimeMin   string   `json:"time_min,omitempty" jsonschema:"range start; default now"`
 	TimeMax   string   `json:"time_max,omitempty" jsonschema:"range end, at most 3 months after the start; default 7 days"`
 	TimeZone  string   `json:"time_zone,omitempty" jsonschema:"IANA zone; default the first calendar's own"`
@@ -59,15 +59,15 @@ func (o freeBusyOutput) Text() string {
 }
 
 type freeSlotsInput struct {
-	Calendars       []string `json:"calendars,omitempty" jsonschema:"calendars whose busy times count; default primary"`
-	DurationMinutes int      `json:"duration_minutes" jsonschema:"length of the meeting"`
+	Calendars       []string `json:"calendars,omitempty" jsonschema:"calendars whose busy times count: ids, names or email addresses" schema:"default=[\"primary\"]"`
+	DurationMinutes int      `json:"duration_minutes" jsonschema:"length of the meeting in minutes" schema:"minimum=5,maximum=1440"`
 	TimeMin         string   `json:"time_min,omitempty" jsonschema:"search start; default now"`
 	TimeMax         string   `json:"time_max,omitempty" jsonschema:"search end; default 7 days, at most 3 months"`
-	WorkStart       string   `json:"working_hours_start,omitempty" jsonschema:"HH:MM, default 09:00"`
-	WorkEnd         string   `json:"working_hours_end,omitempty" jsonschema:"HH:MM, default 17:00"`
-	IncludeWeekends bool     `json:"include_weekends,omitempty"`
+	WorkStart       string   `json:"working_hours_start,omitempty" jsonschema:"start of the working day, HH:MM" schema:"default=09:00"`
+	WorkEnd         string   `json:"working_hours_end,omitempty" jsonschema:"end of the working day, HH:MM" schema:"default=17:00"`
+	IncludeWeekends bool     `json:"include_weekends,omitempty" jsonschema:"also search Saturdays and Sundays"`
 	TimeZone        string   `json:"time_zone,omitempty" jsonschema:"IANA zone of the working hours; default the first calendar's own"`
-	MaxSlots        int      `json:"max_slots,omitempty" jsonschema:"1-50, default 10"`
+	MaxSlots        int      `json:"max_slots,omitempty" jsonschema:"how many free windows to return" schema:"minimum=1,maximum=50,default=10"`
 }
 
 type freeSlotsOutput struct {
@@ -175,10 +175,7 @@ func (c *cal) freeBusy(ctx context.Context, _ *mcp.CallToolRequest, in freeBusyI
 	return nil, out, nil
 }
 
-func clock(s, def string) (int, int, error) {
-	if s == "" {
-		s = def
-	}
+func clock(s string) (int, int, error) {
 	t, err := time.Parse("15:04", s)
 	if err != nil {
 		return 0, 0, kit.Errorf(kit.CodeInvalidInput, "working hours %q: give HH:MM, e.g. 09:00", s)
@@ -187,20 +184,11 @@ func clock(s, def string) (int, int, error) {
 }
 
 func (c *cal) findFreeSlots(ctx context.Context, _ *mcp.CallToolRequest, in freeSlotsInput) (*mcp.CallToolResult, freeSlotsOutput, error) {
-	if in.DurationMinutes < 5 || in.DurationMinutes > 24*60 {
-		return nil, freeSlotsOutput{}, kit.Errorf(kit.CodeInvalidInput, "duration_minutes %d: give 5 to 1440", in.DurationMinutes)
-	}
-	if in.MaxSlots == 0 {
-		in.MaxSlots = 10
-	}
-	if in.MaxSlots < 1 || in.MaxSlots > 50 {
-		return nil, freeSlotsOutput{}, kit.Errorf(kit.CodeInvalidInput, "max_slots %d: give 1 to 50", in.MaxSlots)
-	}
-	sh, sm, err := clock(in.WorkStart, "09:00")
+	sh, sm, err := clock(in.WorkStart)
 	if err != nil {
 		return nil, freeSlotsOutput{}, err
 	}
-	eh, em, err := clock(in.WorkEnd, "17:00")
+	eh, em, err := clock(in.WorkEnd)
 	if err != nil {
 		return nil, freeSlotsOutput{}, err
 	}

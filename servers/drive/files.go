@@ -92,20 +92,20 @@ func (f fileInfo) line() string {
 
 type searchInput struct {
 	Query          string `json:"query,omitempty" jsonschema:"plain words (full-text search) or Drive query syntax, e.g. name contains 'budget' and modifiedTime > '2026-01-01'"`
-	Kind           string `json:"kind,omitempty" jsonschema:"only this kind: folder, doc, sheet, slides, pdf"`
-	IncludeTrashed bool   `json:"include_trashed,omitempty"`
-	PageSize       int    `json:"page_size,omitempty" jsonschema:"1-100, default 25"`
-	PageToken      string `json:"page_token,omitempty"`
+	Kind           string `json:"kind,omitempty" jsonschema:"only files of this kind" schema:"enum=folder|doc|sheet|slides|pdf"`
+	IncludeTrashed bool   `json:"include_trashed,omitempty" jsonschema:"also find files in the trash"`
+	PageSize       int    `json:"page_size,omitempty" jsonschema:"files per page" schema:"minimum=1,maximum=1000,default=25"`
+	PageToken      string `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
 }
 
 type listFolderInput struct {
-	FolderID  string `json:"folder_id,omitempty" jsonschema:"folder id or a shared drive id; default root (My Drive)"`
-	PageSize  int    `json:"page_size,omitempty" jsonschema:"1-100, default 50"`
-	PageToken string `json:"page_token,omitempty"`
+	FolderID  string `json:"folder_id,omitempty" jsonschema:"folder id or a shared drive id; root is My Drive" schema:"default=root"`
+	PageSize  int    `json:"page_size,omitempty" jsonschema:"files per page" schema:"minimum=1,maximum=1000,default=50"`
+	PageToken string `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
 }
 
 type fileIDInput struct {
-	FileID string `json:"file_id"`
+	FileID string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 }
 
 type filesOutput struct {
@@ -165,7 +165,7 @@ func quote(s string) string {
 
 // buildQuery turns the user's words or query into Drive syntax; fullText reports a full-text
 // search (which Drive cannot order).
-func buildQuery(q, kind string, trashed bool) (query string, fullText bool, err error) {
+func buildQuery(q, kind string, trashed bool) (query string, fullText bool) {
 	q = strings.TrimSpace(q)
 	var parts []string
 	switch {
@@ -178,31 +178,16 @@ func buildQuery(q, kind string, trashed bool) (query string, fullText bool, err 
 		fullText = true
 	}
 	if kind != "" {
-		var mime string
 		for m, k := range kinds {
 			if k == kind {
-				mime = m
+				parts = append(parts, "mimeType = "+quote(m))
 			}
 		}
-		if mime == "" {
-			return "", false, kit.Errorf(kit.CodeInvalidInput, "kind %q: give folder, doc, sheet, slides or pdf", kind)
-		}
-		parts = append(parts, "mimeType = "+quote(mime))
 	}
 	if !trashed && !strings.Contains(strings.ToLower(q), "trashed") {
 		parts = append(parts, "trashed = false")
 	}
-	return strings.Join(parts, " and "), fullText, nil
-}
-
-func pageSize(n, def int) (int64, error) {
-	if n == 0 {
-		n = def
-	}
-	if n < 1 || n > 100 {
-		return 0, kit.Errorf(kit.CodeInvalidInput, "page_size %d: give 1 to 100", n)
-	}
-	return int64(n), nil
+	return strings.Join(parts, " and "), fullText
 }
 
 func (d *drv) list(ctx context.Context, q string, size int64, token, order string) (filesOutput, error) {
@@ -226,32 +211,21 @@ func (d *drv) list(ctx context.Context, q string, size int64, token, order strin
 }
 
 func (d *drv) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, filesOutput, error) {
-	size, err := pageSize(in.PageSize, 25)
-	if err != nil {
-		return nil, filesOutput{}, err
-	}
-	q, fullText, err := buildQuery(in.Query, in.Kind, in.IncludeTrashed)
-	if err != nil {
-		return nil, filesOutput{}, err
-	}
+	q, fullText := buildQuery(in.Query, in.Kind, in.IncludeTrashed)
 	order := "modifiedTime desc"
 	if fullText {
 		order = "" // Drive orders full-text hits by relevance and refuses orderBy
 	}
-	out, err := d.list(ctx, q, size, in.PageToken, order)
+	out, err := d.list(ctx, q, int64(in.PageSize), in.PageToken, order)
 	return nil, out, err
 }
 
 func (d *drv) listFolder(ctx context.Context, _ *mcp.CallToolRequest, in listFolderInput) (*mcp.CallToolResult, filesOutput, error) {
-	size, err := pageSize(in.PageSize, 50)
-	if err != nil {
-		return nil, filesOutput{}, err
-	}
 	folder := in.FolderID
 	if folder == "" {
 		folder = "root"
 	}
-	out, err := d.list(ctx, quote(folder)+" in parents and trashed = false", size, in.PageToken, "folder,name")
+	out, err := d.list(ctx, quote(folder)+" in parents and trashed = false", int64(in.PageSize), in.PageToken, "folder,name")
 	return nil, out, err
 }
 

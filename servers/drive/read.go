@@ -18,10 +18,10 @@ import (
 )
 
 type readInput struct {
-	FileID   string `json:"file_id"`
+	FileID   string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	Sheet    string `json:"sheet,omitempty" jsonschema:"spreadsheets: the sheet name; default the first"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to continue from"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return; default and cap --max-read-chars"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to continue from" schema:"minimum=0"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return; default and cap --max-read-chars" schema:"minimum=1"`
 }
 
 type readOutput struct {
@@ -68,8 +68,8 @@ func quoteAll(ss []string) []string {
 }
 
 type downloadInput struct {
-	FileID string `json:"file_id"`
-	Format string `json:"format,omitempty" jsonschema:"Google files only: pdf, docx, xlsx, pptx, csv, md, txt, odt, html; default pdf (docs, slides) or xlsx (sheets)"`
+	FileID string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
+	Format string `json:"format,omitempty" jsonschema:"Google Docs, Sheets and Slides only: the export format; default pdf, for sheets xlsx" schema:"enum=pdf|docx|xlsx|pptx|csv|md|txt|odt|ods|html|png|svg"`
 }
 
 type downloadOutput struct {
@@ -148,9 +148,6 @@ var converted = map[string]bool{
 func (d *drv) read(ctx context.Context, _ *mcp.CallToolRequest, in readInput) (*mcp.CallToolResult, readOutput, error) {
 	if in.MaxChars == 0 || in.MaxChars > d.maxReadChars {
 		in.MaxChars = d.maxReadChars
-	}
-	if in.MaxChars < 1 || in.Offset < 0 {
-		return nil, readOutput{}, kit.Errorf(kit.CodeInvalidInput, "offset and max_chars must be positive")
 	}
 	f, err := d.get(ctx, in.FileID)
 	if err != nil {
@@ -274,10 +271,7 @@ func (d *drv) download(ctx context.Context, _ *mcp.CallToolRequest, in downloadI
 				format = "xlsx"
 			}
 		}
-		m, ok := exportFormats[format]
-		if !ok {
-			return nil, downloadOutput{}, kit.Errorf(kit.CodeInvalidInput, "format %q: give pdf, docx, xlsx, pptx, csv, md, txt, odt, ods, html, png or svg", format)
-		}
+		m := exportFormats[format]
 		if data, err = d.export(ctx, f, m); err != nil {
 			return nil, downloadOutput{}, err
 		}

@@ -13,12 +13,12 @@ import (
 const permFields = "id,type,role,emailAddress,domain,displayName,deleted,permissionDetails(inherited,inheritedFrom)"
 
 type shareInput struct {
-	FileID  string `json:"file_id"`
-	Type    string `json:"type" jsonschema:"user, group, domain or anyone (public; refused unless the server allows it)"`
+	FileID  string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
+	Type    string `json:"type" jsonschema:"who gets access; anyone (public) is refused unless the server allows it" schema:"enum=user|group|domain|anyone"`
 	Email   string `json:"email,omitempty" jsonschema:"for user and group"`
 	Domain  string `json:"domain,omitempty" jsonschema:"for domain, e.g. example.com"`
-	Role    string `json:"role" jsonschema:"reader, commenter, writer; fileOrganizer or organizer in shared drives"`
-	Notify  *bool  `json:"notify,omitempty" jsonschema:"email the person (user and group; default true)"`
+	Role    string `json:"role" jsonschema:"fileOrganizer and organizer only in shared drives; ownership moves in the Drive web interface only" schema:"enum=reader|commenter|writer|fileOrganizer|organizer"`
+	Notify  bool   `json:"notify,omitempty" jsonschema:"email the person (user and group)" schema:"default=true"`
 	Message string `json:"message,omitempty" jsonschema:"text for the notification email"`
 }
 
@@ -58,7 +58,7 @@ func (p permission) line() string {
 }
 
 type permissionOutput struct {
-	FileID     string     `json:"file_id"`
+	FileID     string     `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	Permission permission `json:"permission"`
 	Action     string     `json:"action"`
 }
@@ -66,7 +66,7 @@ type permissionOutput struct {
 func (o permissionOutput) Text() string { return o.Action + ": " + o.Permission.line() }
 
 type listPermissionsOutput struct {
-	FileID      string       `json:"file_id"`
+	FileID      string       `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	Permissions []permission `json:"permissions"`
 }
 
@@ -79,7 +79,7 @@ func (o listPermissionsOutput) Text() string {
 }
 
 type removePermissionInput struct {
-	FileID       string `json:"file_id"`
+	FileID       string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	PermissionID string `json:"permission_id,omitempty" jsonschema:"from list_permissions"`
 	Email        string `json:"email,omitempty" jsonschema:"instead of permission_id: the person's or group's address"`
 }
@@ -94,15 +94,8 @@ func addShareTools(s *kit.Server, d *drv) {
 }
 
 func (d *drv) share(ctx context.Context, _ *mcp.CallToolRequest, in shareInput) (*mcp.CallToolResult, permissionOutput, error) {
-	switch in.Role {
-	case "reader", "commenter", "writer", "fileOrganizer", "organizer":
-	case "owner":
-		return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "ownership transfer is not done here: do it in the Drive web interface")
-	default:
-		return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "role %q: give reader, commenter or writer (fileOrganizer, organizer in shared drives)", in.Role)
-	}
 	p := &drive.Permission{Type: in.Type, Role: in.Role}
-	notify := in.Notify == nil || *in.Notify
+	notify := in.Notify
 	switch in.Type {
 	case "user", "group":
 		if !strings.Contains(in.Email, "@") {
@@ -119,8 +112,6 @@ func (d *drv) share(ctx context.Context, _ *mcp.CallToolRequest, in shareInput) 
 			return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "making files public is disabled on this server (start it with --allow-public-sharing); share with people, a group or a domain instead")
 		}
 		notify = false
-	default:
-		return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "type %q: give user, group, domain or anyone", in.Type)
 	}
 	call := d.svc.Permissions.Create(in.FileID, p).SupportsAllDrives(true).Fields(permFields).Context(ctx)
 	if in.Type == "user" || in.Type == "group" {

@@ -30,7 +30,7 @@ type uploadInput struct {
 }
 
 type createInput struct {
-	Name     string `json:"name" jsonschema:"file name, e.g. notes.md"`
+	Name     string `json:"name" jsonschema:"file name, e.g. notes.md" schema:"minLength=1"`
 	Content  string `json:"content" jsonschema:"the text"`
 	FolderID string `json:"folder_id,omitempty" jsonschema:"parent folder; default My Drive root"`
 	MimeType string `json:"mime_type,omitempty" jsonschema:"default from the extension, else text/plain"`
@@ -38,7 +38,7 @@ type createInput struct {
 }
 
 type updateContentInput struct {
-	FileID        string `json:"file_id"`
+	FileID        string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	Content       string `json:"content,omitempty" jsonschema:"new text"`
 	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"new bytes, base64"`
 	Path          string `json:"path,omitempty" jsonschema:"local file inside the uploads folder"`
@@ -46,22 +46,22 @@ type updateContentInput struct {
 }
 
 type createFolderInput struct {
-	Name     string `json:"name"`
+	Name     string `json:"name" jsonschema:"the new folder's name" schema:"minLength=1"`
 	ParentID string `json:"parent_id,omitempty" jsonschema:"parent folder or shared drive id; default My Drive root"`
 }
 
 type moveInput struct {
-	FileID   string `json:"file_id"`
-	FolderID string `json:"folder_id" jsonschema:"destination folder or shared drive id; root for My Drive"`
+	FileID   string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
+	FolderID string `json:"folder_id" jsonschema:"destination folder or shared drive id; root for My Drive" schema:"minLength=1"`
 }
 
 type renameInput struct {
-	FileID  string `json:"file_id"`
-	NewName string `json:"new_name"`
+	FileID  string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
+	NewName string `json:"new_name" jsonschema:"the new name, with its extension for stored files" schema:"minLength=1"`
 }
 
 type copyInput struct {
-	FileID   string `json:"file_id"`
+	FileID   string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	Name     string `json:"name,omitempty" jsonschema:"default 'Copy of …'"`
 	FolderID string `json:"folder_id,omitempty" jsonschema:"default the original's folder"`
 }
@@ -310,9 +310,6 @@ func (d *drv) createFolder(ctx context.Context, _ *mcp.CallToolRequest, in creat
 }
 
 func (d *drv) move(ctx context.Context, _ *mcp.CallToolRequest, in moveInput) (*mcp.CallToolResult, fileOutput, error) {
-	if in.FolderID == "" {
-		return nil, fileOutput{}, kit.Errorf(kit.CodeInvalidInput, "folder_id is empty: give a folder id, or root")
-	}
 	cur, err := d.get(ctx, in.FileID)
 	if err != nil {
 		return nil, fileOutput{}, err

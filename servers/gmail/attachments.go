@@ -15,8 +15,8 @@ import (
 )
 
 type getAttachmentInput struct {
-	MessageID    string `json:"message_id" jsonschema:"message id"`
-	AttachmentID string `json:"attachment_id" jsonschema:"attachment id from get_message"`
+	MessageID    string `json:"message_id" jsonschema:"a message id from search_messages" schema:"minLength=1"`
+	AttachmentID string `json:"attachment_id" jsonschema:"attachment id from get_message" schema:"minLength=1"`
 	Save         bool   `json:"save,omitempty" jsonschema:"save to the downloads folder even when small enough to return inline"`
 }
 

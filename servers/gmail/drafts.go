@@ -11,16 +11,17 @@ import (
 )
 
 type draftIDInput struct {
-	ID string `json:"id" jsonschema:"draft id (from list_drafts or create_draft)"`
+	ID string `json:"id" jsonschema:"draft id (from list_drafts or create_draft)" schema:"minLength=1"`
 }
 
 type updateDraftInput struct {
-	ID string `json:"id" jsonschema:"draft id"`
+	ID string `json:"id" jsonschema:"draft id (from list_drafts or create_draft)" schema:"minLength=1"`
 	composeInput
 }
 
+// listDraftsInput caps max_results at 100 (Gmail allows 500): each draft is fetched on its own.
 type listDraftsInput struct {
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"drafts per page, 1-100 (default 20)"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"drafts per page" schema:"minimum=1,maximum=100,default=20"`
 	PageToken  string `json:"page_token,omitempty" jsonschema:"next_page_token from the previous page"`
 }
 
@@ -102,14 +103,7 @@ func draftInfo(d *gmail.Draft, action string) draftOutput {
 }
 
 func (m *mailbox) listDrafts(ctx context.Context, _ *mcp.CallToolRequest, in listDraftsInput) (*mcp.CallToolResult, listDraftsOutput, error) {
-	n := in.MaxResults
-	if n == 0 {
-		n = 20
-	}
-	if n < 1 || n > 100 {
-		return nil, listDraftsOutput{}, kit.Errorf(kit.CodeInvalidInput, "max_results %d: give 1 to 100", n)
-	}
-	call := m.svc.Users.Drafts.List(me).MaxResults(int64(n)).Context(ctx)
+	call := m.svc.Users.Drafts.List(me).MaxResults(int64(in.MaxResults)).Context(ctx)
 	if in.PageToken != "" {
 		call = call.PageToken(in.PageToken)
 	}

@@ -72,7 +72,7 @@ type createFilterInput struct {
 }
 
 type filterIDInput struct {
-	ID string `json:"id" jsonschema:"filter id from list_filters"`
+	ID string `json:"id" jsonschema:"filter id from list_filters" schema:"minLength=1"`
 }
 
 type filterOutput struct {

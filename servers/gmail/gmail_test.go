@@ -67,7 +67,11 @@ func TestGetMessageBodies(t *testing.T) {
 		{"alt", "raw", "From: Bob <bob@example.com>\r\nSubject: raw\r\n\r\nraw body", "raw"},
 	}
 	for _, tt := range tests {
-		out, _ := mcptest.CallFor[messageOutput](t, cs, "get_message", map[string]any{"id": tt.id, "format": tt.format})
+		args := map[string]any{"id": tt.id}
+		if tt.format != "" { // absent: the schema's default, text
+			args["format"] = tt.format
+		}
+		out, _ := mcptest.CallFor[messageOutput](t, cs, "get_message", args)
 		if out.Body != tt.body || out.BodySource != tt.source || out.Truncated {
 			t.Errorf("%s/%s: body %q from %q, want %q from %q", tt.id, tt.format, out.Body, out.BodySource, tt.body, tt.source)
 		}
@@ -256,7 +260,7 @@ func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 		t.Errorf("modify %+v → %+v", mod, req)
 	}
 	res := mcptest.Call(t, cs, "modify_messages", map[string]any{"ids": make([]string, 1001), "add_labels": []string{"STARRED"}})
-	if !res.IsError || !strings.Contains(mcptest.Text(res), "1 to 1000") {
+	if !res.IsError || mcptest.Text(res) != "invalid arguments: ids must have at most 1000 items, not 1001" {
 		t.Errorf("1001 ids: %s", mcptest.Text(res))
 	}
 

@@ -31,16 +31,16 @@ func (o listLabelsOutput) Text() string {
 type noInput struct{}
 
 type createLabelInput struct {
-	Name string `json:"name" jsonschema:"label name; use / for nesting, e.g. Projects/Apollo"`
+	Name string `json:"name" jsonschema:"label name; use / for nesting, e.g. Projects/Apollo" schema:"minLength=1"`
 }
 
 type renameLabelInput struct {
-	Label   string `json:"label" jsonschema:"current label name or id"`
-	NewName string `json:"new_name" jsonschema:"the new name"`
+	Label   string `json:"label" jsonschema:"current label name or id" schema:"minLength=1"`
+	NewName string `json:"new_name" jsonschema:"the new name" schema:"minLength=1"`
 }
 
 type deleteLabelInput struct {
-	Label string `json:"label" jsonschema:"label name or id; messages keep existing, only the label goes"`
+	Label string `json:"label" jsonschema:"label name or id; messages keep existing, only the label goes" schema:"minLength=1"`
 }
 
 type labelOutput struct {

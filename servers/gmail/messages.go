@@ -52,9 +52,11 @@ func messageDate(msg *gmail.Message) string {
 	return header(msg.Payload, "Date")
 }
 
+// searchInput caps max_results at 100 (Gmail allows 500): each hit is fetched on its own, at
+// once, and more than that trips Gmail's per-user concurrency limit.
 type searchInput struct {
 	Query      string `json:"query,omitempty" jsonschema:"Gmail search syntax, e.g. 'from:bob has:attachment newer_than:30d'; empty lists all mail"`
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"hits per page, 1-100 (default 20)"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"hits per page" schema:"minimum=1,maximum=100,default=20"`
 	PageToken  string `json:"page_token,omitempty" jsonschema:"next_page_token from the previous page"`
 }
 
@@ -83,10 +85,10 @@ func (o searchOutput) Text() string {
 }
 
 type getMessageInput struct {
-	ID       string `json:"id" jsonschema:"message id"`
-	Format   string `json:"format,omitempty" jsonschema:"text (default; HTML-only mail converted), html or raw (the RFC 822 source)"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"character offset into the body, to page through a long one"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"body characters to return (default and maximum: the server's limit)"`
+	ID       string `json:"id" jsonschema:"a message id from search_messages" schema:"minLength=1"`
+	Format   string `json:"format,omitempty" jsonschema:"text converts HTML-only mail; raw is the RFC 822 source" schema:"enum=text|html|raw,default=text"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"character offset into the body, to page through a long one" schema:"minimum=0"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"body characters to return (default and maximum: the server's limit)" schema:"minimum=1"`
 }
 
 // messageOutput is one message read in full.
@@ -145,20 +147,10 @@ func (m *mailbox) render(msg *gmail.Message, format string, offset, limit int) (
 	return out, nil
 }
 
-func checkFormat(f string) (string, error) {
-	switch f {
-	case "", "text":
-		return "text", nil
-	case "html", "raw":
-		return f, nil
-	}
-	return "", kit.Errorf(kit.CodeInvalidInput, "format %q: give text, html or raw", f)
-}
-
 type getThreadInput struct {
-	ID       string `json:"id" jsonschema:"thread id"`
-	Format   string `json:"format,omitempty" jsonschema:"text (default) or html"`
-	MaxChars int    `json:"max_chars_per_message,omitempty" jsonschema:"body characters per message (default 4000); page a long one with get_message"`
+	ID       string `json:"id" jsonschema:"a thread_id from search_messages" schema:"minLength=1"`
+	Format   string `json:"format,omitempty" jsonschema:"text converts HTML-only mail" schema:"enum=text|html,default=text"`
+	MaxChars int    `json:"max_chars_per_message,omitempty" jsonschema:"body characters per message; page a long one with get_message" schema:"minimum=1,default=4000"`
 }
 
 type threadOutput struct {
@@ -175,7 +167,7 @@ func (o threadOutput) Text() string {
 }
 
 type modifyInput struct {
-	IDs          []string `json:"ids" jsonschema:"message ids, up to 1000"`
+	IDs          []string `json:"ids" jsonschema:"message ids from search_messages" schema:"minItems=1,maxItems=1000,minLength=1"`
 	AddLabels    []string `json:"add_labels,omitempty" jsonschema:"label names or ids to add, e.g. STARRED, TRASH, UNREAD, or your own"`
 	RemoveLabels []string `json:"remove_labels,omitempty" jsonschema:"label names or ids to remove: INBOX archives, UNREAD marks read, TRASH untrashes"`
 }
@@ -198,18 +190,11 @@ func addMessageTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "get_thread", Title: "Read a thread", ReadOnly: true, OpenWorld: true,
 		Description: "Read a whole Gmail conversation, oldest first, each message with headers, body text and attachments."}, m.getThread)
 	kit.AddTool(s, kit.Tool{Name: "modify_messages", Title: "Change labels", Idempotent: true, OpenWorld: true,
-		Description: "Add/remove labels on up to 1000 messages: archive (-INBOX), read (-UNREAD), unread (+UNREAD), star (+STARRED), trash (+TRASH), untrash (-TRASH)."}, m.modify)
+		Description: "Add/remove labels on many messages at once: archive (-INBOX), read (-UNREAD), unread (+UNREAD), star (+STARRED), trash (+TRASH), untrash (-TRASH)."}, m.modify)
 }
 
 func (m *mailbox) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
-	n := in.MaxResults
-	if n == 0 {
-		n = 20
-	}
-	if n < 1 || n > 100 {
-		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "max_results %d: give 1 to 100", n)
-	}
-	call := m.svc.Users.Messages.List(me).MaxResults(int64(n)).Context(ctx)
+	call := m.svc.Users.Messages.List(me).MaxResults(int64(in.MaxResults)).Context(ctx)
 	if in.Query != "" {
 		call = call.Q(in.Query)
 	}
@@ -245,26 +230,16 @@ func (m *mailbox) search(ctx context.Context, _ *mcp.CallToolRequest, in searchI
 }
 
 func (m *mailbox) getMessage(ctx context.Context, _ *mcp.CallToolRequest, in getMessageInput) (*mcp.CallToolResult, messageOutput, error) {
-	format, err := checkFormat(in.Format)
+	msg, err := m.fetch(ctx, in.ID, in.Format)
 	if err != nil {
 		return nil, messageOutput{}, err
 	}
-	if in.Offset < 0 || in.MaxChars < 0 {
-		return nil, messageOutput{}, kit.Errorf(kit.CodeInvalidInput, "offset and max_chars must not be negative")
-	}
-	msg, err := m.fetch(ctx, in.ID, format)
-	if err != nil {
-		return nil, messageOutput{}, err
-	}
-	out, err := m.render(msg, format, in.Offset, in.MaxChars)
+	out, err := m.render(msg, in.Format, in.Offset, in.MaxChars)
 	return nil, out, err
 }
 
 // fetch gets a message in full (or raw, plus the full form for headers and attachments).
 func (m *mailbox) fetch(ctx context.Context, id, format string) (*gmail.Message, error) {
-	if id == "" {
-		return nil, kit.Errorf(kit.CodeInvalidInput, "give a message id (from search_messages)")
-	}
 	msg, err := m.svc.Users.Messages.Get(me, id).Format("full").Context(ctx).Do()
 	if err != nil {
 		return nil, m.google.Fail(err, "message "+id)
@@ -280,24 +255,13 @@ func (m *mailbox) fetch(ctx context.Context, id, format string) (*gmail.Message,
 }
 
 func (m *mailbox) getThread(ctx context.Context, _ *mcp.CallToolRequest, in getThreadInput) (*mcp.CallToolResult, threadOutput, error) {
-	format, err := checkFormat(in.Format)
-	if err != nil || format == "raw" {
-		return nil, threadOutput{}, kit.Errorf(kit.CodeInvalidInput, "format %q: give text or html", in.Format)
-	}
-	if in.ID == "" {
-		return nil, threadOutput{}, kit.Errorf(kit.CodeInvalidInput, "give a thread id (thread_id from search_messages)")
-	}
-	limit := in.MaxChars
-	if limit <= 0 {
-		limit = 4000
-	}
 	th, err := m.svc.Users.Threads.Get(me, in.ID).Format("full").Context(ctx).Do()
 	if err != nil {
 		return nil, threadOutput{}, m.google.Fail(err, "thread "+in.ID)
 	}
 	out := threadOutput{ID: th.Id, Messages: make([]messageOutput, 0, len(th.Messages))}
 	for _, msg := range th.Messages {
-		r, err := m.render(msg, format, 0, limit)
+		r, err := m.render(msg, in.Format, 0, in.MaxChars)
 		if err != nil {
 			return nil, threadOutput{}, err
 		}
@@ -307,10 +271,7 @@ func (m *mailbox) getThread(ctx context.Context, _ *mcp.CallToolRequest, in getT
 }
 
 func (m *mailbox) modify(ctx context.Context, _ *mcp.CallToolRequest, in modifyInput) (*mcp.CallToolResult, modifyOutput, error) {
-	switch {
-	case len(in.IDs) == 0 || len(in.IDs) > 1000:
-		return nil, modifyOutput{}, kit.Errorf(kit.CodeInvalidInput, "give 1 to 1000 message ids (got %d)", len(in.IDs))
-	case len(in.AddLabels)+len(in.RemoveLabels) == 0:
+	if len(in.AddLabels)+len(in.RemoveLabels) == 0 {
 		return nil, modifyOutput{}, kit.Errorf(kit.CodeInvalidInput, "give add_labels or remove_labels")
 	}
 	add, err := m.labelIDs(ctx, in.AddLabels)

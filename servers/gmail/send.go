@@ -35,7 +35,7 @@ type composeInput struct {
 }
 
 type replyInput struct {
-	MessageID   string            `json:"message_id" jsonschema:"the message to answer"`
+	MessageID   string            `json:"message_id" jsonschema:"the message to answer: an id from search_messages" schema:"minLength=1"`
 	Text        string            `json:"text,omitempty" jsonschema:"plain-text reply"`
 	HTML        string            `json:"html,omitempty" jsonschema:"HTML reply"`
 	ReplyAll    bool              `json:"reply_all,omitempty" jsonschema:"also answer the original To and Cc"`
@@ -45,8 +45,8 @@ type replyInput struct {
 }
 
 type forwardInput struct {
-	MessageID string   `json:"message_id" jsonschema:"the message to forward; its attachments go along"`
-	To        []string `json:"to" jsonschema:"recipients"`
+	MessageID string   `json:"message_id" jsonschema:"the message to forward, an id from search_messages; its attachments go along" schema:"minLength=1"`
+	To        []string `json:"to" jsonschema:"recipients" schema:"minItems=1,minLength=1"`
 	Cc        []string `json:"cc,omitempty" jsonschema:"cc recipients"`
 	Bcc       []string `json:"bcc,omitempty" jsonschema:"bcc recipients"`
 	Text      string   `json:"text,omitempty" jsonschema:"a note above the forwarded message"`
@@ -248,9 +248,6 @@ func (m *mailbox) forward(ctx context.Context, _ *mcp.CallToolRequest, in forwar
 }
 
 func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*gmail.Message, error) {
-	if len(in.To) == 0 {
-		return nil, kit.Errorf(kit.CodeInvalidInput, "give to")
-	}
 	if err := m.checkRecipients(in.To, in.Cc, in.Bcc); err != nil {
 		return nil, err
 	}
