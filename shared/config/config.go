@@ -40,6 +40,8 @@ type Config struct {
 	DisableTools   []string
 	LogLevel       slog.Level
 	AuthTokensFile string
+	OAuthIssuer    string // the authorization server whose access tokens this server accepts
+	PublicURL      string // the server's base URL as clients reach it; its resource is PublicURL + "/mcp"
 	AllowedHosts   []string
 	AllowedOrigins []string
 	InsecureNoAuth bool
@@ -75,6 +77,8 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 	fs.StringVar(&disable, "disable-tools", "", "comma-separated tools to drop")
 	fs.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.AuthTokensFile, "auth-tokens-file", "", "file of bearer tokens, one label:token a line (default: $CREDENTIALS_DIRECTORY/auth-tokens when present)")
+	fs.StringVar(&c.OAuthIssuer, "oauth-issuer", "", "URL of an OAuth 2.1 authorization server whose access tokens for this server are accepted (needs --public-url)")
+	fs.StringVar(&c.PublicURL, "public-url", "", "this server's URL as clients reach it, e.g. https://gmail.example.com; OAuth tokens must name PUBLIC-URL/mcp as their audience")
 	fs.StringVar(&hosts, "allowed-hosts", "", "comma-separated Host values to accept besides loopback and the bind address (tunnel hostnames, LAN IP)")
 	fs.StringVar(&origins, "allowed-origins", "", "comma-separated Origin values to accept besides loopback, e.g. https://app.example.com")
 	fs.BoolVar(&c.InsecureNoAuth, "insecure-no-auth", false, "allow serving on a non-loopback address without bearer tokens")
@@ -175,8 +179,49 @@ func (c *Config) validate() error {
 			return fmt.Errorf("invalid --allowed-origins entry %q: give scheme://host[:port], e.g. https://app.example.com", o)
 		}
 	}
-	if c.Transport == TransportHTTP && !IsLoopback(c.Host) && c.AuthTokensFile == "" && !c.InsecureNoAuth {
-		return fmt.Errorf("refusing to serve on non-loopback address %s without authentication: give --auth-tokens-file (label:token lines) or, knowingly, --insecure-no-auth", c.Host)
+	if err := c.validateOAuth(); err != nil {
+		return err
+	}
+	if c.Transport == TransportHTTP && !IsLoopback(c.Host) && c.AuthTokensFile == "" && c.OAuthIssuer == "" && !c.InsecureNoAuth {
+		return fmt.Errorf("refusing to serve on non-loopback address %s without authentication: give --auth-tokens-file (label:token lines), --oauth-issuer or, knowingly, --insecure-no-auth", c.Host)
+	}
+	return nil
+}
+
+// validateOAuth checks --oauth-issuer and --public-url: both or neither, each an https URL (http
+// only on loopback, for tests and a local issuer) without query or fragment.
+func (c *Config) validateOAuth() error {
+	c.OAuthIssuer = strings.TrimSuffix(c.OAuthIssuer, "/")
+	c.PublicURL = strings.TrimSuffix(c.PublicURL, "/")
+	switch {
+	case c.OAuthIssuer == "" && c.PublicURL == "":
+		return nil
+	case c.OAuthIssuer == "":
+		return errors.New("--public-url is only used with --oauth-issuer: give both, or neither")
+	case c.PublicURL == "":
+		return errors.New("--oauth-issuer needs --public-url: the URL clients reach this server at (e.g. https://gmail.example.com), which access tokens must name as their audience")
+	}
+	for _, f := range []struct{ flag, v string }{{"--oauth-issuer", c.OAuthIssuer}, {"--public-url", c.PublicURL}} {
+		if err := checkHTTPSURL(f.v); err != nil {
+			return fmt.Errorf("invalid %s %q: %w", f.flag, f.v, err)
+		}
+	}
+	return nil
+}
+
+// checkHTTPSURL accepts an absolute https URL, or http on a loopback host, without query,
+// fragment or user info.
+func checkHTTPSURL(raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return err
+	case u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+		return errors.New("give an absolute URL such as https://auth.example.com")
+	case u.Scheme == "http" && !IsLoopback(u.Hostname()):
+		return errors.New("use https: plain http is accepted only on loopback")
+	case u.RawQuery != "" || u.Fragment != "" || u.User != nil:
+		return errors.New("give it without query, fragment or user info")
 	}
 	return nil
 }

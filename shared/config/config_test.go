@@ -93,6 +93,12 @@ func TestParseErrors(t *testing.T) {
 		{"lan without auth", []string{"--host", "192.168.1.110"}, nil, "refusing to serve"},
 		{"env bool", nil, map[string]string{"MCP_INSECURE_NO_AUTH": "yes please"}, "MCP_INSECURE_NO_AUTH"},
 		{"positional", []string{"extra"}, nil, "unexpected argument"},
+		{"issuer without public url", []string{"--oauth-issuer", "https://auth.example.com"}, nil, "needs --public-url"},
+		{"public url alone", []string{"--public-url", "https://gmail.example.com"}, nil, "only used with --oauth-issuer"},
+		{"plain http issuer", []string{"--oauth-issuer", "http://auth.example.com", "--public-url", "https://g.example.com"}, nil, "use https"},
+		{"relative public url", []string{"--oauth-issuer", "https://auth.example.com", "--public-url", "gmail.example.com"}, nil, "absolute URL"},
+		{"issuer with query", []string{"--oauth-issuer", "https://auth.example.com/?x=1", "--public-url", "https://g.example.com"}, nil, "without query"},
+		{"issuer from env checked", nil, map[string]string{"MCP_OAUTH_ISSUER": "ftp://auth.example.com", "MCP_PUBLIC_URL": "https://g.example.com"}, "absolute URL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,6 +107,19 @@ func TestParseErrors(t *testing.T) {
 				t.Fatalf("error %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestOAuthFlags(t *testing.T) {
+	c, err := Parse("gmail", 9005, []string{"--host", "192.168.1.110", "--oauth-issuer", "https://auth.example.com/", "--public-url", "https://gmail.example.com/"}, func(string) string { return "" }, io.Discard, nil)
+	if err != nil {
+		t.Fatalf("OAuth alone should satisfy the LAN auth requirement: %v", err)
+	}
+	if c.OAuthIssuer != "https://auth.example.com" || c.PublicURL != "https://gmail.example.com" {
+		t.Errorf("trailing slashes kept: %q %q", c.OAuthIssuer, c.PublicURL)
+	}
+	if _, err := Parse("gmail", 9005, []string{"--oauth-issuer", "http://127.0.0.1:9002", "--public-url", "http://localhost:9005"}, func(string) string { return "" }, io.Discard, nil); err != nil {
+		t.Errorf("http on loopback: %v", err)
 	}
 }
 

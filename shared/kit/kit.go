@@ -24,6 +24,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/metrics"
+	"github.com/jck411/mcp-servers/shared/resource"
 	"github.com/jck411/mcp-servers/shared/sdnotify"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -244,6 +245,18 @@ func (s *Server) Handler() (http.Handler, error) {
 		}
 		mcpRoute, metricsRoute = tokens.Middleware(mcpHandler), tokens.Middleware(s.metrics.Handler())
 	}
+	mux := http.NewServeMux()
+	if s.cfg.OAuthIssuer != "" {
+		// OAuth access tokens for this server, and the static tokens beside them.
+		res := resource.New(resource.Options{Issuer: s.cfg.OAuthIssuer, PublicURL: s.cfg.PublicURL, Server: s.spec.Name})
+		var static resource.Static
+		if tokens != nil {
+			static = tokens
+		}
+		mcpRoute = res.Middleware(static, s.toolInfo, nil, mcpHandler)
+		mux.Handle(resource.MetadataPath, res.MetadataHandler())
+		mux.Handle(resource.MetadataPath+"/mcp", res.MetadataHandler())
+	}
 	// A request may see /healthz's details when it surely comes from this machine (not through
 	// the tunnel, which connects from loopback too) or carries a valid token. A wrong token
 	// gets the summary, not a 401, so that probes keep working.
@@ -257,13 +270,18 @@ func (s *Server) Handler() (http.Handler, error) {
 		_, ok := tokens.FromRequest(r)
 		return ok
 	}
-	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpRoute) // without tokens only as config allows: loopback or --insecure-no-auth
 	mux.Handle("/healthz", s.health.Handler(trusted))
 	mux.Handle("/metrics", metricsRoute)
 	mux.Handle("/", http.NotFoundHandler())
 	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
 	return guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux)), nil
+}
+
+// toolInfo reports whether a tool is offered and whether it changes nothing.
+func (s *Server) toolInfo(name string) (known, readOnly bool) {
+	t, ok := s.tools[name]
+	return ok, t.ReadOnly
 }
 
 // localOnly answers 403 to a request that is not surely from this machine (guard.IsLocal).
@@ -298,7 +316,7 @@ func (s *Server) serve(ctx context.Context, ln net.Listener, h http.Handler) err
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	s.log.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp", "version", s.version, "tools", len(s.tools),
-		"auth", s.cfg.AuthTokensFile != "", "read_only", s.cfg.ReadOnly)
+		"auth", s.cfg.AuthTokensFile != "", "oauth_issuer", s.cfg.OAuthIssuer, "read_only", s.cfg.ReadOnly)
 	if err := sdnotify.Notify(s.notify, sdnotify.Ready); err != nil {
 		s.log.Warn("systemd readiness not reported", "error", err.Error())
 	}

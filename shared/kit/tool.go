@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/jck411/mcp-servers/shared/resource"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -174,6 +175,34 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	})
 }
 
+// readOnlyCaller reports whether the request came with an OAuth token without the write scope.
+func readOnlyCaller(req mcp.Request) bool {
+	extra := req.GetExtra()
+	return extra != nil && resource.ReadOnly(extra.TokenInfo)
+}
+
+// listFor answers tools/list, without the tools that change something for a read-only caller:
+// the same filter as --read-only, per request.
+func (s *Server) listFor(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
+	res, err := next(ctx, method, req)
+	if err != nil || !readOnlyCaller(req) {
+		return res, err
+	}
+	list, ok := res.(*mcp.ListToolsResult)
+	if !ok {
+		return res, err
+	}
+	kept := make([]*mcp.Tool, 0, len(list.Tools))
+	for _, t := range list.Tools {
+		if s.tools[t.Name].ReadOnly {
+			kept = append(kept, t)
+		}
+	}
+	filtered := *list
+	filtered.Tools = kept
+	return &filtered, nil
+}
+
 // callState carries what the typed handler learned back to the middleware.
 type callState struct {
 	called bool
@@ -204,11 +233,18 @@ type callReturn struct {
 // toolMiddleware wraps every tools/call: timeout, panic recovery, one log line, metrics.
 func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/list" {
+			return s.listFor(ctx, method, req, next)
+		}
 		call, ok := req.(*mcp.CallToolRequest)
 		if method != "tools/call" || !ok || call.Params == nil {
 			return next(ctx, method, req)
 		}
 		name := call.Params.Name
+		if t, ok := s.tools[name]; ok && !t.ReadOnly && readOnlyCaller(req) {
+			// The HTTP layer answers 403 first; this holds even if a request got past it.
+			return errorResult(fmt.Sprintf("%s changes something, and this token allows only the read-only tools; sign in again granting %s:write", name, s.spec.Name)), nil
+		}
 		timeout := DefaultTimeout
 		if t, ok := s.tools[name]; ok {
 			timeout = t.Timeout

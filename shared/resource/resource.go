@@ -1,0 +1,119 @@
+// Package resource makes a server an OAuth 2.1 protected resource as the MCP authorization
+// specification describes: it publishes its Protected Resource Metadata (RFC 9728), answers a
+// request without a usable token with a challenge that names that metadata, and accepts only
+// JWT access tokens (RFC 9068) that its issuer signed for this server (RFC 8707 audience).
+package resource
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+)
+
+// MetadataPath is where a server publishes its Protected Resource Metadata; the MCP endpoint's
+// own copy is at MetadataPath + "/mcp" (RFC 9728 §3.1).
+const MetadataPath = "/.well-known/oauth-protected-resource"
+
+// leeway is the clock difference tolerated on exp, nbf and iat.
+const leeway = time.Minute
+
+// Options configure a protected resource.
+type Options struct {
+	Issuer    string       // the authorization server whose tokens are accepted, exactly as its tokens' iss
+	PublicURL string       // the server's base URL as clients reach it; the resource is PublicURL + "/mcp"
+	Server    string       // the server's name: its scopes are NAME:read and NAME:write
+	Client    *http.Client // fetches the issuer's metadata and keys; nil means a client with a 10 s timeout
+	Now       func() time.Time
+}
+
+// Resource validates access tokens for one server.
+type Resource struct {
+	issuer   string
+	resource string
+	scopes   Scopes
+	keys     *keySet
+	now      func() time.Time
+	metadata *oauthex.ProtectedResourceMetadata
+}
+
+// Scopes are a server's two scopes: read lets a client list and call the tools that change
+// nothing; write lets it call every tool.
+type Scopes struct {
+	Read, Write string
+}
+
+// ScopesFor returns the scopes of the named server.
+func ScopesFor(server string) Scopes {
+	return Scopes{Read: server + ":read", Write: server + ":write"}
+}
+
+// New returns the protected resource that opts describe; it contacts the issuer only when the
+// first token arrives.
+func New(opts Options) *Resource {
+	client := opts.Client
+	if client == nil {
+		client = &http.Client{Timeout: 10 * time.Second}
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	r := &Resource{
+		issuer:   opts.Issuer,
+		resource: opts.PublicURL + "/mcp",
+		scopes:   ScopesFor(opts.Server),
+		keys:     newKeySet(opts.Issuer, client, now),
+		now:      now,
+	}
+	r.metadata = &oauthex.ProtectedResourceMetadata{
+		Resource:                          r.resource,
+		AuthorizationServers:              []string{opts.Issuer},
+		ScopesSupported:                   []string{r.scopes.Read, r.scopes.Write},
+		BearerMethodsSupported:            []string{"header"},
+		ResourceSigningAlgValuesSupported: algNames(),
+		ResourceName:                      "mcp-servers " + opts.Server,
+	}
+	return r
+}
+
+// URL is the canonical resource identifier: the MCP endpoint, which tokens must name as audience.
+func (r *Resource) URL() string { return r.resource }
+
+// MetadataURL is where clients find the metadata of the MCP endpoint.
+func (r *Resource) MetadataURL() string {
+	return r.resource[:len(r.resource)-len("/mcp")] + MetadataPath + "/mcp"
+}
+
+// Scopes returns the server's scopes.
+func (r *Resource) Scopes() Scopes { return r.scopes }
+
+// MetadataHandler serves the Protected Resource Metadata (public, CORS-enabled, GET only).
+func (r *Resource) MetadataHandler() http.Handler {
+	return auth.ProtectedResourceMetadataHandler(r.metadata)
+}
+
+// Grant is what a valid token allows.
+type Grant struct {
+	Subject string    // the token's sub: the person who consented
+	Client  string    // the client it was issued to (client_id or azp), or the subject
+	Write   bool      // the token carries the write scope, not only read
+	Scopes  []string  // every scope the token carries
+	Expiry  time.Time // when it stops working
+}
+
+// Errors a token check returns; the middleware maps them to HTTP answers.
+var (
+	// ErrInvalidToken: the token is malformed, badly signed, expired, or not for this resource.
+	ErrInvalidToken = errors.New("invalid_token")
+	// ErrInsufficientScope: the token is valid but carries neither of this server's scopes.
+	ErrInsufficientScope = errors.New("insufficient_scope")
+	// ErrIssuerUnavailable: the issuer's metadata or keys cannot be fetched, so no token can be checked.
+	ErrIssuerUnavailable = errors.New("issuer unavailable")
+)
+
+// hasScope reports whether scopes holds s.
+func hasScope(scopes []string, s string) bool { return slices.Contains(scopes, s) }
