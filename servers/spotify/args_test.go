@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -121,5 +123,46 @@ func TestDefaultsReachSpotify(t *testing.T) {
 				t.Errorf("no upstream request %q in %v", tc.want, e.fake.log())
 			}
 		})
+	}
+}
+
+// TestSearchStopsAtSpotifysOffsetCap: search pages never ask Spotify for an offset past 1000,
+// which it refuses, and offer no next page beyond it.
+func TestSearchStopsAtSpotifysOffsetCap(t *testing.T) {
+	e := start(t, true)
+	e.fake.set(func(f *fakeSpotify) { f.found = 5000 })
+	for _, tc := range []struct {
+		offset, limit int
+		first         string
+		n, next       int
+	}{
+		{980, 10, "Song 980", 10, 990},
+		{995, 30, "Song 995", 10, 0},
+		{1000, 10, "Song 1000", 10, 0},
+	} {
+		out, _ := mcptest.CallFor[searchOutput](t, e.cs, "search_music", map[string]any{"query": "radiohead", "offset": tc.offset, "limit": tc.limit})
+		first := ""
+		if len(out.Items) > 0 {
+			first = out.Items[0].Name
+		}
+		if len(out.Items) != tc.n || first != tc.first || out.NextOffset != tc.next {
+			t.Errorf("offset %d limit %d: %d items from %q, next %d; want %d from %q, next %d",
+				tc.offset, tc.limit, len(out.Items), first, out.NextOffset, tc.n, tc.first, tc.next)
+		}
+	}
+	searches := 0
+	for _, c := range e.fake.log() {
+		path, query, _ := strings.Cut(strings.TrimPrefix(c, "GET "), "?")
+		if path != "/v1/search" {
+			continue
+		}
+		searches++
+		q, err := url.ParseQuery(query)
+		if n, _ := strconv.Atoi(q.Get("offset")); err != nil || n > searchMaxOffset {
+			t.Errorf("asked Spotify past offset %d: %s", searchMaxOffset, c)
+		}
+	}
+	if searches != 3 {
+		t.Errorf("%d search requests, want 3: %v", searches, e.fake.log())
 	}
 }
