@@ -33,7 +33,7 @@ func TestArgumentsRefusedBySchema(t *testing.T) {
 		{"convert_units", map[string]any{"value": 1, "from": "m", "to": ""}, "to must not be empty"},
 		{"convert_units", map[string]any{"value": 1, "from": "m", "to": "ft", "precision": 101}, "precision must be at most 100, not 101"},
 		{"convert_units", map[string]any{"value": 1, "from": "m", "to": "ft", "precision": 0}, "precision must be at least 1, not 0"},
-		{"statistics", map[string]any{"values": []float64{}}, "values must have at least 1 items, not 0"},
+		{"statistics", map[string]any{"values": []float64{}}, "values must have at least 1 item"},
 		{"statistics", map[string]any{"values": numbers(stats.MaxValues + 1)}, "values must have at most 100000 items, not 100001"},
 		{"statistics", map[string]any{"values": []float64{1, 2}, "percentiles": []float64{50, 101}}, "percentiles[1] must be at most 100, not 101"},
 		{"statistics", map[string]any{"values": []float64{1, 2}, "percentiles": []float64{-1}}, "percentiles[0] must be at least 0, not -1"},

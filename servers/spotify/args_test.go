@@ -28,7 +28,7 @@ func TestArgumentsRefusedBeforeSpotify(t *testing.T) {
 		want string
 	}{
 		{"search_music", map[string]any{"query": "x", "types": []string{"track", "song"}}, `types[1] must be one of "track", "album", "artist", "playlist", "show", "episode", not "song"`},
-		{"search_music", map[string]any{"query": "x", "types": []string{}}, "types must have at least 1 items, not 0"},
+		{"search_music", map[string]any{"query": "x", "types": []string{}}, "types must have at least 1 item"},
 		{"search_music", map[string]any{"query": "x", "limit": 1000}, "limit must be at most 50, not 1000"},
 		{"search_music", map[string]any{"query": "x", "limit": 0}, "limit must be at least 1, not 0"},
 		{"search_music", map[string]any{"query": "x", "offset": 1001}, "offset must be at most 1000, not 1001"},
@@ -46,7 +46,7 @@ func TestArgumentsRefusedBeforeSpotify(t *testing.T) {
 		{"get_playlist_items", map[string]any{"playlist": "pl1", "limit": 0}, "limit must be at least 1, not 0"},
 		{"get_playlist_items", map[string]any{"playlist": ""}, "playlist must not be empty"},
 		{"create_playlist", map[string]any{"name": ""}, "name must not be empty"},
-		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": []string{}}, "uris must have at least 1 items, not 0"},
+		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": []string{}}, "uris must have at least 1 item"},
 		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": hundred1}, "uris must have at most 100 items, not 101"},
 		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": []string{"t1"}, "position": -1}, "position must be at least 0, not -1"},
 		{"remove_from_playlist", map[string]any{"playlist": "pl1", "uris": hundred1}, "uris must have at most 100 items, not 101"},
@@ -54,7 +54,7 @@ func TestArgumentsRefusedBeforeSpotify(t *testing.T) {
 		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": -1, "insert_before": 2}, "range_start must be at least 0, not -1"},
 		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": -2}, "insert_before must be at least 0, not -2"},
 		{"save_tracks", map[string]any{"uris": forty1}, "uris must have at most 40 items, not 41"},
-		{"remove_saved_tracks", map[string]any{"uris": []string{}}, "uris must have at least 1 items, not 0"},
+		{"remove_saved_tracks", map[string]any{"uris": []string{}}, "uris must have at least 1 item"},
 		{"list_saved_tracks", map[string]any{"limit": 100}, "limit must be at most 50, not 100"},
 		{"get_recently_played", map[string]any{"limit": 0}, "limit must be at least 1, not 0"},
 		{"get_top_items", map[string]any{"time_range": "short"}, `time_range must be one of "short_term", "medium_term", "long_term", not "short"`},
