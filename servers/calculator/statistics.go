@@ -16,8 +16,8 @@ import (
 )
 
 type statisticsInput struct {
-	Values      []float64 `json:"values" jsonschema:"the numbers to summarize (up to 100000)"`
-	Percentiles []float64 `json:"percentiles,omitempty" jsonschema:"percentiles to compute, each 0-100, e.g. [90, 99]"`
+	Values      []float64 `json:"values" jsonschema:"the numbers to summarize" schema:"minItems=1,maxItems=100000"`
+	Percentiles []float64 `json:"percentiles,omitempty" jsonschema:"percentiles to compute, e.g. [90, 99.9]" schema:"minimum=0,maximum=100,maxItems=1000"`
 }
 
 type statisticsOutput struct {

@@ -14,6 +14,9 @@ import (
 // searchPage is Spotify's largest search page since February 2026.
 const searchPage = 10
 
+// searchMaxOffset is the largest offset Spotify's search accepts.
+const searchMaxOffset = 1000
+
 var searchTypes = map[string]spotify.SearchType{
 	"track": spotify.SearchTypeTrack, "album": spotify.SearchTypeAlbum, "artist": spotify.SearchTypeArtist,
 	"playlist": spotify.SearchTypePlaylist, "show": spotify.SearchTypeShow, "episode": spotify.SearchTypeEpisode,
@@ -84,10 +87,10 @@ func addCatalogTools(s *kit.Server, c *client) {
 }
 
 type searchInput struct {
-	Query  string   `json:"query" jsonschema:"search text; Spotify filters work, e.g. 'artist:Radiohead year:1997'"`
-	Types  []string `json:"types,omitempty" jsonschema:"of track, album, artist, playlist, show, episode (default: track)"`
-	Limit  int      `json:"limit,omitempty" jsonschema:"results per type, 1-50 (default 10)"`
-	Offset int      `json:"offset,omitempty" jsonschema:"skip this many results per type, for the next page"`
+	Query  string   `json:"query" jsonschema:"search text; Spotify filters work, e.g. 'artist:Radiohead year:1997'" schema:"minLength=1"`
+	Types  []string `json:"types,omitempty" jsonschema:"the kinds of item to search for" schema:"enum=track|album|artist|playlist|show|episode,minItems=1,maxItems=6,default=[\"track\"]"`
+	Limit  int      `json:"limit,omitempty" jsonschema:"results per type" schema:"minimum=1,maximum=50,default=10"`
+	Offset int      `json:"offset,omitempty" jsonschema:"skip this many results per type, for the next page (next_offset of the last answer)" schema:"minimum=0,maximum=1000,default=0"`
 }
 
 type searchOutput struct {
@@ -112,31 +115,22 @@ func (o searchOutput) Text() string {
 
 func (c *client) searchMusic(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
 	if strings.TrimSpace(in.Query) == "" {
-		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "query is empty")
+		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "query is blank: give the words to search for")
 	}
 	limit := in.Limit
-	if limit == 0 {
-		limit = searchPage
-	}
-	if limit < 1 || limit > 50 || in.Offset < 0 || in.Offset > 1000 {
-		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "limit must be 1-50 and offset 0-1000")
-	}
 	types := in.Types
-	if len(types) == 0 {
+	if len(types) == 0 { // null passes the schema and means the default
 		types = []string{"track"}
 	}
 	var mask spotify.SearchType
 	for _, t := range types {
-		st, ok := searchTypes[strings.ToLower(strings.TrimSpace(t))]
-		if !ok {
-			return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "type %q: give track, album, artist, playlist, show or episode", t)
-		}
-		mask |= st
+		mask |= searchTypes[t]
 	}
-	// Spotify answers at most 10 per type and page: fetch pages until limit or the end.
+	// Spotify answers at most 10 per type and page, from offsets up to 1000: fetch pages until
+	// limit, the end or that offset.
 	out := searchOutput{Items: []item{}}
 	more := false
-	for got := 0; got < limit; {
+	for got := 0; got < limit && in.Offset+got <= searchMaxOffset; {
 		n := min(searchPage, limit-got)
 		res, err := c.zm.Search(ctx, in.Query, mask, spotify.Limit(n), spotify.Offset(in.Offset+got))
 		if err != nil {
@@ -149,7 +143,7 @@ func (c *client) searchMusic(ctx context.Context, _ *mcp.CallToolRequest, in sea
 			break
 		}
 	}
-	if more {
+	if more && in.Offset+limit <= searchMaxOffset {
 		out.NextOffset = in.Offset + limit
 	}
 	return nil, out, nil
@@ -162,7 +156,7 @@ func hasNext(r *spotify.SearchResult) bool {
 }
 
 type getItemInput struct {
-	URI string `json:"uri" jsonschema:"spotify: URI or open.spotify.com link of a track, album, artist or playlist"`
+	URI string `json:"uri" jsonschema:"spotify: URI or open.spotify.com link of a track, album, artist or playlist" schema:"minLength=1"`
 }
 
 type itemOutput struct {

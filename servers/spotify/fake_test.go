@@ -24,12 +24,13 @@ type fakeSpotify struct {
 	revoked   bool
 	refreshes int
 	playlist  []string // URIs in playlist pl1
+	found     int      // tracks a search finds
 	library   []string
 	srv       *httptest.Server
 }
 
 func newFake(t *testing.T) *fakeSpotify {
-	f := &fakeSpotify{active: true, premium: true, playlist: []string{"spotify:track:t1", "spotify:track:t2", "spotify:track:t3"}}
+	f := &fakeSpotify{active: true, premium: true, found: 23, playlist: []string{"spotify:track:t1", "spotify:track:t2", "spotify:track:t3"}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -161,11 +162,11 @@ func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
 	case path == "/search":
 		limit, _ := strconv.Atoi(q.Get("limit"))
 		offset, _ := strconv.Atoi(q.Get("offset"))
-		if limit > 10 {
-			apiErr(w, http.StatusBadRequest, "Invalid limit", "")
+		if limit > 10 || offset > 1000 {
+			apiErr(w, http.StatusBadRequest, "Invalid limit or offset", "")
 			return
 		}
-		const total = 23
+		total := f.found
 		var items []any
 		for i := offset; i < min(offset+limit, total); i++ {
 			items = append(items, trackJSON("s"+strconv.Itoa(i), "Song "+strconv.Itoa(i), "Radiohead"))

@@ -23,15 +23,8 @@ func addLibraryTools(s *kit.Server, c *client) {
 	kit.AddTool(s, ro("get_top_items", "The user's top Spotify tracks or artists over a time range."), c.getTopItems)
 }
 
-func (c *client) listSavedTracks(ctx context.Context, _ *mcp.CallToolRequest, in pageInput) (*mcp.CallToolResult, tracksOutput, error) {
-	if _, err := in.query(); err != nil {
-		return nil, tracksOutput{}, err
-	}
-	limit := in.Limit
-	if limit == 0 {
-		limit = 20
-	}
-	page, err := c.zm.CurrentUsersTracks(ctx, spotify.Limit(limit), spotify.Offset(in.Offset))
+func (c *client) listSavedTracks(ctx context.Context, _ *mcp.CallToolRequest, in Paging) (*mcp.CallToolResult, tracksOutput, error) {
+	page, err := c.zm.CurrentUsersTracks(ctx, spotify.Limit(in.Limit), spotify.Offset(in.Offset))
 	if err != nil {
 		return nil, tracksOutput{}, c.fail(ctx, err, "your saved tracks")
 	}
@@ -43,12 +36,12 @@ func (c *client) listSavedTracks(ctx context.Context, _ *mcp.CallToolRequest, in
 }
 
 type libraryInput struct {
-	URIs []string `json:"uris" jsonschema:"URIs or links of tracks, albums, episodes or shows (bare ids are tracks), at most 40"`
+	URIs []string `json:"uris" jsonschema:"URIs or links of tracks, albums, episodes or shows (bare ids are tracks)" schema:"minItems=1,maxItems=40"`
 }
 
 func libraryURIs(in []string) (string, error) {
-	if len(in) == 0 || len(in) > 40 {
-		return "", kit.Errorf(kit.CodeInvalidInput, "give 1 to 40 uris")
+	if len(in) == 0 { // null passes the schema's minItems
+		return "", kit.Errorf(kit.CodeInvalidInput, "uris is empty: give 1 to 40 URIs")
 	}
 	out := make([]string, len(in))
 	for i, s := range in {
@@ -87,7 +80,7 @@ func (c *client) library(ctx context.Context, method string, in libraryInput, ms
 }
 
 type recentInput struct {
-	Limit int `json:"limit,omitempty" jsonschema:"1-50 (default 20)"`
+	Limit int `json:"limit,omitempty" jsonschema:"how many to return" schema:"minimum=1,maximum=50,default=20"`
 }
 
 type playedTrack struct {
@@ -111,14 +104,7 @@ func (o recentOutput) Text() string {
 }
 
 func (c *client) getRecentlyPlayed(ctx context.Context, _ *mcp.CallToolRequest, in recentInput) (*mcp.CallToolResult, recentOutput, error) {
-	limit := in.Limit
-	if limit == 0 {
-		limit = 20
-	}
-	if limit < 1 || limit > 50 {
-		return nil, recentOutput{}, kit.Errorf(kit.CodeInvalidInput, "limit must be 1-50")
-	}
-	items, err := c.zm.PlayerRecentlyPlayedOpt(ctx, &spotify.RecentlyPlayedOptions{Limit: spotify.Numeric(limit)})
+	items, err := c.zm.PlayerRecentlyPlayedOpt(ctx, &spotify.RecentlyPlayedOptions{Limit: spotify.Numeric(in.Limit)})
 	if err != nil {
 		return nil, recentOutput{}, c.fail(ctx, err, "recently played")
 	}
@@ -130,28 +116,17 @@ func (c *client) getRecentlyPlayed(ctx context.Context, _ *mcp.CallToolRequest, 
 }
 
 type topInput struct {
-	Type      string `json:"type,omitempty" jsonschema:"tracks (default) or artists"`
-	TimeRange string `json:"time_range,omitempty" jsonschema:"short (4 weeks), medium (6 months, default) or long (years)"`
-	pageInput
+	Type      string `json:"type,omitempty" jsonschema:"top tracks or top artists" schema:"enum=tracks|artists,default=tracks"`
+	TimeRange string `json:"time_range,omitempty" jsonschema:"the period: about 4 weeks (short_term), 6 months (medium_term) or several years (long_term)" schema:"enum=short_term|medium_term|long_term,default=medium_term"`
+	Paging
 }
 
 func (c *client) getTopItems(ctx context.Context, _ *mcp.CallToolRequest, in topInput) (*mcp.CallToolResult, searchOutput, error) {
-	if _, err := in.query(); err != nil {
-		return nil, searchOutput{}, err
-	}
-	ranges := map[string]spotify.Range{"": spotify.MediumTermRange, "short": spotify.ShortTermRange, "medium": spotify.MediumTermRange, "long": spotify.LongTermRange}
-	tr, ok := ranges[strings.TrimSuffix(strings.ToLower(in.TimeRange), "_term")]
-	if !ok {
-		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "time_range %q: give short, medium or long", in.TimeRange)
-	}
-	limit := in.Limit
-	if limit == 0 {
-		limit = 20
-	}
-	opts := []spotify.RequestOption{spotify.Timerange(tr), spotify.Limit(limit), spotify.Offset(in.Offset)}
+	// time_range is one of the spotify.Range values, as the schema's enum holds it.
+	opts := []spotify.RequestOption{spotify.Timerange(spotify.Range(in.TimeRange)), spotify.Limit(in.Limit), spotify.Offset(in.Offset)}
 	out := searchOutput{Items: []item{}}
-	switch strings.ToLower(in.Type) {
-	case "", "tracks", "track":
+	switch in.Type {
+	case "tracks":
 		page, err := c.zm.CurrentUsersTopTracks(ctx, opts...)
 		if err != nil {
 			return nil, searchOutput{}, c.fail(ctx, err, "top tracks")
@@ -159,8 +134,8 @@ func (c *client) getTopItems(ctx context.Context, _ *mcp.CallToolRequest, in top
 		for _, t := range page.Tracks {
 			out.Items = append(out.Items, item{Type: "track", Name: t.Name, URI: string(t.URI), By: artistNames(t.Artists), Album: t.Album.Name})
 		}
-		out.NextOffset = nextOffset(in.pageInput, len(page.Tracks), page.Next)
-	case "artists", "artist":
+		out.NextOffset = nextOffset(in.Paging, len(page.Tracks), page.Next)
+	case "artists":
 		page, err := c.zm.CurrentUsersTopArtists(ctx, opts...)
 		if err != nil {
 			return nil, searchOutput{}, c.fail(ctx, err, "top artists")
@@ -168,9 +143,7 @@ func (c *client) getTopItems(ctx context.Context, _ *mcp.CallToolRequest, in top
 		for _, a := range page.Artists {
 			out.Items = append(out.Items, item{Type: "artist", Name: a.Name, URI: string(a.URI)})
 		}
-		out.NextOffset = nextOffset(in.pageInput, len(page.Artists), page.Next)
-	default:
-		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "type %q: give tracks or artists", in.Type)
+		out.NextOffset = nextOffset(in.Paging, len(page.Artists), page.Next)
 	}
 	return nil, out, nil
 }

@@ -70,9 +70,9 @@ func addPlayerTools(s *kit.Server, c *client) {
 	kit.AddTool(s, ctl("next_track", "Skip to the next track on Spotify.", false), c.nextTrack)
 	kit.AddTool(s, ctl("previous_track", "Go back to the previous track on Spotify.", false), c.previousTrack)
 	kit.AddTool(s, ctl("seek", "Jump to a position in the current Spotify track.", true), c.seek)
-	kit.AddTool(s, ctl("set_volume", "Set the Spotify device volume (0-100).", true), c.setVolume)
+	kit.AddTool(s, ctl("set_volume", "Set the Spotify device volume.", true), c.setVolume)
 	kit.AddTool(s, ctl("set_shuffle", "Turn Spotify shuffle on or off.", true), c.setShuffle)
-	kit.AddTool(s, ctl("set_repeat", "Set Spotify repeat: off, track or context.", true), c.setRepeat)
+	kit.AddTool(s, ctl("set_repeat", "Set the Spotify repeat mode.", true), c.setRepeat)
 	kit.AddTool(s, ro("list_devices", "List the Spotify devices (speakers, phones, computers) available for playback."), c.listDevices)
 	kit.AddTool(s, ctl("transfer_playback", "Move Spotify playback to another device, by name or id.", true), c.transferPlayback)
 	kit.AddTool(s, ro("get_queue", "Show the Spotify playback queue."), c.getQueue)
@@ -140,7 +140,7 @@ func (c *client) getPlayback(ctx context.Context, _ *mcp.CallToolRequest, _ stru
 type playInput struct {
 	URI    string `json:"uri,omitempty" jsonschema:"spotify: URI or open.spotify.com link of a track, episode, album, playlist, artist or show"`
 	Query  string `json:"query,omitempty" jsonschema:"search instead of uri, e.g. 'Radiohead' or 'Paranoid Android'"`
-	Type   string `json:"type,omitempty" jsonschema:"what query looks for: track (default), album, artist, playlist or show"`
+	Type   string `json:"type,omitempty" jsonschema:"what query looks for" schema:"enum=track|album|artist|playlist|show,default=track"`
 	Device string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
 }
 
@@ -198,16 +198,10 @@ func (c *client) play(ctx context.Context, _ *mcp.CallToolRequest, in playInput)
 	return nil, doneOutput{Message: msg, URI: uri}, nil
 }
 
-// searchFirst finds the best match of a query: its URI and a description.
+// searchFirst finds the best match of a query for one kind of item (a key of searchTypes): its
+// URI and a description.
 func (c *client) searchFirst(ctx context.Context, q, kind string) (string, string, error) {
-	if kind == "" {
-		kind = "track"
-	}
-	st, ok := searchTypes[kind]
-	if !ok || kind == "episode" {
-		return "", "", kit.Errorf(kit.CodeInvalidInput, "type %q: give track, album, artist, playlist or show", kind)
-	}
-	res, err := c.zm.Search(ctx, q, st, spotify.Limit(1))
+	res, err := c.zm.Search(ctx, q, searchTypes[kind], spotify.Limit(1))
 	if err != nil {
 		return "", "", c.fail(ctx, err, "search")
 	}
@@ -243,26 +237,20 @@ func (c *client) control(ctx context.Context, deviceName, msg string, fn func(*s
 }
 
 type seekInput struct {
-	PositionMS int    `json:"position_ms" jsonschema:"position in milliseconds from the start of the track"`
+	PositionMS int    `json:"position_ms" jsonschema:"position in milliseconds from the start of the track" schema:"minimum=0"`
 	Device     string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
 }
 
 func (c *client) seek(ctx context.Context, _ *mcp.CallToolRequest, in seekInput) (*mcp.CallToolResult, doneOutput, error) {
-	if in.PositionMS < 0 {
-		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "position_ms must be 0 or more")
-	}
 	return c.control(ctx, in.Device, "Moved to "+clock(in.PositionMS), func(o *spotify.PlayOptions) error { return c.zm.SeekOpt(ctx, in.PositionMS, o) })
 }
 
 type volumeInput struct {
-	Percent int    `json:"percent" jsonschema:"volume 0 to 100"`
+	Percent int    `json:"percent" jsonschema:"the volume in percent" schema:"minimum=0,maximum=100"`
 	Device  string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
 }
 
 func (c *client) setVolume(ctx context.Context, _ *mcp.CallToolRequest, in volumeInput) (*mcp.CallToolResult, doneOutput, error) {
-	if in.Percent < 0 || in.Percent > 100 {
-		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "percent must be 0 to 100")
-	}
 	return c.control(ctx, in.Device, fmt.Sprintf("Volume set to %d%%", in.Percent), func(o *spotify.PlayOptions) error { return c.zm.VolumeOpt(ctx, in.Percent, o) })
 }
 
@@ -277,16 +265,12 @@ func (c *client) setShuffle(ctx context.Context, _ *mcp.CallToolRequest, in shuf
 }
 
 type repeatInput struct {
-	Mode   string `json:"mode" jsonschema:"off, track or context (the album or playlist)"`
+	Mode   string `json:"mode" jsonschema:"repeat the current track, its context (the album or playlist), or nothing" schema:"enum=track|context|off"`
 	Device string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
 }
 
 func (c *client) setRepeat(ctx context.Context, _ *mcp.CallToolRequest, in repeatInput) (*mcp.CallToolResult, doneOutput, error) {
-	mode := strings.ToLower(strings.TrimSpace(in.Mode))
-	if mode != "off" && mode != "track" && mode != "context" {
-		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "mode %q: give off, track or context", in.Mode)
-	}
-	return c.control(ctx, in.Device, "Repeat "+mode, func(o *spotify.PlayOptions) error { return c.zm.RepeatOpt(ctx, mode, o) })
+	return c.control(ctx, in.Device, "Repeat "+in.Mode, func(o *spotify.PlayOptions) error { return c.zm.RepeatOpt(ctx, in.Mode, o) })
 }
 
 type devicesOutput struct {
@@ -321,13 +305,13 @@ func (c *client) listDevices(ctx context.Context, _ *mcp.CallToolRequest, _ stru
 }
 
 type transferInput struct {
-	Device string `json:"device" jsonschema:"device name or id to move playback to"`
+	Device string `json:"device" jsonschema:"device name or id to move playback to (see list_devices)" schema:"minLength=1"`
 	Play   bool   `json:"play,omitempty" jsonschema:"start playing there (default: keep the current play/pause state)"`
 }
 
 func (c *client) transferPlayback(ctx context.Context, _ *mcp.CallToolRequest, in transferInput) (*mcp.CallToolResult, doneOutput, error) {
 	if strings.TrimSpace(in.Device) == "" {
-		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "give device: a name or id from list_devices")
+		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "device is blank: give a name or id from list_devices")
 	}
 	dev, err := c.resolveDevice(ctx, in.Device)
 	if err != nil {

@@ -107,23 +107,19 @@ func addPlaylistTools(s *kit.Server, c *client) {
 	kit.AddTool(s, kit.Tool{Name: "reorder_playlist", Description: "Move a run of items within a Spotify playlist.", OpenWorld: true}, c.reorderPlaylist)
 }
 
-type pageInput struct {
-	Limit  int `json:"limit,omitempty" jsonschema:"1-50 (default 20)"`
-	Offset int `json:"offset,omitempty" jsonschema:"skip this many, for the next page"`
+// Paging is the limit and offset of a paged list, embedded in a tool's arguments. It is exported
+// because the kit applies the schema tags of an embedded struct's fields only when the
+// embedded struct is exported.
+type Paging struct {
+	Limit  int `json:"limit,omitempty" jsonschema:"how many to return" schema:"minimum=1,maximum=50,default=20"`
+	Offset int `json:"offset,omitempty" jsonschema:"skip this many, for the next page (next_offset of the last answer)" schema:"minimum=0,default=0"`
 }
 
-func (p pageInput) query() (url.Values, error) {
-	limit := p.Limit
-	if limit == 0 {
-		limit = 20
-	}
-	if limit < 1 || limit > 50 || p.Offset < 0 {
-		return nil, kit.Errorf(kit.CodeInvalidInput, "limit must be 1-50 and offset 0 or more")
-	}
-	return url.Values{"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(p.Offset)}}, nil
+func (p Paging) query() url.Values {
+	return url.Values{"limit": {strconv.Itoa(p.Limit)}, "offset": {strconv.Itoa(p.Offset)}}
 }
 
-func nextOffset(in pageInput, got int, next string) int {
+func nextOffset(in Paging, got int, next string) int {
 	if next == "" {
 		return 0
 	}
@@ -157,11 +153,8 @@ func (o playlistsOutput) Text() string {
 	return strings.Join(lines, "\n")
 }
 
-func (c *client) listPlaylists(ctx context.Context, _ *mcp.CallToolRequest, in pageInput) (*mcp.CallToolResult, playlistsOutput, error) {
-	q, err := in.query()
-	if err != nil {
-		return nil, playlistsOutput{}, err
-	}
+func (c *client) listPlaylists(ctx context.Context, _ *mcp.CallToolRequest, in Paging) (*mcp.CallToolResult, playlistsOutput, error) {
+	q := in.query()
 	var page struct {
 		Items []apiPlaylist `json:"items"`
 		Total int           `json:"total"`
@@ -182,8 +175,8 @@ func (c *client) listPlaylists(ctx context.Context, _ *mcp.CallToolRequest, in p
 }
 
 type playlistItemsInput struct {
-	Playlist string `json:"playlist" jsonschema:"playlist URI, link or id"`
-	pageInput
+	Playlist string `json:"playlist" jsonschema:"playlist URI, link or id" schema:"minLength=1"`
+	Paging
 }
 
 type tracksOutput struct {
@@ -212,16 +205,13 @@ func (c *client) getPlaylistItems(ctx context.Context, _ *mcp.CallToolRequest, i
 	if err != nil {
 		return nil, tracksOutput{}, err
 	}
-	q, err := in.query()
-	if err != nil {
-		return nil, tracksOutput{}, err
-	}
+	q := in.query()
 	q.Set("additional_types", "track,episode")
 	var page entryPage
 	if err := c.do(ctx, "GET", "playlists/"+url.PathEscape(id)+"/items", q, nil, &page); err != nil {
 		return nil, tracksOutput{}, c.fail(ctx, err, "playlist "+in.Playlist)
 	}
-	out := tracksOutput{Items: []track{}, Total: page.Total, NextOffset: nextOffset(in.pageInput, len(page.Items), page.Next)}
+	out := tracksOutput{Items: []track{}, Total: page.Total, NextOffset: nextOffset(in.Paging, len(page.Items), page.Next)}
 	for _, e := range page.Items {
 		if t, ok := e.track(); ok {
 			out.Items = append(out.Items, t)
@@ -231,14 +221,14 @@ func (c *client) getPlaylistItems(ctx context.Context, _ *mcp.CallToolRequest, i
 }
 
 type createPlaylistInput struct {
-	Name        string `json:"name" jsonschema:"the playlist's name"`
+	Name        string `json:"name" jsonschema:"the playlist's name" schema:"minLength=1"`
 	Description string `json:"description,omitempty" jsonschema:"a short description"`
 	Public      bool   `json:"public,omitempty" jsonschema:"show it on the profile (default: private)"`
 }
 
 func (c *client) createPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in createPlaylistInput) (*mcp.CallToolResult, doneOutput, error) {
 	if strings.TrimSpace(in.Name) == "" {
-		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "name is empty")
+		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "name is blank: give the playlist a name")
 	}
 	body := map[string]any{"name": in.Name, "public": in.Public}
 	if in.Description != "" {
@@ -252,9 +242,9 @@ func (c *client) createPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in 
 }
 
 type playlistEditInput struct {
-	Playlist string   `json:"playlist" jsonschema:"playlist URI, link or id"`
-	URIs     []string `json:"uris" jsonschema:"track or episode URIs or links (bare ids are tracks), at most 100"`
-	Position *int     `json:"position,omitempty" jsonschema:"0-based index to insert at (default: the end)"`
+	Playlist string   `json:"playlist" jsonschema:"playlist URI, link or id" schema:"minLength=1"`
+	URIs     []string `json:"uris" jsonschema:"track or episode URIs or links (bare ids are tracks)" schema:"minItems=1,maxItems=100"`
+	Position *int     `json:"position,omitempty" jsonschema:"0-based index to insert at (default: the end)" schema:"minimum=0"`
 }
 
 type snapshotOutput struct {
@@ -265,8 +255,8 @@ type snapshotOutput struct {
 func (o snapshotOutput) Text() string { return o.Message }
 
 func itemURIs(in []string) ([]string, error) {
-	if len(in) == 0 || len(in) > 100 {
-		return nil, kit.Errorf(kit.CodeInvalidInput, "give 1 to 100 uris")
+	if len(in) == 0 { // null passes the schema's minItems
+		return nil, kit.Errorf(kit.CodeInvalidInput, "uris is empty: give 1 to 100 URIs")
 	}
 	out := make([]string, len(in))
 	for i, s := range in {
@@ -293,9 +283,6 @@ func (c *client) addToPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in p
 	}
 	body := map[string]any{"uris": uris}
 	if in.Position != nil {
-		if *in.Position < 0 {
-			return nil, snapshotOutput{}, kit.Errorf(kit.CodeInvalidInput, "position must be 0 or more")
-		}
 		body["position"] = *in.Position
 	}
 	var res struct {
@@ -308,8 +295,8 @@ func (c *client) addToPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in p
 }
 
 type removeInput struct {
-	Playlist string   `json:"playlist" jsonschema:"playlist URI, link or id"`
-	URIs     []string `json:"uris" jsonschema:"track or episode URIs or links to remove, at most 100"`
+	Playlist string   `json:"playlist" jsonschema:"playlist URI, link or id" schema:"minLength=1"`
+	URIs     []string `json:"uris" jsonschema:"track or episode URIs or links to remove" schema:"minItems=1,maxItems=100"`
 }
 
 func (c *client) removeFromPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in removeInput) (*mcp.CallToolResult, snapshotOutput, error) {
@@ -335,10 +322,10 @@ func (c *client) removeFromPlaylist(ctx context.Context, _ *mcp.CallToolRequest,
 }
 
 type reorderInput struct {
-	Playlist     string `json:"playlist" jsonschema:"playlist URI, link or id"`
-	RangeStart   int    `json:"range_start" jsonschema:"0-based index of the first item to move"`
-	RangeLength  int    `json:"range_length,omitempty" jsonschema:"how many items to move (default 1)"`
-	InsertBefore int    `json:"insert_before" jsonschema:"0-based index to move them before (the item count moves them to the end)"`
+	Playlist     string `json:"playlist" jsonschema:"playlist URI, link or id" schema:"minLength=1"`
+	RangeStart   int    `json:"range_start" jsonschema:"0-based index of the first item to move" schema:"minimum=0"`
+	RangeLength  int    `json:"range_length,omitempty" jsonschema:"how many items to move" schema:"minimum=1,default=1"`
+	InsertBefore int    `json:"insert_before" jsonschema:"0-based index to move them before (the item count moves them to the end)" schema:"minimum=0"`
 }
 
 func (c *client) reorderPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in reorderInput) (*mcp.CallToolResult, snapshotOutput, error) {
@@ -347,12 +334,6 @@ func (c *client) reorderPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in
 		return nil, snapshotOutput{}, err
 	}
 	n := in.RangeLength
-	if n == 0 {
-		n = 1
-	}
-	if in.RangeStart < 0 || in.InsertBefore < 0 || n < 1 {
-		return nil, snapshotOutput{}, kit.Errorf(kit.CodeInvalidInput, "range_start and insert_before must be 0 or more, range_length 1 or more")
-	}
 	body := map[string]any{"range_start": in.RangeStart, "range_length": n, "insert_before": in.InsertBefore}
 	var res struct {
 		SnapshotID string `json:"snapshot_id"`

@@ -257,7 +257,7 @@ func TestLibrary(t *testing.T) {
 		t.Errorf("recent = %+v", recent)
 	}
 	var top searchOutput
-	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_top_items", map[string]any{"type": "artists", "time_range": "short"}), &top)
+	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_top_items", map[string]any{"type": "artists", "time_range": "short_term"}), &top)
 	if len(top.Items) != 1 || top.Items[0].Name != "Radiohead" || e.fake.called("GET /v1/me/top/artists?limit=20&offset=0&time_range=short_term") == "" {
 		t.Errorf("top = %+v, calls %v", top, e.fake.log())
 	}

@@ -17,8 +17,11 @@ const MaxDigits = 20000
 // MaxExponent bounds inexact magnitudes: they lie within about 1e±MaxExponent.
 const MaxExponent = 1_000_000
 
+// MaxSourceBytes is the longest accepted expression, in bytes.
+const MaxSourceBytes = 4096
+
 const (
-	maxSourceBytes = 4096 // longest accepted source
+	maxSourceBytes = MaxSourceBytes
 	maxStatements  = 100  // most statements in one call
 	maxDepth       = 64   // deepest nesting of parentheses, unary operators and powers
 	maxNodes       = 2000 // most syntax-tree nodes in one call
