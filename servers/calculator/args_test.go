@@ -41,7 +41,7 @@ func TestArgumentsRefusedBySchema(t *testing.T) {
 		// Not the schema: JSON has no number this large, so decoding refuses it.
 		{"convert_units", map[string]any{"value": json1e400{}, "from": "m", "to": "ft"}, "cannot unmarshal number 1e400"},
 		// A list sent as null passes the schema; the statistics engine refuses it.
-		{"statistics", map[string]any{"values": nil}, "values is empty"},
+		{"statistics", map[string]any{"values": nil}, "values must be an array, not null"},
 	} {
 		t.Run(tc.tool+"/"+tc.want, func(t *testing.T) {
 			if msg := mcptest.CallError(t, cs, tc.tool, tc.args); !strings.Contains(msg, tc.want) {

@@ -73,9 +73,8 @@ func TestArgumentsRefusedBeforeSpotify(t *testing.T) {
 	}
 }
 
-// TestNullListsRefused: a list argument sent as null passes the schema (a Go slice may be nil),
-// so the handlers refuse an empty list themselves before calling Spotify, and search reads a
-// null types as its default.
+// TestNullListsRefused: a required list sent as null is refused by the schema before Spotify
+// is called, and an optional one sent as null takes its default.
 func TestNullListsRefused(t *testing.T) {
 	e := start(t, true)
 	for _, tc := range []struct {
@@ -87,7 +86,7 @@ func TestNullListsRefused(t *testing.T) {
 		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": nil}},
 		{"remove_from_playlist", map[string]any{"playlist": "pl1", "uris": nil}},
 	} {
-		if msg := mcptest.CallError(t, e.cs, tc.tool, tc.args); !strings.Contains(msg, "uris is empty") {
+		if msg := mcptest.CallError(t, e.cs, tc.tool, tc.args); msg != "invalid arguments: uris must be an array, not null" {
 			t.Errorf("%s: message = %q", tc.tool, msg)
 		}
 	}

@@ -118,10 +118,7 @@ func (c *client) searchMusic(ctx context.Context, _ *mcp.CallToolRequest, in sea
 		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "query is blank: give the words to search for")
 	}
 	limit := in.Limit
-	types := in.Types
-	if len(types) == 0 { // null passes the schema and means the default
-		types = []string{"track"}
-	}
+	types := in.Types // the schema's default, also when sent as null
 	var mask spotify.SearchType
 	for _, t := range types {
 		mask |= searchTypes[t]

@@ -23,7 +23,7 @@ func addLibraryTools(s *kit.Server, c *client) {
 	kit.AddTool(s, ro("get_top_items", "The user's top Spotify tracks or artists over a time range."), c.getTopItems)
 }
 
-func (c *client) listSavedTracks(ctx context.Context, _ *mcp.CallToolRequest, in Paging) (*mcp.CallToolResult, tracksOutput, error) {
+func (c *client) listSavedTracks(ctx context.Context, _ *mcp.CallToolRequest, in paging) (*mcp.CallToolResult, tracksOutput, error) {
 	page, err := c.zm.CurrentUsersTracks(ctx, spotify.Limit(in.Limit), spotify.Offset(in.Offset))
 	if err != nil {
 		return nil, tracksOutput{}, c.fail(ctx, err, "your saved tracks")
@@ -40,9 +40,6 @@ type libraryInput struct {
 }
 
 func libraryURIs(in []string) (string, error) {
-	if len(in) == 0 { // null passes the schema's minItems
-		return "", kit.Errorf(kit.CodeInvalidInput, "uris is empty: give 1 to 40 URIs")
-	}
 	out := make([]string, len(in))
 	for i, s := range in {
 		uri, kind, _, err := parseURI(s, "track")
@@ -118,7 +115,7 @@ func (c *client) getRecentlyPlayed(ctx context.Context, _ *mcp.CallToolRequest, 
 type topInput struct {
 	Type      string `json:"type,omitempty" jsonschema:"top tracks or top artists" schema:"enum=tracks|artists,default=tracks"`
 	TimeRange string `json:"time_range,omitempty" jsonschema:"the period: about 4 weeks (short_term), 6 months (medium_term) or several years (long_term)" schema:"enum=short_term|medium_term|long_term,default=medium_term"`
-	Paging
+	paging
 }
 
 func (c *client) getTopItems(ctx context.Context, _ *mcp.CallToolRequest, in topInput) (*mcp.CallToolResult, searchOutput, error) {
@@ -134,7 +131,7 @@ func (c *client) getTopItems(ctx context.Context, _ *mcp.CallToolRequest, in top
 		for _, t := range page.Tracks {
 			out.Items = append(out.Items, item{Type: "track", Name: t.Name, URI: string(t.URI), By: artistNames(t.Artists), Album: t.Album.Name})
 		}
-		out.NextOffset = nextOffset(in.Paging, len(page.Tracks), page.Next)
+		out.NextOffset = nextOffset(in.paging, len(page.Tracks), page.Next)
 	case "artists":
 		page, err := c.zm.CurrentUsersTopArtists(ctx, opts...)
 		if err != nil {
@@ -143,7 +140,7 @@ func (c *client) getTopItems(ctx context.Context, _ *mcp.CallToolRequest, in top
 		for _, a := range page.Artists {
 			out.Items = append(out.Items, item{Type: "artist", Name: a.Name, URI: string(a.URI)})
 		}
-		out.NextOffset = nextOffset(in.Paging, len(page.Artists), page.Next)
+		out.NextOffset = nextOffset(in.paging, len(page.Artists), page.Next)
 	}
 	return nil, out, nil
 }

@@ -107,19 +107,18 @@ func addPlaylistTools(s *kit.Server, c *client) {
 	kit.AddTool(s, kit.Tool{Name: "reorder_playlist", Description: "Move a run of items within a Spotify playlist.", OpenWorld: true}, c.reorderPlaylist)
 }
 
-// Paging is the limit and offset of a paged list, embedded in a tool's arguments. It is exported
-// because the kit applies the schema tags of an embedded struct's fields only when the
-// embedded struct is exported.
-type Paging struct {
+// paging is the limit and offset of a paged list, embedded in a tool's arguments (the kit
+// applies the schema tags of embedded fields as encoding/json promotes them).
+type paging struct {
 	Limit  int `json:"limit,omitempty" jsonschema:"how many to return" schema:"minimum=1,maximum=50,default=20"`
 	Offset int `json:"offset,omitempty" jsonschema:"skip this many, for the next page (next_offset of the last answer)" schema:"minimum=0,default=0"`
 }
 
-func (p Paging) query() url.Values {
+func (p paging) query() url.Values {
 	return url.Values{"limit": {strconv.Itoa(p.Limit)}, "offset": {strconv.Itoa(p.Offset)}}
 }
 
-func nextOffset(in Paging, got int, next string) int {
+func nextOffset(in paging, got int, next string) int {
 	if next == "" {
 		return 0
 	}
@@ -153,7 +152,7 @@ func (o playlistsOutput) Text() string {
 	return strings.Join(lines, "\n")
 }
 
-func (c *client) listPlaylists(ctx context.Context, _ *mcp.CallToolRequest, in Paging) (*mcp.CallToolResult, playlistsOutput, error) {
+func (c *client) listPlaylists(ctx context.Context, _ *mcp.CallToolRequest, in paging) (*mcp.CallToolResult, playlistsOutput, error) {
 	q := in.query()
 	var page struct {
 		Items []apiPlaylist `json:"items"`
@@ -176,7 +175,7 @@ func (c *client) listPlaylists(ctx context.Context, _ *mcp.CallToolRequest, in P
 
 type playlistItemsInput struct {
 	Playlist string `json:"playlist" jsonschema:"playlist URI, link or id" schema:"minLength=1"`
-	Paging
+	paging
 }
 
 type tracksOutput struct {
@@ -211,7 +210,7 @@ func (c *client) getPlaylistItems(ctx context.Context, _ *mcp.CallToolRequest, i
 	if err := c.do(ctx, "GET", "playlists/"+url.PathEscape(id)+"/items", q, nil, &page); err != nil {
 		return nil, tracksOutput{}, c.fail(ctx, err, "playlist "+in.Playlist)
 	}
-	out := tracksOutput{Items: []track{}, Total: page.Total, NextOffset: nextOffset(in.Paging, len(page.Items), page.Next)}
+	out := tracksOutput{Items: []track{}, Total: page.Total, NextOffset: nextOffset(in.paging, len(page.Items), page.Next)}
 	for _, e := range page.Items {
 		if t, ok := e.track(); ok {
 			out.Items = append(out.Items, t)
@@ -255,9 +254,6 @@ type snapshotOutput struct {
 func (o snapshotOutput) Text() string { return o.Message }
 
 func itemURIs(in []string) ([]string, error) {
-	if len(in) == 0 { // null passes the schema's minItems
-		return nil, kit.Errorf(kit.CodeInvalidInput, "uris is empty: give 1 to 100 URIs")
-	}
 	out := make([]string, len(in))
 	for i, s := range in {
 		uri, kind, _, err := parseURI(s, "track")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -12,12 +13,34 @@ import (
 // args decodes and validates one tool's arguments. It does with the standard library, once,
 // what the go-sdk's typed AddTool does through several passes of its JSON decoder, which
 // allocates a 32 KiB buffer on each pass: on the calculator that was most of the server's
-// CPU time per call. TestParity holds it to the same checks as the SDK's path.
+// CPU time per call. Defaults are set on the decoded struct rather than by encoding the
+// arguments again. TestParity holds it to the same checks as the SDK's path.
 type args[In any] struct {
 	schema   *jsonschema.Schema
 	resolved *jsonschema.Resolved
-	defaults bool            // some argument has a default, so decoding goes through the generic value
-	empty    map[string]bool // arguments for which "" means absent (see emptyAbsent)
+	defaults []fieldDefault   // top-level arguments with a default
+	optional map[string][]int // optional top-level arguments by name, with their field index: null means absent
+	empty    map[string]bool  // optional enum arguments for which "" means absent too
+	generic  bool             // defaults the fast path cannot set: decode through the generic value
+}
+
+// fieldDefault is one top-level argument's default, decoded once into its field's type; a
+// default that holds references (a list, a map, a pointer) is decoded afresh for each call, so
+// that no handler can change what the next call gets.
+type fieldDefault struct {
+	name  string
+	index []int
+	value reflect.Value
+	raw   json.RawMessage // set when the value must be decoded afresh
+}
+
+func (d fieldDefault) get() reflect.Value {
+	if d.raw == nil {
+		return d.value
+	}
+	v := reflect.New(d.value.Type())
+	_ = json.Unmarshal(d.raw, v.Interface()) // decoded once at registration already
+	return v.Elem()
 }
 
 func newArgs[In any]() (*args[In], error) {
@@ -28,14 +51,45 @@ func newArgs[In any]() (*args[In], error) {
 	if schema.Type != "object" {
 		return nil, fmt.Errorf("arguments must be a struct, got %q", schema.Type)
 	}
-	if err := constrain(reflect.TypeFor[In](), schema, ""); err != nil {
+	t := reflect.TypeFor[In]()
+	if err := constrain(t, schema, ""); err != nil {
 		return nil, err
 	}
 	resolved, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
 		return nil, err
 	}
-	return &args[In]{schema: schema, resolved: resolved, defaults: hasDefaults(schema), empty: emptyAbsent(schema)}, nil
+	a := &args[In]{schema: schema, resolved: resolved, optional: map[string][]int{}, empty: emptyAbsent(schema), generic: nestedDefaults(schema)}
+	if t.Kind() != reflect.Struct {
+		a.generic = true
+		return a, nil
+	}
+	for _, f := range jsonFields(t) {
+		prop := schema.Properties[f.name]
+		if prop == nil {
+			continue
+		}
+		if f.viaPointer {
+			a.generic = a.generic || prop.Default != nil || a.empty[f.name] // the embedded pointer may be nil
+			continue
+		}
+		if !slices.Contains(schema.Required, f.name) {
+			a.optional[f.name] = f.index
+		}
+		if prop.Default != nil {
+			v := reflect.New(f.typ)
+			if err := json.Unmarshal(prop.Default, v.Interface()); err != nil {
+				return nil, fmt.Errorf("argument %s: default %s: %w", f.name, prop.Default, err)
+			}
+			d := fieldDefault{name: f.name, index: f.index, value: v.Elem()}
+			switch f.typ.Kind() {
+			case reflect.Slice, reflect.Map, reflect.Pointer, reflect.Interface, reflect.Struct:
+				d.raw = prop.Default
+			}
+			a.defaults = append(a.defaults, d)
+		}
+	}
+	return a, nil
 }
 
 // decode validates raw against the input schema, applies the schema's defaults for absent
@@ -49,13 +103,14 @@ func (a *args[In]) decode(raw json.RawMessage) (In, error) {
 	if err := json.Unmarshal(raw, &generic); err != nil {
 		return in, fmt.Errorf("invalid arguments: %w; send a JSON object matching the tool's input schema", err)
 	}
-	reencode := a.defaults
-	if obj, ok := generic.(map[string]any); ok && len(a.empty) > 0 {
-		for k, v := range obj {
-			if v == "" && a.empty[k] {
-				delete(obj, k)
-				reencode = true
-			}
+	obj, _ := generic.(map[string]any)
+	// An optional argument sent as null, or as "" where "" is not an allowed value, is absent:
+	// its default applies. Models send both for "none".
+	var emptied []string
+	for name, v := range obj {
+		if _, ok := a.optional[name]; ok && (v == nil || (v == "" && a.empty[name])) {
+			delete(obj, name)
+			emptied = append(emptied, name)
 		}
 	}
 	if err := a.resolved.Validate(generic); err != nil {
@@ -64,7 +119,7 @@ func (a *args[In]) decode(raw json.RawMessage) (In, error) {
 		}
 		return in, fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)
 	}
-	if reencode {
+	if a.generic {
 		if err := a.resolved.ApplyDefaults(&generic); err != nil {
 			return in, fmt.Errorf("applying the input schema's defaults: %w", err)
 		}
@@ -76,6 +131,18 @@ func (a *args[In]) decode(raw json.RawMessage) (In, error) {
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return in, fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)
+	}
+	if a.generic || (len(a.defaults) == 0 && len(emptied) == 0) {
+		return in, nil
+	}
+	v := reflect.ValueOf(&in).Elem()
+	for _, name := range emptied {
+		v.FieldByIndex(a.optional[name]).SetZero()
+	}
+	for _, d := range a.defaults {
+		if _, given := obj[d.name]; !given {
+			v.FieldByIndex(d.index).Set(d.get())
+		}
 	}
 	return in, nil
 }

@@ -23,6 +23,9 @@ import (
 //   - enum=a|b|c: the allowed values; on a slice, the allowed values of each item; on an
 //     optional argument an empty string counts as absent (so its default applies), and on a
 //     pointer null stays allowed
+//
+// Any optional argument sent as null counts as absent, so its default applies too; a required
+// list with minItems refuses null.
 //   - minimum=N, maximum=N: inclusive bounds of a number; on a slice, of each item
 //   - minLength=N, maxLength=N: bounds of a string's length in characters; on a slice, of each item
 //   - minItems=N, maxItems=N: bounds of a slice's length
@@ -61,49 +64,79 @@ func constrain(t reflect.Type, s *jsonschema.Schema, path string) error {
 	default:
 		return nil
 	}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
+	for _, f := range jsonFields(t) {
+		prop := s.Properties[f.name]
+		if prop == nil {
 			continue
 		}
+		where := strings.TrimPrefix(path+"."+f.name, ".")
+		if strings.TrimSpace(prop.Description) == "" {
+			return fmt.Errorf("argument %s has no description: add a `jsonschema:\"...\"` tag that tells a model what to send", where)
+		}
+		if tag, ok := f.tag.Lookup(schemaTag); ok {
+			if err := applyTag(f.typ, prop, tag); err != nil {
+				return fmt.Errorf("argument %s: schema tag %q: %w", where, tag, err)
+			}
+			if prop.Default != nil && !slices.Contains(s.Required, f.name) && strings.Contains(path, "[]") {
+				return fmt.Errorf("argument %s: a default inside list items is never applied; handle the absent value in the handler", where)
+			}
+			if prop.Default != nil && slices.Contains(s.Required, f.name) {
+				return fmt.Errorf("argument %s: a default on a required argument is never used; add omitempty to its json tag", where)
+			}
+			if prop.MinItems != nil && *prop.MinItems > 0 && slices.Contains(s.Required, f.name) && slices.Contains(prop.Types, "null") {
+				// A required list that must have items must be a list: null would slip past minItems.
+				prop.Types, prop.Type = nil, "array"
+			}
+		}
+		if err := constrain(f.typ, prop, where); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonField is a struct field as encoding/json sees it: its JSON name and where it sits,
+// fields of embedded structs (exported or not) promoted into the outer object.
+type jsonField struct {
+	name       string
+	index      []int
+	typ        reflect.Type
+	tag        reflect.StructTag
+	viaPointer bool // reached through an embedded pointer, which may be nil
+}
+
+// jsonFields lists the JSON fields of struct type t.
+func jsonFields(t reflect.Type) []jsonField {
+	var out []jsonField
+	for i := range t.NumField() {
+		f := t.Field(i)
 		name, skip := jsonName(f)
 		if skip {
 			continue
 		}
 		if f.Anonymous && name == "" {
-			// An embedded struct's fields are promoted into the same object, as in encoding/json.
-			if err := constrain(f.Type, s, path); err != nil {
-				return err
+			et, ptr := f.Type, false
+			if et.Kind() == reflect.Pointer {
+				et, ptr = et.Elem(), true
 			}
+			if et.Kind() == reflect.Struct {
+				for _, inner := range jsonFields(et) {
+					inner.index = append([]int{i}, inner.index...)
+					inner.viaPointer = inner.viaPointer || ptr
+					out = append(out, inner)
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
 			continue
 		}
 		if name == "" {
 			name = f.Name
 		}
-		prop := s.Properties[name]
-		if prop == nil {
-			continue
-		}
-		where := strings.TrimPrefix(path+"."+name, ".")
-		if strings.TrimSpace(prop.Description) == "" {
-			return fmt.Errorf("argument %s has no description: add a `jsonschema:\"...\"` tag that tells a model what to send", where)
-		}
-		if tag, ok := f.Tag.Lookup(schemaTag); ok {
-			if err := applyTag(f.Type, prop, tag); err != nil {
-				return fmt.Errorf("argument %s: schema tag %q: %w", where, tag, err)
-			}
-			if prop.Default != nil && !slices.Contains(s.Required, name) && strings.Contains(path, "[]") {
-				return fmt.Errorf("argument %s: a default inside list items is never applied; handle the absent value in the handler", where)
-			}
-			if prop.Default != nil && slices.Contains(s.Required, name) {
-				return fmt.Errorf("argument %s: a default on a required argument is never used; add omitempty to its json tag", where)
-			}
-		}
-		if err := constrain(f.Type, prop, where); err != nil {
-			return err
-		}
+		out = append(out, jsonField{name: name, index: []int{i}, typ: f.Type, tag: f.Tag})
 	}
-	return nil
+	return out
 }
 
 // jsonName returns the JSON name of a struct field ("" when it has none) and whether
@@ -258,20 +291,34 @@ func count(s string) (int, error) {
 	return n, nil
 }
 
-// hasDefaults reports whether any property of s, at any depth, declares a default.
-func hasDefaults(s *jsonschema.Schema) bool {
-	if s == nil {
-		return false
-	}
-	if s.Default != nil {
-		return true
+// nestedDefaults reports whether any schema below the top level of s declares a default.
+func nestedDefaults(s *jsonschema.Schema) bool {
+	var below func(s *jsonschema.Schema) bool
+	below = func(s *jsonschema.Schema) bool {
+		if s == nil {
+			return false
+		}
+		if s.Default != nil {
+			return true
+		}
+		for _, p := range s.Properties {
+			if below(p) {
+				return true
+			}
+		}
+		return below(s.Items)
 	}
 	for _, p := range s.Properties {
-		if hasDefaults(p) {
+		for _, sub := range p.Properties {
+			if below(sub) {
+				return true
+			}
+		}
+		if below(p.Items) {
 			return true
 		}
 	}
-	return hasDefaults(s.Items)
+	return false
 }
 
 // explain names, in words a model can act on, the first rule of s that v breaks. It knows the

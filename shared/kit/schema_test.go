@@ -62,6 +62,15 @@ type (
 		Mode  string  `json:"mode,omitempty" jsonschema:"a mode" schema:"enum=fast|slow,default=slow"`
 		Must  string  `json:"must" jsonschema:"a required choice" schema:"enum=a|b"`
 	}
+	paging struct {
+		Limit int `json:"limit,omitempty" jsonschema:"how many" schema:"minimum=1,maximum=50,default=20"`
+	}
+	tagUnexportedEmbed struct {
+		paging
+		IDs  []string `json:"ids" jsonschema:"ids" schema:"minItems=1"`
+		Tags []string `json:"tags,omitempty" jsonschema:"tags" schema:"default=[\"a\"]"`
+		Flag *bool    `json:"flag,omitempty" jsonschema:"a flag" schema:"default=true"`
+	}
 	// Embedded is promoted into tagGood's object, as encoding/json does.
 	Embedded struct {
 		Deep int `json:"deep,omitempty" jsonschema:"deep" schema:"maximum=3"`
@@ -160,6 +169,7 @@ func TestSchemaOptionalEnums(t *testing.T) {
 		{`{"must":"a","color":null}`, `color=<nil> mode=slow`},
 		{`{"must":"a","color":"red"}`, `color=red mode=slow`},
 		{`{"must":"a","mode":""}`, `color=<nil> mode=slow`},
+		{`{"must":"a","mode":null}`, `color=<nil> mode=slow`},
 		{`{"must":"a","mode":"fast"}`, `color=<nil> mode=fast`},
 		{`{"must":"a","color":"green"}`, `invalid arguments: color must be one of "red", "blue", not "green"`},
 		{`{"must":""}`, `invalid arguments: must must be one of "a", "b", not ""`},
@@ -179,6 +189,31 @@ func TestSchemaOptionalEnums(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("decode(%s) = %s, want %s", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestSchemaPromotedFieldsAndLists(t *testing.T) {
+	a, err := newArgs[tagUnexportedEmbed]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := a.decode(json.RawMessage(`{"ids":["x"]}`))
+	if err != nil || in.Limit != 20 || len(in.Tags) != 1 || in.Flag == nil || !*in.Flag {
+		t.Fatalf("defaults through an unexported embedded struct: %+v %v", in, err)
+	}
+	in.Tags[0], *in.Flag = "changed", false // a handler changing what it got
+	again, _ := a.decode(json.RawMessage(`{"ids":["x"]}`))
+	if again.Tags[0] != "a" || !*again.Flag {
+		t.Errorf("one call's change leaked into the next call's defaults: %+v", again)
+	}
+	for args, want := range map[string]string{
+		`{"ids":["x"],"limit":51}`: "invalid arguments: limit must be at most 50, not 51",
+		`{"ids":null}`:             "invalid arguments: ids must be an array, not null",
+		`{"ids":[]}`:               "invalid arguments: ids must have at least 1 item, not 0",
+	} {
+		if _, err := a.decode(json.RawMessage(args)); err == nil || err.Error() != want {
+			t.Errorf("decode(%s) = %v, want %s", args, err, want)
 		}
 	}
 }
