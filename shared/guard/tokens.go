@@ -89,15 +89,15 @@ func (t *Tokens) Label(token string) (string, bool) {
 // FromRequest returns the label of the bearer token a request carries; ok is false when it
 // carries none or an unknown one. The comparison is constant-time, as in Label.
 func (t *Tokens) FromRequest(r *http.Request) (label string, ok bool) {
-	tok, present := bearerToken(r)
+	tok, present := BearerToken(r)
 	if !present {
 		return "", false
 	}
 	return t.Label(tok)
 }
 
-// bearerToken returns the token of an "Authorization: Bearer TOKEN" header.
-func bearerToken(r *http.Request) (string, bool) {
+// BearerToken returns the token of an "Authorization: Bearer TOKEN" header.
+func BearerToken(r *http.Request) (string, bool) {
 	scheme, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	tok = strings.TrimSpace(tok)
 	if !strings.EqualFold(scheme, "Bearer") || tok == "" {
@@ -117,7 +117,7 @@ func (t *Tokens) Middleware(next http.Handler) http.Handler {
 	}
 	withInfo := auth.RequireBearerToken(verify, nil)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok, present := bearerToken(r)
+		tok, present := BearerToken(r)
 		if !present {
 			unauthorized(w, "missing bearer token: send Authorization: Bearer <token>")
 			return

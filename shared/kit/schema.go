@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -375,7 +376,7 @@ func explain(s *jsonschema.Schema, v any, path string) string {
 				return fmt.Sprintf("%s is required", join(path, r))
 			}
 		}
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			p, ok := s.Properties[k]
 			if !ok {
 				if s.AdditionalProperties != nil && s.AdditionalProperties.Not != nil {
@@ -473,16 +474,7 @@ func listNames(props map[string]*jsonschema.Schema) string {
 	if len(props) == 0 {
 		return "no arguments"
 	}
-	return strings.Join(sortedKeys(props), ", ")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return strings.Join(slices.Sorted(maps.Keys(props)), ", ")
 }
 
 func items(n int) string {

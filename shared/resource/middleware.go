@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
@@ -60,7 +61,7 @@ func (r *Resource) Middleware(static Static, tools ToolInfo, fail func(reason st
 		return info, nil
 	}, nil)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		tok, ok := bearerToken(req)
+		tok, ok := guard.BearerToken(req)
 		if !ok {
 			fail("missing_token")
 			r.challenge(w, http.StatusUnauthorized, "", "missing bearer token: sign in through the authorization server named in the resource metadata, or send Authorization: Bearer <token>")
@@ -120,16 +121,6 @@ func headerSafe(s string) string {
 		}
 	}
 	return string(b)
-}
-
-// bearerToken returns the token of an "Authorization: Bearer TOKEN" header.
-func bearerToken(r *http.Request) (string, bool) {
-	scheme, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-	tok = strings.TrimSpace(tok)
-	if !strings.EqualFold(scheme, "Bearer") || tok == "" {
-		return "", false
-	}
-	return tok, true
 }
 
 // writeCall reports whether req is a tools/call of a tool that changes something, naming it.
