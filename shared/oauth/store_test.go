@@ -112,13 +112,3 @@ func TestConcurrentUpdatesSerialize(t *testing.T) {
 		t.Fatalf("counter = %q, %v; want %d", data, err, n)
 	}
 }
-
-// privateDir is a temporary folder a token store accepts: t.TempDir makes them 0755.
-func privateDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
