@@ -20,6 +20,9 @@ import (
 // server honoured $MCP_STATE_DIR and the command did not, so `auth login` saved a token the
 // server never read.)
 func TestServerAndAuthCommandAgree(t *testing.T) {
+	if _, err := os.Stat("/etc/mcp-servers/credentials/spotify/client.json"); err == nil {
+		t.Skip("this host's deployed Spotify client takes part")
+	}
 	base := t.TempDir()
 	tests := []struct {
 		name  string

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -85,7 +84,7 @@ func spotifyAccount(ctx context.Context, hc *http.Client, api string, tok *oauth
 		ID          string `json:"id"`
 		DisplayName string `json:"display_name"`
 	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&me) != nil {
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(http.MaxBytesReader(nil, resp.Body, 64<<10)).Decode(&me) != nil {
 		return ""
 	}
 	if me.DisplayName != "" && me.DisplayName != me.ID {
