@@ -150,7 +150,7 @@ func (c *cmd) login(ctx context.Context, args []string) int {
 			c.server, p.Name, c.files.Client, p.ID, p.env("client"), fmt.Sprintf(p.NewClient, port), p.Doc)
 		return 1
 	}
-	client, err := p.LoadClient(c.files.Client)
+	client, err := p.loadClient(c.files.Client)
 	if err != nil {
 		return c.fail(1, "%v", err)
 	}
@@ -158,12 +158,12 @@ func (c *cmd) login(ctx context.Context, args []string) int {
 	if len(list) == 0 {
 		list = []string{c.server}
 		if cur, err := ReadRecord(c.files.Token); err == nil {
-			list = append(list, p.ServicesOf(cur.Scopes)...)
+			list = append(list, p.servicesOf(cur.Scopes)...)
 		}
 		slices.Sort(list)
 		list = slices.Compact(list)
 	}
-	scopes, err := p.ScopesFor(list, readOnly)
+	scopes, err := p.scopesFor(list, readOnly)
 	if err != nil {
 		return c.fail(2, "--services: %v", err)
 	}
@@ -236,7 +236,7 @@ func (c *cmd) status(args []string) int {
 		}
 		fmt.Fprintf(w, "state:      %s\naccount:    %s\nscopes:     %s\n", st.State, account, strings.Join(scopes, " "))
 		if len(c.p.Services) > 1 {
-			fmt.Fprintf(w, "services:   %s\n", strings.Join(c.p.ServicesOf(st.Scopes), ","))
+			fmt.Fprintf(w, "services:   %s\n", strings.Join(c.p.servicesOf(st.Scopes), ","))
 		}
 		fmt.Fprintf(w, "token file: %s\nclient:     %s\n", st.TokenFile, st.ClientFile)
 		for _, l := range []struct {

@@ -68,7 +68,7 @@ func TestLoginPasteTheURL(t *testing.T) {
 	if rec.Account != "ada@example.com" || rec.RefreshToken != "refresh-1" || rec.AccessToken != "access-0" || rec.ClientID != "cid" {
 		t.Errorf("record = %+v", rec)
 	}
-	if !p.Covers(rec.Scopes, "gmail", false) || !p.Covers(rec.Scopes, "calendar", false) {
+	if !p.covers(rec.Scopes, "gmail", false) || !p.covers(rec.Scopes, "calendar", false) {
 		t.Errorf("scopes %v do not cover gmail and calendar", rec.Scopes)
 	}
 	if !strings.Contains(out.String(), "Signed in to Google as ada@example.com; token saved to "+files.Token) {

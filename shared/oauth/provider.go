@@ -87,6 +87,9 @@ type Files struct {
 // systemd credential $CREDENTIALS_DIRECTORY/ID_client.json, else
 // /etc/mcp-servers/credentials/ID/client.json, when they exist, else client.json beside the token.
 func (p *Provider) Locate(server string, f Files, stateDir string, getenv func(string) string) Files {
+	if getenv == nil { // a configuration built by hand, not by config.Parse: no environment
+		getenv = func(string) string { return "" }
+	}
 	if f.Token == "" {
 		f.Token = getenv(p.env("token"))
 	}
@@ -141,9 +144,9 @@ func isDir(p string) bool {
 	return err == nil && info.IsDir()
 }
 
-// LoadClient reads the OAuth client file at path, after checking that nobody else can read or
+// loadClient reads the OAuth client file at path, after checking that nobody else can read or
 // replace it.
-func (p *Provider) LoadClient(path string) (*oauth2.Config, error) {
+func (p *Provider) loadClient(path string) (*oauth2.Config, error) {
 	data, err := ReadSecret(path)
 	if err != nil {
 		return nil, fmt.Errorf("read the %s OAuth client: %w", p.Name, err)
@@ -156,8 +159,8 @@ func (p *Provider) LoadClient(path string) (*oauth2.Config, error) {
 	return conf, nil
 }
 
-// ScopesFor returns the scopes a sign-in for services asks (with BaseScopes, sorted, once each).
-func (p *Provider) ScopesFor(services []string, readOnly bool) ([]string, error) {
+// scopesFor returns the scopes a sign-in for services asks (with BaseScopes, sorted, once each).
+func (p *Provider) scopesFor(services []string, readOnly bool) ([]string, error) {
 	set := slices.Clone(p.BaseScopes)
 	for _, s := range services {
 		sc, ok := p.Services[s]
@@ -174,19 +177,19 @@ func (p *Provider) ScopesFor(services []string, readOnly bool) ([]string, error)
 	return slices.Compact(set), nil
 }
 
-// ServicesOf returns the services whose full or read-only scopes are all among scopes.
-func (p *Provider) ServicesOf(scopes []string) []string {
+// servicesOf returns the services whose full or read-only scopes are all among scopes.
+func (p *Provider) servicesOf(scopes []string) []string {
 	var out []string
 	for _, name := range p.serviceNames() {
-		if p.Covers(scopes, name, true) {
+		if p.covers(scopes, name, true) {
 			out = append(out, name)
 		}
 	}
 	return out
 }
 
-// Covers reports whether scopes grant service its full scopes, or with readOnly its read-only ones.
-func (p *Provider) Covers(scopes []string, service string, readOnly bool) bool {
+// covers reports whether scopes grant service its full scopes, or with readOnly its read-only ones.
+func (p *Provider) covers(scopes []string, service string, readOnly bool) bool {
 	sc, ok := p.Services[service]
 	return ok && (containsAll(scopes, sc.Full) || readOnly && containsAll(scopes, sc.ReadOnly))
 }

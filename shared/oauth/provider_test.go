@@ -96,22 +96,22 @@ func TestScopes(t *testing.T) {
 		{[]string{"drive", "notes"}, false, "email https://www.googleapis.com/auth/drive https://www.googleapis.com/auth/drive.file openid"},
 	}
 	for _, tt := range tests {
-		got, err := Google.ScopesFor(tt.services, tt.readOnly)
+		got, err := Google.scopesFor(tt.services, tt.readOnly)
 		if err != nil || strings.Join(got, " ") != tt.want {
-			t.Errorf("ScopesFor(%v, %v) = %v, %v", tt.services, tt.readOnly, got, err)
+			t.Errorf("scopesFor(%v, %v) = %v, %v", tt.services, tt.readOnly, got, err)
 		}
-		if svc := Google.ServicesOf(got); strings.Join(svc, ",") != strings.Join(slices.Sorted(slices.Values(tt.services)), ",") {
-			t.Errorf("ServicesOf = %v, want %v", svc, tt.services)
+		if svc := Google.servicesOf(got); strings.Join(svc, ",") != strings.Join(slices.Sorted(slices.Values(tt.services)), ",") {
+			t.Errorf("servicesOf = %v, want %v", svc, tt.services)
 		}
 	}
-	if _, err := Google.ScopesFor([]string{"photos"}, false); err == nil || !strings.Contains(err.Error(), "give any of calendar,drive,gmail,notes") {
+	if _, err := Google.scopesFor([]string{"photos"}, false); err == nil || !strings.Contains(err.Error(), "give any of calendar,drive,gmail,notes") {
 		t.Errorf("unknown service: %v", err)
 	}
-	readOnly, _ := Google.ScopesFor([]string{"gmail"}, true)
-	if Google.Covers(readOnly, "gmail", false) || !Google.Covers(readOnly, "gmail", true) {
+	readOnly, _ := Google.scopesFor([]string{"gmail"}, true)
+	if Google.covers(readOnly, "gmail", false) || !Google.covers(readOnly, "gmail", true) {
 		t.Error("a read-only grant must cover gmail only for a --read-only server")
 	}
-	if got, _ := Spotify.ScopesFor([]string{"spotify"}, false); !slices.Equal(got, slices.Sorted(slices.Values(spotifyScopes))) {
+	if got, _ := Spotify.scopesFor([]string{"spotify"}, false); !slices.Equal(got, slices.Sorted(slices.Values(spotifyScopes))) {
 		t.Errorf("spotify scopes %v", got)
 	}
 }
@@ -156,7 +156,7 @@ func TestLoadClientRefusesOpenFiles(t *testing.T) {
 		if err := os.Chmod(path, tt.mode); err != nil {
 			t.Fatal(err)
 		}
-		conf, err := Spotify.LoadClient(path)
+		conf, err := Spotify.loadClient(path)
 		switch {
 		case tt.wantErr == "" && (err != nil || conf.ClientID != "cid"):
 			t.Errorf("mode %o: %v", tt.mode, err)

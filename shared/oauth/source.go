@@ -65,7 +65,7 @@ func NewSource(p *Provider, o SourceOptions) *Source {
 		o.Now = time.Now
 	}
 	s := &Source{p: p, o: o, file: secretFile{Path: o.Files.Token}}
-	s.client, s.clientErr = p.LoadClient(o.Files.Client)
+	s.client, s.clientErr = p.loadClient(o.Files.Client)
 	return s
 }
 
@@ -178,7 +178,7 @@ func (s *Source) usable() error {
 		return s.signInError(StateMissing, "")
 	case s.revoked != "":
 		return s.signInError(StateRevoked, "")
-	case s.o.Service != "" && !s.p.Covers(s.rec.Scopes, s.o.Service, s.o.ReadOnly):
+	case s.o.Service != "" && !s.p.covers(s.rec.Scopes, s.o.Service, s.o.ReadOnly):
 		return s.signInError(StateMissing, "it does not grant "+s.o.Service+" access")
 	case !s.rec.RefreshExpiry.IsZero() && !s.rec.RefreshExpiry.After(s.o.Now()):
 		return s.signInError(StateExpired, "")
