@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jck411/mcp-servers/shared/googleauth"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/api/calendar/v3"
@@ -147,7 +146,7 @@ func (c *cal) currentTime(ctx context.Context, _ *mcp.CallToolRequest, in curren
 
 // signInProblem is what keeps the sign-in from being used, read without calling Google, or "".
 func (c *cal) signInProblem() string {
-	if st := c.google.Source.Status(); st.State != googleauth.StateOK && st.State != googleauth.StateExpiring {
+	if st := c.google.Source.Status(); !st.Usable() {
 		return st.Message
 	}
 	return ""

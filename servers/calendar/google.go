@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/googleserver"
@@ -22,7 +21,7 @@ type cal struct {
 
 // newCal validates the flags and builds the Calendar client; no network is used.
 func newCal(s *kit.Server, st *settings) (*cal, error) {
-	zone, err := serverZone(st.timeZone, os.Getenv, "/etc/localtime")
+	zone, err := serverZone(st.timeZone, s.Config().Getenv, "/etc/localtime")
 	if err != nil {
 		return nil, fmt.Errorf("the server's time zone: %w", err)
 	}

@@ -4,15 +4,13 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"io"
 	"os"
 	_ "time/tzdata" // zones work on hosts without tzdata
 
-	"github.com/jck411/mcp-servers/shared/googleauth"
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/oauth"
 )
 
 func main() { os.Exit(kit.Main(spec())) }
@@ -49,6 +47,6 @@ func spec() kit.Spec {
 			addFreeBusyTools(s, c)
 			return nil
 		},
-		Commands: map[string]func(context.Context, []string, io.Writer, io.Writer) int{"auth": googleauth.Command(googleauth.CommandOptions{Server: "calendar"})},
+		Commands: map[string]kit.Command{"auth": oauth.Google.Command("calendar", nil)},
 	}
 }

@@ -3,14 +3,12 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"io"
 	"os"
 
-	"github.com/jck411/mcp-servers/shared/googleauth"
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/oauth"
 )
 
 func main() { os.Exit(kit.Main(spec())) }
@@ -59,6 +57,6 @@ func spec() kit.Spec {
 			addFilterTools(s, m)
 			return nil
 		},
-		Commands: map[string]func(context.Context, []string, io.Writer, io.Writer) int{"auth": googleauth.Command(googleauth.CommandOptions{Server: "gmail"})},
+		Commands: map[string]kit.Command{"auth": oauth.Google.Command("gmail", nil)},
 	}
 }

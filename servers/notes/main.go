@@ -8,15 +8,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/jck411/mcp-servers/servers/notes/vault"
-	"github.com/jck411/mcp-servers/shared/googleauth"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/oauth"
 )
 
 func main() { os.Exit(kit.Main(spec())) }
@@ -71,7 +70,7 @@ func spec() kit.Spec {
 			}
 			return nil
 		},
-		Commands: map[string]func(context.Context, []string, io.Writer, io.Writer) int{"auth": googleauth.Command(googleauth.CommandOptions{Server: "notes"})},
+		Commands: map[string]kit.Command{"auth": oauth.Google.Command("notes", nil)},
 	}
 }
 

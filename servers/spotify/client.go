@@ -9,13 +9,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
-	"github.com/jck411/mcp-servers/shared/spotifyauth"
+	"github.com/jck411/mcp-servers/shared/oauth"
 	"github.com/zmb3/spotify/v2"
 )
 
@@ -26,7 +24,7 @@ const defaultAPIURL = "https://api.spotify.com/v1/"
 // HTTP layer of its own for what the 2026 Web API changed (playlists' /items, POST
 // /me/playlists, /me/library). Both share the authorized, retrying HTTP client.
 type client struct {
-	src  *spotifyauth.Source
+	src  *oauth.Source
 	http *http.Client
 	api  string // ends in "/"
 	zm   *spotify.Client
@@ -41,23 +39,14 @@ func newClient(s *kit.Server, st *settings) (*client, error) {
 	case !isHTTP(st.accountsURL):
 		return nil, fmt.Errorf("--spotify-accounts-url %q: give an http(s) URL", st.accountsURL)
 	}
-	tokenFile := st.tokenFile
-	if tokenFile == "" {
-		tokenFile = filepath.Join(s.Config().StateDir, spotifyauth.TokenFileName)
-		if p := os.Getenv("MCP_SPOTIFY_TOKEN_FILE"); p != "" {
-			tokenFile = p
-		}
+	cfg := s.Config()
+	p := oauth.Spotify.WithAccountsURL(st.accountsURL)
+	files := p.Locate(cfg.Name, oauth.Files{Token: st.tokenFile, Client: st.clientFile}, cfg.StateDir, cfg.Getenv)
+	src := oauth.NewSource(p, oauth.SourceOptions{Files: files, Fix: "spotify auth login"})
+	if err := src.ClientErr(); err != nil {
+		s.Logger().Warn("Spotify client not loaded; tools will say so", "error", err.Error())
 	}
-	clientFile := st.clientFile
-	if clientFile == "" {
-		clientFile = spotifyauth.DefaultClientFile(os.Getenv, tokenFile)
-	}
-	conf, confErr := spotifyauth.LoadClient(clientFile, st.accountsURL)
-	if confErr != nil {
-		s.Logger().Warn("Spotify client not loaded; tools will say so", "error", confErr.Error())
-	}
-	src := spotifyauth.NewSource(spotifyauth.SourceOptions{TokenFile: tokenFile, Client: conf, ClientErr: confErr, FixCommand: "spotify auth login"})
-	hc := spotifyauth.NewHTTPClient(src, spotifyauth.ClientOptions{Concurrent: st.concurrent})
+	hc := src.HTTPClient(st.concurrent, nil)
 	api := strings.TrimSuffix(st.apiURL, "/") + "/"
 	c := &client{src: src, http: hc, api: api, zm: spotify.New(hc, spotify.WithBaseURL(api))}
 	s.AddHealthCheck("spotify token", c.health)
@@ -72,9 +61,9 @@ func isHTTP(u string) bool {
 func (c *client) health(context.Context) health.Result {
 	st := c.src.Status()
 	switch st.State {
-	case spotifyauth.StateOK:
+	case oauth.StateOK:
 		return health.Result{Status: health.OK, Detail: st.Detail()}
-	case spotifyauth.StateMissing, spotifyauth.StateExpiring:
+	case oauth.StateMissing, oauth.StateExpiring:
 		return health.Result{Status: health.Warn, Detail: st.Detail()}
 	}
 	return health.Result{Status: health.Fail, Detail: st.Detail()}
@@ -153,7 +142,7 @@ func decodeError(status int, data []byte) error {
 // object for "not found".
 func (c *client) fail(ctx context.Context, err error, what string) error {
 	var ke *kit.Error
-	var se *spotifyauth.SignInError
+	var se *oauth.SignInError
 	if errors.As(err, &ke) {
 		return err
 	}

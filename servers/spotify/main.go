@@ -3,13 +3,11 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"io"
 	"os"
 
 	"github.com/jck411/mcp-servers/shared/kit"
-	"github.com/jck411/mcp-servers/shared/spotifyauth"
+	"github.com/jck411/mcp-servers/shared/oauth"
 )
 
 func main() { os.Exit(kit.Main(spec())) }
@@ -32,10 +30,10 @@ func spec() kit.Spec {
 		Port:         9010,
 		Instructions: "Spotify for the signed-in account. Playback needs Premium and a device: list_devices names them; pass device (name or id) to play, transfer_playback or the other controls. play takes a Spotify URI/URL or a search query. Spotify no longer offers recommendations or related artists: build suggestions from get_top_items, get_recently_played and search_music.",
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&st.tokenFile, "spotify-token-file", "", "the Spotify token file, rewritten on every rotation (default: token.json in the state dir)")
+			fs.StringVar(&st.tokenFile, "spotify-token-file", "", "the Spotify token file, rewritten on every rotation (default: token.json in the state dir; `spotify auth` finds the same file)")
 			fs.StringVar(&st.clientFile, "spotify-client-file", "", `the Spotify app's client JSON {"client_id": …} (default: $CREDENTIALS_DIRECTORY/spotify_client.json, else /etc/mcp-servers/credentials/spotify/client.json, else client.json beside the token file)`)
 			fs.StringVar(&st.apiURL, "spotify-api-url", defaultAPIURL, "base URL of the Spotify Web API")
-			fs.StringVar(&st.accountsURL, "spotify-accounts-url", spotifyauth.AccountsURL, "base URL of Spotify's accounts service (token endpoint)")
+			fs.StringVar(&st.accountsURL, "spotify-accounts-url", oauth.Spotify.AccountsURL, "base URL of Spotify's accounts service (token endpoint)")
 			fs.IntVar(&st.concurrent, "max-concurrent", 4, "Spotify API calls in flight at once")
 		},
 		Setup: func(s *kit.Server) error {
@@ -49,6 +47,6 @@ func spec() kit.Spec {
 			addLibraryTools(s, c)
 			return nil
 		},
-		Commands: map[string]func(context.Context, []string, io.Writer, io.Writer) int{"auth": spotifyauth.Command(spotifyauth.CommandOptions{Server: "spotify"})},
+		Commands: map[string]kit.Command{"auth": oauth.Spotify.Command("spotify", nil)},
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/mcptest"
-	"github.com/jck411/mcp-servers/shared/spotifyauth"
+	"github.com/jck411/mcp-servers/shared/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,8 +35,8 @@ func start(t *testing.T, signedIn bool) *env {
 		t.Fatal(err)
 	}
 	if signedIn {
-		rec := &spotifyauth.Record{RefreshToken: "refresh-0", AccessToken: "stale", Expiry: time.Now().Add(-time.Hour), SignedIn: time.Now(), Account: "Me (me)"}
-		if err := spotifyauth.SaveRecord(token, rec); err != nil {
+		rec := &oauth.Record{RefreshToken: "refresh-0", AccessToken: "stale", Expiry: time.Now().Add(-time.Hour), SignedIn: time.Now(), Account: "Me (me)"}
+		if err := oauth.SaveRecord(token, rec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -67,7 +67,7 @@ func TestRefreshRotationPersisted(t *testing.T) {
 	if !out.Playing || out.Item == nil || out.Item.Name != "Paranoid Android" || out.Device.Name != "Kitchen speaker" || out.ProgressMS != 65000 || !out.Shuffle || out.Repeat != "context" {
 		t.Fatalf("playback = %+v", out)
 	}
-	rec, err := spotifyauth.ReadRecord(e.token)
+	rec, err := oauth.ReadRecord(e.token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestInvalidGrant(t *testing.T) {
 	e.fake.set(func(f *fakeSpotify) { f.revoked = true })
 	for range 2 {
 		msg := mcptest.CallError(t, e.cs, "list_devices", map[string]any{})
-		if !strings.Contains(msg, "re-authorize with `spotify auth login`") {
+		if !strings.Contains(msg, "Spotify sign-in for Me (me) was revoked or expired (Spotify ends sign-ins six months after consent): run `spotify auth login`") {
 			t.Fatalf("message = %q", msg)
 		}
 	}

@@ -49,6 +49,7 @@ type Config struct {
 	MaxBodyBytes   int64
 	ShowVersion    bool
 	ListTools      bool
+	Getenv         func(string) string // the environment Parse read, for a server's own settings
 }
 
 // Addr is the host:port the HTTP listener binds.
@@ -63,7 +64,7 @@ func EnvName(flagName string) string {
 // extra, when non-nil, registers a server's own flags on the same set before parsing; they get
 // the same environment fallback. Usage and errors are written to out.
 func Parse(name string, port int, args []string, getenv func(string) string, out io.Writer, extra func(*flag.FlagSet)) (*Config, error) {
-	c := &Config{Name: name}
+	c := &Config{Name: name, Getenv: getenv}
 	var (
 		logLevel, enable, disable, hosts, origins string
 		fs                                        = flag.NewFlagSet(name, flag.ContinueOnError)
@@ -123,7 +124,7 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 		}
 	}
 	if c.StateDir == "" {
-		c.StateDir = defaultStateDir(name, getenv)
+		c.StateDir = DefaultStateDir(name, getenv)
 	}
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -256,7 +257,10 @@ func SplitList(s string) []string {
 	return out
 }
 
-func defaultStateDir(name string, getenv func(string) string) string {
+// DefaultStateDir is a server's state folder when --state-dir is not given: the first of
+// $STATE_DIRECTORY (systemd), else $XDG_STATE_HOME/mcp-servers/NAME, else
+// ~/.local/state/mcp-servers/NAME, else one under the temporary folder.
+func DefaultStateDir(name string, getenv func(string) string) string {
 	if d := getenv("STATE_DIRECTORY"); d != "" {
 		// systemd may pass several, colon-separated; the first is this server's.
 		return strings.Split(d, ":")[0]

@@ -9,13 +9,12 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 
-	"github.com/jck411/mcp-servers/shared/googleauth"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/oauth"
 	"google.golang.org/api/googleapi"
 )
 
@@ -38,18 +37,18 @@ type Flags struct {
 // Register adds --google-token-file, --google-client-file, the product's endpoint flag and
 // --max-concurrent to fs.
 func (f *Flags) Register(fs *flag.FlagSet, p Product) {
-	fs.StringVar(&f.TokenFile, "google-token-file", "", "the Google token file the Google servers share (default: "+googleauth.SystemDir+"/token.json when that folder exists, else ~/.local/state/mcp-servers/google/token.json)")
-	fs.StringVar(&f.ClientFile, "google-client-file", "", "the Google OAuth client JSON, Desktop app type (default: $CREDENTIALS_DIRECTORY/google_client.json, else client.json beside the token file)")
+	fs.StringVar(&f.TokenFile, "google-token-file", "", "the Google token file the Google servers share (default: /var/lib/mcp-servers/google/token.json when that folder exists, else ~/.local/state/mcp-servers/google/token.json)")
+	fs.StringVar(&f.ClientFile, "google-client-file", "", "the Google OAuth client JSON, Desktop app type (default: $CREDENTIALS_DIRECTORY/google_client.json, else /etc/mcp-servers/credentials/google/client.json, else client.json beside the token file)")
 	fs.StringVar(&f.Endpoint, p.EndpointFlag, p.Endpoint, "base URL of the "+p.Name+" API")
 	fs.IntVar(&f.Concurrent, "max-concurrent", 5, p.Name+" API calls in flight at once for the account")
 }
 
 // Account is a server's authorized connection to one Google API.
 type Account struct {
-	Source   *googleauth.Source // the shared sign-in's token source
-	HTTP     *http.Client       // authorized, with bounded retries and the concurrency limit
-	Endpoint string             // the API's base URL, ending in "/"
-	ReadOnly bool               // the server runs with --read-only
+	Source   *oauth.Source // the shared sign-in's token source
+	HTTP     *http.Client  // authorized, with bounded retries and the concurrency limit
+	Endpoint string        // the API's base URL, ending in "/"
+	ReadOnly bool          // the server runs with --read-only
 	product  Product
 }
 
@@ -63,31 +62,21 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	case !strings.HasPrefix(f.Endpoint, "http://") && !strings.HasPrefix(f.Endpoint, "https://"):
 		return nil, fmt.Errorf("--%s %q: give an http(s) URL", p.EndpointFlag, f.Endpoint)
 	}
-	tokenFile := f.TokenFile
-	if tokenFile == "" {
-		tokenFile = googleauth.DefaultTokenFile(os.Getenv)
-	}
-	clientFile := f.ClientFile
-	if clientFile == "" {
-		clientFile = googleauth.DefaultClientFile(os.Getenv, tokenFile)
-	}
-	client, clientErr := googleauth.LoadClient(clientFile)
-	if clientErr != nil {
-		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", clientErr.Error())
-	}
-	readOnly := s.Config().ReadOnly
+	cfg := s.Config()
+	files := oauth.Google.Locate(p.Server, oauth.Files{Token: f.TokenFile, Client: f.ClientFile}, cfg.StateDir, cfg.Getenv)
 	fix := p.Server + " auth login"
-	if readOnly {
+	if cfg.ReadOnly {
 		fix += " --read-only"
 	}
-	src := googleauth.NewSource(googleauth.SourceOptions{
-		TokenFile: tokenFile, Client: client, ClientErr: clientErr, FixCommand: fix, Service: p.Server, ReadOnly: readOnly,
-	})
+	src := oauth.NewSource(oauth.Google, oauth.SourceOptions{Files: files, Fix: fix, Service: p.Server, ReadOnly: cfg.ReadOnly})
+	if err := src.ClientErr(); err != nil {
+		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", err.Error())
+	}
 	a := &Account{
 		Source:   src,
-		HTTP:     googleauth.NewHTTPClient(src, googleauth.ClientOptions{Concurrent: f.Concurrent}),
+		HTTP:     src.HTTPClient(f.Concurrent, nil),
 		Endpoint: strings.TrimSuffix(f.Endpoint, "/") + "/",
-		ReadOnly: readOnly,
+		ReadOnly: cfg.ReadOnly,
 		product:  p,
 	}
 	s.AddHealthCheck("google token", a.Health)
@@ -99,9 +88,9 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 func (a *Account) Health(context.Context) health.Result {
 	st := a.Source.Status()
 	switch st.State {
-	case googleauth.StateOK:
+	case oauth.StateOK:
 		return health.Result{Status: health.OK, Detail: st.Detail()}
-	case googleauth.StateExpiring, googleauth.StateMissing:
+	case oauth.StateExpiring, oauth.StateMissing:
 		return health.Result{Status: health.Warn, Detail: st.Detail()}
 	}
 	return health.Result{Status: health.Fail, Detail: st.Detail()}
@@ -111,7 +100,7 @@ func (a *Account) Health(context.Context) health.Result {
 // object for "not found" ("message 18c2…").
 func (a *Account) Fail(err error, what string) error {
 	name := a.product.Name
-	var se *googleauth.SignInError
+	var se *oauth.SignInError
 	var ge *googleapi.Error
 	var ke *kit.Error
 	switch {

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/config"
-	"github.com/jck411/mcp-servers/shared/googleauth"
 	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/oauth"
 	"google.golang.org/api/googleapi"
 )
 
@@ -91,7 +91,7 @@ func TestFail(t *testing.T) {
 		{"rate limit as 403", &googleapi.Error{Code: 403, Message: "User rate limit exceeded"}, kit.CodeLimit, "rate-limiting"},
 		{"server error", &googleapi.Error{Code: 503, Message: "Backend Error"}, kit.CodeUnavailable, "failed (503 Backend Error) after retries"},
 		{"other status", &googleapi.Error{Code: 409, Message: "Conflict"}, kit.CodeUnavailable, "answered 409: Conflict"},
-		{"sign-in", fmt.Errorf("call: %w", &googleauth.SignInError{State: googleauth.StateMissing, Fix: "drive auth login"}), kit.CodeUnavailable, "drive auth login"},
+		{"sign-in", fmt.Errorf("call: %w", &oauth.SignInError{Provider: "Google", State: oauth.StateMissing, Fix: "drive auth login"}), kit.CodeUnavailable, "drive auth login"},
 		{"deadline", fmt.Errorf("call: %w", context.DeadlineExceeded), kit.CodeTimeout, "did not answer in time"},
 		{"already a tool error", kit.Errorf(kit.CodeLimit, "too big"), kit.CodeLimit, "too big"},
 		{"transport", errors.New("connection reset"), kit.CodeUnavailable, "Google Drive call failed: connection reset"},

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jck411/mcp-servers/shared/tokenstore"
+	"github.com/jck411/mcp-servers/shared/oauth"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
@@ -31,9 +31,9 @@ type tokenEntry struct {
 
 // LoadTokens reads a tokens file: one label:token a line, blank lines and # comments ignored.
 // The file must be readable by its owner only, in a folder no one else can write
-// (tokenstore.CheckSecret); a systemd credential passes.
+// (oauth.ReadSecret); a systemd credential passes.
 func LoadTokens(path string) (*Tokens, error) {
-	data, err := tokenstore.ReadSecret(path)
+	data, err := oauth.ReadSecret(path)
 	if err != nil {
 		return nil, fmt.Errorf("auth tokens file: %w", err)
 	}

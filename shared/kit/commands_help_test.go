@@ -2,13 +2,11 @@ package kit_test
 
 import (
 	"bytes"
-	"context"
-	"io"
 	"strings"
 	"testing"
 
-	"github.com/jck411/mcp-servers/shared/googleauth"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/oauth"
 )
 
 // TestHelpListsCommands: --help ends with every subcommand's own usage, so `gmail --help`
@@ -16,7 +14,7 @@ import (
 func TestHelpListsCommands(t *testing.T) {
 	spec := testSpec(nil)
 	spec.Name = "gmail"
-	spec.Commands = map[string]func(context.Context, []string, io.Writer, io.Writer) int{"auth": googleauth.Command(googleauth.CommandOptions{Server: "gmail", Getenv: func(string) string { return "" }})}
+	spec.Commands = map[string]kit.Command{"auth": oauth.Google.Command("gmail", nil)}
 	var stdout, stderr bytes.Buffer
 	if code := kit.Run(t.Context(), spec, []string{"--help"}, func(string) string { return "" }, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d:\n%s", code, stderr.String())

@@ -34,14 +34,19 @@ const ShutdownGrace = 15 * time.Second
 
 // Spec is what a server is: its id, port, how to configure it and which tools it has.
 type Spec struct {
-	Name         string                                                                            // the server id, also its MCP Implementation.Name
-	Title        string                                                                            // a human title
-	Port         int                                                                               // the fixed default port
-	Instructions string                                                                            // sent to clients at initialization
-	Flags        func(fs *flag.FlagSet)                                                            // the server's own flags, if any (env fallback applies)
-	Setup        func(s *Server) error                                                             // registers tools and health checks
-	Commands     map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int // subcommands such as "auth"
+	Name         string                 // the server id, also its MCP Implementation.Name
+	Title        string                 // a human title
+	Port         int                    // the fixed default port
+	Instructions string                 // sent to clients at initialization
+	Flags        func(fs *flag.FlagSet) // the server's own flags, if any (env fallback applies)
+	Setup        func(s *Server) error  // registers tools and health checks
+	Commands     map[string]Command     // subcommands such as "auth"
 }
+
+// Command is a subcommand such as `gmail auth`: when the first argument names it, the kit runs it
+// with the arguments after its name instead of serving, and `NAME --help` lists its own --help.
+// getenv is the environment the kit was given: read settings through it, never os.Getenv.
+type Command func(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int
 
 // Server is one configured MCP server.
 type Server struct {

@@ -32,12 +32,12 @@ func Main(spec Spec) int {
 func Run(ctx context.Context, spec Spec, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if cmd, ok := spec.Commands[args[0]]; ok {
-			return cmd(ctx, args[1:], stdout, stderr)
+			return cmd(ctx, args[1:], getenv, os.Stdin, stdout, stderr)
 		}
 	}
 	cfg, err := config.Parse(spec.Name, spec.Port, args, getenv, stderr, spec.Flags)
 	if errors.Is(err, flag.ErrHelp) {
-		commandsHelp(ctx, spec, stderr)
+		commandsHelp(ctx, spec, getenv, stderr)
 		return 0
 	}
 	if err != nil {
@@ -102,14 +102,14 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 
 // commandsHelp ends --help with the server's subcommands, each as it describes itself when
 // given --help.
-func commandsHelp(ctx context.Context, spec Spec, w io.Writer) {
+func commandsHelp(ctx context.Context, spec Spec, getenv func(string) string, w io.Writer) {
 	if len(spec.Commands) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nCommands:\n")
 	for _, name := range slices.Sorted(maps.Keys(spec.Commands)) {
 		var b strings.Builder
-		spec.Commands[name](ctx, []string{"--help"}, &b, &b)
+		spec.Commands[name](ctx, []string{"--help"}, getenv, strings.NewReader(""), &b, &b)
 		for line := range strings.Lines(b.String()) {
 			fmt.Fprintf(w, "  %s", line)
 		}

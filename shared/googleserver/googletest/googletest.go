@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jck411/mcp-servers/shared/googleauth"
+	"github.com/jck411/mcp-servers/shared/oauth"
 )
 
 // SignIn writes a client whose token endpoint is tokenURL and a token for ada@example.com that
@@ -26,9 +26,9 @@ func SignIn(t testing.TB, tokenURL string, expiry time.Time, scopes ...string) [
 		t.Fatal(err)
 	}
 	token := filepath.Join(dir, "token.json")
-	rec := &googleauth.Record{Account: "ada@example.com", AccessToken: "live-token", TokenType: "Bearer", RefreshToken: "refresh-1",
+	rec := &oauth.Record{Account: "ada@example.com", AccessToken: "live-token", TokenType: "Bearer", RefreshToken: "refresh-1",
 		Expiry: expiry, Scopes: append([]string{"openid", "email"}, scopes...)}
-	if err := googleauth.SaveRecord(token, rec); err != nil {
+	if err := oauth.SaveRecord(token, rec); err != nil {
 		t.Fatal(err)
 	}
 	return []string{"--google-client-file", client, "--google-token-file", token, "--state-dir", dir}

@@ -1,4 +1,4 @@
-package tokenstore
+package oauth
 
 import (
 	"encoding/binary"
@@ -14,7 +14,7 @@ import (
 // Two rules, one for the folder a token store reads and writes, one for a secret that is only
 // read (an OAuth client, the bearer tokens file).
 //
-// A token folder (CheckDir) and every file in it (CheckFile):
+// A token folder (checkTokenDir) and every file in it (checkTokenFile):
 //   - belong to this process's user or to root (a process running as root accepts any owner:
 //     root administers the servers' folders, e.g. `spotify auth login` in mcp-spotify's);
 //   - let nobody else read, write or enter them: no "other" bits, no group bits, no POSIX ACL
@@ -26,7 +26,7 @@ import (
 // ACL entries are read strictly: a named entry counts whatever the mask, and a format or tag
 // this code does not know is refused.
 //
-// A read-only secret (CheckSecret): the file as above; its folder as above except that others
+// A read-only secret (checkSecret): the file as above; its folder as above except that others
 // may read and enter it (not write it), since the file's own mode keeps its content private
 // and only write access to the folder would let someone replace it.
 //
@@ -213,19 +213,19 @@ func checkDir(dir string, readOnly bool, id identity) (shared bool, err error) {
 	return shared, nil
 }
 
-// CheckDir refuses a token folder that anyone but this process's user (or root, or the group
+// checkTokenDir refuses a token folder that anyone but this process's user (or root, or the group
 // of a shared group folder) can read, write or enter; the error names the fix. It reports
 // whether the folder is a shared group folder.
-func CheckDir(dir string) (shared bool, err error) { return checkDir(dir, false, self()) }
+func checkTokenDir(dir string) (shared bool, err error) { return checkDir(dir, false, self()) }
 
-// CheckFile refuses a token file that others can read or change, or that lies in a folder
-// CheckDir refuses. A symbolic link is followed: its folder, and the real file and its folder,
+// checkTokenFile refuses a token file that others can read or change, or that lies in a folder
+// checkTokenDir refuses. A symbolic link is followed: its folder, and the real file and its folder,
 // are checked.
-func CheckFile(path string) error { return checkFile(path, false, self()) }
+func checkTokenFile(path string) error { return checkFile(path, false, self()) }
 
-// CheckSecret refuses a secret file that is only read (an OAuth client, bearer tokens) when
+// checkSecret refuses a secret file that is only read (an OAuth client, bearer tokens) when
 // others can read or change it, or write to its folder.
-func CheckSecret(path string) error { return checkFile(path, true, self()) }
+func checkSecret(path string) error { return checkFile(path, true, self()) }
 
 func checkFile(path string, readOnly bool, id identity) error {
 	real, err := filepath.EvalSymlinks(path)
@@ -270,18 +270,18 @@ func checkFile(path string, readOnly bool, id identity) error {
 	return nil
 }
 
-// EnsureDir creates a missing token folder (and missing parents) 0700 and checks it with CheckDir.
-func EnsureDir(dir string) (shared bool, err error) {
+// ensureDir creates a missing token folder (and missing parents) 0700 and checks it with checkTokenDir.
+func ensureDir(dir string) (shared bool, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return false, fmt.Errorf("secret folder: %w", err)
 	}
-	return CheckDir(dir)
+	return checkTokenDir(dir)
 }
 
 // ReadSecret reads a small secret file that is only read (an OAuth client, bearer tokens)
-// after CheckSecret.
+// after checkSecret.
 func ReadSecret(path string) ([]byte, error) {
-	if err := CheckSecret(path); err != nil {
+	if err := checkSecret(path); err != nil {
 		return nil, err
 	}
 	data, _, err := readFile(path)

@@ -1,7 +1,8 @@
-// Package tokenstore keeps a secret file (an OAuth token) that several processes share: reads see
-// a whole file, writes are atomic (temp file, fsync, rename) and serialized by an flock, and a
-// reader can tell cheaply whether another process has replaced the file.
-package tokenstore
+// Package oauth is the fleet's OAuth client for Google and Spotify: a Provider value holds what
+// differs between them, and one Source, status, token record, login and `auth` command do the
+// rest. Token and client files are secrets: their folders and modes are checked before use,
+// and a token file several servers share is written atomically under a lock.
+package oauth
 
 import (
 	"errors"
@@ -17,68 +18,68 @@ import (
 // maxSize bounds what Read accepts: token files are a few KiB.
 const maxSize = 1 << 20
 
-// File is one shared secret file. Its mode is 0600, or 0660 in a shared group folder (setgid,
-// its group one of this process's; see CheckDir), so the servers of that group can read and
-// replace it. Read and Update refuse a file or folder that others can get at (CheckFile).
-type File struct {
+// secretFile is one shared secret file. Its mode is 0600, or 0660 in a shared group folder (setgid,
+// its group one of this process's; see checkTokenDir), so the servers of that group can read and
+// replace it. Read and Update refuse a file or folder that others can get at (checkTokenFile).
+type secretFile struct {
 	Path string
 }
 
-// Stamp identifies one version of the file; it changes whenever the file is replaced.
-type Stamp struct {
+// stamp identifies one version of the file; it changes whenever the file is replaced.
+type stamp struct {
 	Inode   uint64
 	Size    int64
 	ModTime time.Time
 }
 
 // IsZero reports whether the stamp is that of a missing file.
-func (s Stamp) IsZero() bool { return s == Stamp{} }
+func (s stamp) IsZero() bool { return s == stamp{} }
 
 // Stat returns the stamp of the current file; a missing file has the zero stamp and no error.
-func (f File) Stat() (Stamp, error) {
+func (f secretFile) Stat() (stamp, error) {
 	info, err := os.Stat(f.Path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Stamp{}, nil
+		return stamp{}, nil
 	}
 	if err != nil {
-		return Stamp{}, err
+		return stamp{}, err
 	}
 	return stampOf(info), nil
 }
 
-func stampOf(info fs.FileInfo) Stamp {
-	s := Stamp{Size: info.Size(), ModTime: info.ModTime()}
+func stampOf(info fs.FileInfo) stamp {
+	s := stamp{Size: info.Size(), ModTime: info.ModTime()}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
 		s.Inode = st.Ino
 	}
 	return s
 }
 
-// Read returns the file's content and its stamp after CheckFile; a missing file returns
+// Read returns the file's content and its stamp after checkTokenFile; a missing file returns
 // fs.ErrNotExist.
-func (f File) Read() ([]byte, Stamp, error) {
-	if err := CheckFile(f.Path); err != nil {
-		return nil, Stamp{}, err
+func (f secretFile) Read() ([]byte, stamp, error) {
+	if err := checkTokenFile(f.Path); err != nil {
+		return nil, stamp{}, err
 	}
 	return readFile(f.Path)
 }
 
-func readFile(path string) ([]byte, Stamp, error) {
+func readFile(path string) ([]byte, stamp, error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, Stamp{}, err
+		return nil, stamp{}, err
 	}
 	defer fh.Close()
 	info, err := fh.Stat()
 	if err != nil {
-		return nil, Stamp{}, err
+		return nil, stamp{}, err
 	}
 	data, err := io.ReadAll(io.LimitReader(fh, maxSize+1))
 	if err != nil {
-		return nil, Stamp{}, err
+		return nil, stamp{}, err
 	}
 	if len(data) > maxSize {
-		return nil, Stamp{}, fmt.Errorf("%s: larger than %d bytes, not a token file", path, maxSize)
+		return nil, stamp{}, fmt.Errorf("%s: larger than %d bytes, not a token file", path, maxSize)
 	}
 	return data, stampOf(info), nil
 }
@@ -86,7 +87,7 @@ func readFile(path string) ([]byte, Stamp, error) {
 // Update runs fn under an exclusive lock with the current content (nil when the file is
 // missing) and, when fn returns new content, writes it atomically. fn returning nil, nil leaves
 // the file as it is. Update reports whether it wrote.
-func (f File) Update(fn func(old []byte) ([]byte, error)) (bool, error) {
+func (f secretFile) Update(fn func(old []byte) ([]byte, error)) (bool, error) {
 	unlock, mode, err := f.lock()
 	if err != nil {
 		return false, err
@@ -107,7 +108,7 @@ func (f File) Update(fn func(old []byte) ([]byte, error)) (bool, error) {
 }
 
 // Remove deletes the file under the lock; a missing file is not an error.
-func (f File) Remove() error {
+func (f secretFile) Remove() error {
 	unlock, _, err := f.lock()
 	if err != nil {
 		return err
@@ -121,8 +122,8 @@ func (f File) Remove() error {
 
 // lock checks the folder (creating it 0700 when missing) and takes an exclusive flock on
 // PATH.lock; it returns the mode new files get: 0660 in a shared group folder, else 0600.
-func (f File) lock() (func(), os.FileMode, error) {
-	shared, err := EnsureDir(filepath.Dir(f.Path))
+func (f secretFile) lock() (func(), os.FileMode, error) {
+	shared, err := ensureDir(filepath.Dir(f.Path))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -152,7 +153,7 @@ func (f File) lock() (func(), os.FileMode, error) {
 }
 
 // write replaces the file: temp file in the same directory, fsync, chmod, rename, fsync the directory.
-func (f File) write(data []byte, mode os.FileMode) error {
+func (f secretFile) write(data []byte, mode os.FileMode) error {
 	dir := filepath.Dir(f.Path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.Path)+".*")
 	if err != nil {

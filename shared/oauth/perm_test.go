@@ -1,4 +1,4 @@
-package tokenstore
+package oauth
 
 import (
 	"encoding/binary"
@@ -51,7 +51,7 @@ func TestCheckFileAndDir(t *testing.T) {
 		name              string
 		dirMode, fileMode os.FileMode
 		setup             func(t *testing.T, dir, file string)
-		token, secret     string // what CheckFile and CheckSecret say for server: "" accepts, else part of the error
+		token, secret     string // what checkTokenFile and checkSecret say for server: "" accepts, else part of the error
 		rootToken         string // for root (this process), when it differs
 		rootSecret        string
 	}{
@@ -125,9 +125,9 @@ func TestCheckFileAndDir(t *testing.T) {
 			if rootSecret == same {
 				rootSecret = tt.secret
 			}
-			expect(t, "root: CheckFile", CheckFile(file), rootToken)
-			expect(t, "root: CheckSecret", CheckSecret(file), rootSecret)
-			_, _, err := File{Path: file}.Read()
+			expect(t, "root: checkTokenFile", checkTokenFile(file), rootToken)
+			expect(t, "root: checkSecret", checkSecret(file), rootSecret)
+			_, _, err := secretFile{Path: file}.Read()
 			expect(t, "root: File.Read", err, rootToken)
 			_, err = ReadSecret(file)
 			expect(t, "root: ReadSecret", err, rootSecret)
@@ -170,7 +170,7 @@ func expect(t *testing.T, what string, err error, want string) {
 func TestUpdateCreatesPrivateFolders(t *testing.T) {
 	base := privateDir(t)
 	path := filepath.Join(base, "state", "mcp-servers", "spotify", "token.json")
-	if _, err := (File{Path: path}).Update(func([]byte) ([]byte, error) { return []byte("x"), nil }); err != nil {
+	if _, err := (secretFile{Path: path}).Update(func([]byte) ([]byte, error) { return []byte("x"), nil }); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{filepath.Join(base, "state"), filepath.Dir(path)} {
@@ -191,7 +191,7 @@ func TestUpdateRefusesAnOpenFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "token.json")
-	_, err := File{Path: path}.Update(func([]byte) ([]byte, error) { return []byte("x"), nil })
+	_, err := secretFile{Path: path}.Update(func([]byte) ([]byte, error) { return []byte("x"), nil })
 	if err == nil || !strings.Contains(err.Error(), "chmod 700 "+dir) {
 		t.Fatalf("Update in a 0755 folder: %v, want a refusal naming chmod 700", err)
 	}
@@ -204,7 +204,7 @@ func TestUpdateRefusesAnOpenFolder(t *testing.T) {
 }
 
 func TestMissingFileIsNotExist(t *testing.T) {
-	if _, _, err := (File{Path: filepath.Join(privateDir(t), "none.json")}).Read(); !errors.Is(err, fs.ErrNotExist) {
+	if _, _, err := (secretFile{Path: filepath.Join(privateDir(t), "none.json")}).Read(); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Read of a missing file: %v, want fs.ErrNotExist", err)
 	}
 }

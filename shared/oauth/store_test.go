@@ -1,4 +1,4 @@
-package tokenstore
+package oauth
 
 import (
 	"errors"
@@ -28,7 +28,7 @@ func TestUpdateWritesAtomicallyWithMode(t *testing.T) {
 			if err := os.Chmod(dir, tt.dirMode); err != nil {
 				t.Fatal(err)
 			}
-			f := File{Path: filepath.Join(dir, "token.json")}
+			f := secretFile{Path: filepath.Join(dir, "token.json")}
 			if _, _, err := f.Read(); !errors.Is(err, fs.ErrNotExist) {
 				t.Fatalf("Read of a missing file: %v, want ErrNotExist", err)
 			}
@@ -84,7 +84,7 @@ func TestUpdateWritesAtomicallyWithMode(t *testing.T) {
 // TestConcurrentUpdatesSerialize runs read-modify-write increments from many goroutines, each
 // with its own lock file descriptor as separate processes would have: none may be lost.
 func TestConcurrentUpdatesSerialize(t *testing.T) {
-	f := File{Path: filepath.Join(privateDir(t), "counter")}
+	f := secretFile{Path: filepath.Join(privateDir(t), "counter")}
 	const n = 40
 	var wg sync.WaitGroup
 	for range n {
@@ -111,14 +111,4 @@ func TestConcurrentUpdatesSerialize(t *testing.T) {
 	if err != nil || string(data) != strconv.Itoa(n) {
 		t.Fatalf("counter = %q, %v; want %d", data, err, n)
 	}
-}
-
-// privateDir is a temporary folder a token store accepts: t.TempDir makes them 0755.
-func privateDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
