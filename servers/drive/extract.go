@@ -30,7 +30,7 @@ const (
 )
 
 type extractInput struct {
-	FileID   string `json:"file_id"`
+	FileID   string `json:"file_id" jsonschema:"the PDF's or document's id, from search_files or list_folder"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to continue from"`
 	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return; default and cap --max-read-chars"`
 }
