@@ -98,7 +98,7 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 		env:          runner.NewEnvironment(os.Getenv("PATH"), home, name, os.Getenv("TMPDIR")),
 		workDir:      workDir,
 		slots:        make(chan struct{}, st.maxConcurrent),
-		procs:        newProcessTable(st.maxProcesses, log),
+		procs:        newProcessTable(st.maxProcesses),
 		toolVersions: versions,
 		outputLimit:  st.outputLimit,
 	}, nil
