@@ -39,7 +39,8 @@ test-go: ## Go tests of every module with the race detector
 		(cd $$m && go test -race -count=1 ./...); \
 	done
 
-lint: $(GOLANGCI) ## gofmt, go vet and golangci-lint on every module
+lint: $(GOLANGCI) ## one go directive and aligned dependencies (go work sync, go mod tidy), gofmt, go vet and golangci-lint on every module
+	@go run ./scripts/cmd/modcheck
 	@bad=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
 		if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	@for m in $(MODULES); do \

@@ -1,3 +1,3 @@
 module github.com/jck411/mcp-servers/scripts
 
-go 1.25.0
+go 1.26.0

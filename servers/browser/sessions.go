@@ -52,14 +52,13 @@ func (m *manager) onBrowserEvent(ev any) {
 		}
 	case *browser.EventDownloadWillBegin:
 		m.mu.Lock()
-		m.downloads[ev.GUID] = &download{guid: ev.GUID, frame: ev.FrameID, url: ev.URL, suggested: ev.SuggestedFilename, state: "inProgress", updated: time.Now()}
+		m.downloads[ev.GUID] = &download{guid: ev.GUID, frame: ev.FrameID, url: ev.URL, suggested: ev.SuggestedFilename, state: "inProgress"}
 		m.mu.Unlock()
 	case *browser.EventDownloadProgress:
 		m.mu.Lock()
 		if d := m.downloads[ev.GUID]; d != nil {
 			d.state = string(ev.State)
 			d.received = int64(ev.ReceivedBytes)
-			d.updated = time.Now()
 		}
 		m.mu.Unlock()
 	}
@@ -303,7 +302,6 @@ type download struct {
 	frame                cdp.FrameID
 	state                string // inProgress, completed, canceled
 	received             int64
-	updated              time.Time
 	reported             bool
 }
 

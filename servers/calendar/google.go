@@ -13,10 +13,9 @@ import (
 
 // cal is the server's state: the Calendar client over the shared sign-in.
 type cal struct {
-	svc      *calendar.Service
-	google   *googleserver.Account
-	readOnly bool
-	zone     *time.Location // the server's zone, for get_current_time without the calendar's
+	svc    *calendar.Service
+	google *googleserver.Account
+	zone   *time.Location // the server's zone, for get_current_time without the calendar's
 }
 
 // newCal validates the flags and builds the Calendar client; no network is used.
@@ -33,5 +32,5 @@ func newCal(s *kit.Server, st *settings) (*cal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("calendar client: %w", err)
 	}
-	return &cal{svc: svc, google: acct, readOnly: acct.ReadOnly, zone: zone}, nil
+	return &cal{svc: svc, google: acct, zone: zone}, nil
 }

@@ -41,6 +41,8 @@ type fakeDrive struct {
 	perms  map[string][]*drive.Permission
 	reqs   []request
 	nextID int
+	// intercept, when set, serves every signed-in request in place of the API; next is the API.
+	intercept func(w http.ResponseWriter, r *http.Request, next http.Handler)
 }
 
 const (
@@ -174,6 +176,13 @@ func newFakeDrive(t *testing.T) *fakeDrive {
 		cp := *src
 		cp.Id = f.newID("copy")
 		cp.Name, _ = body["name"].(string)
+		raw, _ := json.Marshal(body)
+		var meta drive.File
+		_ = json.Unmarshal(raw, &meta)
+		cp.AppProperties = meta.AppProperties
+		if len(meta.Parents) > 0 {
+			cp.Parents = meta.Parents
+		}
 		if cp.Name == "" {
 			cp.Name = "Copy of " + src.Name
 		}
@@ -269,6 +278,10 @@ func newFakeDrive(t *testing.T) *fakeDrive {
 			f.notFound(w)
 			return
 		}
+		if f.intercept != nil {
+			f.intercept(w, r, mux)
+			return
+		}
 		mux.ServeHTTP(w, r)
 	}))
 	t.Cleanup(f.srv.Close)
@@ -279,6 +292,10 @@ func newFakeDrive(t *testing.T) *fakeDrive {
 func matches(file *drive.File, q string) bool {
 	if strings.Contains(q, "trashed = false") && file.Trashed {
 		return false
+	}
+	if i := strings.Index(q, "appProperties has { key='"); i >= 0 {
+		kv := strings.Split(q[i+len("appProperties has { key='"):], "'")
+		return len(kv) > 2 && kv[1] == " and value=" && file.AppProperties[kv[0]] == kv[2]
 	}
 	if i := strings.Index(q, "fullText contains '"); i >= 0 {
 		word := strings.SplitN(q[i+len("fullText contains '"):], "'", 2)[0]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 
@@ -18,6 +19,7 @@ import (
 type drv struct {
 	svc          *drive.Service
 	google       *googleserver.Account
+	log          *slog.Logger
 	readOnly     bool
 	downloadsDir string
 	uploadsDir   string
@@ -58,7 +60,7 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 			return nil, fmt.Errorf("--uploads-dir: %w", err)
 		}
 	}
-	return &drv{svc: svc, google: acct, readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
+	return &drv{svc: svc, google: acct, log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
 		maxReadChars: st.maxReadChars, maxBytes: int64(st.maxBytes)}, nil
 }
 

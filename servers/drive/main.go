@@ -50,6 +50,7 @@ func spec() kit.Spec {
 			}
 			addFindTools(s, d)
 			addReadTools(s, d)
+			addExtractTools(s, d)
 			addWriteTools(s, d)
 			addShareTools(s, d)
 			return nil

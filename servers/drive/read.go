@@ -34,6 +34,7 @@ type readOutput struct {
 	Sheets    []string `json:"sheets,omitempty"`
 	Sheet     string   `json:"sheet,omitempty"`
 	Note      string   `json:"note,omitempty"`
+	tool      string   // the tool that continues a truncated read; "" is read_file
 }
 
 func (o readOutput) Text() string {
@@ -50,7 +51,11 @@ func (o readOutput) Text() string {
 	}
 	if o.Truncated {
 		end := o.Offset + utf8.RuneCountInString(o.Content)
-		fmt.Fprintf(&b, "\n[… truncated: %d more characters; call read_file with file_id=%s offset=%d", o.Total-end, o.File.ID, end)
+		tool := o.tool
+		if tool == "" {
+			tool = "read_file"
+		}
+		fmt.Fprintf(&b, "\n[… truncated: %d more characters; call %s with file_id=%s offset=%d", o.Total-end, tool, o.File.ID, end)
 		if o.Sheet != "" {
 			fmt.Fprintf(&b, " sheet=%q", o.Sheet)
 		}
@@ -85,7 +90,7 @@ func (o downloadOutput) Text() string {
 
 func addReadTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "read_file", Title: "Read a file", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 60 * time.Second,
-		Description: "Read a Drive file as text: Docs as Markdown, Sheets as CSV per sheet, Slides and PDFs as text; paged."}, d.read)
+		Description: "Read a Drive file as text without changing anything: Docs as Markdown, Sheets as CSV per sheet, Slides and text files as text; paged. PDFs and Word files: extract_file_text."}, d.read)
 	kit.AddTool(s, kit.Tool{Name: "download_file", Title: "Download a file", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
 		Description: "Save a Drive file to the downloads folder (Google files exported, e.g. as pdf or docx); returns the path."}, d.download)
 }
@@ -146,9 +151,7 @@ var converted = map[string]bool{
 }
 
 func (d *drv) read(ctx context.Context, _ *mcp.CallToolRequest, in readInput) (*mcp.CallToolResult, readOutput, error) {
-	if in.MaxChars == 0 || in.MaxChars > d.maxReadChars {
-		in.MaxChars = d.maxReadChars
-	}
+	maxChars := d.pageSize(in.MaxChars)
 	f, err := d.get(ctx, in.FileID)
 	if err != nil {
 		return nil, readOutput{}, err
@@ -192,20 +195,27 @@ func (d *drv) read(ctx context.Context, _ *mcp.CallToolRequest, in readInput) (*
 		}
 		out.Format, text = "text", string(data)
 	case converted[f.MimeType]:
+		out.Note = "Drive extracts this file's text only from a temporary Google Doc copy in My Drive: extract_file_text makes one, reads it and deletes it."
 		if d.readOnly {
-			out.Note = "Text extraction of this type converts a temporary copy in Drive, which a server started with --read-only cannot do; use download_file to get the file."
-			return nil, out, nil
+			out.Note = "Drive extracts this file's text only from a temporary Google Doc copy, which a server started with --read-only does not make; use download_file to get the file."
 		}
-		if text, err = d.convertText(ctx, f); err != nil {
-			return nil, readOutput{}, err
-		}
-		out.Format = "text"
+		return nil, out, nil
 	default:
 		out.Note = fmt.Sprintf("%s files have no text form here; use download_file to save it (Google files export to pdf, docx, xlsx, pptx, …).", out.File.Kind)
 		return nil, out, nil
 	}
-	out.Content, out.Offset, out.Total, out.Truncated = window(text, in.Offset, in.MaxChars)
+	out.Content, out.Offset, out.Total, out.Truncated = window(text, in.Offset, maxChars)
 	return nil, out, nil
+}
+
+// pageSize checks a read's offset and max_chars and returns the characters to return.
+// pageSize is max_chars, defaulted and capped by --max-read-chars (the schema refuses values
+// below 1 and negative offsets).
+func (d *drv) pageSize(maxChars int) int {
+	if maxChars == 0 || maxChars > d.maxReadChars {
+		return d.maxReadChars
+	}
+	return maxChars
 }
 
 // window cuts text to max characters from offset.
@@ -217,30 +227,6 @@ func window(text string, offset, max int) (string, int, int, bool) {
 	}
 	end := min(offset+max, total)
 	return string(runes[offset:end]), offset, total, end < total
-}
-
-// convertText extracts a PDF's or Office document's text the way Drive's "Open with Google
-// Docs" does: copy it as a Google Doc (Drive runs OCR/conversion), export that as text, and
-// delete the copy.
-func (d *drv) convertText(ctx context.Context, f *drive.File) (string, error) {
-	if f.Size > 10<<20 {
-		return "", kit.Errorf(kit.CodeLimit, "%q is %d bytes: Drive converts files up to 10 MB to text; use download_file", f.Name, f.Size)
-	}
-	tmp, err := d.svc.Files.Copy(f.Id, &drive.File{Name: f.Name + " (text extraction, temporary)", MimeType: mimeDoc}).SupportsAllDrives(true).Fields("id").Context(ctx).Do()
-	if err != nil {
-		return "", d.fail(err, fmt.Sprintf("%q", f.Name))
-	}
-	defer func() {
-		// The copy goes whatever happened; a fresh context so a timed-out call still cleans up.
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
-		defer cancel()
-		_ = d.svc.Files.Delete(tmp.Id).SupportsAllDrives(true).Context(cctx).Do()
-	}()
-	data, err := d.export(ctx, &drive.File{Id: tmp.Id, Name: f.Name}, "text/plain")
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimPrefix(string(data), "\uFEFF"), nil
 }
 
 // exportFormats are download formats of Google files.

@@ -21,7 +21,6 @@ const me = "me"
 type mailbox struct {
 	svc            *gmail.Service
 	google         *googleserver.Account
-	readOnly       bool
 	downloadsDir   string
 	attachmentsDir string
 	allowed        []string // lower-case addresses and @domains; empty allows anyone
@@ -76,7 +75,7 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 		allowed = append(allowed, a)
 	}
 	return &mailbox{
-		svc: svc, google: acct, readOnly: acct.ReadOnly, downloadsDir: downloads, attachmentsDir: attachDir, allowed: allowed,
+		svc: svc, google: acct, downloadsDir: downloads, attachmentsDir: attachDir, allowed: allowed,
 		maxBodyChars: st.maxBodyChars, inlineBytes: st.inlineBytes, maxAttachBytes: st.maxAttachBytes,
 	}, nil
 }

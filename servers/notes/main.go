@@ -5,15 +5,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/jck411/mcp-servers/servers/notes/vault"
-	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/oauth"
 )
@@ -51,9 +46,6 @@ func spec() kit.Spec {
 			if err != nil {
 				return &kit.ConfigError{Err: err}
 			}
-			if err := st.sync.check(); err != nil {
-				return &kit.ConfigError{Err: err}
-			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			n, err := openStore(ctx, cfg, s.Logger())
@@ -73,64 +65,3 @@ func spec() kit.Spec {
 		Commands: map[string]kit.Command{"auth": oauth.Google.Command("notes", nil)},
 	}
 }
-
-// storeConfig is the validated configuration.
-type storeConfig struct {
-	notesDir, indexFile string
-	scanInterval        time.Duration
-	dailyFolder         string
-	dailyTemplate       string
-}
-
-func (st *settings) resolve(stateDir string) (storeConfig, error) {
-	c := storeConfig{notesDir: st.notesDir, indexFile: st.indexFile, scanInterval: st.scanInterval}
-	if c.notesDir == "" {
-		c.notesDir = filepath.Join(stateDir, "notes")
-	}
-	if c.indexFile == "" {
-		c.indexFile = filepath.Join(stateDir, "notes-index.sqlite")
-	}
-	switch {
-	case !filepath.IsAbs(c.notesDir):
-		return c, fmt.Errorf("--notes-dir %q: give an absolute path", c.notesDir)
-	case !filepath.IsAbs(c.indexFile):
-		return c, fmt.Errorf("--index-file %q: give an absolute path", c.indexFile)
-	case st.scanInterval < 0 || st.scanInterval > time.Hour:
-		return c, fmt.Errorf("--scan-interval %s: give 0 to 1h", st.scanInterval)
-	}
-	rel, err := filepath.Rel(c.notesDir, c.indexFile)
-	if err == nil && filepath.IsLocal(rel) && !filepath.IsAbs(rel) && rel != "." && !hiddenFirst(rel) {
-		return c, fmt.Errorf("--index-file %s is inside --notes-dir: put it elsewhere or in a hidden folder such as .index/", c.indexFile)
-	}
-	var err2 error
-	if c.dailyFolder, err2 = vault.CleanFolder(st.dailyFolder); err2 != nil {
-		return c, fmt.Errorf("--daily-folder: %w", err2)
-	}
-	if st.dailyTemplate != "" {
-		if c.dailyTemplate, err2 = vault.CleanPath(st.dailyTemplate); err2 != nil {
-			return c, fmt.Errorf("--daily-template: %w", err2)
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(c.indexFile), 0o700); err != nil {
-		return c, fmt.Errorf("--index-file: %w", err)
-	}
-	return c, nil
-}
-
-func hiddenFirst(rel string) bool {
-	return len(rel) > 0 && rel[0] == '.'
-}
-
-// health reports the index's state on /healthz.
-func (n *store) health(ctx context.Context) health.Result {
-	count, err := n.ix.Count(ctx)
-	if err != nil {
-		return health.Result{Status: health.Fail, Detail: "index unreadable: " + err.Error()}
-	}
-	if err := n.lastScanError(); err != nil {
-		return health.Result{Status: health.Warn, Detail: fmt.Sprintf("%d notes; last scan failed: %v", count, err)}
-	}
-	return health.Result{Status: health.OK, Detail: fmt.Sprintf("%d notes", count)}
-}
-
-var errNoNote = errors.New("no such note")

@@ -17,11 +17,10 @@ import (
 )
 
 type env struct {
-	t     *testing.T
-	h     *mcptest.Harness
-	cs    *mcp.ClientSession
-	state string
-	dir   string
+	t   *testing.T
+	h   *mcptest.Harness
+	cs  *mcp.ClientSession
+	dir string
 }
 
 // start serves a notes server on a fresh state directory; scans run before every read.
@@ -34,7 +33,7 @@ func start(t *testing.T, args ...string) *env {
 func startIn(t *testing.T, state string, args ...string) *env {
 	t.Helper()
 	h := mcptest.Start(t, spec(), append([]string{"--state-dir", state, "--scan-interval", "0"}, args...)...)
-	return &env{t: t, h: h, cs: h.Connect(t, ""), state: state, dir: filepath.Join(state, "notes")}
+	return &env{t: t, h: h, cs: h.Connect(t, ""), dir: filepath.Join(state, "notes")}
 }
 
 func call[T any](e *env, tool string, args map[string]any) T {

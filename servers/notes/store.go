@@ -13,6 +13,7 @@ import (
 
 	"github.com/jck411/mcp-servers/servers/notes/index"
 	"github.com/jck411/mcp-servers/servers/notes/vault"
+	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
@@ -57,6 +58,21 @@ func openStore(ctx context.Context, cfg storeConfig, log *slog.Logger) (*store, 
 	}
 	log.Info("index ready", "rebuilt", rebuilt, "indexed", changed, "removed", removed, "duration_ms", time.Since(start).Milliseconds())
 	return n, nil
+}
+
+// errNoNote is the error under every "note not found" tool error.
+var errNoNote = errors.New("no such note")
+
+// health reports the index's state on /healthz.
+func (n *store) health(ctx context.Context) health.Result {
+	count, err := n.ix.Count(ctx)
+	if err != nil {
+		return health.Result{Status: health.Fail, Detail: "index unreadable: " + err.Error()}
+	}
+	if err := n.lastScanError(); err != nil {
+		return health.Result{Status: health.Warn, Detail: fmt.Sprintf("%d notes; last scan failed: %v", count, err)}
+	}
+	return health.Result{Status: health.OK, Detail: fmt.Sprintf("%d notes", count)}
 }
 
 // searchTimeout bounds one search_notes call's time in the index; SQLite is interrupted then.

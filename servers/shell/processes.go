@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"log/slog"
 	"regexp"
 	"sort"
 	"strings"
@@ -41,12 +40,11 @@ type processTable struct {
 	mu    sync.Mutex
 	max   int
 	byID  map[string]*process
-	log   *slog.Logger
 	close sync.Once
 }
 
-func newProcessTable(maxProcs int, log *slog.Logger) *processTable {
-	return &processTable{max: maxProcs, byID: map[string]*process{}, log: log}
+func newProcessTable(maxProcs int) *processTable {
+	return &processTable{max: maxProcs, byID: map[string]*process{}}
 }
 
 // add registers a new process, first dropping finished ones past retention, then the oldest

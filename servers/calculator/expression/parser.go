@@ -36,9 +36,8 @@ type node struct {
 
 // statement is one statement: an expression, optionally assigned to a variable.
 type statement struct {
-	target    string // assigned variable, "" for a bare expression
-	targetPos int
-	expr      *node
+	target string // assigned variable, "" for a bare expression
+	expr   *node
 }
 
 // parser is a recursive-descent parser over a token slice.
@@ -128,7 +127,7 @@ func (p *parser) statement() (statement, error) {
 			return statement{}, p.unexpectedAfter(next) // before t counts as assigned
 		}
 		p.assigned[t.text] = true
-		return statement{target: t.text, targetPos: t.pos, expr: expr}, nil
+		return statement{target: t.text, expr: expr}, nil
 	}
 	expr, err := p.expression()
 	if err != nil {

@@ -161,7 +161,6 @@ func (r *Runner) Run(ctx context.Context, spec Spec, stdout, stderr io.Writer) (
 
 // Process is a command running in the background.
 type Process struct {
-	cmd    *exec.Cmd
 	job    *job
 	pgid   int
 	stdin  *os.File
@@ -195,7 +194,7 @@ func (r *Runner) Start(spec Spec, out io.Writer) (*Process, error) {
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, outW
-	p := &Process{cmd: cmd, job: j, stdin: inW, start: time.Now(), done: make(chan struct{})}
+	p := &Process{job: j, stdin: inW, start: time.Now(), done: make(chan struct{})}
 	err = cmd.Start()
 	inR.Close()
 	outW.Close()

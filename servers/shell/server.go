@@ -1,0 +1,137 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/user"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/jck411/mcp-servers/servers/shell/confine"
+	"github.com/jck411/mcp-servers/servers/shell/policy"
+	"github.com/jck411/mcp-servers/servers/shell/runner"
+	"github.com/jck411/mcp-servers/shared/config"
+	"github.com/jck411/mcp-servers/shared/kit"
+)
+
+// shell is the server's state: the limits fixed at start and the background processes.
+type shell struct {
+	log          *slog.Logger
+	policy       *policy.Policy
+	roots        *confine.Roots
+	env          runner.Environment
+	workDir      string
+	slots        chan struct{}
+	procs        *processTable
+	runner       *runner.Runner
+	toolVersions []string
+	outputLimit  int
+}
+
+var toolName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+
+// newShell validates the flags and builds the server's state.
+func newShell(s *kit.Server, st *settings) (*shell, error) {
+	pol, err := policy.New(policy.Mode(st.policy), config.SplitList(st.allowCommands))
+	if err != nil {
+		return nil, fmt.Errorf("--policy/--allow-commands: %w", err)
+	}
+	switch {
+	case st.maxConcurrent < 1 || st.maxConcurrent > 256:
+		return nil, fmt.Errorf("--max-concurrent %d: give 1 to 256", st.maxConcurrent)
+	case st.maxProcesses < 1 || st.maxProcesses > 1024:
+		return nil, fmt.Errorf("--max-processes %d: give 1 to 1024", st.maxProcesses)
+	case st.outputLimit < 1024 || st.outputLimit > 16<<20:
+		return nil, fmt.Errorf("--output-limit %d: give 1024 to 16777216 bytes", st.outputLimit)
+	}
+	versions := config.SplitList(st.toolVersions)
+	for _, t := range versions {
+		if !toolName.MatchString(t) {
+			return nil, fmt.Errorf("--tool-versions: %q is not a program name", t)
+		}
+	}
+	workDir := st.workDir
+	if workDir == "" {
+		workDir = filepath.Join(s.Config().StateDir, "work")
+	}
+	if !filepath.IsAbs(workDir) {
+		return nil, fmt.Errorf("--work-dir %q: give an absolute path", workDir)
+	}
+	if err := os.MkdirAll(workDir, 0o700); err != nil {
+		return nil, fmt.Errorf("--work-dir: %w", err)
+	}
+	if workDir, err = filepath.EvalSymlinks(workDir); err != nil {
+		return nil, fmt.Errorf("--work-dir: %w", err)
+	}
+	rootList := config.SplitList(st.allowedRoots)
+	if len(rootList) == 0 {
+		rootList = []string{workDir}
+	}
+	roots, err := confine.New(rootList)
+	if err != nil {
+		return nil, fmt.Errorf("--allowed-roots: %w", err)
+	}
+	if !roots.Contains(workDir) {
+		return nil, fmt.Errorf("--work-dir %s is outside --allowed-roots %s", workDir, strings.Join(roots.Dirs(), ","))
+	}
+	home, name := workDir, "nobody"
+	if u, err := user.Current(); err == nil {
+		name = u.Username
+		if info, err := os.Stat(u.HomeDir); err == nil && info.IsDir() {
+			home = u.HomeDir
+		}
+	}
+	run, err := runner.New(st.containment)
+	if err != nil {
+		return nil, fmt.Errorf("--containment: %w", err)
+	}
+	log := s.Logger()
+	log.Info("containment", "mode", run.Mode(), "note", run.Note())
+	return &shell{
+		runner:       run,
+		log:          log,
+		policy:       pol,
+		roots:        roots,
+		env:          runner.NewEnvironment(os.Getenv("PATH"), home, name, os.Getenv("TMPDIR")),
+		workDir:      workDir,
+		slots:        make(chan struct{}, st.maxConcurrent),
+		procs:        newProcessTable(st.maxProcesses),
+		toolVersions: versions,
+		outputLimit:  st.outputLimit,
+	}, nil
+}
+
+// dir resolves a working directory argument inside the allowed roots; "" is the work directory.
+func (sh *shell) dir(p string) (string, error) {
+	if p == "" {
+		return sh.workDir, nil
+	}
+	real, err := sh.roots.Resolve(p, sh.workDir)
+	if err != nil {
+		return "", kit.Errorf(kit.CodeInvalidInput, "working directory: %w", err)
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return "", kit.Errorf(kit.CodeNotFound, "working directory %s does not exist", p)
+	}
+	if !info.IsDir() {
+		return "", kit.Errorf(kit.CodeInvalidInput, "working directory %s is not a directory", p)
+	}
+	return real, nil
+}
+
+// path resolves a file path argument inside the allowed roots, relative to the work directory.
+func (sh *shell) path(p string) (string, error) {
+	real, err := sh.roots.Resolve(p, sh.workDir)
+	if err != nil {
+		var oe *confine.OutsideError
+		if errors.As(err, &oe) {
+			return "", kit.Errorf(kit.CodeInvalidInput, "%w", err)
+		}
+		return "", kit.Errorf(kit.CodeInvalidInput, "path %s: %w", p, err)
+	}
+	return real, nil
+}
