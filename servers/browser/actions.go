@@ -268,9 +268,6 @@ func addSelectOption(s *kit.Server, m *manager) {
 		Description: "Select options of a select ref by label or value.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in selectInput) (string, error) {
-		if len(in.Values) == 0 {
-			return "", kit.Errorf(kit.CodeInvalidInput, "values is empty")
-		}
 		return c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
 			_, err := selectValues(ctx, tg, id.id, in.Values)
 			return err

@@ -614,7 +614,8 @@ func testSelectOption(t *testing.T, s sess) {
 	}{
 		{"no such option", ref(t, snap, `combobox "Country"`), []string{"Atlantis"}, "France | Japan | Brazil"},
 		{"not a select", ref(t, snap, `textbox "Name"`), []string{"x"}, "not a <select>"},
-		{"no values", ref(t, snap, `combobox "Country"`), nil, "values is empty"},
+		{"no values", ref(t, snap, `combobox "Country"`), nil, "values must be an array, not null"},
+		{"empty values", ref(t, snap, `combobox "Country"`), []string{}, "values must have at least 1 item"},
 	}
 	for _, tt := range errs {
 		t.Run(tt.name, func(t *testing.T) {
