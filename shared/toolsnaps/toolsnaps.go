@@ -86,7 +86,8 @@ func collect(t *testing.T, spec func() kit.Spec, opts Options) (Server, []*mcp.T
 	t.Helper()
 	sp := spec()
 	cs := mcptest.Start(t, sp, opts.Args...).Connect(t, "")
-	srv := Server{Name: cs.InitializeResult().ServerInfo.Name, Title: sp.Title, Port: sp.Port}
+	info := cs.InitializeResult().ServerInfo
+	srv := Server{Name: info.Name, Title: info.Title, Port: sp.Port}
 	tools := map[string]*mcp.Tool{}
 	for _, tool := range mcptest.Tools(t, cs) {
 		tools[tool.Name] = tool
