@@ -13,7 +13,7 @@ GOLANGCI := $(CURDIR)/.tools/golangci-lint-$(GOLANGCI_VERSION)
 test-deps: ## install the Debian packages the tests need (as root), or say which
 	@scripts/test-deps.sh
 
-.PHONY: help build test test-deps test-go lint run conformance bench docs docs-check deploy-test e2e-systemd release clean
+.PHONY: help build test test-deps test-go lint run conformance bench toolsnaps docs docs-check deploy-test e2e-systemd release clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -66,11 +66,20 @@ bench: build ## Go benchmarks, then throughput, latency, CPU per call, RSS and s
 	@go test -run '^$$' -bench 'Rebuild10k|SyncFirst1k|SyncIdle10k' -benchtime 3x ./servers/notes/
 	@go run ./scripts/cmd/bench -bin bin
 
-docs: build ## regenerate docs/tools.md from the servers themselves
-	@go run ./scripts/cmd/toolsdoc -bin bin -out docs/tools.md
+toolsnaps: ## rewrite every server's tool snapshots (servers/*/testdata/toolsnaps) from its tools; review and commit the diff
+	@for s in $(SERVERS); do \
+		echo "toolsnaps $$s"; \
+		(cd servers/$$s && UPDATE_TOOLSNAPS=1 go test -count=1 -run '^TestToolSnaps$$' .); \
+	done
 
-docs-check: build ## fail when tool names repeat across the fleet or docs/tools.md is stale
-	@go run ./scripts/cmd/toolsdoc -bin bin -out docs/tools.md -check
+docs: toolsnaps ## rewrite the tool snapshots, then docs/tools.md from them
+	@go run ./scripts/cmd/toolsdoc -servers servers -out docs/tools.md
+
+docs-check: ## fail when a tool snapshot or docs/tools.md is stale, or tool names repeat across the fleet
+	@for s in $(SERVERS); do \
+		(cd servers/$$s && go test -count=1 -run '^TestToolSnaps$$' .); \
+	done
+	@go run ./scripts/cmd/toolsdoc -servers servers -out docs/tools.md -check
 
 deploy-test: ## shellcheck, systemd-analyze and the deploy scripts against a temporary root
 	@deploy/test/run.sh

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/mcptest"
+	"github.com/jck411/mcp-servers/shared/toolsnaps"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -657,4 +658,14 @@ func testType(t *testing.T, s sess) {
 	if msg := s.fail("browser_type", map[string]any{"ref": "e999", "text": "x"}); !strings.Contains(msg, "browser_snapshot") {
 		t.Errorf("an unknown ref: %s", msg)
 	}
+}
+
+// TestToolSnaps holds every tool's definition to testdata/toolsnaps (make toolsnaps updates it).
+func TestToolSnaps(t *testing.T) {
+	toolsnaps.Test(t, spec, toolsnaps.Options{Args: []string{"--state-dir", t.TempDir()}})
+}
+
+// TestReadOnly: --read-only offers exactly the readOnlyHint tools and refuses the others.
+func TestReadOnly(t *testing.T) {
+	mcptest.CheckReadOnly(t, spec, "--state-dir", t.TempDir())
 }

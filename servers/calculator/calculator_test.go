@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jck411/mcp-servers/shared/mcptest"
+	"github.com/jck411/mcp-servers/shared/toolsnaps"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -205,4 +206,10 @@ func TestStdio(t *testing.T) {
 	if got := mcptest.Text(res); got != "18446744073709551616" {
 		t.Errorf("2^64 over stdio = %q", got)
 	}
+}
+
+// TestToolSnaps holds every tool's definition to testdata/toolsnaps (make toolsnaps updates it).
+// Every calculator tool is read-only: --read-only leaves the list as it is.
+func TestToolSnaps(t *testing.T) {
+	toolsnaps.Test(t, spec, toolsnaps.Options{})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/mcptest"
+	"github.com/jck411/mcp-servers/shared/toolsnaps"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -414,4 +415,14 @@ func TestSeriesHelpers(t *testing.T) {
 	if got := normalizeRecurrence([]string{"FREQ=WEEKLY", "RRULE:FREQ=DAILY", "EXDATE:20260101"}); !slices.Equal(got, []string{"RRULE:FREQ=WEEKLY", "RRULE:FREQ=DAILY", "EXDATE:20260101"}) {
 		t.Errorf("normalize %v", got)
 	}
+}
+
+// TestToolSnaps holds every tool's definition to testdata/toolsnaps (make toolsnaps updates it).
+func TestToolSnaps(t *testing.T) {
+	toolsnaps.Test(t, spec, toolsnaps.Options{Args: []string{"--state-dir", t.TempDir()}})
+}
+
+// TestReadOnly: --read-only offers exactly the readOnlyHint tools and refuses the others.
+func TestReadOnly(t *testing.T) {
+	mcptest.CheckReadOnly(t, spec, "--state-dir", t.TempDir())
 }

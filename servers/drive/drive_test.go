@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jck411/mcp-servers/shared/mcptest"
+	"github.com/jck411/mcp-servers/shared/toolsnaps"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -336,4 +337,14 @@ func TestAllToolsAnnotated(t *testing.T) {
 			t.Errorf("%s: annotations %+v", tl.Name, tl.Annotations)
 		}
 	}
+}
+
+// TestToolSnaps holds every tool's definition to testdata/toolsnaps (make toolsnaps updates it).
+func TestToolSnaps(t *testing.T) {
+	toolsnaps.Test(t, spec, toolsnaps.Options{Args: []string{"--state-dir", t.TempDir()}})
+}
+
+// TestReadOnly: --read-only offers exactly the readOnlyHint tools and refuses the others.
+func TestReadOnly(t *testing.T) {
+	mcptest.CheckReadOnly(t, spec, "--state-dir", t.TempDir())
 }

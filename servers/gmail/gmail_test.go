@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/mcptest"
+	"github.com/jck411/mcp-servers/shared/toolsnaps"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/api/gmail/v1"
 )
@@ -346,4 +347,14 @@ func TestReadOnlyTools(t *testing.T) {
 	if got := h.Server.ToolNames(); !slices.Equal(got, want) {
 		t.Errorf("read-only tools %v", got)
 	}
+}
+
+// TestToolSnaps holds every tool's definition to testdata/toolsnaps (make toolsnaps updates it).
+func TestToolSnaps(t *testing.T) {
+	toolsnaps.Test(t, spec, toolsnaps.Options{Args: []string{"--state-dir", t.TempDir()}})
+}
+
+// TestReadOnly: --read-only offers exactly the readOnlyHint tools and refuses the others.
+func TestReadOnly(t *testing.T) {
+	mcptest.CheckReadOnly(t, spec, "--state-dir", t.TempDir())
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/mcptest"
+	"github.com/jck411/mcp-servers/shared/toolsnaps"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -514,4 +515,20 @@ func TestReadOnlyAndFlags(t *testing.T) {
 	if rep.Status != "ok" {
 		t.Errorf("health = %+v", rep)
 	}
+}
+
+// snapFlags keep the Drive sync, when --sync drive turns it on, away from Drive.
+var snapFlags = []string{"--drive-endpoint", "http://127.0.0.1:1/drive/v3/", "--sync-interval", "24h"}
+
+// TestToolSnaps holds every tool's definition to testdata/toolsnaps (make toolsnaps updates it),
+// sync_notes marked as offered only with --sync drive.
+func TestToolSnaps(t *testing.T) {
+	args := append([]string{"--state-dir", t.TempDir()}, snapFlags...)
+	toolsnaps.Test(t, spec, toolsnaps.Options{Args: args, Optional: [][]string{{"--sync", "drive"}}})
+}
+
+// TestReadOnly: --read-only offers exactly the readOnlyHint tools and refuses the others,
+// sync_notes included.
+func TestReadOnly(t *testing.T) {
+	mcptest.CheckReadOnly(t, spec, append([]string{"--state-dir", t.TempDir(), "--sync", "drive"}, snapFlags...)...)
 }

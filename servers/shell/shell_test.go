@@ -15,6 +15,7 @@ import (
 	"github.com/jck411/mcp-servers/servers/shell/runner"
 	"github.com/jck411/mcp-servers/servers/shell/runner/runnertest"
 	"github.com/jck411/mcp-servers/shared/mcptest"
+	"github.com/jck411/mcp-servers/shared/toolsnaps"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -486,4 +487,14 @@ func TestBadFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr.String())
 		}
 	}
+}
+
+// TestToolSnaps holds every tool's definition to testdata/toolsnaps (make toolsnaps updates it).
+func TestToolSnaps(t *testing.T) {
+	toolsnaps.Test(t, spec, toolsnaps.Options{Args: []string{"--state-dir", t.TempDir()}})
+}
+
+// TestReadOnly: --read-only offers exactly the readOnlyHint tools and refuses the others.
+func TestReadOnly(t *testing.T) {
+	mcptest.CheckReadOnly(t, spec, "--state-dir", t.TempDir())
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/jck411/mcp-servers/shared/oauth"
+	"github.com/jck411/mcp-servers/shared/toolsnaps"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -278,4 +279,14 @@ func TestParseURI(t *testing.T) {
 	if _, _, _, err := parseURI("not a uri", ""); err == nil {
 		t.Error("bad uri accepted")
 	}
+}
+
+// TestToolSnaps holds every tool's definition to testdata/toolsnaps (make toolsnaps updates it).
+func TestToolSnaps(t *testing.T) {
+	toolsnaps.Test(t, spec, toolsnaps.Options{Args: []string{"--state-dir", t.TempDir()}})
+}
+
+// TestReadOnly: --read-only offers exactly the readOnlyHint tools and refuses the others.
+func TestReadOnly(t *testing.T) {
+	mcptest.CheckReadOnly(t, spec, "--state-dir", t.TempDir())
 }

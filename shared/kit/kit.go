@@ -87,7 +87,7 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		Instructions: spec.Instructions,
 		Logger:       sdkLog,
 	})
-	s.mcp.AddReceivingMiddleware(s.toolMiddleware)
+	s.mcp.AddReceivingMiddleware(s.toolMiddleware, s.refuseNotOffered) // the first runs first: refusals are logged and counted
 	if spec.Setup != nil {
 		if err := spec.Setup(s); err != nil {
 			s.Close()

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -37,20 +40,30 @@ func TestRender(t *testing.T) {
 			Name: "evaluate", Description: "Evaluate a | b.",
 			Annotations: &Annotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 			InputSchema: Schema{Type: "object", Required: []string{"expression"}, Properties: map[string]Schema{
-				"expression": {Type: "string", Description: "what to evaluate"},
+				"expression": {Type: "string", Description: "what to evaluate", MinLength: ptr(1)},
 				"degrees":    {Type: "boolean"},
-				"tags":       {Type: "array", Items: &Schema{Type: "string"}},
+				"tags":       {Type: []any{"null", "array"}, Items: &Schema{Type: "string"}},
+				"fields": {Type: "array", Items: &Schema{Type: "object", Required: []string{"ref"}, Properties: map[string]Schema{
+					"ref":   {Type: "string", Description: "the element"},
+					"value": {Type: "string", Description: "what to type"},
+				}}},
 			}},
 		}, {
-			Name: "wipe", Description: "Wipe.", Annotations: &Annotations{DestructiveHint: &yes, OpenWorldHint: &yes},
+			Name: "wipe", Description: "Wipe.", Annotations: &Annotations{DestructiveHint: &yes, OpenWorldHint: &yes}, OnlyWith: "--danger on",
 		}},
 	}}))
 	for _, want := range []string{
 		"| [calculator](#calculator) | 9003 | 2 |",
 		"| [`evaluate`](#evaluate) | Evaluate a \\| b. | RO I |",
-		"| [`wipe`](#wipe) | Wipe. | D OW |",
-		"| `expression` | string | yes | what to evaluate |\n| `degrees` | boolean |  |  |\n| `tags` | array of string |  |  |",
-		"### wipe\n\nWipe.\n\nNo arguments.",
+		"| [`wipe`](#wipe) | **Only with `--danger on`.** Wipe. | D OW |",
+		"### wipe\n\n**Only with `--danger on`.**\n\nWipe.\n\nNo arguments.",
+		"| argument | type | required | constraints | description |\n|---|---|---|---|---|\n" +
+			"| `expression` | string | yes | at least 1 character | what to evaluate |\n" +
+			"| `degrees` | boolean |  |  |  |\n" +
+			"| `fields` | array of object |  |  |  |\n" +
+			"| `fields[].ref` | string | yes |  | the element |\n" +
+			"| `fields[].value` | string |  |  | what to type |\n" +
+			"| `tags` | array of string |  |  |  |\n",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("rendered doc lacks %q:\n%s", want, doc)
@@ -58,25 +71,134 @@ func TestRender(t *testing.T) {
 	}
 }
 
-func TestMarkOptional(t *testing.T) {
-	base := Server{Server: "notes", Port: 9008, Tools: []Tool{{Name: "read_note", Description: "Read."}}}
-	full := Server{Server: "notes", Port: 9008, Tools: []Tool{{Name: "read_note", Description: "Read."}, {Name: "sync_notes", Description: "Sync."}}}
-	got := MarkOptional(base, full, "--sync drive")
-	if len(got.Tools) != 2 || got.Tools[0].OnlyWith != "" || got.Tools[1].OnlyWith != "--sync drive" {
-		t.Fatalf("marks = %+v, want only sync_notes marked", got.Tools)
+func ptr(n int) *int { return &n }
+
+// TestConstraints reads real schema JSON, as the snapshots hold it.
+func TestConstraints(t *testing.T) {
+	tests := []struct {
+		name, schema, want string
+	}{
+		{"none", `{"type": "string"}`, ""},
+		{"enum and default", `{"type": "string", "enum": ["short_term", "medium_term"], "default": "medium_term"}`, "one of `short_term`, `medium_term`; default `medium_term`"},
+		{"range and default", `{"type": "integer", "minimum": 1, "maximum": 50, "default": 20}`, "from 1 to 50; default `20`"},
+		{"minimum only", `{"type": "integer", "minimum": 0}`, "at least 0"},
+		{"maximum only", `{"type": "number", "maximum": 1.5}`, "at most 1.5"},
+		{"exclusive", `{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1e3}`, "over 0; under 1e3"},
+		{"length", `{"type": "string", "minLength": 1, "maxLength": 4096}`, "1 to 4096 characters"},
+		{"one character", `{"type": "string", "minLength": 1}`, "at least 1 character"},
+		{"at most", `{"type": "string", "maxLength": 1}`, "at most 1 character"},
+		{"list", `{"type": ["null", "array"], "items": {"type": "string", "enum": ["track", "album"], "maxLength": 10}, "minItems": 1, "maxItems": 6, "default": ["track"]}`,
+			"each one of `track`, `album`; each at most 10 characters; 1 to 6 items; default `[\"track\"]`"},
+		{"nullable enum", `{"type": ["null", "string"], "enum": [null, "on", "off"]}`, "one of `null`, `on`, `off`"},
+		{"pattern and format", `{"type": "string", "pattern": "^a|b$", "format": "date"}`, "matches `^a|b$`; format date"},
+		{"backtick", "{\"type\": \"string\", \"enum\": [\"a`b\"]}", "one of `` a`b ``"},
+		{"empty string default", `{"type": "string", "default": ""}`, `default ""`},
+		{"boolean default", `{"type": "boolean", "default": false}`, "default `false`"},
 	}
-	if full.Tools[1].OnlyWith != "" {
-		t.Fatal("MarkOptional changed its input")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s Schema
+			if err := json.Unmarshal([]byte(tt.schema), &s); err != nil {
+				t.Fatal(err)
+			}
+			if got := constraints(s); got != tt.want {
+				t.Errorf("constraints = %q, want %q", got, tt.want)
+			}
+		})
 	}
-	doc := string(Render([]Server{got}))
-	for _, want := range []string{
-		"| [`sync_notes`](#sync_notes) | **Only with `--sync drive`.** Sync. |  |",
-		"### sync_notes\n\n**Only with `--sync drive`.**\n\nSync.\n",
-		"| [`read_note`](#read_note) | Read. |  |",
-		"### read_note\n\nRead.\n",
-	} {
-		if !strings.Contains(doc, want) {
-			t.Errorf("rendered doc lacks %q:\n%s", want, doc)
+	var s Schema
+	if err := json.Unmarshal([]byte(`{"type": ["null", "string"]}`), &s); err != nil || typeName(s) != "string" {
+		t.Errorf("nullable string: %q %v", typeName(s), err)
+	}
+}
+
+// snapFiles writes a server folder as shared/toolsnaps does, and returns the servers root.
+func snapFiles(t *testing.T, files map[string]map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for server, fs := range files {
+		for name, body := range fs {
+			p := filepath.Join(root, server, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
+	}
+	return root
+}
+
+const kitMain = "package main\n\nfunc main() { os.Exit(kit.Main(spec())) }\n"
+
+func TestLoad(t *testing.T) {
+	notes := map[string]string{
+		"main.go":                               kitMain,
+		"testdata/toolsnaps/_server.json":       `{"name": "notes", "onlyWith": {"sync_notes": "--sync drive"}, "port": 9009, "title": "Notes"}`,
+		"testdata/toolsnaps/get_note.json":      `{"name": "get_note", "description": "Read.", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}`,
+		"testdata/toolsnaps/sync_notes.json":    `{"name": "sync_notes", "description": "Sync.", "inputSchema": {"type": "object"}}`,
+		"testdata/toolsnaps/create_note.json":   `{"name": "create_note", "description": "Write.", "inputSchema": {"type": "object", "properties": {"path": {"type": "string", "maxLength": 300}}}}`,
+		"notes_test.go":                         "package main\n",
+		"testdata/other/ignored.json":           "not a snapshot",
+		"vault/testdata/toolsnaps/_server.json": "not read: only servers/NAME/testdata/toolsnaps counts",
+	}
+	calc := map[string]string{
+		"main.go":                          kitMain,
+		"testdata/toolsnaps/_server.json":  `{"name": "calculator", "port": 9003}`,
+		"testdata/toolsnaps/evaluate.json": `{"name": "evaluate", "description": "Math."}`,
+	}
+	servers, err := Load(snapFiles(t, map[string]map[string]string{"notes": notes, "calculator": calc, "scratch": {"README": "no main.go"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(servers) != 2 || servers[0].Server != "calculator" || servers[1].Server != "notes" {
+		t.Fatalf("servers = %+v, want calculator then notes (by port)", servers)
+	}
+	var names, marks []string
+	for _, tool := range servers[1].Tools {
+		names = append(names, tool.Name)
+		marks = append(marks, tool.OnlyWith)
+	}
+	if strings.Join(names, ",") != "create_note,get_note,sync_notes" || strings.Join(marks, ",") != ",,--sync drive" {
+		t.Errorf("notes tools %v marks %q", names, marks)
+	}
+	if m := servers[1].Tools[0].InputSchema.Properties["path"].MaxLength; m == nil || *m != 300 {
+		t.Errorf("create_note path maxLength %v", m)
+	}
+
+	bad := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"kit server without snapshots", map[string]string{"main.go": kitMain}, "serves MCP but has no tool snapshots"},
+		{"file and tool disagree", map[string]string{
+			"testdata/toolsnaps/_server.json": `{"name": "x", "port": 1}`,
+			"testdata/toolsnaps/a.json":       `{"name": "b"}`,
+		}, `a.json holds tool "b"`},
+		{"mark for a missing tool", map[string]string{
+			"testdata/toolsnaps/_server.json": `{"name": "x", "port": 1, "onlyWith": {"gone": "--flag"}}`,
+		}, `marks tool "gone", which has no snapshot`},
+		{"stray file", map[string]string{
+			"testdata/toolsnaps/_server.json": `{"name": "x", "port": 1}`,
+			"testdata/toolsnaps/notes.txt":    "hi",
+		}, "notes.txt: not a tool snapshot"},
+		{"no port", map[string]string{"testdata/toolsnaps/_server.json": `{"name": "x"}`}, "name and port are required"},
+		{"not JSON", map[string]string{
+			"testdata/toolsnaps/_server.json": `{"name": "x", "port": 1}`,
+			"testdata/toolsnaps/a.json":       `{`,
+		}, "a.json: unexpected end of JSON input"},
+	}
+	for _, tt := range bad {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(snapFiles(t, map[string]map[string]string{"x": tt.files}))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Load: %v, want %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no tool snapshots") {
+		t.Errorf("no servers: %v", err)
 	}
 }
