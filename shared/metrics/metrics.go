@@ -1,155 +1,158 @@
-// Package metrics counts tool calls and their durations and serves them in the Prometheus
-// text format at /metrics, with no dependency beyond the standard library.
+// Package metrics holds one server's Prometheus metrics — tool calls, abandoned calls, refused
+// requests, upstream API calls, the build and the standard process and Go runtime collectors —
+// in a registry of its own, and serves them at /metrics.
 package metrics
 
 import (
-	"fmt"
-	"io"
 	"net/http"
 	"runtime"
-	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/jck411/mcp-servers/shared/guard"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// Buckets are the upper bounds, in seconds, of the call duration histogram.
+// Buckets are the upper bounds, in seconds, of the tool call duration histogram.
 var Buckets = []float64{0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 90}
+
+// UnknownTool is the tool label of calls to a tool the server never declared: the name comes
+// from the client, so it is not let into a label where it could grow the series without bound.
+const UnknownTool = "unknown"
 
 // Registry holds one server's metrics.
 type Registry struct {
-	name, version string
-	started       time.Time
-	mu            sync.Mutex
-	calls         map[callKey]uint64
-	abandoned     map[string]uint64
-	durations     map[string]*histogram
+	reg       *prometheus.Registry
+	mu        sync.RWMutex
+	known     map[string]bool // tools the server declared
+	calls     *prometheus.CounterVec
+	durations *prometheus.HistogramVec
+	abandoned *prometheus.CounterVec
+	refused   *prometheus.CounterVec
+	upstream  *upstreamMetrics
 }
 
-type callKey struct{ tool, outcome string }
-
-type histogram struct {
-	counts []uint64 // per bucket, not cumulative
-	count  uint64
-	sum    float64
-}
-
-// NewRegistry returns an empty registry for the named server.
+// NewRegistry returns a registry for the named server holding the process and Go collectors,
+// mcp_build_info and the server's own metrics, all empty.
 func NewRegistry(name, version string) *Registry {
-	return &Registry{name: name, version: version, started: time.Now(), calls: map[callKey]uint64{}, abandoned: map[string]uint64{}, durations: map[string]*histogram{}}
+	r := &Registry{
+		reg:   prometheus.NewRegistry(),
+		known: map[string]bool{},
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcp_tool_calls_total", Help: "Tool calls by tool and outcome (ok or error).",
+		}, []string{"tool", "outcome"}),
+		durations: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "mcp_tool_call_duration_seconds", Help: "Tool call duration.", Buckets: Buckets,
+		}, []string{"tool"}),
+		abandoned: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcp_tool_calls_abandoned_total",
+			Help: "Tool calls answered at their timeout or on cancellation while the handler was still running; it may still complete.",
+		}, []string{"tool"}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcp_auth_failures_total",
+			Help: "Requests refused before MCP by reason: missing_token, invalid_token, host, origin, not_local.",
+		}, []string{"reason"}),
+		upstream: newUpstreamMetrics(),
+	}
+	for _, reason := range []string{guard.ReasonMissingToken, guard.ReasonInvalidToken, guard.ReasonHost, guard.ReasonOrigin, guard.ReasonNotLocal} {
+		r.refused.WithLabelValues(reason)
+	}
+	build := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name:        "mcp_build_info",
+		Help:        "Build information of the server.",
+		ConstLabels: prometheus.Labels{"server": name, "version": version, "goversion": runtime.Version()},
+	})
+	build.Set(1)
+	r.reg.MustRegister(
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewGoCollector(),
+		build, r.calls, r.durations, r.abandoned, r.refused,
+	)
+	r.upstream.register(r.reg)
+	return r
+}
+
+// DeclareTool makes a tool's name a label value; calls to undeclared names count as UnknownTool.
+func (r *Registry) DeclareTool(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.known[name] = true
+}
+
+func (r *Registry) toolLabel(name string) string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.known[name] {
+		return name
+	}
+	return UnknownTool
 }
 
 // ObserveCall records one finished tool call.
 func (r *Registry) ObserveCall(tool, outcome string, d time.Duration) {
-	secs := d.Seconds()
-	i := sort.SearchFloat64s(Buckets, secs)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.calls[callKey{tool, outcome}]++
-	h := r.durations[tool]
-	if h == nil {
-		h = &histogram{counts: make([]uint64, len(Buckets)+1)}
-		r.durations[tool] = h
-	}
-	h.counts[i]++
-	h.count++
-	h.sum += secs
+	tool = r.toolLabel(tool)
+	r.calls.WithLabelValues(tool, outcome).Inc()
+	r.durations.WithLabelValues(tool).Observe(d.Seconds())
 }
 
 // ObserveAbandoned records a call answered (timeout or cancellation) while its handler was
 // still running; it is counted by ObserveCall as well.
 func (r *Registry) ObserveAbandoned(tool string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.abandoned[tool]++
+	r.abandoned.WithLabelValues(r.toolLabel(tool)).Inc()
+}
+
+// Refused records a request refused before MCP; reason is one of guard's Reason constants.
+func (r *Registry) Refused(reason string) {
+	r.refused.WithLabelValues(reason).Inc()
 }
 
 // Abandoned returns the count of abandoned calls of one tool.
 func (r *Registry) Abandoned(tool string) uint64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.abandoned[tool]
+	return r.value("mcp_tool_calls_abandoned_total", map[string]string{"tool": tool})
 }
 
 // Calls returns the count for one tool and outcome.
 func (r *Registry) Calls(tool, outcome string) uint64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.calls[callKey{tool, outcome}]
+	return r.value("mcp_tool_calls_total", map[string]string{"tool": tool, "outcome": outcome})
 }
 
-// WriteTo writes every metric in the Prometheus text exposition format.
-func (r *Registry) WriteTo(w io.Writer) (int64, error) {
-	var b strings.Builder
-	b.WriteString("# HELP mcp_build_info Build information of the server.\n# TYPE mcp_build_info gauge\n")
-	fmt.Fprintf(&b, "mcp_build_info{server=%s,version=%s,goversion=%s} 1\n", quote(r.name), quote(r.version), quote(runtime.Version()))
-	b.WriteString("# HELP process_start_time_seconds Start time of the process since the Unix epoch.\n# TYPE process_start_time_seconds gauge\n")
-	fmt.Fprintf(&b, "process_start_time_seconds %d\n", r.started.Unix())
-	b.WriteString("# HELP go_goroutines Number of goroutines that currently exist.\n# TYPE go_goroutines gauge\n")
-	fmt.Fprintf(&b, "go_goroutines %d\n", runtime.NumGoroutine())
-
-	r.mu.Lock()
-	keys := make([]callKey, 0, len(r.calls))
-	for k := range r.calls {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].tool != keys[j].tool {
-			return keys[i].tool < keys[j].tool
-		}
-		return keys[i].outcome < keys[j].outcome
-	})
-	b.WriteString("# HELP mcp_tool_calls_total Tool calls by tool and outcome.\n# TYPE mcp_tool_calls_total counter\n")
-	for _, k := range keys {
-		fmt.Fprintf(&b, "mcp_tool_calls_total{tool=%s,outcome=%s} %d\n", quote(k.tool), quote(k.outcome), r.calls[k])
-	}
-	b.WriteString("# HELP mcp_tool_calls_abandoned_total Tool calls answered at their timeout or on cancellation while the handler was still running; it may still complete.\n# TYPE mcp_tool_calls_abandoned_total counter\n")
-	for _, t := range sortedKeys(r.abandoned) {
-		fmt.Fprintf(&b, "mcp_tool_calls_abandoned_total{tool=%s} %d\n", quote(t), r.abandoned[t])
-	}
-	tools := make([]string, 0, len(r.durations))
-	for t := range r.durations {
-		tools = append(tools, t)
-	}
-	sort.Strings(tools)
-	b.WriteString("# HELP mcp_tool_call_duration_seconds Tool call duration.\n# TYPE mcp_tool_call_duration_seconds histogram\n")
-	for _, t := range tools {
-		h := r.durations[t]
-		var cum uint64
-		for i, le := range Buckets {
-			cum += h.counts[i]
-			fmt.Fprintf(&b, "mcp_tool_call_duration_seconds_bucket{tool=%s,le=%q} %d\n", quote(t), strconv.FormatFloat(le, 'g', -1, 64), cum)
-		}
-		fmt.Fprintf(&b, "mcp_tool_call_duration_seconds_bucket{tool=%s,le=\"+Inf\"} %d\n", quote(t), h.count)
-		fmt.Fprintf(&b, "mcp_tool_call_duration_seconds_sum{tool=%s} %s\n", quote(t), strconv.FormatFloat(h.sum, 'g', -1, 64))
-		fmt.Fprintf(&b, "mcp_tool_call_duration_seconds_count{tool=%s} %d\n", quote(t), h.count)
-	}
-	r.mu.Unlock()
-	n, err := io.WriteString(w, b.String())
-	return int64(n), err
+// Failures returns the count of requests refused for one reason.
+func (r *Registry) Failures(reason string) uint64 {
+	return r.value("mcp_auth_failures_total", map[string]string{"reason": reason})
 }
 
-// Handler serves the metrics.
+// value reads one counter series as /metrics would serve it; 0 when it does not exist.
+func (r *Registry) value(name string, labels map[string]string) uint64 {
+	families, err := r.reg.Gather()
+	if err != nil {
+		return 0
+	}
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+	series:
+		for _, m := range f.GetMetric() {
+			if len(m.GetLabel()) != len(labels) {
+				continue
+			}
+			for _, lp := range m.GetLabel() {
+				if labels[lp.GetName()] != lp.GetValue() {
+					continue series
+				}
+			}
+			return uint64(m.GetCounter().GetValue())
+		}
+	}
+	return 0
+}
+
+// Gatherer returns the registry for tests and tools that read the metrics directly.
+func (r *Registry) Gatherer() prometheus.Gatherer { return r.reg }
+
+// Handler serves the metrics in the exposition format the scraper asks for (text by default).
 func (r *Registry) Handler() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-		_, _ = r.WriteTo(w)
-	})
-}
-
-func sortedKeys(m map[string]uint64) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// quote escapes a label value as the exposition format requires.
-func quote(s string) string {
-	s = strings.ReplaceAll(s, `\`, `\\`)
-	s = strings.ReplaceAll(s, "\n", `\n`)
-	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
+	return promhttp.HandlerFor(r.reg, promhttp.HandlerOpts{})
 }
