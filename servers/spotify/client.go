@@ -58,6 +58,7 @@ func newClient(s *kit.Server, st *settings) (*client, error) {
 	}
 	src := spotifyauth.NewSource(spotifyauth.SourceOptions{TokenFile: tokenFile, Client: conf, ClientErr: confErr, FixCommand: "spotify auth login"})
 	hc := spotifyauth.NewHTTPClient(src, spotifyauth.ClientOptions{Concurrent: st.concurrent})
+	hc.Transport = s.Metrics().Upstream("spotify", hc.Transport) // mcp_upstream_* metrics
 	api := strings.TrimSuffix(st.apiURL, "/") + "/"
 	c := &client{src: src, http: hc, api: api, zm: spotify.New(hc, spotify.WithBaseURL(api))}
 	s.AddHealthCheck("spotify token", c.health)

@@ -27,6 +27,10 @@ type Product struct {
 	Endpoint     string // the API's base URL
 }
 
+// service names the API in the upstream metrics: the endpoint flag without "-endpoint"
+// (gmail, calendar, drive).
+func (p Product) service() string { return strings.TrimSuffix(p.EndpointFlag, "-endpoint") }
+
 // Flags are the flags every Google server takes.
 type Flags struct {
 	TokenFile  string
@@ -83,9 +87,11 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	src := googleauth.NewSource(googleauth.SourceOptions{
 		TokenFile: tokenFile, Client: client, ClientErr: clientErr, FixCommand: fix, Service: p.Server, ReadOnly: readOnly,
 	})
+	hc := googleauth.NewHTTPClient(src, googleauth.ClientOptions{Concurrent: f.Concurrent})
+	hc.Transport = s.Metrics().Upstream(p.service(), hc.Transport) // mcp_upstream_* metrics
 	a := &Account{
 		Source:   src,
-		HTTP:     googleauth.NewHTTPClient(src, googleauth.ClientOptions{Concurrent: f.Concurrent}),
+		HTTP:     hc,
 		Endpoint: strings.TrimSuffix(f.Endpoint, "/") + "/",
 		ReadOnly: readOnly,
 		product:  p,
