@@ -14,10 +14,9 @@ import (
 // UpstreamBuckets are the upper bounds, in seconds, of the upstream call duration histogram.
 var UpstreamBuckets = []float64{0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 90}
 
-// Upstream statuses: the class of the final answer, or StatusError when none came.
-const (
-	StatusError = "error"
-)
+// StatusError is the status label of an upstream call that got no answer; the others are the
+// class of the final answer: 2xx, 3xx, 4xx, 5xx.
+const StatusError = "error"
 
 // Retry reasons, as mcp_upstream_retries_total counts them.
 const (
