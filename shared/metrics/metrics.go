@@ -1,18 +1,21 @@
-// Package metrics holds one server's Prometheus metrics — tool calls, abandoned calls, refused
-// requests, upstream API calls, the build and the standard process and Go runtime collectors —
-// in a registry of its own, and serves them at /metrics.
+// Package metrics holds one server's metrics — tool calls, abandoned calls, refused requests,
+// upstream API calls, the build, and the standard go_* and process_* metrics — and serves them at
+// /metrics in the Prometheus text format. It is built on github.com/VictoriaMetrics/metrics rather
+// than prometheus/client_golang, whose protobuf data model adds about 2 MiB to every server's idle
+// RSS (docs/performance.md, "Idle RSS per server").
 package metrics
 
 import (
+	"bytes"
 	"net/http"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	vm "github.com/VictoriaMetrics/metrics"
 	"github.com/jck411/mcp-servers/shared/guard"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Buckets are the upper bounds, in seconds, of the tool call duration histogram.
@@ -22,56 +25,81 @@ var Buckets = []float64{0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 // from the client, so it is not let into a label where it could grow the series without bound.
 const UnknownTool = "unknown"
 
-// Registry holds one server's metrics.
-type Registry struct {
-	reg       *prometheus.Registry
-	mu        sync.RWMutex
-	known     map[string]bool // tools the server declared
-	calls     *prometheus.CounterVec
-	durations *prometheus.HistogramVec
-	abandoned *prometheus.CounterVec
-	refused   *prometheus.CounterVec
-	upstream  *upstreamMetrics
+// family is one metric family: its HELP and TYPE lines and its series, kept in a set of their
+// own so that the lines can be written before them.
+type family struct {
+	name, typ, help string
+	set             *vm.Set
 }
 
-// NewRegistry returns a registry for the named server holding the process and Go collectors,
-// mcp_build_info and the server's own metrics, all empty.
+// series returns the family's name with labels, given as name, value pairs in name order.
+func (f *family) series(labels ...string) string {
+	var b strings.Builder
+	b.WriteString(f.name)
+	for i := 0; i+1 < len(labels); i += 2 {
+		if i == 0 {
+			b.WriteByte('{')
+		} else {
+			b.WriteByte(',')
+		}
+		b.WriteString(labels[i])
+		b.WriteString("=")
+		b.WriteString(quote(labels[i+1]))
+	}
+	if len(labels) > 0 {
+		b.WriteByte('}')
+	}
+	return b.String()
+}
+
+func (f *family) counter(labels ...string) *vm.Counter {
+	return f.set.GetOrCreateCounter(f.series(labels...))
+}
+
+// value reads a counter series without creating it; 0 when it does not exist.
+func (f *family) value(labels ...string) uint64 {
+	name := f.series(labels...)
+	if !slices.Contains(f.set.ListMetricNames(), name) {
+		return 0
+	}
+	return f.set.GetOrCreateCounter(name).Get()
+}
+
+// Registry holds one server's metrics.
+type Registry struct {
+	mu        sync.RWMutex    // guards known, families and upstream
+	known     map[string]bool // tools the server declared
+	families  []*family
+	calls     *family
+	durations *family
+	abandoned *family
+	refused   *family
+	upstream  *upstreamMetrics // made by the first Upstream: servers without one show none
+}
+
+// NewRegistry returns a registry for the named server holding mcp_build_info and the server's
+// own metrics, all empty; Handler adds the go_* and process_* metrics.
 func NewRegistry(name, version string) *Registry {
-	r := &Registry{
-		reg:   prometheus.NewRegistry(),
-		known: map[string]bool{},
-		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "mcp_tool_calls_total", Help: "Tool calls by tool and outcome (ok or error).",
-		}, []string{"tool", "outcome"}),
-		durations: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "mcp_tool_call_duration_seconds", Help: "Tool call duration.", Buckets: Buckets,
-		}, []string{"tool"}),
-		abandoned: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "mcp_tool_calls_abandoned_total",
-			Help: "Tool calls answered at their timeout or on cancellation while the handler was still running; it may still complete.",
-		}, []string{"tool"}),
-		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "mcp_auth_failures_total",
-			Help: "Requests refused before MCP by reason: missing_token, invalid_token, host, origin, not_local.",
-		}, []string{"reason"}),
-		upstream: newUpstreamMetrics(),
-	}
+	r := &Registry{known: map[string]bool{}}
+	build := r.family("mcp_build_info", "gauge", "Build information of the server.")
+	build.set.NewGauge(build.series("goversion", runtime.Version(), "server", name, "version", version), func() float64 { return 1 })
+	r.calls = r.family("mcp_tool_calls_total", "counter", "Tool calls by tool and outcome (ok or error).")
+	r.durations = r.family("mcp_tool_call_duration_seconds", "histogram", "Tool call duration.")
+	r.abandoned = r.family("mcp_tool_calls_abandoned_total", "counter",
+		"Tool calls answered at their timeout or on cancellation while the handler was still running; it may still complete.")
+	r.refused = r.family("mcp_auth_failures_total", "counter",
+		"Requests refused before MCP by reason: missing_token, invalid_token, host, origin, not_local.")
 	for _, reason := range []string{guard.ReasonMissingToken, guard.ReasonInvalidToken, guard.ReasonHost, guard.ReasonOrigin, guard.ReasonNotLocal} {
-		r.refused.WithLabelValues(reason)
+		r.refused.counter("reason", reason)
 	}
-	build := prometheus.NewGauge(prometheus.GaugeOpts{
-		Name:        "mcp_build_info",
-		Help:        "Build information of the server.",
-		ConstLabels: prometheus.Labels{"server": name, "version": version, "goversion": runtime.Version()},
-	})
-	build.Set(1)
-	r.reg.MustRegister(
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		collectors.NewGoCollector(),
-		build, r.calls, r.durations, r.abandoned, r.refused,
-	)
-	r.upstream.register(r.reg)
 	return r
+}
+
+// family adds a family; the caller holds r.mu or is NewRegistry.
+func (r *Registry) family(name, typ, help string) *family {
+	f := &family{name: name, typ: typ, help: help, set: vm.NewSet()}
+	r.families = append(r.families, f)
+	return f
 }
 
 // DeclareTool makes a tool's name a label value; calls to undeclared names count as UnknownTool.
@@ -93,66 +121,61 @@ func (r *Registry) toolLabel(name string) string {
 // ObserveCall records one finished tool call.
 func (r *Registry) ObserveCall(tool, outcome string, d time.Duration) {
 	tool = r.toolLabel(tool)
-	r.calls.WithLabelValues(tool, outcome).Inc()
-	r.durations.WithLabelValues(tool).Observe(d.Seconds())
+	r.calls.counter("outcome", outcome, "tool", tool).Inc()
+	r.durations.set.GetOrCreatePrometheusHistogramExt(r.durations.series("tool", tool), Buckets).Update(d.Seconds())
 }
 
 // ObserveAbandoned records a call answered (timeout or cancellation) while its handler was
 // still running; it is counted by ObserveCall as well.
 func (r *Registry) ObserveAbandoned(tool string) {
-	r.abandoned.WithLabelValues(r.toolLabel(tool)).Inc()
+	r.abandoned.counter("tool", r.toolLabel(tool)).Inc()
 }
 
 // Refused records a request refused before MCP; reason is one of guard's Reason constants.
 func (r *Registry) Refused(reason string) {
-	r.refused.WithLabelValues(reason).Inc()
+	r.refused.counter("reason", reason).Inc()
 }
 
 // Abandoned returns the count of abandoned calls of one tool.
-func (r *Registry) Abandoned(tool string) uint64 {
-	return r.value("mcp_tool_calls_abandoned_total", map[string]string{"tool": tool})
-}
+func (r *Registry) Abandoned(tool string) uint64 { return r.abandoned.value("tool", tool) }
 
 // Calls returns the count for one tool and outcome.
 func (r *Registry) Calls(tool, outcome string) uint64 {
-	return r.value("mcp_tool_calls_total", map[string]string{"tool": tool, "outcome": outcome})
+	return r.calls.value("outcome", outcome, "tool", tool)
 }
 
 // Failures returns the count of requests refused for one reason.
-func (r *Registry) Failures(reason string) uint64 {
-	return r.value("mcp_auth_failures_total", map[string]string{"reason": reason})
-}
+func (r *Registry) Failures(reason string) uint64 { return r.refused.value("reason", reason) }
 
-// value reads one counter series as /metrics would serve it; 0 when it does not exist.
-func (r *Registry) value(name string, labels map[string]string) uint64 {
-	families, err := r.reg.Gather()
-	if err != nil {
-		return 0
-	}
+// WriteTo writes every metric in the Prometheus text format: the server's families, each with
+// its HELP and TYPE lines, then the go_* and process_* metrics (without them: they are the
+// library's, which writes its metadata only behind a process-wide switch).
+func (r *Registry) WriteTo(b *bytes.Buffer) {
+	r.mu.RLock()
+	families := slices.Clone(r.families)
+	r.mu.RUnlock()
 	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-	series:
-		for _, m := range f.GetMetric() {
-			if len(m.GetLabel()) != len(labels) {
-				continue
-			}
-			for _, lp := range m.GetLabel() {
-				if labels[lp.GetName()] != lp.GetValue() {
-					continue series
-				}
-			}
-			return uint64(m.GetCounter().GetValue())
-		}
+		b.WriteString("# HELP " + f.name + " " + f.help + "\n# TYPE " + f.name + " " + f.typ + "\n")
+		f.set.WritePrometheus(b)
 	}
-	return 0
+	vm.WriteGoMetrics(b)
+	vm.WriteProcMetrics(b)
+	vm.WriteFDMetrics(b)
 }
 
-// Gatherer returns the registry for tests and tools that read the metrics directly.
-func (r *Registry) Gatherer() prometheus.Gatherer { return r.reg }
-
-// Handler serves the metrics in the exposition format the scraper asks for (text by default).
+// Handler serves the metrics.
 func (r *Registry) Handler() http.Handler {
-	return promhttp.HandlerFor(r.reg, promhttp.HandlerOpts{})
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		var b bytes.Buffer
+		r.WriteTo(&b)
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		_, _ = w.Write(b.Bytes())
+	})
+}
+
+// quote escapes a label value as the text format requires.
+func quote(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	s = strings.ReplaceAll(s, "\n", `\n`)
+	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
 }

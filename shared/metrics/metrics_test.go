@@ -121,6 +121,9 @@ func TestExposition(t *testing.T) {
 			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
 		}
 	}
+	if strings.Contains(body, "mcp_upstream") {
+		t.Errorf("a server that calls no upstream API shows upstream metrics:\n%s", body)
+	}
 	if strings.Contains(body, "made_up_by_a_client") {
 		t.Error("a tool name the server never declared became a label value")
 	}
@@ -257,5 +260,32 @@ func TestUpstreamNotSentIsNotCounted(t *testing.T) {
 	families, _ := scrape(t, r)
 	if got := counter(t, families, "mcp_upstream_calls_total", map[string]string{"service": "spotify", "status": StatusError}); got != 0 {
 		t.Errorf("a call that never reached the network was counted: %v", got)
+	}
+}
+
+// TestConcurrent: calls recorded from many goroutines while /metrics is scraped all count.
+func TestConcurrent(t *testing.T) {
+	r := NewRegistry("calculator", "v1")
+	r.DeclareTool("evaluate")
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 100 {
+				r.ObserveCall("evaluate", "ok", time.Millisecond)
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 5 {
+			r.Handler().ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/metrics", nil))
+		}
+	})
+	wg.Wait()
+	families, _ := scrape(t, r)
+	if got := counter(t, families, "mcp_tool_calls_total", map[string]string{"tool": "evaluate", "outcome": "ok"}); got != 800 {
+		t.Errorf("calls = %v, want 800", got)
+	}
+	if got := series(t, families, "mcp_tool_call_duration_seconds", map[string]string{"tool": "evaluate"}).GetHistogram().GetSampleCount(); got != 800 {
+		t.Errorf("duration samples = %d, want 800", got)
 	}
 }

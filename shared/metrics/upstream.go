@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	vm "github.com/VictoriaMetrics/metrics"
 	"github.com/jck411/mcp-servers/shared/retry"
-	"github.com/prometheus/client_golang/prometheus"
 )
 
 // UpstreamBuckets are the upper bounds, in seconds, of the upstream call duration histogram.
@@ -26,39 +26,18 @@ const (
 )
 
 type upstreamMetrics struct {
-	calls, retries  *prometheus.CounterVec
-	waits, waitSecs *prometheus.CounterVec
-	durations       *prometheus.HistogramVec
+	calls, durations, retries, waits, waitSecs *family
 }
 
-func newUpstreamMetrics() *upstreamMetrics {
+func newUpstreamMetrics(r *Registry) *upstreamMetrics {
 	return &upstreamMetrics{
-		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "mcp_upstream_calls_total",
-			Help: "Calls to an upstream API that reached the network, by service and the class of the final answer after retries (2xx, 3xx, 4xx, 5xx, or error when none came).",
-		}, []string{"service", "status"}),
-		durations: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "mcp_upstream_call_duration_seconds",
-			Help:    "Duration of upstream API calls, retries and their waits included.",
-			Buckets: UpstreamBuckets,
-		}, []string{"service"}),
-		retries: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "mcp_upstream_retries_total",
-			Help: "Upstream API tries repeated, by service and reason (rate_limited, server_error, network).",
-		}, []string{"service", "reason"}),
-		waits: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "mcp_upstream_rate_limit_waits_total",
-			Help: "Waits before a retry because the upstream API was rate-limiting.",
-		}, []string{"service"}),
-		waitSecs: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "mcp_upstream_rate_limit_wait_seconds_total",
-			Help: "Seconds spent waiting before retries because the upstream API was rate-limiting.",
-		}, []string{"service"}),
+		calls: r.family("mcp_upstream_calls_total", "counter",
+			"Calls to an upstream API that reached the network, by service and the class of the final answer after retries (2xx, 3xx, 4xx, 5xx, or error when none came)."),
+		durations: r.family("mcp_upstream_call_duration_seconds", "histogram", "Duration of upstream API calls, retries and their waits included."),
+		retries:   r.family("mcp_upstream_retries_total", "counter", "Upstream API tries repeated, by service and reason (rate_limited, server_error, network)."),
+		waits:     r.family("mcp_upstream_rate_limit_waits_total", "counter", "Waits before a retry because the upstream API was rate-limiting."),
+		waitSecs:  r.family("mcp_upstream_rate_limit_wait_seconds_total", "counter", "Seconds spent waiting before retries because the upstream API was rate-limiting."),
 	}
-}
-
-func (u *upstreamMetrics) register(reg *prometheus.Registry) {
-	reg.MustRegister(u.calls, u.durations, u.retries, u.waits, u.waitSecs)
 }
 
 // Upstream returns next wrapped so that each call through it to the named service is counted
@@ -70,33 +49,38 @@ func (r *Registry) Upstream(service string, next http.RoundTripper) http.RoundTr
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	u := r.upstream
-	for _, status := range []string{"2xx", "4xx", "5xx", StatusError} {
-		u.calls.WithLabelValues(service, status)
+	r.mu.Lock()
+	if r.upstream == nil {
+		r.upstream = newUpstreamMetrics(r)
 	}
-	for _, reason := range []string{RetryRateLimited, RetryServerError, RetryNetwork} {
-		u.retries.WithLabelValues(service, reason)
+	u := r.upstream
+	r.mu.Unlock()
+	for _, status := range []string{"2xx", "4xx", "5xx", StatusError} {
+		u.calls.counter("service", service, "status", status)
 	}
 	return &upstreamTransport{
 		next:      next,
-		durations: u.durations.WithLabelValues(service),
-		calls:     u.calls.MustCurryWith(prometheus.Labels{"service": service}),
-		retries: [...]prometheus.Counter{
-			u.retries.WithLabelValues(service, RetryRateLimited),
-			u.retries.WithLabelValues(service, RetryServerError),
-			u.retries.WithLabelValues(service, RetryNetwork),
+		service:   service,
+		calls:     u.calls,
+		durations: u.durations.set.GetOrCreatePrometheusHistogramExt(u.durations.series("service", service), UpstreamBuckets),
+		retries: [...]*vm.Counter{
+			u.retries.counter("reason", RetryRateLimited, "service", service),
+			u.retries.counter("reason", RetryServerError, "service", service),
+			u.retries.counter("reason", RetryNetwork, "service", service),
 		},
-		waits:    u.waits.WithLabelValues(service),
-		waitSecs: u.waitSecs.WithLabelValues(service),
+		waits:    u.waits.counter("service", service),
+		waitSecs: u.waitSecs.set.GetOrCreateFloatCounter(u.waitSecs.series("service", service)),
 	}
 }
 
 type upstreamTransport struct {
-	next            http.RoundTripper
-	durations       prometheus.Observer
-	calls           *prometheus.CounterVec
-	retries         [3]prometheus.Counter // rate limited, server error, network
-	waits, waitSecs prometheus.Counter
+	next      http.RoundTripper
+	service   string
+	calls     *family
+	durations *vm.PrometheusHistogram
+	retries   [3]*vm.Counter // rate limited, server error, network
+	waits     *vm.Counter
+	waitSecs  *vm.FloatCounter
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -111,12 +95,12 @@ func (t *upstreamTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	if err != nil && !sent.Load() {
 		return resp, err
 	}
-	t.durations.Observe(time.Since(start).Seconds())
+	t.durations.Update(time.Since(start).Seconds())
 	status := StatusError
 	if err == nil {
 		status = strconv.Itoa(resp.StatusCode/100) + "xx"
 	}
-	t.calls.WithLabelValues(status).Inc()
+	t.calls.counter("service", t.service, "status", status).Inc()
 	return resp, err
 }
 
