@@ -60,7 +60,7 @@ run: build ## run the fleet on loopback, each on its fixed port (plus FLEET_PORT
 conformance: build ## the official MCP conformance suite against every server
 	@scripts/conformance.sh $(SERVERS)
 
-bench: build ## Go benchmarks, then throughput, latency, CPU per call, RSS and start time over real HTTP
+bench: build ## Go benchmarks, then throughput, latency, CPU per call (against a bare go-sdk server and the floor), RSS and start time over real HTTP
 	@go test -run '^$$' -bench . -benchmem ./servers/calculator/ ./servers/calculator/expression/ ./servers/shell/
 	@go test -run '^$$' -bench SearchNotes10k -benchtime 500x ./servers/notes/
 	@go test -run '^$$' -bench 'Rebuild10k|SyncFirst1k|SyncIdle10k' -benchtime 3x ./servers/notes/

@@ -3,10 +3,21 @@ module github.com/jck411/mcp-servers/shared
 go 1.26.0
 
 require (
+	github.com/VictoriaMetrics/metrics v1.44.0
 	github.com/google/jsonschema-go v0.4.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
-	golang.org/x/oauth2 v0.36.0
+	github.com/prometheus/client_model v0.6.3
+	github.com/prometheus/common v0.73.1
+	golang.org/x/oauth2 v0.37.0
 	google.golang.org/api v0.290.0
+)
+
+require (
+	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
+	github.com/pandatix/go-abnf v0.5.3 // indirect
+	github.com/valyala/fastrand v1.1.0 // indirect
+	github.com/valyala/histogram v1.2.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
 )
 
 require (

@@ -47,6 +47,7 @@ func newClient(s *kit.Server, st *settings) (*client, error) {
 		s.Logger().Warn("Spotify client not loaded; tools will say so", "error", err.Error())
 	}
 	hc := src.HTTPClient(st.concurrent, nil)
+	hc.Transport = s.Metrics().Upstream("spotify", hc.Transport) // mcp_upstream_* metrics
 	api := strings.TrimSuffix(st.apiURL, "/") + "/"
 	c := &client{src: src, http: hc, api: api, zm: spotify.New(hc, spotify.WithBaseURL(api))}
 	s.AddHealthCheck("spotify token", c.health)

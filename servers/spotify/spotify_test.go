@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,6 +60,10 @@ func TestNoSignIn(t *testing.T) {
 	}
 	if len(e.fake.log()) != 0 {
 		t.Errorf("Spotify was called: %v", e.fake.log())
+	}
+	// Nothing reached Spotify, so no upstream call is counted, not even as an error.
+	if m := scrapeMetrics(t, e); !strings.Contains(m, `mcp_upstream_calls_total{service="spotify",status="error"} 0`) {
+		t.Errorf("/metrics counts a call that never left:\n%s", m)
 	}
 }
 
@@ -174,6 +180,32 @@ func TestRateLimitThenSuccess(t *testing.T) {
 	if n := strings.Count(strings.Join(e.fake.log(), "\n"), "GET /v1/me/player/devices"); n != 2 {
 		t.Errorf("devices called %d times, want 2 (429 then success)", n)
 	}
+	// One Web API call, retried once for the rate limit, as /metrics counts it.
+	metrics := scrapeMetrics(t, e)
+	for _, want := range []string{
+		`mcp_upstream_calls_total{service="spotify",status="2xx"} 1`,
+		`mcp_upstream_retries_total{reason="rate_limited",service="spotify"} 1`,
+		`mcp_upstream_rate_limit_waits_total{service="spotify"} 1`,
+	} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %s:\n%s", want, metrics)
+		}
+	}
+}
+
+// scrapeMetrics reads the server's /metrics over HTTP, as a local Prometheus would.
+func scrapeMetrics(t *testing.T, e *env) string {
+	t.Helper()
+	resp, err := http.Get(e.h.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/metrics: %d %v", resp.StatusCode, err)
+	}
+	return string(b)
 }
 
 func TestSearchPagesPastTen(t *testing.T) {

@@ -26,6 +26,10 @@ type Product struct {
 	Endpoint     string // the API's base URL
 }
 
+// service names the API in the upstream metrics: the endpoint flag without "-endpoint"
+// (gmail, calendar, drive).
+func (p Product) service() string { return strings.TrimSuffix(p.EndpointFlag, "-endpoint") }
+
 // Flags are the flags every Google server takes.
 type Flags struct {
 	TokenFile  string
@@ -72,9 +76,11 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	if err := src.ClientErr(); err != nil {
 		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", err.Error())
 	}
+	hc := src.HTTPClient(f.Concurrent, nil)
+	hc.Transport = s.Metrics().Upstream(p.service(), hc.Transport) // mcp_upstream_* metrics
 	a := &Account{
 		Source:   src,
-		HTTP:     src.HTTPClient(f.Concurrent, nil),
+		HTTP:     hc,
 		Endpoint: strings.TrimSuffix(f.Endpoint, "/") + "/",
 		ReadOnly: cfg.ReadOnly,
 		product:  p,

@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -111,5 +114,65 @@ func TestHasReason(t *testing.T) {
 	ge := &googleapi.Error{Code: 403, Errors: []googleapi.ErrorItem{{Reason: "storageQuotaExceeded"}}}
 	if !HasReason(ge, "exportSizeLimitExceeded", "storageQuotaExceeded") || HasReason(ge, "rateLimitExceeded") {
 		t.Error("HasReason does not match the error's reasons")
+	}
+}
+
+// TestUpstreamMetrics: calls through the account's client reach the API signed in, retried,
+// and counted in the server's /metrics under the product's service.
+func TestUpstreamMetrics(t *testing.T) {
+	var mu sync.Mutex
+	var auths []string
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auths = append(auths, r.Header.Get("Authorization"))
+		n := len(auths)
+		mu.Unlock()
+		switch {
+		case r.URL.Path == "/missing":
+			w.WriteHeader(http.StatusNotFound)
+		case n == 1: // the first call is rate-limited once
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
+	}))
+	defer api.Close()
+	var f Flags
+	args := googletest.SignIn(t, "http://127.0.0.1:1/token", time.Now().Add(time.Hour), "https://www.googleapis.com/auth/drive")
+	cfg, err := config.Parse("drive", 9006, args, func(string) string { return "" }, io.Discard, func(fs *flag.FlagSet) { f.Register(fs, testProduct) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acct *Account
+	s, err := kit.New(kit.Spec{Name: "drive", Port: 9006, Setup: func(s *kit.Server) error {
+		acct, err = Open(s, &f, testProduct)
+		return err
+	}}, cfg, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/files", "/missing"} {
+		resp, err := acct.HTTP.Get(api.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	for i, a := range auths {
+		if a != "Bearer live-token" {
+			t.Errorf("request %d sent Authorization %q, want the signed-in token", i+1, a)
+		}
+	}
+	rec := httptest.NewRecorder()
+	s.Metrics().Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	for _, want := range []string{
+		`mcp_upstream_calls_total{service="drive",status="2xx"} 1`,
+		`mcp_upstream_calls_total{service="drive",status="4xx"} 1`,
+		`mcp_upstream_retries_total{reason="rate_limited",service="drive"} 1`,
+		`mcp_upstream_rate_limit_waits_total{service="drive"} 1`,
+		`mcp_upstream_call_duration_seconds_count{service="drive"} 2`,
+	} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("/metrics lacks %s:\n%s", want, rec.Body.String())
+		}
 	}
 }

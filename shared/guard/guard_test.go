@@ -1,8 +1,11 @@
 package guard
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -165,4 +168,54 @@ func FuzzHostAllowed(f *testing.F) {
 			t.Fatalf("HostAllowed(%q) let through a name that is neither loopback nor listed (%q)", host, name)
 		}
 	})
+}
+
+// TestRefusedReasons: each middleware names why it refused, and says nothing when it lets
+// the request through.
+func TestRefusedReasons(t *testing.T) {
+	tokens, err := parseTokens("test", strings.NewReader("alice:0123456789abcdef0123456789abcdef\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := NewHosts("127.0.0.1", []string{"mcp.example.com"}, nil)
+	var got []string
+	tokens.Refused = func(reason string) { got = append(got, reason) }
+	hosts.Refused = tokens.Refused
+	ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	h := hosts.Middleware(tokens.Middleware(ok))
+	tests := []struct {
+		name    string
+		host    string
+		headers map[string]string
+		want    string // the reason, "" when let through
+		code    int
+	}{
+		{"no token", "127.0.0.1:9003", nil, ReasonMissingToken, http.StatusUnauthorized},
+		{"basic auth", "127.0.0.1:9003", map[string]string{"Authorization": "Basic dXNlcjpwYXNz"}, ReasonMissingToken, http.StatusUnauthorized},
+		{"wrong token", "127.0.0.1:9003", map[string]string{"Authorization": "Bearer 0123456789abcdef0123456789abcdee"}, ReasonInvalidToken, http.StatusUnauthorized},
+		{"evil host", "evil.example", map[string]string{"Authorization": "Bearer 0123456789abcdef0123456789abcdef"}, ReasonHost, http.StatusForbidden},
+		{"evil origin", "mcp.example.com", map[string]string{"Origin": "https://evil.example"}, ReasonOrigin, http.StatusForbidden},
+		{"good", "mcp.example.com", map[string]string{"Authorization": "Bearer 0123456789abcdef0123456789abcdef"}, "", http.StatusNoContent},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got = nil
+			req := httptest.NewRequest(http.MethodPost, "http://"+tt.host+"/mcp", nil)
+			for k, v := range tt.headers {
+				req.Header.Set(k, v)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tt.code {
+				t.Errorf("status %d, want %d", rec.Code, tt.code)
+			}
+			want := []string{tt.want}
+			if tt.want == "" {
+				want = nil
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("refused reasons %v, want %v", got, want)
+			}
+		})
+	}
 }

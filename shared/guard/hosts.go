@@ -12,10 +12,24 @@ import (
 	"github.com/jck411/mcp-servers/shared/config"
 )
 
+// Reasons a guard refuses a request, as Refused hooks receive them.
+const (
+	ReasonMissingToken = "missing_token" // no Authorization: Bearer header
+	ReasonInvalidToken = "invalid_token" // a bearer token not in the tokens file
+	ReasonHost         = "host"          // a Host header the server does not answer to
+	ReasonOrigin       = "origin"        // a browser Origin that is not allowed
+	ReasonNotLocal     = "not_local"     // a local-only route asked from off this machine (IsLocal)
+
+	ReasonInsufficientScope = "insufficient_scope" // an OAuth token without the scope a call needs
+	ReasonIssuerUnavailable = "issuer_unavailable" // the OAuth issuer's keys cannot be fetched to check a token
+)
+
 // Hosts decides which Host and Origin headers a server accepts.
 type Hosts struct {
 	hosts   map[string]bool // lower-case host names or host:port values
 	origins map[string]bool // lower-case scheme://host[:port]
+	// Refused, when set, is told why Middleware refused a request: ReasonHost or ReasonOrigin.
+	Refused func(reason string)
 }
 
 // NewHosts accepts loopback names, the bind address, and the allowed hosts and origins.
@@ -74,15 +88,23 @@ func (h *Hosts) OriginAllowed(origin string) bool {
 func (h *Hosts) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !h.HostAllowed(r.Host) {
+			h.refuse(ReasonHost)
 			http.Error(w, "Forbidden: Host "+strconv.Quote(r.Host)+" is not allowed; start the server with --allowed-hosts "+hostOnly(r.Host)+" to accept it", http.StatusForbidden)
 			return
 		}
 		if o := r.Header.Get("Origin"); !h.OriginAllowed(o) {
+			h.refuse(ReasonOrigin)
 			http.Error(w, "Forbidden: Origin "+strconv.Quote(o)+" is not allowed; start the server with --allowed-origins to accept it", http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+func (h *Hosts) refuse(reason string) {
+	if h.Refused != nil {
+		h.Refused(reason)
+	}
 }
 
 func hostOnly(hostHeader string) string {

@@ -22,6 +22,9 @@ const minTokenLen = 16
 // Tokens are the bearer tokens a server accepts, each with the label logs name its caller by.
 type Tokens struct {
 	entries []tokenEntry
+	// Refused, when set, is told why Middleware refused a request: ReasonMissingToken or
+	// ReasonInvalidToken.
+	Refused func(reason string)
 }
 
 type tokenEntry struct {
@@ -119,16 +122,24 @@ func (t *Tokens) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tok, present := BearerToken(r)
 		if !present {
+			t.refuse(ReasonMissingToken)
 			unauthorized(w, "missing bearer token: send Authorization: Bearer <token>")
 			return
 		}
 		label, ok := t.Label(tok)
 		if !ok {
+			t.refuse(ReasonInvalidToken)
 			unauthorized(w, "invalid bearer token")
 			return
 		}
 		withInfo.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), labelKey{}, label)))
 	})
+}
+
+func (t *Tokens) refuse(reason string) {
+	if t.Refused != nil {
+		t.Refused(reason)
+	}
 }
 
 func unauthorized(w http.ResponseWriter, msg string) {

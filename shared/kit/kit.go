@@ -113,6 +113,7 @@ func (s *Server) declare(t Tool) bool {
 		panic(fmt.Sprintf("kit: tool %q registered twice", t.Name))
 	}
 	s.declared[t.Name] = true
+	s.metrics.DeclareTool(t.Name)
 	switch {
 	case s.cfg.ReadOnly && !t.ReadOnly:
 		return false
@@ -242,12 +243,13 @@ func (s *Server) Handler() (http.Handler, error) {
 		Logger:                     s.sdkLog,
 	})
 	var tokens *guard.Tokens
-	mcpRoute, metricsRoute := http.Handler(mcpHandler), localOnly(s.metrics.Handler())
+	mcpRoute, metricsRoute := http.Handler(mcpHandler), s.localOnly(s.metrics.Handler())
 	if s.cfg.AuthTokensFile != "" {
 		var err error
 		if tokens, err = guard.LoadTokens(s.cfg.AuthTokensFile); err != nil {
 			return nil, err
 		}
+		tokens.Refused = s.metrics.Refused
 		mcpRoute, metricsRoute = tokens.Middleware(mcpHandler), tokens.Middleware(s.metrics.Handler())
 	}
 	mux := http.NewServeMux()
@@ -258,7 +260,7 @@ func (s *Server) Handler() (http.Handler, error) {
 		if tokens != nil {
 			static = tokens
 		}
-		mcpRoute = res.Middleware(static, s.toolInfo, nil, mcpHandler)
+		mcpRoute = res.Middleware(static, s.toolInfo, s.metrics.Refused, mcpHandler)
 		mux.Handle(resource.MetadataPath, res.MetadataHandler())
 		mux.Handle(resource.MetadataPath+"/mcp", res.MetadataHandler())
 	}
@@ -280,6 +282,7 @@ func (s *Server) Handler() (http.Handler, error) {
 	mux.Handle("/metrics", metricsRoute)
 	mux.Handle("/", http.NotFoundHandler())
 	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
+	hosts.Refused = s.metrics.Refused
 	return guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux)), nil
 }
 
@@ -290,9 +293,10 @@ func (s *Server) toolInfo(name string) (known, readOnly bool) {
 }
 
 // localOnly answers 403 to a request that is not surely from this machine (guard.IsLocal).
-func localOnly(next http.Handler) http.Handler {
+func (s *Server) localOnly(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !guard.IsLocal(r) {
+			s.metrics.Refused(guard.ReasonNotLocal)
 			http.Error(w, "Forbidden: without --auth-tokens-file this is served only to requests from this machine", http.StatusForbidden)
 			return
 		}

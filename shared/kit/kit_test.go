@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/mcptest"
@@ -148,6 +149,14 @@ func TestGuards(t *testing.T) {
 			}
 		})
 	}
+	// Every refusal above is counted by its reason; the oversized body is not an auth failure.
+	for reason, want := range map[string]uint64{
+		guard.ReasonMissingToken: 3, guard.ReasonInvalidToken: 1, guard.ReasonHost: 1, guard.ReasonOrigin: 2, guard.ReasonNotLocal: 0,
+	} {
+		if got := h.Server.Metrics().Failures(reason); got != want {
+			t.Errorf("auth failures %s = %d, want %d", reason, got, want)
+		}
+	}
 }
 
 func TestOversizedChunkedBody(t *testing.T) {
@@ -251,9 +260,12 @@ func TestToolCalls(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	for _, want := range []string{
-		`mcp_tool_calls_total{tool="echo",outcome="ok"} 2`,
+		`mcp_tool_calls_total{outcome="ok",tool="echo"} 2`,
 		`mcp_tool_call_duration_seconds_count{tool="echo"} 4`,
-		`mcp_build_info{server="kittest"`,
+		`mcp_build_info{goversion="go`,
+		`server="kittest"`,
+		"process_resident_memory_bytes ",
+		"go_goroutines ",
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %s:\n%s", want, body)
@@ -597,6 +609,18 @@ func TestMetricsAccess(t *testing.T) {
 				t.Errorf("refused, yet the body holds metrics: %s", body)
 			}
 		})
+	}
+	for _, c := range []struct {
+		h      *mcptest.Harness
+		reason string
+		want   uint64
+	}{
+		{withTokens, guard.ReasonMissingToken, 1}, {withTokens, guard.ReasonInvalidToken, 1},
+		{without, guard.ReasonNotLocal, 2}, {without, guard.ReasonMissingToken, 0},
+	} {
+		if got := c.h.Server.Metrics().Failures(c.reason); got != c.want {
+			t.Errorf("auth failures %s = %d, want %d", c.reason, got, c.want)
+		}
 	}
 }
 

@@ -1,153 +1,179 @@
-// Package metrics counts tool calls and their durations and serves them in the Prometheus
-// text format at /metrics, with no dependency beyond the standard library.
+// Package metrics holds one server's metrics — tool calls, abandoned calls, refused requests,
+// upstream API calls, the build, and the standard go_* and process_* metrics — and serves them at
+// /metrics in the Prometheus text format. It is built on github.com/VictoriaMetrics/metrics rather
+// than prometheus/client_golang, whose protobuf data model adds about 2 MiB to every server's idle
+// RSS (docs/performance.md, "Idle RSS per server").
 package metrics
 
 import (
-	"fmt"
-	"io"
+	"bytes"
 	"net/http"
 	"runtime"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	vm "github.com/VictoriaMetrics/metrics"
+	"github.com/jck411/mcp-servers/shared/guard"
 )
 
-// Buckets are the upper bounds, in seconds, of the call duration histogram.
+// Buckets are the upper bounds, in seconds, of the tool call duration histogram.
 var Buckets = []float64{0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 90}
+
+// UnknownTool is the tool label of calls to a tool the server never declared: the name comes
+// from the client, so it is not let into a label where it could grow the series without bound.
+const UnknownTool = "unknown"
+
+// family is one metric family: its HELP and TYPE lines and its series, kept in a set of their
+// own so that the lines can be written before them.
+type family struct {
+	name, typ, help string
+	set             *vm.Set
+}
+
+// series returns the family's name with labels, given as name, value pairs in name order.
+func (f *family) series(labels ...string) string {
+	var b strings.Builder
+	b.WriteString(f.name)
+	for i := 0; i+1 < len(labels); i += 2 {
+		if i == 0 {
+			b.WriteByte('{')
+		} else {
+			b.WriteByte(',')
+		}
+		b.WriteString(labels[i])
+		b.WriteString("=")
+		b.WriteString(quote(labels[i+1]))
+	}
+	if len(labels) > 0 {
+		b.WriteByte('}')
+	}
+	return b.String()
+}
+
+func (f *family) counter(labels ...string) *vm.Counter {
+	return f.set.GetOrCreateCounter(f.series(labels...))
+}
+
+// value reads a counter series without creating it; 0 when it does not exist.
+func (f *family) value(labels ...string) uint64 {
+	name := f.series(labels...)
+	if !slices.Contains(f.set.ListMetricNames(), name) {
+		return 0
+	}
+	return f.set.GetOrCreateCounter(name).Get()
+}
 
 // Registry holds one server's metrics.
 type Registry struct {
-	name, version string
-	started       time.Time
-	mu            sync.Mutex
-	calls         map[callKey]uint64
-	abandoned     map[string]uint64
-	durations     map[string]*histogram
+	mu        sync.RWMutex    // guards known, families and upstream
+	known     map[string]bool // tools the server declared
+	families  []*family
+	calls     *family
+	durations *family
+	abandoned *family
+	refused   *family
+	upstream  *upstreamMetrics // made by the first Upstream: servers without one show none
 }
 
-type callKey struct{ tool, outcome string }
-
-type histogram struct {
-	counts []uint64 // per bucket, not cumulative
-	count  uint64
-	sum    float64
-}
-
-// NewRegistry returns an empty registry for the named server.
+// NewRegistry returns a registry for the named server holding mcp_build_info and the server's
+// own metrics, all empty; Handler adds the go_* and process_* metrics.
 func NewRegistry(name, version string) *Registry {
-	return &Registry{name: name, version: version, started: time.Now(), calls: map[callKey]uint64{}, abandoned: map[string]uint64{}, durations: map[string]*histogram{}}
+	r := &Registry{known: map[string]bool{}}
+	build := r.family("mcp_build_info", "gauge", "Build information of the server.")
+	build.set.NewGauge(build.series("goversion", runtime.Version(), "server", name, "version", version), func() float64 { return 1 })
+	r.calls = r.family("mcp_tool_calls_total", "counter", "Tool calls by tool and outcome (ok or error).")
+	r.durations = r.family("mcp_tool_call_duration_seconds", "histogram", "Tool call duration.")
+	r.abandoned = r.family("mcp_tool_calls_abandoned_total", "counter",
+		"Tool calls answered at their timeout or on cancellation while the handler was still running; it may still complete.")
+	r.refused = r.family("mcp_auth_failures_total", "counter",
+		"Requests refused before MCP by reason: missing_token, invalid_token, host, origin, not_local.")
+	for _, reason := range []string{guard.ReasonMissingToken, guard.ReasonInvalidToken, guard.ReasonHost, guard.ReasonOrigin, guard.ReasonNotLocal, guard.ReasonInsufficientScope, guard.ReasonIssuerUnavailable} {
+		r.refused.counter("reason", reason)
+	}
+	return r
+}
+
+// family adds a family; the caller holds r.mu or is NewRegistry.
+func (r *Registry) family(name, typ, help string) *family {
+	f := &family{name: name, typ: typ, help: help, set: vm.NewSet()}
+	r.families = append(r.families, f)
+	return f
+}
+
+// DeclareTool makes a tool's name a label value; calls to undeclared names count as UnknownTool.
+func (r *Registry) DeclareTool(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.known[name] = true
+}
+
+func (r *Registry) toolLabel(name string) string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.known[name] {
+		return name
+	}
+	return UnknownTool
 }
 
 // ObserveCall records one finished tool call.
 func (r *Registry) ObserveCall(tool, outcome string, d time.Duration) {
-	secs := d.Seconds()
-	i := sort.SearchFloat64s(Buckets, secs)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.calls[callKey{tool, outcome}]++
-	h := r.durations[tool]
-	if h == nil {
-		h = &histogram{counts: make([]uint64, len(Buckets)+1)}
-		r.durations[tool] = h
-	}
-	h.counts[i]++
-	h.count++
-	h.sum += secs
+	tool = r.toolLabel(tool)
+	r.calls.counter("outcome", outcome, "tool", tool).Inc()
+	r.durations.set.GetOrCreatePrometheusHistogramExt(r.durations.series("tool", tool), Buckets).Update(d.Seconds())
 }
 
 // ObserveAbandoned records a call answered (timeout or cancellation) while its handler was
 // still running; it is counted by ObserveCall as well.
 func (r *Registry) ObserveAbandoned(tool string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.abandoned[tool]++
+	r.abandoned.counter("tool", r.toolLabel(tool)).Inc()
+}
+
+// Refused records a request refused before MCP; reason is one of guard's Reason constants.
+func (r *Registry) Refused(reason string) {
+	r.refused.counter("reason", reason).Inc()
 }
 
 // Abandoned returns the count of abandoned calls of one tool.
-func (r *Registry) Abandoned(tool string) uint64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.abandoned[tool]
-}
+func (r *Registry) Abandoned(tool string) uint64 { return r.abandoned.value("tool", tool) }
 
 // Calls returns the count for one tool and outcome.
 func (r *Registry) Calls(tool, outcome string) uint64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.calls[callKey{tool, outcome}]
+	return r.calls.value("outcome", outcome, "tool", tool)
 }
 
-// WriteTo writes every metric in the Prometheus text exposition format.
-func (r *Registry) WriteTo(w io.Writer) (int64, error) {
-	var b strings.Builder
-	b.WriteString("# HELP mcp_build_info Build information of the server.\n# TYPE mcp_build_info gauge\n")
-	fmt.Fprintf(&b, "mcp_build_info{server=%s,version=%s,goversion=%s} 1\n", quote(r.name), quote(r.version), quote(runtime.Version()))
-	b.WriteString("# HELP process_start_time_seconds Start time of the process since the Unix epoch.\n# TYPE process_start_time_seconds gauge\n")
-	fmt.Fprintf(&b, "process_start_time_seconds %d\n", r.started.Unix())
-	b.WriteString("# HELP go_goroutines Number of goroutines that currently exist.\n# TYPE go_goroutines gauge\n")
-	fmt.Fprintf(&b, "go_goroutines %d\n", runtime.NumGoroutine())
+// Failures returns the count of requests refused for one reason.
+func (r *Registry) Failures(reason string) uint64 { return r.refused.value("reason", reason) }
 
-	r.mu.Lock()
-	keys := make([]callKey, 0, len(r.calls))
-	for k := range r.calls {
-		keys = append(keys, k)
+// WriteTo writes every metric in the Prometheus text format: the server's families, each with
+// its HELP and TYPE lines, then the go_* and process_* metrics (without them: they are the
+// library's, which writes its metadata only behind a process-wide switch).
+func (r *Registry) WriteTo(b *bytes.Buffer) {
+	r.mu.RLock()
+	families := slices.Clone(r.families)
+	r.mu.RUnlock()
+	for _, f := range families {
+		b.WriteString("# HELP " + f.name + " " + f.help + "\n# TYPE " + f.name + " " + f.typ + "\n")
+		f.set.WritePrometheus(b)
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].tool != keys[j].tool {
-			return keys[i].tool < keys[j].tool
-		}
-		return keys[i].outcome < keys[j].outcome
-	})
-	b.WriteString("# HELP mcp_tool_calls_total Tool calls by tool and outcome.\n# TYPE mcp_tool_calls_total counter\n")
-	for _, k := range keys {
-		fmt.Fprintf(&b, "mcp_tool_calls_total{tool=%s,outcome=%s} %d\n", quote(k.tool), quote(k.outcome), r.calls[k])
-	}
-	b.WriteString("# HELP mcp_tool_calls_abandoned_total Tool calls answered at their timeout or on cancellation while the handler was still running; it may still complete.\n# TYPE mcp_tool_calls_abandoned_total counter\n")
-	for _, t := range sortedKeys(r.abandoned) {
-		fmt.Fprintf(&b, "mcp_tool_calls_abandoned_total{tool=%s} %d\n", quote(t), r.abandoned[t])
-	}
-	tools := make([]string, 0, len(r.durations))
-	for t := range r.durations {
-		tools = append(tools, t)
-	}
-	sort.Strings(tools)
-	b.WriteString("# HELP mcp_tool_call_duration_seconds Tool call duration.\n# TYPE mcp_tool_call_duration_seconds histogram\n")
-	for _, t := range tools {
-		h := r.durations[t]
-		var cum uint64
-		for i, le := range Buckets {
-			cum += h.counts[i]
-			fmt.Fprintf(&b, "mcp_tool_call_duration_seconds_bucket{tool=%s,le=%q} %d\n", quote(t), strconv.FormatFloat(le, 'g', -1, 64), cum)
-		}
-		fmt.Fprintf(&b, "mcp_tool_call_duration_seconds_bucket{tool=%s,le=\"+Inf\"} %d\n", quote(t), h.count)
-		fmt.Fprintf(&b, "mcp_tool_call_duration_seconds_sum{tool=%s} %s\n", quote(t), strconv.FormatFloat(h.sum, 'g', -1, 64))
-		fmt.Fprintf(&b, "mcp_tool_call_duration_seconds_count{tool=%s} %d\n", quote(t), h.count)
-	}
-	r.mu.Unlock()
-	n, err := io.WriteString(w, b.String())
-	return int64(n), err
+	vm.WriteGoMetrics(b)
+	vm.WriteProcMetrics(b)
+	vm.WriteFDMetrics(b)
 }
 
 // Handler serves the metrics.
 func (r *Registry) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		var b bytes.Buffer
+		r.WriteTo(&b)
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-		_, _ = r.WriteTo(w)
+		_, _ = w.Write(b.Bytes())
 	})
 }
 
-func sortedKeys(m map[string]uint64) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// quote escapes a label value as the exposition format requires.
+// quote escapes a label value as the text format requires.
 func quote(s string) string {
 	s = strings.ReplaceAll(s, `\`, `\\`)
 	s = strings.ReplaceAll(s, "\n", `\n`)

@@ -63,7 +63,7 @@ func (r *Resource) Middleware(static Static, tools ToolInfo, fail func(reason st
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		tok, ok := guard.BearerToken(req)
 		if !ok {
-			fail("missing_token")
+			fail(guard.ReasonMissingToken)
 			r.challenge(w, http.StatusUnauthorized, "", "missing bearer token: sign in through the authorization server named in the resource metadata, or send Authorization: Bearer <token>")
 			return
 		}
@@ -77,22 +77,22 @@ func (r *Resource) Middleware(static Static, tools ToolInfo, fail func(reason st
 		g, err := r.Verify(req.Context(), tok)
 		switch {
 		case errors.Is(err, ErrIssuerUnavailable):
-			fail("issuer_unavailable")
+			fail(guard.ReasonIssuerUnavailable)
 			w.Header().Set("Retry-After", "10")
 			http.Error(w, "Service Unavailable: the authorization server's keys cannot be fetched, so the token cannot be checked; try again shortly", http.StatusServiceUnavailable)
 			return
 		case errors.Is(err, ErrInsufficientScope):
-			fail("insufficient_scope")
+			fail(guard.ReasonInsufficientScope)
 			r.challenge(w, http.StatusForbidden, "insufficient_scope", err.Error())
 			return
 		case err != nil:
-			fail("invalid_token")
+			fail(guard.ReasonInvalidToken)
 			r.challenge(w, http.StatusUnauthorized, "invalid_token", err.Error())
 			return
 		}
 		if !g.Write {
 			if name, refused := writeCall(req, tools); refused {
-				fail("insufficient_scope")
+				fail(guard.ReasonInsufficientScope)
 				r.challenge(w, http.StatusForbidden, "insufficient_scope", fmt.Sprintf("%s changes something and needs the %s scope; this token has only %s", name, r.scopes.Write, r.scopes.Read))
 				return
 			}

@@ -116,14 +116,41 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			return nil, err
 		}
+		status := 0
 		if resp != nil {
+			status = resp.StatusCode
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 			resp.Body.Close()
+		}
+		if tr := ContextTrace(req.Context()); tr != nil && tr.Retry != nil {
+			tr.Retry(status, err, wait)
 		}
 		if serr := sleep(req.Context(), wait); serr != nil {
 			return nil, serr
 		}
 	}
+}
+
+// Trace receives what a Transport does with one request; WithTrace puts it on the request's
+// context, as net/http/httptrace does, so that whoever sends the request can watch its retries
+// without building the Transport.
+type Trace struct {
+	// Retry is called before each wait for another try, with the status that caused it (0 when
+	// it was an error) or the transport error, and how long the Transport will wait.
+	Retry func(status int, err error, wait time.Duration)
+}
+
+type traceKey struct{}
+
+// WithTrace returns ctx carrying t for the Transports that send requests made with it.
+func WithTrace(ctx context.Context, t *Trace) context.Context {
+	return context.WithValue(ctx, traceKey{}, t)
+}
+
+// ContextTrace returns the Trace of ctx, or nil.
+func ContextTrace(ctx context.Context) *Trace {
+	t, _ := ctx.Value(traceKey{}).(*Trace)
+	return t
 }
 
 // maxBuffered bounds the request bodies buffered for replay (Gmail's 35 MB message limit, base64).

@@ -68,7 +68,16 @@ func TestTransport(t *testing.T) {
 				waits = append(waits, d)
 				return nil
 			}}
-			req, _ := http.NewRequest(tt.method, srv.URL, strings.NewReader("payload"))
+			var traced []int
+			var tracedWaits []time.Duration
+			ctx := WithTrace(t.Context(), &Trace{Retry: func(status int, err error, wait time.Duration) {
+				if err != nil {
+					t.Errorf("trace got error %v for a status answer", err)
+				}
+				traced = append(traced, status)
+				tracedWaits = append(tracedWaits, wait)
+			}})
+			req, _ := http.NewRequestWithContext(ctx, tt.method, srv.URL, strings.NewReader("payload"))
 			req.GetBody = nil // as the Google API clients send it: replayed from a buffer
 			resp, err := tr.RoundTrip(req)
 			if err != nil {
@@ -90,6 +99,15 @@ func TestTransport(t *testing.T) {
 			if len(waits) != len(tt.wantWaits) {
 				t.Fatalf("waits %v, want %d", waits, len(tt.wantWaits))
 			}
+			// The trace saw every retry, with the status that caused it and the same wait.
+			if len(traced) != len(waits) {
+				t.Fatalf("trace saw %d retries (%v), want %d", len(traced), traced, len(waits))
+			}
+			for i := range traced {
+				if want := tt.statuses[min(i, len(tt.statuses)-1)]; traced[i] != want || tracedWaits[i] != waits[i] {
+					t.Errorf("trace retry %d: status %d wait %v, want %d %v", i, traced[i], tracedWaits[i], want, waits[i])
+				}
+			}
 			for i, w := range tt.wantWaits {
 				switch {
 				case w != 0 && waits[i] != w:
@@ -99,6 +117,33 @@ func TestTransport(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTraceSeesErrorRetries: a refused connection is retried, and the trace gets the error.
+func TestTraceSeesErrorRetries(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there now: every try is refused
+	var statuses []int
+	var errs []error
+	ctx := WithTrace(t.Context(), &Trace{Retry: func(status int, err error, _ time.Duration) {
+		statuses = append(statuses, status)
+		errs = append(errs, err)
+	}})
+	tr := &Transport{Attempts: 3, Sleep: func(context.Context, time.Duration) error { return nil }}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	if resp, err := tr.RoundTrip(req); err == nil {
+		resp.Body.Close()
+		t.Fatal("a refused connection succeeded")
+	}
+	if len(errs) != 2 {
+		t.Fatalf("trace saw %d retries, want 2 (3 attempts)", len(errs))
+	}
+	for i := range errs {
+		if errs[i] == nil || statuses[i] != 0 {
+			t.Errorf("retry %d: status %d error %v, want 0 and the connection error", i, statuses[i], errs[i])
+		}
 	}
 }
 

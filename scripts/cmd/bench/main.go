@@ -1,7 +1,9 @@
 // Command bench measures a built server over real HTTP on loopback: calls per second, p50 and
 // p99 latency and server CPU time per call with 1 and 16 concurrent clients, idle RSS after
-// start, and start-to-healthy time — next to, in the same run, a bare net/http handler that
-// answers a fixed JSON-RPC result (the floor for HTTP+JSON on this machine).
+// start, and start-to-healthy time — next to, in the same run, a bare go-sdk server with the
+// same tool (the baseline for the kit's overhead) and a bare net/http handler that answers a
+// fixed JSON-RPC result (the floor for HTTP+JSON on this machine). It fails when the server's
+// CPU per call at 16 clients is more than -max-overhead percent above the bare SDK's.
 package main
 
 import (
@@ -15,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,20 +30,27 @@ func main() {
 	server := flag.String("server", "calculator", "server to measure")
 	tool := flag.String("tool", "evaluate", "tool to call")
 	args := flag.String("args", `{"expression":"2+3*4"}`, "tool arguments as JSON")
-	duration := flag.Duration("duration", 5*time.Second, "load duration per scenario")
+	duration := flag.Duration("duration", 6*time.Second, "load duration per target and client count, split into -rounds slices")
+	rounds := flag.Int("rounds", 6, "slices the targets take in turn, so that outside load falls on all alike")
+	maxOverhead := flag.Float64("max-overhead", 10, "fail when the server's CPU per call at 16 clients exceeds the bare go-sdk's by more than this many percent")
 	floorAddr := flag.String("floor", "", "internal: serve the bare floor handler on this address")
+	sdkAddr := flag.String("sdk", "", "internal: serve evaluate with the bare go-sdk on this address")
 	flag.Parse()
-	if *floorAddr != "" {
+	switch {
+	case *floorAddr != "":
 		serveFloor(*floorAddr)
 		return
+	case *sdkAddr != "":
+		serveBareSDK(*sdkAddr)
+		return
 	}
-	if err := run(*bin, *server, *tool, *args, *duration); err != nil {
+	if err := run(*bin, *server, *tool, *args, *duration, *rounds, *maxOverhead); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(binDir, server, tool, args string, duration time.Duration) error {
+func run(binDir, server, tool, args string, duration time.Duration, rounds int, maxOverhead float64) error {
 	path, err := filepath.Abs(filepath.Join(binDir, server))
 	if err != nil {
 		return err
@@ -58,18 +68,26 @@ func run(binDir, server, tool, args string, duration time.Duration) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\n%-10s %8s %10s %9s %9s %12s %8s %8s\n", "target", "clients", "calls/s", "p50 ms", "p99 ms", "cpu µs/call", "floor%", "RSS MB")
+	// The bare SDK server runs with the GC settings kit.Main gives every server, so that the
+	// comparison is of the code each request runs, not of the collector's pace.
+	sdkEnv := append(os.Environ(), "GOGC=800", "GOMEMLIMIT=256MiB")
+	fmt.Printf("\n%-10s %8s %10s %9s %9s %12s %8s %8s %8s\n", "target", "clients", "calls/s", "p50 ms", "p99 ms", "cpu µs/call", "floor%", "sdk cpu%", "RSS MB")
+	var overhead float64
 	for _, clients := range []int{1, 16} {
-		floor, err := measure([]string{self, "-floor", "ADDR"}, body, clients, duration)
+		res, err := compare([]string{"floor", "go-sdk", server}, [][]string{{self, "-floor", "ADDR"}, {self, "-sdk", "ADDR"}, {path, "--port", "PORT", "--state-dir", os.TempDir()}},
+			[][]string{nil, sdkEnv, nil}, body, clients, duration, rounds)
 		if err != nil {
-			return fmt.Errorf("floor: %w", err)
+			return err
 		}
-		srv, err := measure([]string{path, "--port", "PORT", "--state-dir", os.TempDir()}, body, clients, duration)
-		if err != nil {
-			return fmt.Errorf("%s: %w", server, err)
-		}
-		floor.print("floor", clients, 0)
-		srv.print(server, clients, floor.rate)
+		floor, sdk, srv := res[0], res[1], res[2]
+		floor.print("floor", clients, 0, 0)
+		sdk.print("go-sdk", clients, floor.rate, sdk.cpuPerCall)
+		srv.print(server, clients, floor.rate, sdk.cpuPerCall)
+		overhead = 100 * (float64(srv.cpuPerCall)/float64(sdk.cpuPerCall) - 1)
+	}
+	fmt.Printf("\n%s CPU per call at 16 clients: %+.1f%% against the bare go-sdk (limit %+.0f%%)\n", server, overhead, maxOverhead)
+	if overhead > maxOverhead {
+		return fmt.Errorf("%s costs %.1f%% more CPU per call than the bare go-sdk, over the %.0f%% limit", server, overhead, maxOverhead)
 	}
 	return nil
 }
@@ -124,62 +142,130 @@ type result struct {
 	rss        int64 // resident set size at the end of the load
 }
 
-func (r result) print(name string, clients int, floorRate float64) {
-	pct := "—"
+// print writes one row; floorRate and sdkCPU, when not zero, make the share columns.
+func (r result) print(name string, clients int, floorRate float64, sdkCPU time.Duration) {
+	pct, sdkPct := "—", "—"
 	if floorRate > 0 {
 		pct = fmt.Sprintf("%.0f%%", 100*r.rate/floorRate)
 	}
-	fmt.Printf("%-10s %8d %10.0f %9.3f %9.3f %12.0f %8s %8.1f\n", name, clients, r.rate, ms(r.p50), ms(r.p99), float64(r.cpuPerCall.Nanoseconds())/1000, pct, float64(r.rss)/(1<<20))
+	if sdkCPU > 0 {
+		sdkPct = fmt.Sprintf("%.0f%%", 100*float64(r.cpuPerCall)/float64(sdkCPU))
+	}
+	fmt.Printf("%-10s %8d %10.0f %9.3f %9.3f %12.0f %8s %8s %8.1f\n", name, clients, r.rate, ms(r.p50), ms(r.p99), float64(r.cpuPerCall.Nanoseconds())/1000, pct, sdkPct, float64(r.rss)/(1<<20))
 }
 
-// measure starts a target process (PORT or ADDR in argv is replaced), drives it with clients
-// concurrent loops for d, and reads the process's CPU time from /proc.
-func measure(argv []string, body []byte, clients int, d time.Duration) (result, error) {
+// target is one server process under load; its calls and CPU time add up over the slices of
+// load it is given.
+type target struct {
+	cmd     *exec.Cmd
+	url     string
+	client  *http.Client
+	lat     []time.Duration
+	cpu     time.Duration
+	elapsed time.Duration
+}
+
+// startTarget starts a target process (PORT or ADDR in argv is replaced; env nil means this
+// process's environment), waits until it answers body and warms it up.
+func startTarget(argv, env []string, body []byte, clients int) (*target, error) {
 	port, err := freePort()
 	if err != nil {
-		return result{}, err
+		return nil, err
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 	for i, a := range argv {
 		argv[i] = strings.NewReplacer("PORT", strconv.Itoa(port), "ADDR", addr).Replace(a)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	if err := cmd.Start(); err != nil {
-		return result{}, err
+	t := &target{
+		cmd:    exec.Command(argv[0], argv[1:]...),
+		url:    "http://" + addr + "/mcp",
+		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}},
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	url := "http://" + addr + "/mcp"
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}}
-	if err := waitReady(client, url, body); err != nil {
-		return result{}, err
+	t.cmd.Env = env
+	if err := t.cmd.Start(); err != nil {
+		return nil, err
 	}
-	// Warm up, then measure.
-	_, _ = load(client, url, body, clients, 500*time.Millisecond)
-	cpu0, err := readCPU(cmd.Process.Pid)
+	if err := waitReady(t.client, t.url, body); err != nil {
+		t.stop()
+		return nil, err
+	}
+	_, _ = load(t.client, t.url, body, clients, 500*time.Millisecond)
+	return t, nil
+}
+
+func (t *target) stop() { _ = t.cmd.Process.Kill(); _ = t.cmd.Wait() }
+
+// run loads the target with clients concurrent loops for d and adds up its calls and CPU time
+// (user+system of the process, from /proc).
+func (t *target) run(body []byte, clients int, d time.Duration) error {
+	cpu0, err := readCPU(t.cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	lat, err := load(t.client, t.url, body, clients, d)
+	if err != nil {
+		return err
+	}
+	cpu1, err := readCPU(t.cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	t.lat = append(t.lat, lat...)
+	t.cpu += cpu1 - cpu0
+	t.elapsed += d
+	return nil
+}
+
+// result sums up the slices run so far, with the RSS the process has now.
+func (t *target) result() (result, error) {
+	rss, err := readRSS(t.cmd.Process.Pid)
 	if err != nil {
 		return result{}, err
 	}
-	lat, err := load(client, url, body, clients, d)
-	if err != nil {
-		return result{}, err
-	}
-	cpu1, err := readCPU(cmd.Process.Pid)
-	if err != nil {
-		return result{}, err
-	}
-	rss, err := readRSS(cmd.Process.Pid)
-	if err != nil {
-		return result{}, err
-	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	lat := slices.Clone(t.lat)
+	slices.Sort(lat)
 	n := len(lat)
 	return result{
-		rate:       float64(n) / d.Seconds(),
+		rate:       float64(n) / t.elapsed.Seconds(),
 		p50:        lat[n/2],
 		p99:        lat[n*99/100],
-		cpuPerCall: (cpu1 - cpu0) / time.Duration(n),
+		cpuPerCall: t.cpu / time.Duration(n),
 		rss:        rss,
 	}, nil
+}
+
+// compare runs the targets side by side: all started, then loaded in turn for rounds slices
+// of d/rounds each, so that load from elsewhere on the machine falls on all of them alike.
+func compare(names []string, targets, envs [][]string, body []byte, clients int, d time.Duration, rounds int) ([]result, error) {
+	running := make([]*target, 0, len(targets))
+	defer func() {
+		for _, t := range running {
+			t.stop()
+		}
+	}()
+	for i, argv := range targets {
+		t, err := startTarget(argv, envs[i], body, clients)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", names[i], err)
+		}
+		running = append(running, t)
+	}
+	for range rounds {
+		for _, t := range running {
+			if err := t.run(body, clients, d/time.Duration(rounds)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	results := make([]result, len(running))
+	for i, t := range running {
+		r, err := t.result()
+		if err != nil {
+			return nil, err
+		}
+		results[i] = r
+	}
+	return results, nil
 }
 
 func waitReady(client *http.Client, url string, body []byte) error {
