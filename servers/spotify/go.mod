@@ -5,7 +5,6 @@ go 1.26.0
 require (
 	github.com/jck411/mcp-servers/shared v0.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
-	github.com/zmb3/spotify/v2 v2.4.3
 )
 
 require (

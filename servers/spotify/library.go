@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/zmb3/spotify/v2"
 )
 
 func addLibraryTools(s *kit.Server, c *client) {
@@ -24,20 +24,17 @@ func addLibraryTools(s *kit.Server, c *client) {
 }
 
 func (c *client) listSavedTracks(ctx context.Context, _ *mcp.CallToolRequest, in pageInput) (*mcp.CallToolResult, tracksOutput, error) {
-	if _, err := in.query(); err != nil {
+	q, err := in.query()
+	if err != nil {
 		return nil, tracksOutput{}, err
 	}
-	limit := in.Limit
-	if limit == 0 {
-		limit = 20
-	}
-	page, err := c.zm.CurrentUsersTracks(ctx, spotify.Limit(limit), spotify.Offset(in.Offset))
-	if err != nil {
+	var page apiPage[apiSavedTrack]
+	if err := c.do(ctx, "GET", "me/tracks", q, nil, &page); err != nil {
 		return nil, tracksOutput{}, c.fail(ctx, err, "your saved tracks")
 	}
-	out := tracksOutput{Items: []track{}, Total: int(page.Total), NextOffset: nextOffset(in, len(page.Tracks), page.Next)}
-	for i := range page.Tracks {
-		out.Items = append(out.Items, fromFull(&page.Tracks[i].FullTrack))
+	out := tracksOutput{Items: []track{}, Total: page.Total, NextOffset: nextOffset(in, len(page.Items), page.Next)}
+	for i := range page.Items {
+		out.Items = append(out.Items, page.Items[i].Track.compact())
 	}
 	return nil, out, nil
 }
@@ -118,13 +115,13 @@ func (c *client) getRecentlyPlayed(ctx context.Context, _ *mcp.CallToolRequest, 
 	if limit < 1 || limit > 50 {
 		return nil, recentOutput{}, kit.Errorf(kit.CodeInvalidInput, "limit must be 1-50")
 	}
-	items, err := c.zm.PlayerRecentlyPlayedOpt(ctx, &spotify.RecentlyPlayedOptions{Limit: spotify.Numeric(limit)})
-	if err != nil {
+	var page apiPage[apiPlayed]
+	if err := c.do(ctx, "GET", "me/player/recently-played", url.Values{"limit": {strconv.Itoa(limit)}}, nil, &page); err != nil {
 		return nil, recentOutput{}, c.fail(ctx, err, "recently played")
 	}
 	out := recentOutput{Items: []playedTrack{}}
-	for _, it := range items {
-		out.Items = append(out.Items, playedTrack{track: fromSimple(it.Track), PlayedAt: it.PlayedAt})
+	for i := range page.Items {
+		out.Items = append(out.Items, playedTrack{track: page.Items[i].Track.compact(), PlayedAt: page.Items[i].PlayedAt})
 	}
 	return nil, out, nil
 }
@@ -136,39 +133,38 @@ type topInput struct {
 }
 
 func (c *client) getTopItems(ctx context.Context, _ *mcp.CallToolRequest, in topInput) (*mcp.CallToolResult, searchOutput, error) {
-	if _, err := in.query(); err != nil {
+	q, err := in.query()
+	if err != nil {
 		return nil, searchOutput{}, err
 	}
-	ranges := map[string]spotify.Range{"": spotify.MediumTermRange, "short": spotify.ShortTermRange, "medium": spotify.MediumTermRange, "long": spotify.LongTermRange}
-	tr, ok := ranges[strings.TrimSuffix(strings.ToLower(in.TimeRange), "_term")]
-	if !ok {
+	switch tr := strings.TrimSuffix(strings.ToLower(in.TimeRange), "_term"); tr {
+	case "":
+		q.Set("time_range", "medium_term")
+	case "short", "medium", "long":
+		q.Set("time_range", tr+"_term")
+	default:
 		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "time_range %q: give short, medium or long", in.TimeRange)
 	}
-	limit := in.Limit
-	if limit == 0 {
-		limit = 20
-	}
-	opts := []spotify.RequestOption{spotify.Timerange(tr), spotify.Limit(limit), spotify.Offset(in.Offset)}
 	out := searchOutput{Items: []item{}}
 	switch strings.ToLower(in.Type) {
 	case "", "tracks", "track":
-		page, err := c.zm.CurrentUsersTopTracks(ctx, opts...)
-		if err != nil {
+		var page apiPage[apiTrack]
+		if err := c.do(ctx, "GET", "me/top/tracks", q, nil, &page); err != nil {
 			return nil, searchOutput{}, c.fail(ctx, err, "top tracks")
 		}
-		for _, t := range page.Tracks {
-			out.Items = append(out.Items, item{Type: "track", Name: t.Name, URI: string(t.URI), By: artistNames(t.Artists), Album: t.Album.Name})
+		for i := range page.Items {
+			out.Items = append(out.Items, trackItem(&page.Items[i]))
 		}
-		out.NextOffset = nextOffset(in.pageInput, len(page.Tracks), page.Next)
+		out.NextOffset = nextOffset(in.pageInput, len(page.Items), page.Next)
 	case "artists", "artist":
-		page, err := c.zm.CurrentUsersTopArtists(ctx, opts...)
-		if err != nil {
+		var page apiPage[apiArtist]
+		if err := c.do(ctx, "GET", "me/top/artists", q, nil, &page); err != nil {
 			return nil, searchOutput{}, c.fail(ctx, err, "top artists")
 		}
-		for _, a := range page.Artists {
-			out.Items = append(out.Items, item{Type: "artist", Name: a.Name, URI: string(a.URI)})
+		for _, a := range page.Items {
+			out.Items = append(out.Items, item{Type: "artist", Name: a.Name, URI: a.URI})
 		}
-		out.NextOffset = nextOffset(in.pageInput, len(page.Artists), page.Next)
+		out.NextOffset = nextOffset(in.pageInput, len(page.Items), page.Next)
 	default:
 		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "type %q: give tracks or artists", in.Type)
 	}
