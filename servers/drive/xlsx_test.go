@@ -145,6 +145,11 @@ go</v></c></row>`}}},
 			want:  "Hire,2\n",
 		},
 		{
+			name: "formatted empty rows at the end are left out; lower-case references read",
+			book: book{sheets: [][2]string{{"S", `<row r="1"><c r="a1"><v>1</v></c><c r="b1"><v>2</v></c></row><row r="2"/><row r="3"><c r="C3" s="0"/></row><row r="500"/>`}}},
+			want: "1,2\n",
+		},
+		{
 			name: "an empty sheet",
 			book: book{sheets: [][2]string{{"Blank", ``}}},
 			want: "",
@@ -244,5 +249,35 @@ func TestIsDateFormat(t *testing.T) {
 		if got := isDateFormat(code); got != want {
 			t.Errorf("isDateFormat(%q) = %v, want %v", code, got, want)
 		}
+	}
+}
+
+func TestWorkbookGridBounds(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, rows, want string
+	}{
+		{"a lone far cell spans too many cells", `<row r="1"><c r="A1"><v>1</v></c></row><row r="1000000"><c r="ZZ1000000"><v>2</v></c></row>`, "more than the 2000000 cells"},
+		{"many rows each with a far cell", `<row r="1"><c r="XFD1"><v>1</v></c></row><row r="200"><c r="XFD200"><v>2</v></c></row>`, "200 rows by 16384 columns"},
+		{"a column past XFD", `<row r="1"><c r="XFE1"><v>1</v></c></row>`, `cell "XFE1" beyond`},
+		{"a column reference that would overflow", `<row r="1"><c r="AAAAAAAAAAAAAAAAAAAAAAAA1"><v>1</v></c></row>`, "beyond a spreadsheet's 16384 columns"},
+		{"a row past the grid", `<row r="1048577"><c><v>1</v></c></row>`, "row 1048577"},
+	}
+	for _, tc := range tests {
+		wb, err := readWorkbook(book{sheets: [][2]string{{"Big", tc.rows}}}.build(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got, err := wb.csv(""); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %d bytes, error %v; want %q", tc.name, len(got), err, tc.want)
+		}
+	}
+	// The widest grid within the limit still renders.
+	wb, err := readWorkbook(book{sheets: [][2]string{{"Wide", `<row r="100"><c r="XFD100"><v>1</v></c></row>`}}}.build(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, got, err := wb.csv(""); err != nil || !strings.HasSuffix(got, strings.Repeat(",", 16383)+"1\n") || strings.Count(got, "\n") != 100 {
+		t.Errorf("wide sheet: %d bytes, %v", len(got), err)
 	}
 }
