@@ -259,6 +259,15 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 			return nil, eventOutput{}, err
 		}
 	}
+	var master *calendar.Event
+	if scope != "this" && ev.RecurringEventId != "" {
+		if master, err = c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do(); err != nil {
+			return nil, eventOutput{}, c.google.Fail(err, "series "+ev.RecurringEventId)
+		}
+		if scope == "following" && sameStart(master.Start, ev.OriginalStartTime) {
+			scope = "all" // from the first occurrence on is the whole series; a split would leave an empty one
+		}
+	}
 	switch {
 	case scope == "this" || ev.RecurringEventId == "" && len(ev.Recurrence) == 0:
 		patch.Start, patch.End = newStart, newEnd
@@ -268,11 +277,8 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		}
 		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated"}, nil
 	case scope == "all":
-		master := ev
-		if ev.RecurringEventId != "" {
-			if master, err = c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do(); err != nil {
-				return nil, eventOutput{}, c.google.Fail(err, "series "+ev.RecurringEventId)
-			}
+		if master == nil {
+			master = ev
 		}
 		if newStart != nil {
 			// Times given for one occurrence shift the whole series by the same amount.
@@ -285,10 +291,6 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (whole series)"}, nil
 	}
 	// following: end the series before this occurrence and start a new one from it.
-	master, err := c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do()
-	if err != nil {
-		return nil, eventOutput{}, c.google.Fail(err, "series "+ev.RecurringEventId)
-	}
 	rest, err := c.splitSeries(ctx, t, master, ev, su)
 	if err != nil {
 		return nil, eventOutput{}, err

@@ -173,6 +173,18 @@ func span(start, end string, loc *time.Location) (*calendar.EventDateTime, *cale
 		&calendar.EventDateTime{DateTime: e.In(loc).Format(time.RFC3339), TimeZone: loc.String()}, nil
 }
 
+// Recurrence rules are edited here as text on purpose, not with github.com/teambition/rrule-go
+// (the Go RRULE library; v1.8.2, the latest tag, is from 2023-01-13, and DST fixes merged since
+// are unreleased). Google expands every series itself (list_events, Events.Instances), so the
+// server never computes occurrences: it only ends a series (UNTIL) and carries COUNT over to the
+// new one, which is a token edit that keeps the rest of the user's rule exactly as written.
+// rrule-go would re-serialise the rule instead (ROption.String reorders parts, writes BYDAY=2TU
+// as +2TU and UNTIL always as UTC date-time, wrong for all-day series) and, when asked to count
+// occurrences, disagrees with Google across DST: measured with v1.8.2 in America/New_York,
+// FREQ=HOURLY from 00:30 on 2026-03-08 yields 01:30 twice and skips 05:30, and FREQ=DAILY at
+// 02:30 puts 2026-03-08 at 01:30 EST where RFC 5545 gives 03:30 EDT. It would add 16 KB to the
+// binary (go build -trimpath -ldflags '-s -w'); the size is not the reason, the disagreement is.
+
 // untilBefore is an RRULE UNTIL value ending a series just before the occurrence at t: the day
 // before for all-day series, one second before in UTC otherwise.
 func untilBefore(orig *calendar.EventDateTime) (string, error) {

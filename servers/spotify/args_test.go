@@ -108,7 +108,7 @@ func TestDefaultsReachSpotify(t *testing.T) {
 		want string // the start of the upstream request
 	}{
 		{"search_music", map[string]any{"query": "radiohead"}, "GET /v1/search?limit=10&offset=0&q=radiohead&type=track"},
-		{"play", map[string]any{"query": "Radiohead"}, "GET /v1/search?limit=1&q=Radiohead&type=track"},
+		{"play", map[string]any{"query": "Radiohead"}, "GET /v1/search?limit=1&offset=0&q=Radiohead&type=track"},
 		{"list_playlists", map[string]any{}, "GET /v1/me/playlists?limit=20&offset=0"},
 		{"get_playlist_items", map[string]any{"playlist": "pl1"}, "GET /v1/playlists/pl1/items?additional_types=track%2Cepisode&limit=20&offset=0"},
 		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": 2}, `PUT /v1/playlists/pl1/items {"insert_before":2,"range_length":1,"range_start":0}`},

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/zmb3/spotify/v2"
 )
 
 // searchPage is Spotify's largest search page since February 2026.
@@ -16,11 +16,6 @@ const searchPage = 10
 
 // searchMaxOffset is the largest offset Spotify's search accepts.
 const searchMaxOffset = 1000
-
-var searchTypes = map[string]spotify.SearchType{
-	"track": spotify.SearchTypeTrack, "album": spotify.SearchTypeAlbum, "artist": spotify.SearchTypeArtist,
-	"playlist": spotify.SearchTypePlaylist, "show": spotify.SearchTypeShow, "episode": spotify.SearchTypeEpisode,
-}
 
 // item is one search result or catalog object, compact.
 type item struct {
@@ -42,43 +37,54 @@ func (i item) describe() string {
 }
 
 // searchItems flattens a result in a fixed order: tracks, albums, artists, playlists, shows, episodes.
-func searchItems(r *spotify.SearchResult) []item {
+func searchItems(r *apiSearch) []item {
 	var out []item
 	if r.Tracks != nil {
-		for i := range r.Tracks.Tracks {
-			t := &r.Tracks.Tracks[i]
-			out = append(out, item{Type: "track", Name: t.Name, URI: string(t.URI), By: artistNames(t.Artists), Album: t.Album.Name})
+		for _, t := range r.Tracks.Items {
+			out = append(out, trackItem(&t))
 		}
 	}
 	if r.Albums != nil {
-		for _, a := range r.Albums.Albums {
-			out = append(out, item{Type: "album", Name: a.Name, URI: string(a.URI), By: artistNames(a.Artists), Release: a.ReleaseDate})
+		for _, a := range r.Albums.Items {
+			out = append(out, item{Type: "album", Name: a.Name, URI: a.URI, By: artistNames(a.Artists), Release: a.ReleaseDate})
 		}
 	}
 	if r.Artists != nil {
-		for _, a := range r.Artists.Artists {
-			out = append(out, item{Type: "artist", Name: a.Name, URI: string(a.URI)})
+		for _, a := range r.Artists.Items {
+			out = append(out, item{Type: "artist", Name: a.Name, URI: a.URI})
 		}
 	}
 	if r.Playlists != nil {
-		for _, p := range r.Playlists.Playlists {
+		for _, p := range r.Playlists.Items {
 			if p.URI == "" { // Spotify sends null for playlists it hides
 				continue
 			}
-			out = append(out, item{Type: "playlist", Name: p.Name, URI: string(p.URI), By: p.Owner.DisplayName})
+			out = append(out, item{Type: "playlist", Name: p.Name, URI: p.URI, By: p.Owner.DisplayName})
 		}
 	}
 	if r.Shows != nil {
-		for _, s := range r.Shows.Shows {
-			out = append(out, item{Type: "show", Name: s.Name, URI: string(s.URI), By: s.Publisher})
+		for _, s := range r.Shows.Items {
+			out = append(out, item{Type: "show", Name: s.Name, URI: s.URI, By: s.Publisher})
 		}
 	}
 	if r.Episodes != nil {
-		for _, e := range r.Episodes.Episodes {
-			out = append(out, item{Type: "episode", Name: e.Name, URI: string(e.URI), Release: e.ReleaseDate})
+		for _, e := range r.Episodes.Items {
+			if e.URI == "" {
+				continue
+			}
+			out = append(out, item{Type: "episode", Name: e.Name, URI: e.URI, Release: e.ReleaseDate})
 		}
 	}
 	return out
+}
+
+// trackItem is a track as a search or top-items result.
+func trackItem(t *apiTrack) item {
+	it := item{Type: "track", Name: t.Name, URI: t.URI, By: artistNames(t.Artists)}
+	if t.Album != nil {
+		it.Album = t.Album.Name
+	}
+	return it
 }
 
 func addCatalogTools(s *kit.Server, c *client) {
@@ -118,10 +124,13 @@ func (c *client) searchMusic(ctx context.Context, _ *mcp.CallToolRequest, in sea
 		return nil, searchOutput{}, kit.Errorf(kit.CodeInvalidInput, "query is blank: give the words to search for")
 	}
 	limit := in.Limit
-	types := in.Types // the schema's default, also when sent as null
-	var mask spotify.SearchType
-	for _, t := range types {
-		mask |= searchTypes[t]
+	// The schema bounds limit and offset, holds types to Spotify's six kinds and defaults them
+	// to track (also when sent as null).
+	var kinds []string
+	for _, t := range in.Types {
+		if !slices.Contains(kinds, t) {
+			kinds = append(kinds, t)
+		}
 	}
 	// Spotify answers at most 10 per type and page, from offsets up to 1000: fetch pages until
 	// limit, the end or that offset.
@@ -129,7 +138,7 @@ func (c *client) searchMusic(ctx context.Context, _ *mcp.CallToolRequest, in sea
 	more := false
 	for got := 0; got < limit && in.Offset+got <= searchMaxOffset; {
 		n := min(searchPage, limit-got)
-		res, err := c.zm.Search(ctx, in.Query, mask, spotify.Limit(n), spotify.Offset(in.Offset+got))
+		res, err := c.search(ctx, in.Query, kinds, n, in.Offset+got)
 		if err != nil {
 			return nil, searchOutput{}, c.fail(ctx, err, "search")
 		}
@@ -146,7 +155,7 @@ func (c *client) searchMusic(ctx context.Context, _ *mcp.CallToolRequest, in sea
 	return nil, out, nil
 }
 
-func hasNext(r *spotify.SearchResult) bool {
+func hasNext(r *apiSearch) bool {
 	return r.Tracks != nil && r.Tracks.Next != "" || r.Albums != nil && r.Albums.Next != "" ||
 		r.Artists != nil && r.Artists.Next != "" || r.Playlists != nil && r.Playlists.Next != "" ||
 		r.Shows != nil && r.Shows.Next != "" || r.Episodes != nil && r.Episodes.Next != ""
@@ -187,26 +196,29 @@ func (c *client) getItem(ctx context.Context, _ *mcp.CallToolRequest, in getItem
 	}
 	switch kind {
 	case "track":
-		t, err := c.zm.GetTrack(ctx, spotify.ID(id))
-		if err != nil {
+		var t apiTrack
+		if err := c.object(ctx, kind, id, &t); err != nil {
 			return nil, itemOutput{}, c.fail(ctx, err, uri)
 		}
-		return nil, itemOutput{item: item{Type: kind, Name: t.Name, URI: uri, By: artistNames(t.Artists), Album: t.Album.Name, Release: t.Album.ReleaseDate}}, nil
+		out := itemOutput{item: trackItem(&t)}
+		out.URI = uri
+		if t.Album != nil {
+			out.Release = t.Album.ReleaseDate
+		}
+		return nil, out, nil
 	case "album":
-		a, err := c.zm.GetAlbum(ctx, spotify.ID(id))
-		if err != nil {
+		var a apiAlbum
+		if err := c.object(ctx, kind, id, &a); err != nil {
 			return nil, itemOutput{}, c.fail(ctx, err, uri)
 		}
-		out := itemOutput{item: item{Type: kind, Name: a.Name, URI: uri, By: artistNames(a.Artists), Release: a.ReleaseDate, Tracks: int(a.Tracks.Total)}, Genres: a.Genres}
-		for _, t := range a.Tracks.Tracks {
-			tr := fromSimple(t)
-			tr.Album = ""
-			out.Items = append(out.Items, tr)
+		out := itemOutput{item: item{Type: kind, Name: a.Name, URI: uri, By: artistNames(a.Artists), Release: a.ReleaseDate, Tracks: a.Tracks.Total}, Genres: a.Genres}
+		for i := range a.Tracks.Items {
+			out.Items = append(out.Items, a.Tracks.Items[i].compact())
 		}
 		return nil, out, nil
 	case "artist":
-		a, err := c.zm.GetArtist(ctx, spotify.ID(id))
-		if err != nil {
+		var a apiArtist
+		if err := c.object(ctx, kind, id, &a); err != nil {
 			return nil, itemOutput{}, c.fail(ctx, err, uri)
 		}
 		return nil, itemOutput{item: item{Type: kind, Name: a.Name, URI: uri}, Genres: a.Genres}, nil

@@ -20,7 +20,8 @@ type fakeSpotify struct {
 	calls     []string // "METHOD /path?query body"
 	active    bool     // a device is active
 	premium   bool
-	throttle  int // answer this many 429s first
+	episode   bool // an episode is playing, not a track
+	throttle  int  // answer this many 429s first
 	revoked   bool
 	refreshes int
 	playlist  []string // URIs in playlist pl1
@@ -62,6 +63,27 @@ func trackJSON(id, name, artist string) map[string]any {
 	return map[string]any{"id": id, "name": name, "uri": "spotify:track:" + id, "type": "track", "duration_ms": 240000,
 		"artists": []any{map[string]any{"id": "a-" + artist, "name": artist, "uri": "spotify:artist:a-" + artist}},
 		"album":   map[string]any{"id": "al1", "name": "OK Computer", "uri": "spotify:album:al1", "release_date": "1997-05-21"}}
+}
+
+// albumJSON is OK Computer as search (simplified) or GET /albums/{id} (with its tracks) sends it.
+func albumJSON(full bool) map[string]any {
+	a := map[string]any{"id": "al1", "name": "OK Computer", "uri": "spotify:album:al1", "release_date": "1997-05-21", "album_type": "album",
+		"artists": []any{map[string]any{"id": "rh", "name": "Radiohead", "uri": "spotify:artist:rh"}}}
+	if full {
+		tr := func(id, name string) map[string]any {
+			t := trackJSON(id, name, "Radiohead")
+			delete(t, "album")
+			return t
+		}
+		a["genres"] = []any{}
+		a["tracks"] = map[string]any{"total": 12, "items": []any{tr("a1", "Airbag"), tr("a2", "Paranoid Android")}, "next": "more"}
+	}
+	return a
+}
+
+func episodeJSON() map[string]any {
+	return map[string]any{"id": "ep1", "name": "Radiohead: Paranoid Android", "uri": "spotify:episode:ep1", "type": "episode", "duration_ms": 1200000,
+		"release_date": "2020-01-01", "show": map[string]any{"name": "Song Exploder", "uri": "spotify:show:sh1", "publisher": "Hrishikesh Hirway"}}
 }
 
 var devicesJSON = []any{
@@ -142,9 +164,13 @@ func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"device": map[string]any{"id": "dev-kitchen", "is_active": true, "name": "Kitchen speaker", "type": "Speaker", "volume_percent": 40},
+		st := map[string]any{"device": map[string]any{"id": "dev-kitchen", "is_active": true, "name": "Kitchen speaker", "type": "Speaker", "volume_percent": 40},
 			"shuffle_state": true, "repeat_state": "context", "timestamp": 1, "progress_ms": 65000, "is_playing": true,
-			"context": map[string]any{"type": "album", "uri": "spotify:album:al1"}, "item": trackJSON("t1", "Paranoid Android", "Radiohead"), "currently_playing_type": "track"})
+			"context": map[string]any{"type": "album", "uri": "spotify:album:al1"}, "item": trackJSON("t1", "Paranoid Android", "Radiohead"), "currently_playing_type": "track"}
+		if f.episode {
+			st["item"], st["currently_playing_type"], st["context"] = episodeJSON(), "episode", nil
+		}
+		writeJSON(w, http.StatusOK, st)
 	case path == "/me/player" && r.Method == http.MethodPut:
 		f.active = true
 		w.WriteHeader(http.StatusNoContent)
@@ -181,6 +207,18 @@ func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		if strings.Contains(q.Get("type"), "artist") {
 			res["artists"] = map[string]any{"items": []any{map[string]any{"id": "rh", "name": "Radiohead", "uri": "spotify:artist:rh"}}, "total": 1}
+		}
+		if strings.Contains(q.Get("type"), "album") {
+			res["albums"] = map[string]any{"items": []any{albumJSON(false)}, "total": 1, "next": nil}
+		}
+		if strings.Contains(q.Get("type"), "playlist") { // Spotify sends null for playlists it hides
+			res["playlists"] = map[string]any{"items": []any{nil, map[string]any{"name": "Running", "uri": "spotify:playlist:pl1", "owner": map[string]any{"display_name": "Me"}, "items": map[string]any{"total": 3}}}, "total": 2}
+		}
+		if strings.Contains(q.Get("type"), "show") {
+			res["shows"] = map[string]any{"items": []any{map[string]any{"name": "Song Exploder", "uri": "spotify:show:sh1", "publisher": "Hrishikesh Hirway"}}, "total": 1}
+		}
+		if strings.Contains(q.Get("type"), "episode") {
+			res["episodes"] = map[string]any{"items": []any{episodeJSON()}, "total": 1}
 		}
 		writeJSON(w, http.StatusOK, res)
 	case strings.HasPrefix(path, "/playlists/pl1/tracks"):
@@ -268,6 +306,12 @@ func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"items": []any{map[string]any{"played_at": "2026-03-01T10:00:00Z", "track": trackJSON("t2", "Karma Police", "Radiohead")}}})
 	case path == "/me/top/artists":
 		writeJSON(w, http.StatusOK, map[string]any{"items": []any{map[string]any{"id": "rh", "name": "Radiohead", "uri": "spotify:artist:rh"}}, "total": 1})
+	case path == "/albums/al1":
+		writeJSON(w, http.StatusOK, albumJSON(true))
+	case path == "/artists/rh":
+		writeJSON(w, http.StatusOK, map[string]any{"id": "rh", "name": "Radiohead", "uri": "spotify:artist:rh", "genres": []any{"art rock", "alternative rock"}})
+	case path == "/me/top/tracks":
+		writeJSON(w, http.StatusOK, map[string]any{"items": []any{trackJSON("t1", "Paranoid Android", "Radiohead")}, "total": 40, "next": f.srv.URL + "/v1/me/top/tracks?offset=1"})
 	case path == "/tracks/t1":
 		writeJSON(w, http.StatusOK, trackJSON("t1", "Paranoid Android", "Radiohead"))
 	default:

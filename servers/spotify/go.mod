@@ -5,7 +5,6 @@ go 1.26.0
 require (
 	github.com/jck411/mcp-servers/shared v0.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
-	github.com/zmb3/spotify/v2 v2.4.3
 )
 
 require (
@@ -14,7 +13,6 @@ require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
 	github.com/valyala/fastrand v1.1.0 // indirect
 	github.com/valyala/histogram v1.2.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect

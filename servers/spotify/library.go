@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/zmb3/spotify/v2"
 )
 
 func addLibraryTools(s *kit.Server, c *client) {
@@ -24,13 +24,13 @@ func addLibraryTools(s *kit.Server, c *client) {
 }
 
 func (c *client) listSavedTracks(ctx context.Context, _ *mcp.CallToolRequest, in paging) (*mcp.CallToolResult, tracksOutput, error) {
-	page, err := c.zm.CurrentUsersTracks(ctx, spotify.Limit(in.Limit), spotify.Offset(in.Offset))
-	if err != nil {
+	var page apiPage[apiSavedTrack]
+	if err := c.do(ctx, "GET", "me/tracks", in.query(), nil, &page); err != nil {
 		return nil, tracksOutput{}, c.fail(ctx, err, "your saved tracks")
 	}
-	out := tracksOutput{Items: []track{}, Total: int(page.Total), NextOffset: nextOffset(in, len(page.Tracks), page.Next)}
-	for i := range page.Tracks {
-		out.Items = append(out.Items, fromFull(&page.Tracks[i].FullTrack))
+	out := tracksOutput{Items: []track{}, Total: page.Total, NextOffset: nextOffset(in, len(page.Items), page.Next)}
+	for i := range page.Items {
+		out.Items = append(out.Items, page.Items[i].Track.compact())
 	}
 	return nil, out, nil
 }
@@ -101,13 +101,13 @@ func (o recentOutput) Text() string {
 }
 
 func (c *client) getRecentlyPlayed(ctx context.Context, _ *mcp.CallToolRequest, in recentInput) (*mcp.CallToolResult, recentOutput, error) {
-	items, err := c.zm.PlayerRecentlyPlayedOpt(ctx, &spotify.RecentlyPlayedOptions{Limit: spotify.Numeric(in.Limit)})
-	if err != nil {
+	var page apiPage[apiPlayed]
+	if err := c.do(ctx, "GET", "me/player/recently-played", url.Values{"limit": {strconv.Itoa(in.Limit)}}, nil, &page); err != nil {
 		return nil, recentOutput{}, c.fail(ctx, err, "recently played")
 	}
 	out := recentOutput{Items: []playedTrack{}}
-	for _, it := range items {
-		out.Items = append(out.Items, playedTrack{track: fromSimple(it.Track), PlayedAt: it.PlayedAt})
+	for i := range page.Items {
+		out.Items = append(out.Items, playedTrack{track: page.Items[i].Track.compact(), PlayedAt: page.Items[i].PlayedAt})
 	}
 	return nil, out, nil
 }
@@ -119,28 +119,29 @@ type topInput struct {
 }
 
 func (c *client) getTopItems(ctx context.Context, _ *mcp.CallToolRequest, in topInput) (*mcp.CallToolResult, searchOutput, error) {
-	// time_range is one of the spotify.Range values, as the schema's enum holds it.
-	opts := []spotify.RequestOption{spotify.Timerange(spotify.Range(in.TimeRange)), spotify.Limit(in.Limit), spotify.Offset(in.Offset)}
+	// The schema holds type and time_range to Spotify's own values and defaults them.
+	q := in.query()
+	q.Set("time_range", in.TimeRange)
 	out := searchOutput{Items: []item{}}
 	switch in.Type {
 	case "tracks":
-		page, err := c.zm.CurrentUsersTopTracks(ctx, opts...)
-		if err != nil {
+		var page apiPage[apiTrack]
+		if err := c.do(ctx, "GET", "me/top/tracks", q, nil, &page); err != nil {
 			return nil, searchOutput{}, c.fail(ctx, err, "top tracks")
 		}
-		for _, t := range page.Tracks {
-			out.Items = append(out.Items, item{Type: "track", Name: t.Name, URI: string(t.URI), By: artistNames(t.Artists), Album: t.Album.Name})
+		for i := range page.Items {
+			out.Items = append(out.Items, trackItem(&page.Items[i]))
 		}
-		out.NextOffset = nextOffset(in.paging, len(page.Tracks), page.Next)
+		out.NextOffset = nextOffset(in.paging, len(page.Items), page.Next)
 	case "artists":
-		page, err := c.zm.CurrentUsersTopArtists(ctx, opts...)
-		if err != nil {
+		var page apiPage[apiArtist]
+		if err := c.do(ctx, "GET", "me/top/artists", q, nil, &page); err != nil {
 			return nil, searchOutput{}, c.fail(ctx, err, "top artists")
 		}
-		for _, a := range page.Artists {
-			out.Items = append(out.Items, item{Type: "artist", Name: a.Name, URI: string(a.URI)})
+		for _, a := range page.Items {
+			out.Items = append(out.Items, item{Type: "artist", Name: a.Name, URI: a.URI})
 		}
-		out.NextOffset = nextOffset(in.paging, len(page.Artists), page.Next)
+		out.NextOffset = nextOffset(in.paging, len(page.Items), page.Next)
 	}
 	return nil, out, nil
 }

@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/zmb3/spotify/v2"
 )
 
 // track is the compact form of a track (or episode) in every answer.
@@ -28,22 +29,6 @@ func (t track) String() string {
 	return s + " (" + t.URI + ")"
 }
 
-func artistNames(as []spotify.SimpleArtist) string {
-	names := make([]string, len(as))
-	for i, a := range as {
-		names[i] = a.Name
-	}
-	return strings.Join(names, ", ")
-}
-
-func fromFull(t *spotify.FullTrack) track {
-	return track{Name: t.Name, URI: string(t.URI), Artists: artistNames(t.Artists), Album: t.Album.Name, DurationMS: int(t.Duration)}
-}
-
-func fromSimple(t spotify.SimpleTrack) track {
-	return track{Name: t.Name, URI: string(t.URI), Artists: artistNames(t.Artists), Album: t.Album.Name, DurationMS: int(t.Duration)}
-}
-
 type device struct {
 	ID         string `json:"id"`
 	Name       string `json:"name"`
@@ -51,10 +36,6 @@ type device struct {
 	Active     bool   `json:"active"`
 	Restricted bool   `json:"restricted,omitempty"`
 	Volume     int    `json:"volume_percent"`
-}
-
-func fromDevice(d spotify.PlayerDevice) device {
-	return device{ID: string(d.ID), Name: d.Name, Type: d.Type, Active: d.Active, Restricted: d.Restricted, Volume: int(d.Volume)}
 }
 
 func addPlayerTools(s *kit.Server, c *client) {
@@ -118,20 +99,23 @@ func clock(ms int) string {
 }
 
 func (c *client) getPlayback(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, playbackOutput, error) {
-	st, err := c.zm.PlayerState(ctx, spotify.AdditionalTypes(spotify.EpisodeAdditionalType, spotify.TrackAdditionalType))
+	st, err := c.playback(ctx)
 	if err != nil {
 		return nil, playbackOutput{}, c.fail(ctx, err, "playback")
 	}
-	if st == nil || (st.Device.ID == "" && st.Item == nil) {
+	if st == nil || (st.Device == nil || st.Device.ID == "" && st.Device.Name == "") && st.Item == nil {
 		return nil, playbackOutput{Message: "Nothing is playing and no device is active. " + c.deviceHint(ctx)}, nil
 	}
-	out := playbackOutput{Playing: st.Playing, ProgressMS: int(st.Progress), Shuffle: st.ShuffleState, Repeat: st.RepeatState, Context: string(st.PlaybackContext.URI)}
+	out := playbackOutput{Playing: st.IsPlaying, ProgressMS: st.ProgressMS, Shuffle: st.ShuffleState, Repeat: st.RepeatState}
+	if st.Context != nil {
+		out.Context = st.Context.URI
+	}
 	if st.Item != nil {
-		t := fromFull(st.Item)
+		t := st.Item.compact()
 		out.Item = &t
 	}
-	if st.Device.ID != "" || st.Device.Name != "" {
-		d := fromDevice(st.Device)
+	if st.Device != nil && (st.Device.ID != "" || st.Device.Name != "") {
+		d := st.Device.compact()
 		out.Device = &d
 	}
 	return nil, out, nil
@@ -159,7 +143,7 @@ func (c *client) play(ctx context.Context, _ *mcp.CallToolRequest, in playInput)
 	if err != nil {
 		return nil, doneOutput{}, err
 	}
-	opt := &spotify.PlayOptions{DeviceID: dev}
+	var body any // nil resumes what was playing
 	what, uri := "", ""
 	switch {
 	case in.Query != "":
@@ -177,15 +161,14 @@ func (c *client) play(ctx context.Context, _ *mcp.CallToolRequest, in playInput)
 	if uri != "" {
 		switch kind := strings.Split(uri, ":")[1]; kind {
 		case "track", "episode":
-			opt.URIs = []spotify.URI{spotify.URI(uri)}
+			body = map[string]any{"uris": []string{uri}}
 		case "album", "playlist", "artist", "show":
-			u := spotify.URI(uri)
-			opt.PlaybackContext = &u
+			body = map[string]any{"context_uri": uri}
 		default:
 			return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "cannot play a %s; give a track, episode, album, playlist, artist or show", kind)
 		}
 	}
-	if err := c.zm.PlayOpt(ctx, opt); err != nil {
+	if err := c.command(ctx, "PUT", "me/player/play", dev, nil, body); err != nil {
 		return nil, doneOutput{}, c.fail(ctx, err, "the item")
 	}
 	msg := "Resumed playback"
@@ -198,10 +181,10 @@ func (c *client) play(ctx context.Context, _ *mcp.CallToolRequest, in playInput)
 	return nil, doneOutput{Message: msg, URI: uri}, nil
 }
 
-// searchFirst finds the best match of a query for one kind of item (a key of searchTypes): its
+// searchFirst finds the best match of a query for one kind of item (track, album, …): its
 // URI and a description.
 func (c *client) searchFirst(ctx context.Context, q, kind string) (string, string, error) {
-	res, err := c.zm.Search(ctx, q, searchTypes[kind], spotify.Limit(1))
+	res, err := c.search(ctx, q, []string{kind}, 1, 0) // kind: play's schema enum, or "track"
 	if err != nil {
 		return "", "", c.fail(ctx, err, "search")
 	}
@@ -213,24 +196,24 @@ func (c *client) searchFirst(ctx context.Context, q, kind string) (string, strin
 }
 
 func (c *client) pause(ctx context.Context, _ *mcp.CallToolRequest, in deviceInput) (*mcp.CallToolResult, doneOutput, error) {
-	return c.control(ctx, in.Device, "Paused", func(o *spotify.PlayOptions) error { return c.zm.PauseOpt(ctx, o) })
+	return c.control(ctx, in.Device, "Paused", "PUT", "me/player/pause", nil)
 }
 
 func (c *client) nextTrack(ctx context.Context, _ *mcp.CallToolRequest, in deviceInput) (*mcp.CallToolResult, doneOutput, error) {
-	return c.control(ctx, in.Device, "Skipped to the next track", func(o *spotify.PlayOptions) error { return c.zm.NextOpt(ctx, o) })
+	return c.control(ctx, in.Device, "Skipped to the next track", "POST", "me/player/next", nil)
 }
 
 func (c *client) previousTrack(ctx context.Context, _ *mcp.CallToolRequest, in deviceInput) (*mcp.CallToolResult, doneOutput, error) {
-	return c.control(ctx, in.Device, "Went back to the previous track", func(o *spotify.PlayOptions) error { return c.zm.PreviousOpt(ctx, o) })
+	return c.control(ctx, in.Device, "Went back to the previous track", "POST", "me/player/previous", nil)
 }
 
-// control resolves the device and runs one player command.
-func (c *client) control(ctx context.Context, deviceName, msg string, fn func(*spotify.PlayOptions) error) (*mcp.CallToolResult, doneOutput, error) {
+// control resolves the device and sends one player command.
+func (c *client) control(ctx context.Context, deviceName, msg, method, path string, q url.Values) (*mcp.CallToolResult, doneOutput, error) {
 	dev, err := c.resolveDevice(ctx, deviceName)
 	if err != nil {
 		return nil, doneOutput{}, err
 	}
-	if err := fn(&spotify.PlayOptions{DeviceID: dev}); err != nil {
+	if err := c.command(ctx, method, path, dev, q, nil); err != nil {
 		return nil, doneOutput{}, c.fail(ctx, err, "playback")
 	}
 	return nil, doneOutput{Message: msg}, nil
@@ -242,7 +225,7 @@ type seekInput struct {
 }
 
 func (c *client) seek(ctx context.Context, _ *mcp.CallToolRequest, in seekInput) (*mcp.CallToolResult, doneOutput, error) {
-	return c.control(ctx, in.Device, "Moved to "+clock(in.PositionMS), func(o *spotify.PlayOptions) error { return c.zm.SeekOpt(ctx, in.PositionMS, o) })
+	return c.control(ctx, in.Device, "Moved to "+clock(in.PositionMS), "PUT", "me/player/seek", url.Values{"position_ms": {strconv.Itoa(in.PositionMS)}})
 }
 
 type volumeInput struct {
@@ -251,7 +234,7 @@ type volumeInput struct {
 }
 
 func (c *client) setVolume(ctx context.Context, _ *mcp.CallToolRequest, in volumeInput) (*mcp.CallToolResult, doneOutput, error) {
-	return c.control(ctx, in.Device, fmt.Sprintf("Volume set to %d%%", in.Percent), func(o *spotify.PlayOptions) error { return c.zm.VolumeOpt(ctx, in.Percent, o) })
+	return c.control(ctx, in.Device, fmt.Sprintf("Volume set to %d%%", in.Percent), "PUT", "me/player/volume", url.Values{"volume_percent": {strconv.Itoa(in.Percent)}})
 }
 
 type shuffleInput struct {
@@ -261,7 +244,7 @@ type shuffleInput struct {
 
 func (c *client) setShuffle(ctx context.Context, _ *mcp.CallToolRequest, in shuffleInput) (*mcp.CallToolResult, doneOutput, error) {
 	msg := map[bool]string{true: "Shuffle on", false: "Shuffle off"}[in.On]
-	return c.control(ctx, in.Device, msg, func(o *spotify.PlayOptions) error { return c.zm.ShuffleOpt(ctx, in.On, o) })
+	return c.control(ctx, in.Device, msg, "PUT", "me/player/shuffle", url.Values{"state": {strconv.FormatBool(in.On)}})
 }
 
 type repeatInput struct {
@@ -270,7 +253,7 @@ type repeatInput struct {
 }
 
 func (c *client) setRepeat(ctx context.Context, _ *mcp.CallToolRequest, in repeatInput) (*mcp.CallToolResult, doneOutput, error) {
-	return c.control(ctx, in.Device, "Repeat "+in.Mode, func(o *spotify.PlayOptions) error { return c.zm.RepeatOpt(ctx, in.Mode, o) })
+	return c.control(ctx, in.Device, "Repeat "+in.Mode, "PUT", "me/player/repeat", url.Values{"state": {in.Mode}})
 }
 
 type devicesOutput struct {
@@ -293,13 +276,13 @@ func (o devicesOutput) Text() string {
 }
 
 func (c *client) listDevices(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, devicesOutput, error) {
-	devs, err := c.zm.PlayerDevices(ctx)
+	devs, err := c.devices(ctx)
 	if err != nil {
 		return nil, devicesOutput{}, c.fail(ctx, err, "the device list")
 	}
 	out := devicesOutput{Devices: make([]device, 0, len(devs))}
 	for _, d := range devs {
-		out.Devices = append(out.Devices, fromDevice(d))
+		out.Devices = append(out.Devices, d.compact())
 	}
 	return nil, out, nil
 }
@@ -317,7 +300,7 @@ func (c *client) transferPlayback(ctx context.Context, _ *mcp.CallToolRequest, i
 	if err != nil {
 		return nil, doneOutput{}, err
 	}
-	if err := c.zm.TransferPlayback(ctx, *dev, in.Play); err != nil {
+	if err := c.do(ctx, "PUT", "me/player", nil, map[string]any{"device_ids": []string{dev}, "play": in.Play}, nil); err != nil {
 		return nil, doneOutput{}, c.fail(ctx, err, "device "+in.Device)
 	}
 	return nil, doneOutput{Message: "Playback moved to " + in.Device}, nil
@@ -343,17 +326,17 @@ func (o queueOutput) Text() string {
 }
 
 func (c *client) getQueue(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, queueOutput, error) {
-	q, err := c.zm.GetQueue(ctx)
-	if err != nil {
+	var q apiQueue
+	if err := c.do(ctx, "GET", "me/player/queue", nil, nil, &q); err != nil {
 		return nil, queueOutput{}, c.fail(ctx, err, "the queue")
 	}
-	out := queueOutput{Queue: make([]track, 0, len(q.Items))}
-	if q.CurrentlyPlaying.URI != "" {
-		t := fromFull(&q.CurrentlyPlaying)
+	out := queueOutput{Queue: make([]track, 0, len(q.Queue))}
+	if q.CurrentlyPlaying != nil && q.CurrentlyPlaying.URI != "" {
+		t := q.CurrentlyPlaying.compact()
 		out.Current = &t
 	}
-	for i := range q.Items {
-		out.Queue = append(out.Queue, fromFull(&q.Items[i]))
+	for i := range q.Queue {
+		out.Queue = append(out.Queue, q.Queue[i].compact())
 	}
 	return nil, out, nil
 }
@@ -389,12 +372,7 @@ func (c *client) addToQueue(ctx context.Context, _ *mcp.CallToolRequest, in queu
 	if err != nil {
 		return nil, doneOutput{}, err
 	}
-	// QueueSongOpt takes an id and always builds a track URI; episodes need their own URI.
-	q := map[string][]string{"uri": {uri}}
-	if dev != nil {
-		q["device_id"] = []string{string(*dev)}
-	}
-	if err := c.do(ctx, "POST", "me/player/queue", q, nil, nil); err != nil {
+	if err := c.command(ctx, "POST", "me/player/queue", dev, url.Values{"uri": {uri}}, nil); err != nil {
 		return nil, doneOutput{}, c.fail(ctx, err, uri)
 	}
 	return nil, doneOutput{Message: "Queued " + what, URI: uri}, nil

@@ -11,39 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The playlist shapes of the February 2026 Web API: a playlist's entries are under "items" and
-// each entry's object under "item" (older answers said "tracks" and "track"; both are read).
-type apiTrack struct {
-	Name       string `json:"name"`
-	URI        string `json:"uri"`
-	Type       string `json:"type"`
-	DurationMS int    `json:"duration_ms"`
-	Artists    []struct {
-		Name string `json:"name"`
-	} `json:"artists"`
-	Album *struct {
-		Name string `json:"name"`
-	} `json:"album"`
-	Show *struct {
-		Name string `json:"name"`
-	} `json:"show"`
-}
-
-func (t *apiTrack) compact() track {
-	names := make([]string, len(t.Artists))
-	for i, a := range t.Artists {
-		names[i] = a.Name
-	}
-	out := track{Name: t.Name, URI: t.URI, Artists: strings.Join(names, ", "), DurationMS: t.DurationMS}
-	if t.Album != nil {
-		out.Album = t.Album.Name
-	}
-	if t.Show != nil {
-		out.Artists = t.Show.Name
-	}
-	return out
-}
-
+// A playlist's entries are under "items" and each entry's object under "item" in the
+// February 2026 Web API (older answers said "tracks" and "track"; both are read).
 type playlistEntry struct {
 	AddedAt string    `json:"added_at"`
 	Item    *apiTrack `json:"item"`
