@@ -1,16 +1,18 @@
 package main
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/googlefake"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func start(t *testing.T, extra ...string) (*fakeCalendar, *mcp.ClientSession) {
+func start(t *testing.T, extra ...string) (*googlefake.Calendar, *mcp.ClientSession) {
 	f := newFakeCalendar(t)
 	h := mcptest.Start(t, spec(), append(signIn(t, f), extra...)...)
 	return f, h.Connect(t, "")
@@ -41,7 +43,7 @@ func TestListCalendarsAndEvents(t *testing.T) {
 	if e := out.Events[1]; e.Start.DateTime != "2026-03-04T15:00:00+01:00" || e.Location != "Hauptstr. 1" {
 		t.Errorf("dentist %+v", e)
 	}
-	lists := f.calls("GET", "/events")
+	lists := f.Calls("GET", "/events")
 	q := lists[0].Query
 	if q.Get("timeMin") != "2026-03-04T00:00:00+01:00" || q.Get("timeZone") != "Europe/Berlin" || q.Get("singleEvents") != "true" {
 		t.Errorf("primary list query %v", q)
@@ -51,7 +53,7 @@ func TestListCalendarsAndEvents(t *testing.T) {
 	}
 	// Free text goes to Google as q.
 	out, _ = mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"query": "dentist", "time_min": "2026-03-01", "time_max": "2026-04-01"})
-	if got := summaries(out.Events); !slices.Equal(got, []string{"Dentist"}) || f.calls("GET", "/events")[2].Query.Get("q") != "dentist" {
+	if got := summaries(out.Events); !slices.Equal(got, []string{"Dentist"}) || f.Calls("GET", "/events")[2].Query.Get("q") != "dentist" {
 		t.Errorf("query: %v", got)
 	}
 	// An unknown calendar name.
@@ -132,7 +134,7 @@ func TestCreateEvent(t *testing.T) {
 	f, cs := start(t)
 	// All-day, two days inclusive: Google gets an exclusive end.
 	out, _ := mcptest.CallFor[eventOutput](t, cs, "create_event", map[string]any{"summary": "Offsite", "start": "2026-05-04", "end": "2026-05-05", "send_updates": "none"})
-	body := f.calls("POST", "/events")[0].Body
+	body := f.Calls("POST", "/events")[0].Body
 	if body["start"].(map[string]any)["date"] != "2026-05-04" || body["end"].(map[string]any)["date"] != "2026-05-06" || out.End.Date != "2026-05-05" || !out.AllDay {
 		t.Errorf("all-day body %v, out %+v", body, out)
 	}
@@ -141,7 +143,7 @@ func TestCreateEvent(t *testing.T) {
 		"summary": "Planning", "start": "2026-03-29T09:00", "end": "2026-03-29T10:30", "location": "Room 4", "description": "Q2",
 		"attendees": []string{"bob@example.com"}, "recurrence": []string{"FREQ=WEEKLY;COUNT=4"}, "reminder_minutes": []int{10, 60},
 		"meet": true, "color_id": "5", "visibility": "private"})
-	req := f.calls("POST", "/events")[1]
+	req := f.Calls("POST", "/events")[1]
 	b := req.Body
 	st := b["start"].(map[string]any)
 	if st["dateTime"] != "2026-03-29T09:00:00+02:00" || st["timeZone"] != "Europe/Berlin" || b["end"].(map[string]any)["dateTime"] != "2026-03-29T10:30:00+02:00" {
@@ -162,7 +164,7 @@ func TestCreateEvent(t *testing.T) {
 	}
 	// The day before DST is still +01:00.
 	_, _ = mcptest.CallFor[eventOutput](t, cs, "create_event", map[string]any{"summary": "x", "start": "2026-03-28T09:00", "end": "2026-03-28T10:00", "time_zone": "Europe/Berlin"})
-	if got := f.calls("POST", "/events")[2].Body["start"].(map[string]any)["dateTime"]; got != "2026-03-28T09:00:00+01:00" {
+	if got := f.Calls("POST", "/events")[2].Body["start"].(map[string]any)["dateTime"]; got != "2026-03-28T09:00:00+01:00" {
 		t.Errorf("pre-DST %v", got)
 	}
 	for _, bad := range []map[string]any{
@@ -190,18 +192,18 @@ func TestRecurringScopes(t *testing.T) {
 	t.Run("this", func(t *testing.T) {
 		f, cs := start(t)
 		out, _ := mcptest.CallFor[eventOutput](t, cs, "update_event", map[string]any{"event_id": third, "summary": "Stand-up (demo)", "start": "2026-03-16T10:00", "end": "2026-03-16T10:30"})
-		p := f.calls("PATCH", "/events/"+third)
+		p := f.Calls("PATCH", "/events/"+third)
 		if len(p) != 1 || p[0].Body["summary"] != "Stand-up (demo)" || p[0].Body["start"].(map[string]any)["dateTime"] != "2026-03-16T10:00:00+01:00" {
 			t.Fatalf("patch %+v", p)
 		}
-		if len(f.calls("PATCH", "/events/standup")) != 0 || out.Summary != "Stand-up (demo)" {
+		if len(f.Calls("PATCH", "/events/standup")) != 0 || out.Summary != "Stand-up (demo)" {
 			t.Errorf("series touched or wrong output %+v", out)
 		}
 		if _, ok := p[0].Body["location"]; ok {
 			t.Errorf("unset field sent: %v", p[0].Body)
 		}
 		_, _ = mcptest.CallFor[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": "standup_20260323T080000Z"})
-		if d := f.calls("DELETE", "/events/standup_20260323T080000Z"); len(d) != 1 || f.event("ada@example.com", "standup") == nil {
+		if d := f.Calls("DELETE", "/events/standup_20260323T080000Z"); len(d) != 1 || f.Event("ada@example.com", "standup") == nil {
 			t.Errorf("delete this: %+v", d)
 		}
 		// A series id cannot take scope this.
@@ -213,7 +215,7 @@ func TestRecurringScopes(t *testing.T) {
 		f, cs := start(t)
 		// Moving the third occurrence to 10:00 moves the series to 10:00 from its first day.
 		out, _ := mcptest.CallFor[eventOutput](t, cs, "update_event", map[string]any{"event_id": third, "scope": "all", "start": "2026-03-16T10:00", "end": "2026-03-16T10:30", "location": "Room 2"})
-		p := f.calls("PATCH", "/events/standup")
+		p := f.Calls("PATCH", "/events/standup")
 		if len(p) != 1 {
 			t.Fatalf("series patches %+v", p)
 		}
@@ -225,18 +227,18 @@ func TestRecurringScopes(t *testing.T) {
 			t.Errorf("action %q", out.Action)
 		}
 		_, _ = mcptest.CallFor[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": third, "scope": "all"})
-		if len(f.calls("DELETE", "/events/standup")) != 1 {
+		if len(f.Calls("DELETE", "/events/standup")) != 1 {
 			t.Errorf("series not deleted")
 		}
 	})
 	t.Run("following", func(t *testing.T) {
 		f, cs := start(t)
 		out, _ := mcptest.CallFor[eventOutput](t, cs, "update_event", map[string]any{"event_id": third, "scope": "following", "summary": "Stand-up v2"})
-		p := f.calls("PATCH", "/events/standup")
+		p := f.Calls("PATCH", "/events/standup")
 		if len(p) != 1 || !slices.Equal(anyStrings(p[0].Body["recurrence"]), []string{"RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260316T075959Z"}) {
 			t.Fatalf("old series patch %+v", p)
 		}
-		ins := f.calls("POST", "/events")
+		ins := f.Calls("POST", "/events")
 		if len(ins) != 1 {
 			t.Fatalf("new series %+v", ins)
 		}
@@ -255,8 +257,8 @@ func TestRecurringScopes(t *testing.T) {
 		f, cs := start(t)
 		// After the DST change: UNTIL is one second before 07:00Z.
 		out, _ := mcptest.CallFor[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": "standup_20260330T070000Z", "scope": "following"})
-		p := f.calls("PATCH", "/events/standup")
-		if len(p) != 1 || !slices.Equal(anyStrings(p[0].Body["recurrence"]), []string{"RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260330T065959Z"}) || len(f.calls("DELETE", "")) != 0 {
+		p := f.Calls("PATCH", "/events/standup")
+		if len(p) != 1 || !slices.Equal(anyStrings(p[0].Body["recurrence"]), []string{"RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260330T065959Z"}) || len(f.Calls("DELETE", "")) != 0 {
 			t.Errorf("delete following %+v", p)
 		}
 		if !strings.Contains(out.Detail, "2026-03-30T09:00:00+02:00") {
@@ -264,7 +266,7 @@ func TestRecurringScopes(t *testing.T) {
 		}
 		// From the first occurrence, "following" is the whole series.
 		_, _ = mcptest.CallFor[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": "standup_20260302T080000Z", "scope": "following"})
-		if len(f.calls("DELETE", "/events/standup")) != 1 {
+		if len(f.Calls("DELETE", "/events/standup")) != 1 {
 			t.Errorf("first occurrence following did not delete the series")
 		}
 	})
@@ -273,7 +275,7 @@ func TestRecurringScopes(t *testing.T) {
 func TestRespondAndQuickAdd(t *testing.T) {
 	f, cs := start(t)
 	out, _ := mcptest.CallFor[eventOutput](t, cs, "respond_to_event", map[string]any{"event_id": "review", "response": "tentative", "note": "might be late"})
-	p := f.calls("PATCH", "/events/review")
+	p := f.Calls("PATCH", "/events/review")
 	if len(p) != 1 {
 		t.Fatal("no patch")
 	}
@@ -291,7 +293,7 @@ func TestRespondAndQuickAdd(t *testing.T) {
 	}
 	mcptest.CallError(t, cs, "respond_to_event", map[string]any{"event_id": "review", "response": "maybe"})
 	q, _ := mcptest.CallFor[eventOutput](t, cs, "quick_add", map[string]any{"text": "Lunch with Ann Friday 12:30"})
-	r := f.calls("POST", "/quickAdd")
+	r := f.Calls("POST", "/quickAdd")
 	if len(r) != 1 || r[0].Query.Get("text") != "Lunch with Ann Friday 12:30" || r[0].Query.Get("sendUpdates") != "none" || q.ID != "quick1" || q.Start.DateTime != "2026-03-06T12:30:00+01:00" {
 		t.Errorf("quick add %+v %+v", r, q)
 	}
@@ -303,7 +305,7 @@ func TestFreeBusyAndSlots(t *testing.T) {
 	if fb.TimeZone != "Europe/Berlin" || len(fb.Calendars) != 3 || fb.Calendars[0].Busy[0].Start != "2026-03-27T09:00:00+01:00" || fb.Calendars[2].Error != "notFound" {
 		t.Errorf("free_busy %+v", fb)
 	}
-	b := f.calls("POST", "/freeBusy")[0].Body
+	b := f.Calls("POST", "/freeBusy")[0].Body
 	if b["timeMin"] != "2026-03-27T00:00:00+01:00" || b["timeMax"] != "2026-03-31T00:00:00+02:00" {
 		t.Errorf("free/busy range %v", b)
 	}
@@ -337,9 +339,9 @@ func TestFreeBusyAndSlots(t *testing.T) {
 
 func TestRetryAndErrors(t *testing.T) {
 	f, cs := start(t)
-	f.fail = 1
+	f.FailNext(googlefake.EventsRoute, 1, http.StatusServiceUnavailable)
 	out, _ := mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"time_min": "2026-03-04", "time_max": "2026-03-05"})
-	if len(out.Events) != 1 || f.fail != 0 {
+	if len(out.Events) != 1 || f.FailsLeft(googlefake.EventsRoute) != 0 {
 		t.Errorf("after a 503: %+v", out)
 	}
 	if msg := mcptest.CallError(t, cs, "get_event", map[string]any{"event_id": "nope"}); msg != "event nope not found" {

@@ -37,7 +37,7 @@ func TestRemoteRootAndList(t *testing.T) {
 	fake.Put(root, "deep/photo.png", "PNG")
 	fake.Put(root, ".hidden.md", "H")
 	gone := fake.Put(root, "moved-out/c.md", "C")
-	file, _, _ := fake.Get(gone)
+	file, _, _ := fake.File(gone)
 	fake.Delete(file.Parents[0]) // its folder left the tree
 	tree, err := r.List(ctx, root)
 	if err != nil {
