@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/googlefake"
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -357,52 +358,20 @@ func TestReadOnlyAndSignIn(t *testing.T) {
 	f := newFakeCalendar(t)
 	h := mcptest.Start(t, spec(), append(signIn(t, f, "https://www.googleapis.com/auth/calendar.readonly"), "--read-only")...)
 	cs := h.Connect(t, "")
-	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
-		if tl.Annotations == nil || !tl.Annotations.ReadOnlyHint {
-			t.Errorf("%s is not read-only", tl.Name)
-		}
-	}
-	slices.Sort(names)
+	names := googletest.ReadOnlyTools(t, cs)
 	if !slices.Equal(names, []string{"find_free_slots", "free_busy", "get_current_time", "get_event", "list_calendars", "list_events"}) {
 		t.Errorf("read-only tools %v", names)
 	}
 	_, _ = mcptest.CallFor[listCalendarsOutput](t, cs, "list_calendars", nil)
 
 	// No sign-in at all: the server runs and every tool says how to sign in.
-	dir := t.TempDir()
-	h = mcptest.Start(t, spec(), "--google-token-file", dir+"/token.json", "--google-client-file", dir+"/client.json", "--state-dir", dir)
-	cs = h.Connect(t, "")
-	if msg := mcptest.CallError(t, cs, "list_calendars", nil); !strings.Contains(msg, "calendar auth login") {
-		t.Errorf("signed out: %s", msg)
-	}
-	if msg := mcptest.CallError(t, cs, "list_calendars", nil); msg != "Google sign-in missing: run `calendar auth login`" {
-		t.Errorf("signed out: %q", msg)
-	}
-	if c := h.Server.Health(t.Context()).Checks["google token"]; c.Status != "warn" || !strings.Contains(c.Detail, "missing") {
-		t.Errorf("health %+v", c)
-	}
+	h = mcptest.Start(t, spec(), googletest.SignedOut(t)...)
+	googletest.CheckSignedOut(t, h, "calendar", map[string]map[string]any{"list_calendars": nil, "list_events": {"query": "x"}})
 }
 
 func TestAllToolsAnnotated(t *testing.T) {
 	_, cs := start(t)
-	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tools.Tools) != 11 {
-		t.Errorf("%d tools", len(tools.Tools))
-	}
-	for _, tl := range tools.Tools {
-		if tl.Annotations == nil || tl.Annotations.OpenWorldHint == nil || !*tl.Annotations.OpenWorldHint || strings.Contains(tl.Description, "\n") {
-			t.Errorf("%s: annotations %+v", tl.Name, tl.Annotations)
-		}
-	}
+	googletest.CheckOpenWorld(t, cs, 11)
 }
 
 func TestSeriesHelpers(t *testing.T) {

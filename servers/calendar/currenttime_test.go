@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 )
@@ -15,9 +16,7 @@ import (
 // TestCurrentTimeWithoutSignIn: get_current_time answers without a Google sign-in, in the zone
 // the argument names or else the server's, and says where the zone came from and why.
 func TestCurrentTimeWithoutSignIn(t *testing.T) {
-	dir := t.TempDir()
-	h := mcptest.Start(t, spec(), "--google-token-file", dir+"/token.json", "--google-client-file", dir+"/client.json",
-		"--state-dir", dir, "--time-zone", "Asia/Tokyo")
+	h := mcptest.Start(t, spec(), append(googletest.SignedOut(t), "--time-zone", "Asia/Tokyo")...)
 	cs := h.Connect(t, "")
 	tests := []struct {
 		name       string

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jck411/mcp-servers/shared/googlefake"
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -305,15 +306,7 @@ func TestReadOnlyAndSignIn(t *testing.T) {
 	f := newFakeDrive(t)
 	h := mcptest.Start(t, spec(), append(signIn(t, f, "https://www.googleapis.com/auth/drive.readonly"), "--read-only")...)
 	cs := h.Connect(t, "")
-	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
-	}
-	slices.Sort(names)
+	names := googletest.ReadOnlyTools(t, cs)
 	if !slices.Equal(names, []string{"download_file", "get_file_info", "list_folder", "list_permissions", "read_file", "search_files"}) {
 		t.Errorf("read-only tools %v", names)
 	}
@@ -322,32 +315,11 @@ func TestReadOnlyAndSignIn(t *testing.T) {
 	if out.Content != "" || !strings.Contains(out.Note, "--read-only") || len(f.Calls("POST", "/copy")) != 0 {
 		t.Errorf("read-only pdf %+v", out)
 	}
-	dir := t.TempDir()
-	h = mcptest.Start(t, spec(), "--google-token-file", dir+"/token.json", "--google-client-file", dir+"/client.json", "--state-dir", dir)
-	cs = h.Connect(t, "")
-	if msg := mcptest.CallError(t, cs, "search_files", map[string]any{"query": "x"}); !strings.Contains(msg, "drive auth login") {
-		t.Errorf("signed out: %s", msg)
-	}
-	if msg := mcptest.CallError(t, cs, "search_files", nil); msg != "Google sign-in missing: run `drive auth login`" {
-		t.Errorf("signed out: %q", msg)
-	}
-	if c := h.Server.Health(t.Context()).Checks["google token"]; c.Status != "warn" || !strings.Contains(c.Detail, "missing") {
-		t.Errorf("health %+v", c)
-	}
+	h = mcptest.Start(t, spec(), googletest.SignedOut(t)...)
+	googletest.CheckSignedOut(t, h, "drive", map[string]map[string]any{"search_files": {"query": "x"}, "list_folder": nil})
 }
 
 func TestAllToolsAnnotated(t *testing.T) {
 	_, cs := start(t)
-	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tools.Tools) != 17 {
-		t.Errorf("%d tools", len(tools.Tools))
-	}
-	for _, tl := range tools.Tools {
-		if tl.Annotations == nil || tl.Annotations.OpenWorldHint == nil || !*tl.Annotations.OpenWorldHint || strings.Contains(tl.Description, "\n") {
-			t.Errorf("%s: annotations %+v", tl.Name, tl.Annotations)
-		}
-	}
+	googletest.CheckOpenWorld(t, cs, 17)
 }

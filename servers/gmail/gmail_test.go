@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/googlefake"
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/api/gmail/v1"
@@ -292,23 +293,13 @@ func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 }
 
 func TestNoCredentials(t *testing.T) {
-	dir := t.TempDir()
-	h := mcptest.Start(t, spec(), "--google-token-file", filepath.Join(dir, "token.json"), "--google-client-file", filepath.Join(dir, "client.json"), "--state-dir", dir)
+	h := mcptest.Start(t, spec(), googletest.SignedOut(t)...)
 	cs := h.Connect(t, "")
 	tools, err := cs.ListTools(t.Context(), nil)
 	if err != nil || len(tools.Tools) != 22 {
 		t.Fatalf("tools/list without credentials: %d tools, %v", len(tools.Tools), err)
 	}
-	for tool, args := range map[string]map[string]any{"search_messages": {}, "get_gmail_profile": {}, "send_message": {"to": []string{"a@b.c"}, "text": "x"}} {
-		res := mcptest.Call(t, cs, tool, args)
-		if !res.IsError || mcptest.Text(res) != "Google sign-in missing: run `gmail auth login`" {
-			t.Errorf("%s: %q", tool, mcptest.Text(res))
-		}
-	}
-	rep := h.Server.Health(t.Context())
-	if c := rep.Checks["google token"]; c.Status != "warn" || c.Detail != "missing: Google sign-in missing: run `gmail auth login`" {
-		t.Errorf("health %+v", c)
-	}
+	googletest.CheckSignedOut(t, h, "gmail", map[string]map[string]any{"search_messages": {}, "get_gmail_profile": {}, "send_message": {"to": []string{"a@b.c"}, "text": "x"}})
 }
 
 func TestRevokedSignIn(t *testing.T) {
