@@ -15,6 +15,7 @@ import (
 // TestEvaluateLimitsAgree: the limits evaluate's description and schema state are the engine's,
 // and its refusals at those limits state the same numbers.
 func TestEvaluateLimitsAgree(t *testing.T) {
+	t.Parallel()
 	h := mcptest.Start(t, spec())
 	cs := h.Connect(t, "")
 	var desc, precisionDesc string

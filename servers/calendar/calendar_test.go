@@ -28,6 +28,7 @@ func summaries(evs []eventInfo) []string {
 }
 
 func TestListCalendarsAndEvents(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	cals, _ := mcptest.CallFor[listCalendarsOutput](t, cs, "list_calendars", nil)
 	if len(cals.Calendars) != 2 || !cals.Calendars[0].Primary || cals.Calendars[1].Name != "Team" || cals.Calendars[1].TimeZone != "America/New_York" {
@@ -64,6 +65,7 @@ func TestListCalendarsAndEvents(t *testing.T) {
 }
 
 func TestListEventsPagingAndRecurring(t *testing.T) {
+	t.Parallel()
 	_, cs := start(t)
 	args := map[string]any{"calendars": []string{"ada@example.com", "Team"}, "time_min": "2026-03-01T00:00", "time_max": "2026-04-30T00:00", "max_results": 3}
 	var all []string
@@ -98,6 +100,7 @@ func TestListEventsPagingAndRecurring(t *testing.T) {
 }
 
 func TestAllDayEventsKeepTheirDates(t *testing.T) {
+	t.Parallel()
 	_, cs := start(t)
 	for _, zone := range []string{"Pacific/Honolulu", "Pacific/Kiritimati", "UTC", "Europe/Berlin"} { // UTC−10, UTC+14
 		out, res := mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"time_min": "2026-03-05", "time_max": "2026-03-14", "time_zone": zone})
@@ -132,6 +135,7 @@ func TestAllDayEventsKeepTheirDates(t *testing.T) {
 }
 
 func TestCreateEvent(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	// All-day, two days inclusive: Google gets an exclusive end.
 	out, _ := mcptest.CallFor[eventOutput](t, cs, "create_event", map[string]any{"summary": "Offsite", "start": "2026-05-04", "end": "2026-05-05", "send_updates": "none"})
@@ -189,6 +193,7 @@ func anyStrings(v any) []string {
 }
 
 func TestRecurringScopes(t *testing.T) {
+	t.Parallel()
 	const third = "standup_20260316T080000Z"
 	t.Run("this", func(t *testing.T) {
 		f, cs := start(t)
@@ -274,6 +279,7 @@ func TestRecurringScopes(t *testing.T) {
 }
 
 func TestRespondAndQuickAdd(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	out, _ := mcptest.CallFor[eventOutput](t, cs, "respond_to_event", map[string]any{"event_id": "review", "response": "tentative", "note": "might be late"})
 	p := f.Calls("PATCH", "/events/review")
@@ -301,6 +307,7 @@ func TestRespondAndQuickAdd(t *testing.T) {
 }
 
 func TestFreeBusyAndSlots(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	fb, _ := mcptest.CallFor[freeBusyOutput](t, cs, "free_busy", map[string]any{"calendars": []string{"primary", "Team", "secret@example.com"}, "time_min": "2026-03-27", "time_max": "2026-03-31"})
 	if fb.TimeZone != "Europe/Berlin" || len(fb.Calendars) != 3 || fb.Calendars[0].Busy[0].Start != "2026-03-27T09:00:00+01:00" || fb.Calendars[2].Error != "notFound" {
@@ -339,6 +346,7 @@ func TestFreeBusyAndSlots(t *testing.T) {
 }
 
 func TestRetryAndErrors(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	f.FailNext(googlefake.EventsRoute, 1, http.StatusServiceUnavailable)
 	out, _ := mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"time_min": "2026-03-04", "time_max": "2026-03-05"})
@@ -355,6 +363,7 @@ func TestRetryAndErrors(t *testing.T) {
 }
 
 func TestReadOnlyAndSignIn(t *testing.T) {
+	t.Parallel()
 	f := newFakeCalendar(t)
 	h := mcptest.Start(t, spec(), append(signIn(t, f, "https://www.googleapis.com/auth/calendar.readonly"), "--read-only")...)
 	cs := h.Connect(t, "")
@@ -370,11 +379,13 @@ func TestReadOnlyAndSignIn(t *testing.T) {
 }
 
 func TestAllToolsAnnotated(t *testing.T) {
+	t.Parallel()
 	_, cs := start(t)
 	googletest.CheckOpenWorld(t, cs, 11)
 }
 
 func TestSeriesHelpers(t *testing.T) {
+	t.Parallel()
 	rec := []string{"RRULE:FREQ=DAILY;COUNT=10;INTERVAL=2", "EXDATE;TZID=Europe/Berlin:20260305T090000"}
 	if got := endSeries(rec, "20260310"); !slices.Equal(got, []string{"RRULE:FREQ=DAILY;INTERVAL=2;UNTIL=20260310", rec[1]}) {
 		t.Errorf("endSeries %v", got)

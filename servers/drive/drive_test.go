@@ -34,6 +34,7 @@ func ids(fs []fileInfo) []string {
 }
 
 func TestBuildQuery(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, kind string
 		trashed  bool
@@ -61,6 +62,7 @@ func TestBuildQuery(t *testing.T) {
 }
 
 func TestSearchAndPaging(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	out, _ := mcptest.CallFor[filesOutput](t, cs, "search_files", map[string]any{"query": "roadmap"})
 	if !slices.Equal(ids(out.Files), []string{"shared1"}) || out.Files[0].DriveID != sharedDrive {
@@ -108,6 +110,7 @@ func TestSearchAndPaging(t *testing.T) {
 }
 
 func TestReadFile(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	doc, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "doc1"})
 	if doc.Format != "markdown" || doc.Content != markdownDoc || doc.Truncated {
@@ -169,6 +172,7 @@ func TestReadFile(t *testing.T) {
 }
 
 func TestDownload(t *testing.T) {
+	t.Parallel()
 	_, cs := start(t)
 	out, _ := mcptest.CallFor[downloadOutput](t, cs, "download_file", map[string]any{"file_id": "doc1"})
 	data, err := os.ReadFile(out.Path)
@@ -192,6 +196,7 @@ func TestDownload(t *testing.T) {
 }
 
 func TestUploadAndCreate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_ = os.WriteFile(filepath.Join(dir, "plan.md"), []byte("# Plan\n\n- one\n"), 0o600)
 	outside := filepath.Join(t.TempDir(), "secret.txt")
@@ -237,6 +242,7 @@ func TestUploadAndCreate(t *testing.T) {
 }
 
 func TestOrganise(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	folder, _ := mcptest.CallFor[fileOutput](t, cs, "create_folder", map[string]any{"name": "Reports", "parent_id": sharedDrive})
 	if b := f.Calls("POST", "/drive/v3/files")[0].Body; b["mimeType"] != mimeFolder || b["parents"].([]any)[0] != sharedDrive || folder.Kind != "folder" {
@@ -266,6 +272,7 @@ func TestOrganise(t *testing.T) {
 }
 
 func TestSharing(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	out, _ := mcptest.CallFor[permissionOutput](t, cs, "share_file", map[string]any{"file_id": "doc1", "type": "user", "email": "carol@example.com", "role": "commenter", "message": "have a look"})
 	c := f.Calls("POST", "/files/doc1/permissions")[0]
@@ -303,6 +310,7 @@ func TestSharing(t *testing.T) {
 }
 
 func TestReadOnlyAndSignIn(t *testing.T) {
+	t.Parallel()
 	f := newFakeDrive(t)
 	h := mcptest.Start(t, spec(), append(signIn(t, f, "https://www.googleapis.com/auth/drive.readonly"), "--read-only")...)
 	cs := h.Connect(t, "")
@@ -320,6 +328,7 @@ func TestReadOnlyAndSignIn(t *testing.T) {
 }
 
 func TestAllToolsAnnotated(t *testing.T) {
+	t.Parallel()
 	_, cs := start(t)
 	googletest.CheckOpenWorld(t, cs, 17)
 }

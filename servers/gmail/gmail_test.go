@@ -31,6 +31,7 @@ func start(t *testing.T, extra ...string) (*googlefake.Gmail, *mcp.ClientSession
 }
 
 func TestSearchPaging(t *testing.T) {
+	t.Parallel()
 	f, cs, _ := start(t)
 	out, _ := mcptest.CallFor[searchOutput](t, cs, "search_messages", map[string]any{"query": "in:inbox newer_than:7d", "max_results": 5})
 	if len(out.Messages) != 5 || out.NextPageToken != "p5" || out.Estimate != 8 {
@@ -54,6 +55,7 @@ func TestSearchPaging(t *testing.T) {
 }
 
 func TestGetMessageBodies(t *testing.T) {
+	t.Parallel()
 	_, cs, _ := start(t)
 	tests := []struct {
 		id, format string
@@ -96,6 +98,7 @@ func TestGetMessageBodies(t *testing.T) {
 }
 
 func TestGetThread(t *testing.T) {
+	t.Parallel()
 	_, cs, _ := start(t)
 	out, _ := mcptest.CallFor[threadOutput](t, cs, "get_thread", map[string]any{"id": "t3"})
 	var bodies, froms []string
@@ -108,6 +111,7 @@ func TestGetThread(t *testing.T) {
 }
 
 func TestGetAttachment(t *testing.T) {
+	t.Parallel()
 	_, cs, _ := start(t, "--inline-attachment-bytes", "1024", "--max-attachment-bytes", "1048576")
 	out, res := mcptest.CallFor[attachmentOutput](t, cs, "get_attachment", map[string]any{"message_id": "nested", "attachment_id": "att-logo"})
 	var blob []byte
@@ -174,6 +178,7 @@ func readRaw(t *testing.T, m *gmail.Message) (mail.Header, map[string]string) {
 }
 
 func TestSendAfter429(t *testing.T) {
+	t.Parallel()
 	f, cs, _ := start(t)
 	f.FailNext("POST /gmail/v1/users/me/messages/send", 1, http.StatusTooManyRequests)
 	out, _ := mcptest.CallFor[sentOutput](t, cs, "send_message", map[string]any{"to": []string{"Bob <bob@example.com>"}, "bcc": []string{"eve@example.com"},
@@ -192,6 +197,7 @@ func TestSendAfter429(t *testing.T) {
 }
 
 func TestReplyAllAndForward(t *testing.T) {
+	t.Parallel()
 	f, cs, _ := start(t)
 	mcptest.CallFor[sentOutput](t, cs, "reply_message", map[string]any{"message_id": "th2", "text": "Works for me.", "reply_all": true, "quote": true})
 	h, parts := readRaw(t, f.Sent[0])
@@ -216,6 +222,7 @@ func TestReplyAllAndForward(t *testing.T) {
 }
 
 func TestAllowedRecipients(t *testing.T) {
+	t.Parallel()
 	f, cs, _ := start(t, "--allowed-recipients", "@example.com,friend@other.org")
 	res := mcptest.Call(t, cs, "send_message", map[string]any{"to": []string{"bob@example.com"}, "cc": []string{"x@evil.test"}, "text": "hi"})
 	if !res.IsError || mcptest.Text(res) != "x@evil.test is not an allowed recipient on this server (--allowed-recipients)" || len(f.Sent) != 0 {
@@ -225,6 +232,7 @@ func TestAllowedRecipients(t *testing.T) {
 }
 
 func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
+	t.Parallel()
 	f, cs, _ := start(t)
 	d, _ := mcptest.CallFor[draftOutput](t, cs, "create_draft", map[string]any{"to": []string{"bob@example.com"}, "subject": "Draft", "text": "v1"})
 	if d.ID != "d1" {
@@ -293,6 +301,7 @@ func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 }
 
 func TestNoCredentials(t *testing.T) {
+	t.Parallel()
 	h := mcptest.Start(t, spec(), googletest.SignedOut(t)...)
 	cs := h.Connect(t, "")
 	tools, err := cs.ListTools(t.Context(), nil)
@@ -303,6 +312,7 @@ func TestNoCredentials(t *testing.T) {
 }
 
 func TestRevokedSignIn(t *testing.T) {
+	t.Parallel()
 	f := newFakeGmail(t)
 	var refreshes atomic.Int32
 	tokenSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -329,6 +339,7 @@ func TestRevokedSignIn(t *testing.T) {
 }
 
 func TestReadOnlyTools(t *testing.T) {
+	t.Parallel()
 	_, _, h := start(t, "--read-only")
 	want := []string{"get_attachment", "get_draft", "get_gmail_profile", "get_message", "get_thread", "list_drafts", "list_filters", "list_labels", "search_messages"}
 	if got := h.Server.ToolNames(); !slices.Equal(got, want) {

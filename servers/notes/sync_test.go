@@ -53,6 +53,7 @@ func (e *env) syncHealth() (string, string) {
 }
 
 func TestSyncFirstRunAndSecondMachine(t *testing.T) {
+	t.Parallel()
 	fake := drivetest.New(t)
 	seed := map[string]string{"groceries.md": "# Groceries\n\n- oat milk\n", "projects/garden.md": "---\ntitle: Garden\n---\n\nPlant zucchini.\n"}
 	a := startSynced(t, fake, seeded(t, seed))
@@ -90,6 +91,7 @@ func TestSyncFirstRunAndSecondMachine(t *testing.T) {
 }
 
 func TestSyncChangesBothWays(t *testing.T) {
+	t.Parallel()
 	fake := drivetest.New(t)
 	e := startSynced(t, fake, t.TempDir())
 	e.sync()
@@ -190,6 +192,7 @@ func TestSyncChangesBothWays(t *testing.T) {
 }
 
 func TestSyncConflicts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		local     func(e *env) // what this machine does
@@ -255,6 +258,7 @@ func TestSyncConflicts(t *testing.T) {
 }
 
 func TestSyncFirstRunWithDifferentNotesOnBothSides(t *testing.T) {
+	t.Parallel()
 	fake := drivetest.New(t)
 	a := startSynced(t, fake, seeded(t, map[string]string{"todo.md": "from A\n", "shared.md": "identical\n"}))
 	a.sync()
@@ -280,6 +284,7 @@ func TestSyncFirstRunWithDifferentNotesOnBothSides(t *testing.T) {
 }
 
 func TestSyncFailures(t *testing.T) {
+	t.Parallel()
 	t.Run("Drive folder trashed", func(t *testing.T) {
 		fake := drivetest.New(t)
 		e := startSynced(t, fake, t.TempDir())
@@ -351,6 +356,7 @@ func TestSyncFailures(t *testing.T) {
 }
 
 func TestSyncFlags(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--sync", "dropbox"},
 		{"--sync", "drive", "--sync-interval", "1s"},

@@ -14,6 +14,7 @@ import (
 // TestHelpListsCommands: --help ends with every subcommand's own usage, so `gmail --help`
 // names `gmail auth login|status|logout`.
 func TestHelpListsCommands(t *testing.T) {
+	t.Parallel()
 	spec := testSpec(nil)
 	spec.Name = "gmail"
 	spec.Commands = map[string]func(context.Context, []string, io.Writer, io.Writer) int{"auth": googleauth.Command(googleauth.CommandOptions{Server: "gmail", Getenv: func(string) string { return "" }})}

@@ -109,6 +109,7 @@ func post(t *testing.T, url string, body string, headers map[string]string) (int
 }
 
 func TestGuards(t *testing.T) {
+	t.Parallel()
 	tokens := writeTokens(t)
 	h := mcptest.Start(t, testSpec(nil), "--auth-tokens-file", tokens, "--allowed-hosts", "mcp-kit.example.com",
 		"--allowed-origins", "https://app.example.com", "--max-body-bytes", "4096")
@@ -151,6 +152,7 @@ func TestGuards(t *testing.T) {
 }
 
 func TestOversizedChunkedBody(t *testing.T) {
+	t.Parallel()
 	h := mcptest.Start(t, testSpec(nil), "--max-body-bytes", "2048")
 	// A body without Content-Length is cut off while it is read.
 	pr, pw := io.Pipe()
@@ -262,6 +264,7 @@ func TestToolCalls(t *testing.T) {
 }
 
 func TestAnnotationsAndReadOnly(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -304,6 +307,7 @@ func TestAnnotationsAndReadOnly(t *testing.T) {
 }
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		checks     map[string]health.Result
@@ -343,6 +347,7 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestRunExitCodes(t *testing.T) {
+	t.Parallel()
 	tokens := writeTokens(t)
 	openTokens := writeTokens(t)
 	if err := os.Chmod(openTokens, 0o644); err != nil {
@@ -390,6 +395,7 @@ func TestRunExitCodes(t *testing.T) {
 // TestServeReadinessAndShutdown runs the whole command: readiness reaches the notify socket,
 // SIGTERM (here: ctx cancel) lets an in-flight call finish, and the command exits 0.
 func TestServeReadinessAndShutdown(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "notify")
 	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: sock, Net: "unixgram"})
@@ -462,6 +468,7 @@ func TestServeReadinessAndShutdown(t *testing.T) {
 // TestBackground checks that background work starts only when serving, ends with the server,
 // and is waited for before the other cleanups run.
 func TestBackground(t *testing.T) {
+	t.Parallel()
 	var events []string
 	var mu sync.Mutex
 	record := func(e string) {
@@ -506,6 +513,7 @@ func TestBackground(t *testing.T) {
 // TestHealthzDisclosure runs /healthz over real HTTP as each kind of caller: only a request
 // from this machine (not through a tunnel) or one with a valid token sees the checks.
 func TestHealthzDisclosure(t *testing.T) {
+	t.Parallel()
 	secret := map[string]health.Result{"google token": {Status: health.Warn, Detail: "alice@example.com, scopes gmail.modify, /var/lib/mcp-servers/google/token.json"}}
 	summary := []string{"name", "status", "version"}
 	full := []string{"checks", "name", "status", "tools", "uptime_seconds", "version"}
@@ -570,6 +578,7 @@ func TestHealthzDisclosure(t *testing.T) {
 
 // TestMetricsAccess: /metrics names the tools and versions, so it is not for the tunnel.
 func TestMetricsAccess(t *testing.T) {
+	t.Parallel()
 	tunnel := "mcp-kit.example.com"
 	tokens := writeTokens(t)
 	withTokens := mcptest.Start(t, testSpec(nil), "--auth-tokens-file", tokens, "--allowed-hosts", tunnel)
@@ -626,6 +635,7 @@ func get(t *testing.T, url string, headers map[string]string) (int, string) {
 // TestAbandonedCalls: a handler that outlives its timeout is abandoned, not stopped, and the
 // answer says so; for a tool that can change things it says to check before retrying.
 func TestAbandonedCalls(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	hang := func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, empty, error) {
 		<-release // ignores its context, as a handler blocked in a syscall would

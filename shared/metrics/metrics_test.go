@@ -7,6 +7,7 @@ import (
 )
 
 func TestExposition(t *testing.T) {
+	t.Parallel()
 	r := NewRegistry("calc\"ulator", "v1")
 	r.ObserveCall("evaluate", "ok", 300*time.Microsecond)
 	r.ObserveCall("evaluate", "ok", 20*time.Millisecond)

@@ -19,6 +19,7 @@ func newRemote(t *testing.T, fake *drivetest.Fake) *Remote {
 }
 
 func TestRemoteRootAndList(t *testing.T) {
+	t.Parallel()
 	fake := drivetest.New(t)
 	r := newRemote(t, fake)
 	ctx := t.Context()
@@ -85,6 +86,7 @@ func TestRemoteRootAndList(t *testing.T) {
 }
 
 func TestRemoteChanged(t *testing.T) {
+	t.Parallel()
 	fake := drivetest.New(t)
 	r := newRemote(t, fake)
 	ctx := t.Context()
