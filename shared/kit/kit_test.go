@@ -654,7 +654,7 @@ func TestAbandonedCalls(t *testing.T) {
 		t.Run(tt.tool, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				release := make(chan struct{})
-				logs := &lockedBuffer{}
+				logs := &mcptest.LogBuffer{}
 				srv, cs := startInMemory(t, abandonSpec(release), logs)
 				start := time.Now()
 				res := mcptest.Call(t, cs, tt.tool, nil)
@@ -687,7 +687,7 @@ func TestAbandonedCalls(t *testing.T) {
 	}
 	// A tool that honours its context stops at the timeout: not abandoned, and the answer says so.
 	synctest.Test(t, func(t *testing.T) {
-		srv, cs := startInMemory(t, abandonSpec(nil), &lockedBuffer{})
+		srv, cs := startInMemory(t, abandonSpec(nil), &mcptest.LogBuffer{})
 		for _, tt := range []struct{ tool, want string }{
 			{"stop_read", "stop_read stopped at its 200ms timeout before finishing (listing messages: context deadline exceeded); ask for less"},
 			{"stop_send", "stop_send stopped at its 200ms timeout before finishing (listing messages: context deadline exceeded) — it may have done part of its work: check before retrying"},
@@ -766,22 +766,4 @@ func startInMemory(t *testing.T, spec kit.Spec, logs io.Writer) (*kit.Server, *m
 	}
 	t.Cleanup(func() { _ = cs.Close() })
 	return srv, cs
-}
-
-// lockedBuffer collects log lines written from many goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
