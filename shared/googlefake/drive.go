@@ -83,7 +83,8 @@ func NewDrive(t testing.TB) *Drive {
 		d.allDrives(rq)
 		w.WriteHeader(http.StatusNoContent)
 	})
-	d.handle("GET "+base+"/changes/startPageToken", func(w http.ResponseWriter, _ *http.Request, _ Request) {
+	d.handle("GET "+base+"/changes/startPageToken", func(w http.ResponseWriter, _ *http.Request, rq Request) {
+		d.allDrives(rq)
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		WriteJSON(w, &drive.StartPageToken{StartPageToken: strconv.Itoa(len(d.changes))})
@@ -199,6 +200,7 @@ func (d *Drive) export(w http.ResponseWriter, r *http.Request, _ Request) {
 }
 
 func (d *Drive) create(w http.ResponseWriter, _ *http.Request, rq Request) {
+	d.allDrives(rq)
 	var file drive.File
 	_ = rq.Decode(&file)
 	if file.MimeType == "" {
@@ -281,7 +283,8 @@ func (d *Drive) copy(w http.ResponseWriter, r *http.Request, rq Request) {
 	WriteJSON(w, &cp)
 }
 
-func (d *Drive) changeList(w http.ResponseWriter, r *http.Request, _ Request) {
+func (d *Drive) changeList(w http.ResponseWriter, r *http.Request, rq Request) {
+	d.allDrives(rq)
 	from, err := strconv.Atoi(r.URL.Query().Get("pageToken"))
 	d.mu.Lock()
 	defer d.mu.Unlock()
