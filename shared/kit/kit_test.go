@@ -398,7 +398,7 @@ func TestRunExitCodes(t *testing.T) {
 // TestServeReadinessAndShutdown runs the whole command: readiness reaches the notify socket,
 // SIGTERM (here: ctx cancel) lets an in-flight call finish, and the command exits 0.
 func TestServeReadinessAndShutdown(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it frees a port and binds it again, which another test could take between.
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "notify")
 	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: sock, Net: "unixgram"})
