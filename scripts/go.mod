@@ -14,7 +14,6 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	golang.org/x/tools v0.51.0 // indirect
 )
 
 replace github.com/jck411/mcp-servers/servers/calculator => ../servers/calculator

@@ -16,6 +16,7 @@ import (
 // These tests start the calculator over real HTTP and drive it with the go-sdk client.
 
 func TestToolList(t *testing.T) {
+	t.Parallel()
 	h := mcptest.Start(t, spec())
 	cs := h.Connect(t, "")
 	want := map[string]bool{"evaluate": true, "convert_units": true, "statistics": true}
@@ -45,6 +46,7 @@ func TestToolList(t *testing.T) {
 }
 
 func TestEvaluate(t *testing.T) {
+	t.Parallel()
 	h := mcptest.Start(t, spec())
 	cs := h.Connect(t, "")
 	tests := []struct {
@@ -80,6 +82,7 @@ func TestEvaluate(t *testing.T) {
 }
 
 func TestEvaluateErrors(t *testing.T) {
+	t.Parallel()
 	h := mcptest.Start(t, spec())
 	cs := h.Connect(t, "")
 	tests := []struct {
@@ -113,6 +116,7 @@ func TestEvaluateErrors(t *testing.T) {
 }
 
 func TestConvertUnits(t *testing.T) {
+	t.Parallel()
 	h := mcptest.Start(t, spec())
 	cs := h.Connect(t, "")
 	tests := []struct {
@@ -151,6 +155,7 @@ func TestConvertUnits(t *testing.T) {
 }
 
 func TestStatistics(t *testing.T) {
+	t.Parallel()
 	h := mcptest.Start(t, spec())
 	cs := h.Connect(t, "")
 	res := mcptest.Call(t, cs, "statistics", map[string]any{"values": []float64{2, 4, 4, 4, 5, 5, 7, 9}, "percentiles": []float64{90}})
@@ -186,6 +191,7 @@ func TestStatistics(t *testing.T) {
 
 // TestStdio runs the built binary over stdio, as Claude Desktop or an MCP host spawning it would.
 func TestStdio(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "calculator")
 	build := exec.Command("go", "build", "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {

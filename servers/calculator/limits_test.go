@@ -47,6 +47,7 @@ func inputSchemas(t *testing.T, cs *mcp.ClientSession) (map[string]string, map[s
 // TestEvaluateLimitsAgree: the limits evaluate's description and schema state are the engine's,
 // and its refusals at those limits state the same numbers.
 func TestEvaluateLimitsAgree(t *testing.T) {
+	t.Parallel()
 	h := mcptest.Start(t, spec())
 	cs := h.Connect(t, "")
 	descs, props := inputSchemas(t, cs)

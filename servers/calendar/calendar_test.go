@@ -1,17 +1,20 @@
 package main
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/googlefake"
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/jck411/mcp-servers/shared/toolsnaps"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func start(t *testing.T, extra ...string) (*fakeCalendar, *mcp.ClientSession) {
+func start(t *testing.T, extra ...string) (*googlefake.Calendar, *mcp.ClientSession) {
 	f := newFakeCalendar(t)
 	h := mcptest.Start(t, spec(), append(signIn(t, f), extra...)...)
 	return f, h.Connect(t, "")
@@ -26,6 +29,7 @@ func summaries(evs []eventInfo) []string {
 }
 
 func TestListCalendarsAndEvents(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	cals, _ := mcptest.CallFor[listCalendarsOutput](t, cs, "list_calendars", nil)
 	if len(cals.Calendars) != 2 || !cals.Calendars[0].Primary || cals.Calendars[1].Name != "Team" || cals.Calendars[1].TimeZone != "America/New_York" {
@@ -42,7 +46,7 @@ func TestListCalendarsAndEvents(t *testing.T) {
 	if e := out.Events[1]; e.Start.DateTime != "2026-03-04T15:00:00+01:00" || e.Location != "Hauptstr. 1" {
 		t.Errorf("dentist %+v", e)
 	}
-	lists := f.calls("GET", "/events")
+	lists := f.Calls("GET", "/events")
 	q := lists[0].Query
 	if q.Get("timeMin") != "2026-03-04T00:00:00+01:00" || q.Get("timeZone") != "Europe/Berlin" || q.Get("singleEvents") != "true" {
 		t.Errorf("primary list query %v", q)
@@ -52,7 +56,7 @@ func TestListCalendarsAndEvents(t *testing.T) {
 	}
 	// Free text goes to Google as q.
 	out, _ = mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"query": "dentist", "time_min": "2026-03-01", "time_max": "2026-04-01"})
-	if got := summaries(out.Events); !slices.Equal(got, []string{"Dentist"}) || f.calls("GET", "/events")[2].Query.Get("q") != "dentist" {
+	if got := summaries(out.Events); !slices.Equal(got, []string{"Dentist"}) || f.Calls("GET", "/events")[2].Query.Get("q") != "dentist" {
 		t.Errorf("query: %v", got)
 	}
 	// An unknown calendar name.
@@ -62,6 +66,7 @@ func TestListCalendarsAndEvents(t *testing.T) {
 }
 
 func TestListEventsPagingAndRecurring(t *testing.T) {
+	t.Parallel()
 	_, cs := start(t)
 	args := map[string]any{"calendars": []string{"ada@example.com", "Team"}, "time_min": "2026-03-01T00:00", "time_max": "2026-04-30T00:00", "max_results": 3}
 	var all []string
@@ -96,6 +101,7 @@ func TestListEventsPagingAndRecurring(t *testing.T) {
 }
 
 func TestAllDayEventsKeepTheirDates(t *testing.T) {
+	t.Parallel()
 	_, cs := start(t)
 	for _, zone := range []string{"Pacific/Honolulu", "Pacific/Kiritimati", "UTC", "Europe/Berlin"} { // UTC−10, UTC+14
 		out, res := mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"time_min": "2026-03-05", "time_max": "2026-03-14", "time_zone": zone})
@@ -130,10 +136,11 @@ func TestAllDayEventsKeepTheirDates(t *testing.T) {
 }
 
 func TestCreateEvent(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	// All-day, two days inclusive: Google gets an exclusive end.
 	out, _ := mcptest.CallFor[eventOutput](t, cs, "create_event", map[string]any{"summary": "Offsite", "start": "2026-05-04", "end": "2026-05-05", "send_updates": "none"})
-	body := f.calls("POST", "/events")[0].Body
+	body := f.Calls("POST", "/events")[0].Body
 	if body["start"].(map[string]any)["date"] != "2026-05-04" || body["end"].(map[string]any)["date"] != "2026-05-06" || out.End.Date != "2026-05-05" || !out.AllDay {
 		t.Errorf("all-day body %v, out %+v", body, out)
 	}
@@ -142,7 +149,7 @@ func TestCreateEvent(t *testing.T) {
 		"summary": "Planning", "start": "2026-03-29T09:00", "end": "2026-03-29T10:30", "location": "Room 4", "description": "Q2",
 		"attendees": []string{"bob@example.com"}, "recurrence": []string{"FREQ=WEEKLY;COUNT=4"}, "reminder_minutes": []int{10, 60},
 		"meet": true, "color_id": "5", "visibility": "private"})
-	req := f.calls("POST", "/events")[1]
+	req := f.Calls("POST", "/events")[1]
 	b := req.Body
 	st := b["start"].(map[string]any)
 	if st["dateTime"] != "2026-03-29T09:00:00+02:00" || st["timeZone"] != "Europe/Berlin" || b["end"].(map[string]any)["dateTime"] != "2026-03-29T10:30:00+02:00" {
@@ -163,7 +170,7 @@ func TestCreateEvent(t *testing.T) {
 	}
 	// The day before DST is still +01:00.
 	_, _ = mcptest.CallFor[eventOutput](t, cs, "create_event", map[string]any{"summary": "x", "start": "2026-03-28T09:00", "end": "2026-03-28T10:00", "time_zone": "Europe/Berlin"})
-	if got := f.calls("POST", "/events")[2].Body["start"].(map[string]any)["dateTime"]; got != "2026-03-28T09:00:00+01:00" {
+	if got := f.Calls("POST", "/events")[2].Body["start"].(map[string]any)["dateTime"]; got != "2026-03-28T09:00:00+01:00" {
 		t.Errorf("pre-DST %v", got)
 	}
 	for _, bad := range []map[string]any{
@@ -187,22 +194,23 @@ func anyStrings(v any) []string {
 }
 
 func TestRecurringScopes(t *testing.T) {
+	t.Parallel()
 	const third = "standup_20260316T080000Z"
 	t.Run("this", func(t *testing.T) {
 		f, cs := start(t)
 		out, _ := mcptest.CallFor[eventOutput](t, cs, "update_event", map[string]any{"event_id": third, "summary": "Stand-up (demo)", "start": "2026-03-16T10:00", "end": "2026-03-16T10:30"})
-		p := f.calls("PATCH", "/events/"+third)
+		p := f.Calls("PATCH", "/events/"+third)
 		if len(p) != 1 || p[0].Body["summary"] != "Stand-up (demo)" || p[0].Body["start"].(map[string]any)["dateTime"] != "2026-03-16T10:00:00+01:00" {
 			t.Fatalf("patch %+v", p)
 		}
-		if len(f.calls("PATCH", "/events/standup")) != 0 || out.Summary != "Stand-up (demo)" {
+		if len(f.Calls("PATCH", "/events/standup")) != 0 || out.Summary != "Stand-up (demo)" {
 			t.Errorf("series touched or wrong output %+v", out)
 		}
 		if _, ok := p[0].Body["location"]; ok {
 			t.Errorf("unset field sent: %v", p[0].Body)
 		}
 		_, _ = mcptest.CallFor[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": "standup_20260323T080000Z"})
-		if d := f.calls("DELETE", "/events/standup_20260323T080000Z"); len(d) != 1 || f.event("ada@example.com", "standup") == nil {
+		if d := f.Calls("DELETE", "/events/standup_20260323T080000Z"); len(d) != 1 || f.Event("ada@example.com", "standup") == nil {
 			t.Errorf("delete this: %+v", d)
 		}
 		// A series id cannot take scope this.
@@ -214,7 +222,7 @@ func TestRecurringScopes(t *testing.T) {
 		f, cs := start(t)
 		// Moving the third occurrence to 10:00 moves the series to 10:00 from its first day.
 		out, _ := mcptest.CallFor[eventOutput](t, cs, "update_event", map[string]any{"event_id": third, "scope": "all", "start": "2026-03-16T10:00", "end": "2026-03-16T10:30", "location": "Room 2"})
-		p := f.calls("PATCH", "/events/standup")
+		p := f.Calls("PATCH", "/events/standup")
 		if len(p) != 1 {
 			t.Fatalf("series patches %+v", p)
 		}
@@ -226,18 +234,18 @@ func TestRecurringScopes(t *testing.T) {
 			t.Errorf("action %q", out.Action)
 		}
 		_, _ = mcptest.CallFor[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": third, "scope": "all"})
-		if len(f.calls("DELETE", "/events/standup")) != 1 {
+		if len(f.Calls("DELETE", "/events/standup")) != 1 {
 			t.Errorf("series not deleted")
 		}
 	})
 	t.Run("following", func(t *testing.T) {
 		f, cs := start(t)
 		out, _ := mcptest.CallFor[eventOutput](t, cs, "update_event", map[string]any{"event_id": third, "scope": "following", "summary": "Stand-up v2"})
-		p := f.calls("PATCH", "/events/standup")
+		p := f.Calls("PATCH", "/events/standup")
 		if len(p) != 1 || !slices.Equal(anyStrings(p[0].Body["recurrence"]), []string{"RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260316T075959Z"}) {
 			t.Fatalf("old series patch %+v", p)
 		}
-		ins := f.calls("POST", "/events")
+		ins := f.Calls("POST", "/events")
 		if len(ins) != 1 {
 			t.Fatalf("new series %+v", ins)
 		}
@@ -256,8 +264,8 @@ func TestRecurringScopes(t *testing.T) {
 		f, cs := start(t)
 		// After the DST change: UNTIL is one second before 07:00Z.
 		out, _ := mcptest.CallFor[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": "standup_20260330T070000Z", "scope": "following"})
-		p := f.calls("PATCH", "/events/standup")
-		if len(p) != 1 || !slices.Equal(anyStrings(p[0].Body["recurrence"]), []string{"RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260330T065959Z"}) || len(f.calls("DELETE", "")) != 0 {
+		p := f.Calls("PATCH", "/events/standup")
+		if len(p) != 1 || !slices.Equal(anyStrings(p[0].Body["recurrence"]), []string{"RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260330T065959Z"}) || len(f.Calls("DELETE", "")) != 0 {
 			t.Errorf("delete following %+v", p)
 		}
 		if !strings.Contains(out.Detail, "2026-03-30T09:00:00+02:00") {
@@ -265,16 +273,17 @@ func TestRecurringScopes(t *testing.T) {
 		}
 		// From the first occurrence, "following" is the whole series.
 		_, _ = mcptest.CallFor[deleteOutput](t, cs, "delete_event", map[string]any{"event_id": "standup_20260302T080000Z", "scope": "following"})
-		if len(f.calls("DELETE", "/events/standup")) != 1 {
+		if len(f.Calls("DELETE", "/events/standup")) != 1 {
 			t.Errorf("first occurrence following did not delete the series")
 		}
 	})
 }
 
 func TestRespondAndQuickAdd(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	out, _ := mcptest.CallFor[eventOutput](t, cs, "respond_to_event", map[string]any{"event_id": "review", "response": "tentative", "note": "might be late"})
-	p := f.calls("PATCH", "/events/review")
+	p := f.Calls("PATCH", "/events/review")
 	if len(p) != 1 {
 		t.Fatal("no patch")
 	}
@@ -292,19 +301,20 @@ func TestRespondAndQuickAdd(t *testing.T) {
 	}
 	mcptest.CallError(t, cs, "respond_to_event", map[string]any{"event_id": "review", "response": "maybe"})
 	q, _ := mcptest.CallFor[eventOutput](t, cs, "quick_add", map[string]any{"text": "Lunch with Ann Friday 12:30"})
-	r := f.calls("POST", "/quickAdd")
+	r := f.Calls("POST", "/quickAdd")
 	if len(r) != 1 || r[0].Query.Get("text") != "Lunch with Ann Friday 12:30" || r[0].Query.Get("sendUpdates") != "none" || q.ID != "quick1" || q.Start.DateTime != "2026-03-06T12:30:00+01:00" {
 		t.Errorf("quick add %+v %+v", r, q)
 	}
 }
 
 func TestFreeBusyAndSlots(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	fb, _ := mcptest.CallFor[freeBusyOutput](t, cs, "free_busy", map[string]any{"calendars": []string{"primary", "Team", "secret@example.com"}, "time_min": "2026-03-27", "time_max": "2026-03-31"})
 	if fb.TimeZone != "Europe/Berlin" || len(fb.Calendars) != 3 || fb.Calendars[0].Busy[0].Start != "2026-03-27T09:00:00+01:00" || fb.Calendars[2].Error != "notFound" {
 		t.Errorf("free_busy %+v", fb)
 	}
-	b := f.calls("POST", "/freeBusy")[0].Body
+	b := f.Calls("POST", "/freeBusy")[0].Body
 	if b["timeMin"] != "2026-03-27T00:00:00+01:00" || b["timeMax"] != "2026-03-31T00:00:00+02:00" {
 		t.Errorf("free/busy range %v", b)
 	}
@@ -337,10 +347,11 @@ func TestFreeBusyAndSlots(t *testing.T) {
 }
 
 func TestRetryAndErrors(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
-	f.fail = 1
+	f.FailNext(googlefake.EventsRoute, 1, http.StatusServiceUnavailable)
 	out, _ := mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"time_min": "2026-03-04", "time_max": "2026-03-05"})
-	if len(out.Events) != 1 || f.fail != 0 {
+	if len(out.Events) != 1 || f.FailsLeft(googlefake.EventsRoute) != 0 {
 		t.Errorf("after a 503: %+v", out)
 	}
 	if msg := mcptest.CallError(t, cs, "get_event", map[string]any{"event_id": "nope"}); msg != "event nope not found" {
@@ -353,58 +364,29 @@ func TestRetryAndErrors(t *testing.T) {
 }
 
 func TestReadOnlyAndSignIn(t *testing.T) {
+	t.Parallel()
 	f := newFakeCalendar(t)
 	h := mcptest.Start(t, spec(), append(signIn(t, f, "https://www.googleapis.com/auth/calendar.readonly"), "--read-only")...)
 	cs := h.Connect(t, "")
-	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
-		if tl.Annotations == nil || !tl.Annotations.ReadOnlyHint {
-			t.Errorf("%s is not read-only", tl.Name)
-		}
-	}
-	slices.Sort(names)
+	names := googletest.ReadOnlyTools(t, cs)
 	if !slices.Equal(names, []string{"find_free_slots", "free_busy", "get_current_time", "get_event", "list_calendars", "list_events"}) {
 		t.Errorf("read-only tools %v", names)
 	}
 	_, _ = mcptest.CallFor[listCalendarsOutput](t, cs, "list_calendars", nil)
 
 	// No sign-in at all: the server runs and every tool says how to sign in.
-	dir := t.TempDir()
-	h = mcptest.Start(t, spec(), "--google-token-file", dir+"/token.json", "--google-client-file", dir+"/client.json", "--state-dir", dir)
-	cs = h.Connect(t, "")
-	if msg := mcptest.CallError(t, cs, "list_calendars", nil); !strings.Contains(msg, "calendar auth login") {
-		t.Errorf("signed out: %s", msg)
-	}
-	if msg := mcptest.CallError(t, cs, "list_calendars", nil); msg != "Google sign-in missing: run `calendar auth login`" {
-		t.Errorf("signed out: %q", msg)
-	}
-	if c := h.Server.Health(t.Context()).Checks["google token"]; c.Status != "warn" || !strings.Contains(c.Detail, "missing") {
-		t.Errorf("health %+v", c)
-	}
+	h = mcptest.Start(t, spec(), googletest.SignedOut(t)...)
+	googletest.CheckSignedOut(t, h, "calendar", map[string]map[string]any{"list_calendars": nil, "list_events": {"query": "x"}})
 }
 
 func TestAllToolsAnnotated(t *testing.T) {
+	t.Parallel()
 	_, cs := start(t)
-	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tools.Tools) != 11 {
-		t.Errorf("%d tools", len(tools.Tools))
-	}
-	for _, tl := range tools.Tools {
-		if tl.Annotations == nil || tl.Annotations.OpenWorldHint == nil || !*tl.Annotations.OpenWorldHint || strings.Contains(tl.Description, "\n") {
-			t.Errorf("%s: annotations %+v", tl.Name, tl.Annotations)
-		}
-	}
+	googletest.CheckOpenWorld(t, cs, 11)
 }
 
 func TestSeriesHelpers(t *testing.T) {
+	t.Parallel()
 	rec := []string{"RRULE:FREQ=DAILY;COUNT=10;INTERVAL=2", "EXDATE;TZID=Europe/Berlin:20260305T090000"}
 	if got := endSeries(rec, "20260310"); !slices.Equal(got, []string{"RRULE:FREQ=DAILY;INTERVAL=2;UNTIL=20260310", rec[1]}) {
 		t.Errorf("endSeries %v", got)

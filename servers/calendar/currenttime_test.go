@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 )
@@ -15,9 +16,8 @@ import (
 // TestCurrentTimeWithoutSignIn: get_current_time answers without a Google sign-in, in the zone
 // the argument names or else the server's, and says where the zone came from and why.
 func TestCurrentTimeWithoutSignIn(t *testing.T) {
-	dir := t.TempDir()
-	h := mcptest.Start(t, spec(), "--google-token-file", dir+"/token.json", "--google-client-file", dir+"/client.json",
-		"--state-dir", dir, "--time-zone", "Asia/Tokyo")
+	t.Parallel()
+	h := mcptest.Start(t, spec(), append(googletest.SignedOut(t), "--time-zone", "Asia/Tokyo")...)
 	cs := h.Connect(t, "")
 	tests := []struct {
 		name       string
@@ -55,6 +55,7 @@ func TestCurrentTimeWithoutSignIn(t *testing.T) {
 }
 
 func TestServerZone(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	link := filepath.Join(dir, "localtime")
 	if err := os.Symlink("/usr/share/zoneinfo/America/Chicago", link); err != nil {
@@ -101,6 +102,7 @@ func TestServerZone(t *testing.T) {
 
 // TestCurrentTimeGoogleDown: signed in, but Google does not answer: the server's zone, and why.
 func TestCurrentTimeGoogleDown(t *testing.T) {
+	t.Parallel()
 	f := newFakeCalendar(t)
 	h := mcptest.Start(t, spec(), append(signIn(t, f), "--calendar-endpoint", "http://127.0.0.1:1/calendar/v3/", "--time-zone", "Asia/Tokyo")...)
 	cs := h.Connect(t, "")

@@ -194,10 +194,7 @@ func TestRecurringScopeCases(t *testing.T) {
 				t.Fatalf("tool error: %v", res.Content)
 			}
 			var writes []string
-			f.mu.Lock()
-			reqs := slices.Clone(f.reqs)
-			f.mu.Unlock()
-			for _, r := range reqs {
+			for _, r := range f.Calls("", "") {
 				if r.Method == "GET" {
 					continue
 				}

@@ -7,13 +7,6 @@ import (
 	"github.com/jck411/mcp-servers/shared/mcptest"
 )
 
-// seen is how many requests the fake has answered so far.
-func (f *fakeCalendar) seen() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.reqs)
-}
-
 // TestSchemaRefusesBeforeGoogle holds the tools' declared constraints: input outside them is
 // refused with a message naming the rule, and Google is never asked.
 func TestSchemaRefusesBeforeGoogle(t *testing.T) {
@@ -25,7 +18,7 @@ func TestSchemaRefusesBeforeGoogle(t *testing.T) {
 		}
 		return m
 	}
-	mcptest.CheckRefusals(t, cs, f.seen, []mcptest.Refusal{
+	mcptest.CheckRefusals(t, cs, f.Requests, []mcptest.Refusal{
 		{Tool: "list_events", Args: map[string]any{"max_results": 1000}, Want: "max_results must be at most 250, not 1000"},
 		{Tool: "list_events", Args: map[string]any{"max_results": 0}, Want: "max_results must be at least 1, not 0"},
 		{Tool: "get_event", Args: map[string]any{}, Want: "event_id is required"},
@@ -54,7 +47,7 @@ func TestSchemaRefusesBeforeGoogle(t *testing.T) {
 func TestSchemaDefaultsReachGoogle(t *testing.T) {
 	f, cs := start(t)
 	_, _ = mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"time_min": "2026-03-04", "time_max": "2026-03-07"})
-	list := f.calls("GET", "/events")[0]
+	list := f.Calls("GET", "/events")[0]
 	if got := list.Query.Get("maxResults"); got != "50" {
 		t.Errorf("list_events maxResults %q, want the default 50", got)
 	}
@@ -62,11 +55,11 @@ func TestSchemaDefaultsReachGoogle(t *testing.T) {
 		t.Errorf("list_events listed %s, want the primary calendar by default", list.Path)
 	}
 	_, _ = mcptest.CallFor[eventOutput](t, cs, "create_event", map[string]any{"summary": "x", "start": "2026-03-28T09:00", "end": "2026-03-28T10:00"})
-	if got := f.calls("POST", "/events")[0].Query.Get("sendUpdates"); got != "all" {
+	if got := f.Calls("POST", "/events")[0].Query.Get("sendUpdates"); got != "all" {
 		t.Errorf("create_event sendUpdates %q, want the default all", got)
 	}
 	_, _ = mcptest.CallFor[eventOutput](t, cs, "quick_add", map[string]any{"text": "Lunch with Ann Friday 12:30"})
-	if got := f.calls("POST", "/quickAdd")[0].Query.Get("sendUpdates"); got != "none" {
+	if got := f.Calls("POST", "/quickAdd")[0].Query.Get("sendUpdates"); got != "none" {
 		t.Errorf("quick_add sendUpdates %q, want the default none", got)
 	}
 	// Working hours default to 09:00-17:00: the first window of a free weekday starts at 09:00.

@@ -8,15 +8,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jck411/mcp-servers/shared/googlefake"
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/jck411/mcp-servers/shared/toolsnaps"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func start(t *testing.T, extra ...string) (*fakeDrive, *mcp.ClientSession) {
+func start(t *testing.T, extra ...string) (*googlefake.Drive, *mcp.ClientSession) {
 	f := newFakeDrive(t)
 	h := mcptest.Start(t, spec(), append(signIn(t, f), extra...)...)
 	return f, h.Connect(t, "")
+}
+
+func fileExists(f *googlefake.Drive, id string) bool {
+	_, _, ok := f.File(id)
+	return ok
 }
 
 func ids(fs []fileInfo) []string {
@@ -28,6 +35,7 @@ func ids(fs []fileInfo) []string {
 }
 
 func TestBuildQuery(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, kind string
 		trashed  bool
@@ -52,12 +60,13 @@ func TestBuildQuery(t *testing.T) {
 }
 
 func TestSearchAndPaging(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	out, _ := mcptest.CallFor[filesOutput](t, cs, "search_files", map[string]any{"query": "roadmap"})
 	if !slices.Equal(ids(out.Files), []string{"shared1"}) || out.Files[0].DriveID != sharedDrive {
 		t.Errorf("shared-drive search %+v", out)
 	}
-	list := f.calls("GET", "/drive/v3/files")[0]
+	list := f.Calls("GET", "/drive/v3/files")[0]
 	if list.Query.Get("q") != "fullText contains 'roadmap' and trashed = false" || list.Query.Get("orderBy") != "" {
 		t.Errorf("full-text query %v", list.Query)
 	}
@@ -78,7 +87,7 @@ func TestSearchAndPaging(t *testing.T) {
 	if len(seen) != 8 || slices.Contains(seen, "old1") {
 		t.Errorf("paged %v", seen)
 	}
-	if q := f.calls("GET", "/drive/v3/files")[1].Query; q.Get("orderBy") != "modifiedTime desc" || q.Get("q") != "(name contains 'o') and trashed = false" {
+	if q := f.Calls("GET", "/drive/v3/files")[1].Query; q.Get("orderBy") != "modifiedTime desc" || q.Get("q") != "(name contains 'o') and trashed = false" {
 		t.Errorf("raw query %v", q)
 	}
 	out, _ = mcptest.CallFor[filesOutput](t, cs, "search_files", map[string]any{"query": "old", "include_trashed": true})
@@ -99,12 +108,13 @@ func TestSearchAndPaging(t *testing.T) {
 }
 
 func TestReadFile(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	doc, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "doc1"})
 	if doc.Format != "markdown" || doc.Content != markdownDoc || doc.Truncated {
 		t.Errorf("doc %+v", doc)
 	}
-	if e := f.calls("GET", "/files/doc1/export"); len(e) != 1 || e[0].Query.Get("mimeType") != "text/markdown" {
+	if e := f.Calls("GET", "/files/doc1/export"); len(e) != 1 || e[0].Query.Get("mimeType") != "text/markdown" {
 		t.Errorf("doc export %+v", e)
 	}
 	sheet, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "sheet1"})
@@ -112,7 +122,7 @@ func TestReadFile(t *testing.T) {
 	if sheet.Format != "csv" || sheet.Content != want || !slices.Equal(sheet.Sheets, []string{"Q1", "Q2 Plan"}) || sheet.Sheet != "Q1" {
 		t.Errorf("sheet %q %+v", sheet.Content, sheet)
 	}
-	if e := f.calls("GET", "/files/sheet1/export"); e[0].Query.Get("mimeType") != xlsxMime {
+	if e := f.Calls("GET", "/files/sheet1/export"); e[0].Query.Get("mimeType") != xlsxMime {
 		t.Errorf("sheet export %v", e[0].Query)
 	}
 	sheet, _ = mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "sheet1", "sheet": "q2 plan"})
@@ -132,7 +142,7 @@ func TestReadFile(t *testing.T) {
 	}
 	// PDF: read_file writes nothing; it names the tool that converts a temporary copy.
 	pdf, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "pdf1"})
-	if pdf.Content != "" || !strings.Contains(pdf.Note, "extract_file_text") || len(f.calls("POST", "/copy")) != 0 {
+	if pdf.Content != "" || !strings.Contains(pdf.Note, "extract_file_text") || len(f.Calls("POST", "/copy")) != 0 {
 		t.Errorf("pdf %+v", pdf)
 	}
 	img, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "img1"})
@@ -155,6 +165,7 @@ func TestReadFile(t *testing.T) {
 }
 
 func TestDownload(t *testing.T) {
+	t.Parallel()
 	_, cs := start(t)
 	out, _ := mcptest.CallFor[downloadOutput](t, cs, "download_file", map[string]any{"file_id": "doc1"})
 	data, err := os.ReadFile(out.Path)
@@ -178,6 +189,7 @@ func TestDownload(t *testing.T) {
 }
 
 func TestUploadAndCreate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_ = os.WriteFile(filepath.Join(dir, "plan.md"), []byte("# Plan\n\n- one\n"), 0o600)
 	outside := filepath.Join(t.TempDir(), "secret.txt")
@@ -186,7 +198,7 @@ func TestUploadAndCreate(t *testing.T) {
 	f, cs := start(t, "--uploads-dir", dir)
 
 	out, _ := mcptest.CallFor[fileOutput](t, cs, "upload_file", map[string]any{"path": "plan.md", "folder_id": "folder1", "convert": true})
-	up := f.calls("POST", "/upload/drive/v3/files")
+	up := f.Calls("POST", "/upload/drive/v3/files")
 	if len(up) != 1 || up[0].Query.Get("uploadType") != "multipart" || !strings.HasPrefix(up[0].ContentType, "multipart/related") {
 		t.Fatalf("upload request %+v", up)
 	}
@@ -197,7 +209,7 @@ func TestUploadAndCreate(t *testing.T) {
 		t.Errorf("uploaded %+v", out)
 	}
 	_, _ = mcptest.CallFor[fileOutput](t, cs, "upload_file", map[string]any{"content_base64": base64.StdEncoding.EncodeToString([]byte{0, 1, 2}), "name": "blob.bin"})
-	if up := f.calls("POST", "/upload/drive/v3/files")[1]; up.MediaType != "application/octet-stream" || string(up.Media) != "\x00\x01\x02" || up.Body["mimeType"] != nil {
+	if up := f.Calls("POST", "/upload/drive/v3/files")[1]; up.MediaType != "application/octet-stream" || string(up.Media) != "\x00\x01\x02" || up.Body["mimeType"] != nil {
 		t.Errorf("base64 upload %+v", up)
 	}
 	for _, p := range []string{"../" + filepath.Base(filepath.Dir(outside)) + "/secret.txt", outside, "link.txt"} {
@@ -206,30 +218,31 @@ func TestUploadAndCreate(t *testing.T) {
 		}
 	}
 	created, _ := mcptest.CallFor[fileOutput](t, cs, "create_file", map[string]any{"name": "todo.md", "content": "- [ ] ship"})
-	c := f.calls("POST", "/upload/drive/v3/files")[2]
+	c := f.Calls("POST", "/upload/drive/v3/files")[2]
 	if c.MediaType != "text/markdown" || c.Body["name"] != "todo.md" || c.Body["mimeType"] != nil || created.Name != "todo.md" {
 		t.Errorf("create_file %+v", c)
 	}
 	_, _ = mcptest.CallFor[fileOutput](t, cs, "update_file_content", map[string]any{"file_id": "notes1", "content": "new text"})
-	u := f.calls("PATCH", "/upload/drive/v3/files/notes1")
+	u := f.Calls("PATCH", "/upload/drive/v3/files/notes1")
 	if len(u) != 1 || string(u[0].Media) != "new text" || u[0].MediaType != "text/plain" {
 		t.Errorf("update content %+v", u)
 	}
 	_, _ = mcptest.CallFor[fileOutput](t, cs, "update_file_content", map[string]any{"file_id": "doc1", "content": "# New"})
-	if u := f.calls("PATCH", "/upload/drive/v3/files/doc1"); len(u) != 1 || u[0].MediaType != "text/markdown" {
+	if u := f.Calls("PATCH", "/upload/drive/v3/files/doc1"); len(u) != 1 || u[0].MediaType != "text/markdown" {
 		t.Errorf("doc update %+v", u)
 	}
 	mcptest.CallError(t, cs, "update_file_content", map[string]any{"file_id": "notes1", "content": "a", "content_base64": "Yg=="})
 }
 
 func TestOrganise(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	folder, _ := mcptest.CallFor[fileOutput](t, cs, "create_folder", map[string]any{"name": "Reports", "parent_id": sharedDrive})
-	if b := f.calls("POST", "/drive/v3/files")[0].Body; b["mimeType"] != mimeFolder || b["parents"].([]any)[0] != sharedDrive || folder.Kind != "folder" {
+	if b := f.Calls("POST", "/drive/v3/files")[0].Body; b["mimeType"] != mimeFolder || b["parents"].([]any)[0] != sharedDrive || folder.Kind != "folder" {
 		t.Errorf("folder %+v", b)
 	}
 	moved, _ := mcptest.CallFor[fileOutput](t, cs, "move_file", map[string]any{"file_id": "notes1", "folder_id": "folder1"})
-	m := f.calls("PATCH", "/drive/v3/files/notes1")[0]
+	m := f.Calls("PATCH", "/drive/v3/files/notes1")[0]
 	if m.Query.Get("addParents") != "folder1" || m.Query.Get("removeParents") != "root" || !slices.Equal(moved.Parents, []string{"folder1"}) {
 		t.Errorf("move %+v", m)
 	}
@@ -242,30 +255,31 @@ func TestOrganise(t *testing.T) {
 		t.Errorf("copy %+v", cp)
 	}
 	tr, _ := mcptest.CallFor[fileOutput](t, cs, "trash_file", map[string]any{"file_id": "img1"})
-	if !tr.Trashed || f.calls("PATCH", "/drive/v3/files/img1")[0].Body["trashed"] != true {
+	if !tr.Trashed || f.Calls("PATCH", "/drive/v3/files/img1")[0].Body["trashed"] != true {
 		t.Errorf("trash %+v", tr)
 	}
 	rs, _ := mcptest.CallFor[fileOutput](t, cs, "restore_file", map[string]any{"file_id": "img1"})
-	if rs.Trashed || f.calls("PATCH", "/drive/v3/files/img1")[1].Body["trashed"] != false {
+	if rs.Trashed || f.Calls("PATCH", "/drive/v3/files/img1")[1].Body["trashed"] != false {
 		t.Errorf("restore %+v", rs)
 	}
 }
 
 func TestSharing(t *testing.T) {
+	t.Parallel()
 	f, cs := start(t)
 	out, _ := mcptest.CallFor[permissionOutput](t, cs, "share_file", map[string]any{"file_id": "doc1", "type": "user", "email": "carol@example.com", "role": "commenter", "message": "have a look"})
-	c := f.calls("POST", "/files/doc1/permissions")[0]
+	c := f.Calls("POST", "/files/doc1/permissions")[0]
 	if c.Body["emailAddress"] != "carol@example.com" || c.Body["role"] != "commenter" || c.Query.Get("sendNotificationEmail") != "true" || c.Query.Get("emailMessage") != "have a look" || out.Permission.Role != "commenter" {
 		t.Errorf("share %+v", c)
 	}
 	_, _ = mcptest.CallFor[permissionOutput](t, cs, "share_file", map[string]any{"file_id": "shared1", "type": "domain", "domain": "example.com", "role": "reader"})
-	if c := f.calls("POST", "/files/shared1/permissions")[0]; c.Body["domain"] != "example.com" || c.Query.Get("supportsAllDrives") != "true" {
+	if c := f.Calls("POST", "/files/shared1/permissions")[0]; c.Body["domain"] != "example.com" || c.Query.Get("supportsAllDrives") != "true" {
 		t.Errorf("domain share %+v", c)
 	}
 	if msg := mcptest.CallError(t, cs, "share_file", map[string]any{"file_id": "doc1", "type": "anyone", "role": "reader"}); !strings.Contains(msg, "--allow-public-sharing") {
 		t.Errorf("public: %s", msg)
 	}
-	if n := len(f.calls("POST", "/files/doc1/permissions")); n != 1 {
+	if n := len(f.Calls("POST", "/files/doc1/permissions")); n != 1 {
 		t.Errorf("public share reached Drive: %d calls", n)
 	}
 	mcptest.CallError(t, cs, "share_file", map[string]any{"file_id": "doc1", "type": "user", "email": "x@example.com", "role": "owner"})
@@ -274,7 +288,7 @@ func TestSharing(t *testing.T) {
 		t.Errorf("permissions %+v", perms)
 	}
 	rm, _ := mcptest.CallFor[permissionOutput](t, cs, "remove_permission", map[string]any{"file_id": "doc1", "email": "BOB@example.com"})
-	if rm.Permission.ID != "p-bob" || len(f.calls("DELETE", "/files/doc1/permissions/p-bob")) != 1 {
+	if rm.Permission.ID != "p-bob" || len(f.Calls("DELETE", "/files/doc1/permissions/p-bob")) != 1 {
 		t.Errorf("remove %+v", rm)
 	}
 	if msg := mcptest.CallError(t, cs, "remove_permission", map[string]any{"file_id": "doc1", "permission_id": "p-owner"}); !strings.Contains(msg, "owner") {
@@ -283,60 +297,33 @@ func TestSharing(t *testing.T) {
 	// With the flag, public sharing works.
 	f2, cs2 := start(t, "--allow-public-sharing")
 	pub, _ := mcptest.CallFor[permissionOutput](t, cs2, "share_file", map[string]any{"file_id": "doc1", "type": "anyone", "role": "reader"})
-	if c := f2.calls("POST", "/files/doc1/permissions"); len(c) != 1 || c[0].Body["type"] != "anyone" || c[0].Query.Has("sendNotificationEmail") || pub.Permission.Type != "anyone" {
+	if c := f2.Calls("POST", "/files/doc1/permissions"); len(c) != 1 || c[0].Body["type"] != "anyone" || c[0].Query.Has("sendNotificationEmail") || pub.Permission.Type != "anyone" {
 		t.Errorf("public share %+v", c)
 	}
 }
 
 func TestReadOnlyAndSignIn(t *testing.T) {
+	t.Parallel()
 	f := newFakeDrive(t)
 	h := mcptest.Start(t, spec(), append(signIn(t, f, "https://www.googleapis.com/auth/drive.readonly"), "--read-only")...)
 	cs := h.Connect(t, "")
-	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
-	}
-	slices.Sort(names)
+	names := googletest.ReadOnlyTools(t, cs)
 	if !slices.Equal(names, []string{"download_file", "get_file_info", "list_folder", "list_permissions", "read_file", "search_files"}) {
 		t.Errorf("read-only tools %v", names)
 	}
 	// A PDF needs a temporary copy, which read-only cannot make: metadata and a note.
 	out, _ := mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "pdf1"})
-	if out.Content != "" || !strings.Contains(out.Note, "--read-only") || len(f.calls("POST", "/copy")) != 0 {
+	if out.Content != "" || !strings.Contains(out.Note, "--read-only") || len(f.Calls("POST", "/copy")) != 0 {
 		t.Errorf("read-only pdf %+v", out)
 	}
-	dir := t.TempDir()
-	h = mcptest.Start(t, spec(), "--google-token-file", dir+"/token.json", "--google-client-file", dir+"/client.json", "--state-dir", dir)
-	cs = h.Connect(t, "")
-	if msg := mcptest.CallError(t, cs, "search_files", map[string]any{"query": "x"}); !strings.Contains(msg, "drive auth login") {
-		t.Errorf("signed out: %s", msg)
-	}
-	if msg := mcptest.CallError(t, cs, "search_files", nil); msg != "Google sign-in missing: run `drive auth login`" {
-		t.Errorf("signed out: %q", msg)
-	}
-	if c := h.Server.Health(t.Context()).Checks["google token"]; c.Status != "warn" || !strings.Contains(c.Detail, "missing") {
-		t.Errorf("health %+v", c)
-	}
+	h = mcptest.Start(t, spec(), googletest.SignedOut(t)...)
+	googletest.CheckSignedOut(t, h, "drive", map[string]map[string]any{"search_files": {"query": "x"}, "list_folder": nil})
 }
 
 func TestAllToolsAnnotated(t *testing.T) {
+	t.Parallel()
 	_, cs := start(t)
-	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tools.Tools) != 18 {
-		t.Errorf("%d tools", len(tools.Tools))
-	}
-	for _, tl := range tools.Tools {
-		if tl.Annotations == nil || tl.Annotations.OpenWorldHint == nil || !*tl.Annotations.OpenWorldHint || strings.Contains(tl.Description, "\n") {
-			t.Errorf("%s: annotations %+v", tl.Name, tl.Annotations)
-		}
-	}
+	googletest.CheckOpenWorld(t, cs, 18)
 }
 
 // TestToolSnaps holds every tool's definition to testdata/toolsnaps (make toolsnaps updates it).

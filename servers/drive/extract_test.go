@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jck411/mcp-servers/shared/googlefake"
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"google.golang.org/api/drive/v3"
@@ -19,13 +20,11 @@ import (
 const pdfText = "Quarterly report\r\nRevenue grew 12%.\r\n"
 
 // tempCopies are the IDs of the temporary copies still in the fake Drive.
-func tempCopies(f *fakeDrive) []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func tempCopies(f *googlefake.Drive) []string {
 	var ids []string
-	for id, file := range f.files {
+	for _, file := range f.Files() {
 		if file.AppProperties[tempCopyKey] != "" {
-			ids = append(ids, id)
+			ids = append(ids, file.Id)
 		}
 	}
 	slices.Sort(ids)
@@ -94,8 +93,10 @@ func TestExtractFileText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeDrive(t)
-			f.put(&drive.File{Id: "big1", Name: "scan.pdf", MimeType: mimePDF, Size: 11 << 20, Parents: []string{"root"}})
-			f.intercept = tt.intercept
+			if tt.file == "big1" { // the fake sizes a file by its content
+				f.Add(&drive.File{Id: "big1", Name: "scan.pdf", MimeType: mimePDF}, make([]byte, 11<<20))
+			}
+			f.Intercept = tt.intercept
 			cs := mcptest.Start(t, spec(), signIn(t, f)...).Connect(t, "")
 			args := map[string]any{"file_id": tt.file}
 			if tt.wantErr != "" {
@@ -111,7 +112,7 @@ func TestExtractFileText(t *testing.T) {
 			if got := tempCopies(f); len(got) != tt.leftovers {
 				t.Errorf("temporary copies left %v, want %d", got, tt.leftovers)
 			}
-			for _, cp := range f.calls("POST", "/copy") {
+			for _, cp := range f.Calls("POST", "/copy") {
 				props, _ := cp.Body["appProperties"].(map[string]any)
 				if cp.Body["mimeType"] != mimeDoc || props[tempCopyKey] == "" || !slices.Equal(cp.Body["parents"].([]any), []any{"root"}) {
 					t.Errorf("copy request %+v", cp.Body)
@@ -121,19 +122,10 @@ func TestExtractFileText(t *testing.T) {
 	}
 }
 
-// bearer signs the fake's requests in.
-type bearer struct{}
-
-func (bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer live-token")
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // testDrive is the server's state pointed at the fake, for what a tool call cannot reach: a call
 // cancelled half-way (the go-sdk's streamable client does not cancel the server's handler).
-func testDrive(t *testing.T, f *fakeDrive) *drv {
-	svc, err := drive.NewService(t.Context(), option.WithHTTPClient(&http.Client{Transport: bearer{}}), option.WithEndpoint(f.srv.URL+"/drive/v3/"))
+func testDrive(t *testing.T, f *googlefake.Drive) *drv {
+	svc, err := drive.NewService(t.Context(), option.WithHTTPClient(googlefake.Client()), option.WithEndpoint(f.URL+"/drive/v3/"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +138,7 @@ func TestConvertCancelledDeletesCopy(t *testing.T) {
 		t.Run(step, func(t *testing.T) {
 			f := newFakeDrive(t)
 			ctx, cancel := context.WithCancel(t.Context())
-			f.intercept = func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+			f.Intercept = func(w http.ResponseWriter, r *http.Request, next http.Handler) {
 				switch {
 				case step == "copy" && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/copy"):
 					next.ServeHTTP(httptest.NewRecorder(), r) // made, but the caller is gone first
@@ -160,12 +152,13 @@ func TestConvertCancelledDeletesCopy(t *testing.T) {
 				}
 			}
 			d := testDrive(t, f)
-			text, _, err := d.convertText(ctx, f.file("pdf1"))
+			pdf, _, _ := f.File("pdf1")
+			text, _, err := d.convertText(ctx, &pdf)
 			if err == nil || text != "" {
 				t.Errorf("cancelled conversion: %q, %v", text, err)
 			}
-			if got := tempCopies(f); len(got) != 0 || len(f.calls("DELETE", "")) != 1 {
-				t.Errorf("temporary copies left %v; deletes %+v", got, f.calls("DELETE", ""))
+			if got := tempCopies(f); len(got) != 0 || len(f.Calls("DELETE", "")) != 1 {
+				t.Errorf("temporary copies left %v; deletes %+v", got, f.Calls("DELETE", ""))
 			}
 		})
 	}
@@ -183,7 +176,7 @@ func TestExtractPaging(t *testing.T) {
 	if p1.Content+p2.Content != pdfText || p2.Truncated {
 		t.Errorf("page 2 %+v", p2)
 	}
-	if got := tempCopies(f); len(got) != 0 || len(f.calls("POST", "/copy")) != 2 || len(f.calls("DELETE", "")) != 2 {
+	if got := tempCopies(f); len(got) != 0 || len(f.Calls("POST", "/copy")) != 2 || len(f.Calls("DELETE", "")) != 2 {
 		t.Errorf("copies left %v", got)
 	}
 }

@@ -6,18 +6,11 @@ import (
 	"github.com/jck411/mcp-servers/shared/mcptest"
 )
 
-// seen is how many requests the fake has answered so far.
-func (f *fakeDrive) seen() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.reqs)
-}
-
 // TestSchemaRefusesBeforeDrive holds the tools' declared constraints: input outside them is
 // refused with a message naming the rule, and Drive is never asked.
 func TestSchemaRefusesBeforeDrive(t *testing.T) {
 	f, cs := start(t)
-	mcptest.CheckRefusals(t, cs, f.seen, []mcptest.Refusal{
+	mcptest.CheckRefusals(t, cs, f.Requests, []mcptest.Refusal{
 		{Tool: "search_files", Args: map[string]any{"page_size": 1001}, Want: "page_size must be at most 1000, not 1001"},
 		{Tool: "search_files", Args: map[string]any{"page_size": 0}, Want: "page_size must be at least 1, not 0"},
 		{Tool: "search_files", Args: map[string]any{"kind": "video"}, Want: `kind must be one of "folder", "doc", "sheet", "slides", "pdf", not "video"`},
@@ -42,16 +35,16 @@ func TestSchemaDefaultsReachDrive(t *testing.T) {
 	f, cs := start(t)
 	_, _ = mcptest.CallFor[filesOutput](t, cs, "search_files", map[string]any{"query": "roadmap"})
 	_, _ = mcptest.CallFor[filesOutput](t, cs, "list_folder", map[string]any{})
-	lists := f.calls("GET", "/drive/v3/files")
+	lists := f.Calls("GET", "/drive/v3/files")
 	if len(lists) != 2 || lists[0].Query.Get("pageSize") != "25" || lists[1].Query.Get("pageSize") != "50" || lists[1].Query.Get("q") != "'root' in parents and trashed = false" {
 		t.Fatalf("page sizes sent: %v", lists)
 	}
 	_, _ = mcptest.CallFor[permissionOutput](t, cs, "share_file", map[string]any{"file_id": "doc1", "type": "user", "email": "carol@example.com", "role": "reader"})
-	if got := f.calls("POST", "/files/doc1/permissions")[0].Query.Get("sendNotificationEmail"); got != "true" {
+	if got := f.Calls("POST", "/files/doc1/permissions")[0].Query.Get("sendNotificationEmail"); got != "true" {
 		t.Errorf("share_file sendNotificationEmail %q, want the default true", got)
 	}
 	_, _ = mcptest.CallFor[permissionOutput](t, cs, "share_file", map[string]any{"file_id": "notes1", "type": "user", "email": "dan@example.com", "role": "reader", "notify": false})
-	if got := f.calls("POST", "/files/notes1/permissions")[0].Query.Get("sendNotificationEmail"); got != "false" {
+	if got := f.Calls("POST", "/files/notes1/permissions")[0].Query.Get("sendNotificationEmail"); got != "false" {
 		t.Errorf("share_file notify false sent sendNotificationEmail %q", got)
 	}
 }

@@ -2,16 +2,12 @@ package main
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/googlefake"
 	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"google.golang.org/api/gmail/v1"
 )
@@ -69,225 +65,21 @@ func fixtures() map[string]*gmail.Message {
 	return msgs
 }
 
-// fakeGmail is the Gmail API over HTTP, answering the production client.
-type fakeGmail struct {
-	t        *testing.T
-	srv      *httptest.Server
-	msgs     map[string]*gmail.Message
-	order    []string
-	mu       sync.Mutex
-	sent     []*gmail.Message
-	modified []*gmail.BatchModifyMessagesRequest
-	drafts   map[string]*gmail.Draft
-	filters  []*gmail.Filter
-	labels   []*gmail.Label
-	queries  []string
-	fail429  int // answer this many send calls with 429 first
-	sendHits int
-}
-
-func newFakeGmail(t *testing.T) *fakeGmail {
-	f := &fakeGmail{t: t, msgs: fixtures(), drafts: map[string]*gmail.Draft{},
-		order:  []string{"alt", "news", "stub", "nested", "latin1", "th1", "th2", "th3"},
-		labels: []*gmail.Label{{Id: "INBOX", Name: "INBOX", Type: "system"}, {Id: "UNREAD", Name: "UNREAD", Type: "system"}, {Id: "Label_7", Name: "Receipts", Type: "user"}}}
-	mux := http.NewServeMux()
-	const base = "/gmail/v1/users/me"
-	mux.HandleFunc("GET "+base+"/profile", func(w http.ResponseWriter, r *http.Request) {
-		f.json(w, &gmail.Profile{EmailAddress: "ada@example.com", MessagesTotal: 1234, ThreadsTotal: 567, HistoryId: 89})
-	})
-	mux.HandleFunc("GET "+base+"/messages", func(w http.ResponseWriter, r *http.Request) {
-		f.mu.Lock()
-		f.queries = append(f.queries, r.URL.Query().Get("q"))
-		f.mu.Unlock()
-		start := 0
-		if pt := r.URL.Query().Get("pageToken"); pt != "" {
-			_, _ = fmt.Sscanf(pt, "p%d", &start)
-		}
-		n := 100
-		_, _ = fmt.Sscan(r.URL.Query().Get("maxResults"), &n)
-		res := &gmail.ListMessagesResponse{ResultSizeEstimate: int64(len(f.order))}
-		for i := start; i < len(f.order) && i < start+n; i++ {
-			res.Messages = append(res.Messages, &gmail.Message{Id: f.order[i], ThreadId: f.msgs[f.order[i]].ThreadId})
-		}
-		if start+n < len(f.order) {
-			res.NextPageToken = fmt.Sprintf("p%d", start+n)
-		}
-		f.json(w, res)
-	})
-	mux.HandleFunc("GET "+base+"/messages/{id}", func(w http.ResponseWriter, r *http.Request) {
-		m, ok := f.msgs[r.PathValue("id")]
-		if !ok {
-			f.notFound(w)
-			return
-		}
-		if r.URL.Query().Get("format") == "raw" {
-			f.json(w, &gmail.Message{Id: m.Id, Raw: b64("From: " + header(m.Payload, "From") + "\r\nSubject: raw\r\n\r\nraw body")})
-			return
-		}
-		f.json(w, m)
-	})
-	mux.HandleFunc("GET "+base+"/messages/{id}/attachments/{aid}", func(w http.ResponseWriter, r *http.Request) {
-		switch r.PathValue("aid") {
-		case "att-pdf":
-			f.json(w, &gmail.MessagePartBody{Data: base64.URLEncoding.EncodeToString(pdfBytes), Size: int64(len(pdfBytes))})
-		case "att-logo":
-			f.json(w, &gmail.MessagePartBody{Data: base64.URLEncoding.EncodeToString([]byte("\x89PNG")), Size: 4})
-		default:
-			f.notFound(w)
-		}
-	})
-	mux.HandleFunc("GET "+base+"/threads/{id}", func(w http.ResponseWriter, r *http.Request) {
-		th := &gmail.Thread{Id: r.PathValue("id")}
-		for _, id := range f.order {
-			if f.msgs[id].ThreadId == th.Id {
-				th.Messages = append(th.Messages, f.msgs[id])
-			}
-		}
-		if len(th.Messages) == 0 {
-			f.notFound(w)
-			return
-		}
-		f.json(w, th)
-	})
-	mux.HandleFunc("POST "+base+"/messages/send", func(w http.ResponseWriter, r *http.Request) {
-		f.mu.Lock()
-		f.sendHits++
-		if f.fail429 > 0 {
-			f.fail429--
-			f.mu.Unlock()
-			w.Header().Set("Retry-After", "0")
-			w.WriteHeader(http.StatusTooManyRequests)
-			_, _ = io.WriteString(w, `{"error":{"code":429,"message":"Too many concurrent requests for user","errors":[{"reason":"rateLimitExceeded"}]}}`)
-			return
-		}
-		f.mu.Unlock()
-		var m gmail.Message
-		f.decode(r, &m)
-		f.mu.Lock()
-		f.sent = append(f.sent, &m)
-		n := len(f.sent)
-		f.mu.Unlock()
-		thread := m.ThreadId
-		if thread == "" {
-			thread = fmt.Sprintf("t-sent%d", n)
-		}
-		f.json(w, &gmail.Message{Id: fmt.Sprintf("sent%d", n), ThreadId: thread, LabelIds: []string{"SENT"}})
-	})
-	mux.HandleFunc("POST "+base+"/messages/batchModify", func(w http.ResponseWriter, r *http.Request) {
-		var req gmail.BatchModifyMessagesRequest
-		f.decode(r, &req)
-		f.mu.Lock()
-		f.modified = append(f.modified, &req)
-		f.mu.Unlock()
-		w.WriteHeader(http.StatusNoContent)
-	})
-	mux.HandleFunc("GET "+base+"/labels", func(w http.ResponseWriter, r *http.Request) { f.json(w, &gmail.ListLabelsResponse{Labels: f.labels}) })
-	mux.HandleFunc("POST "+base+"/labels", func(w http.ResponseWriter, r *http.Request) {
-		var l gmail.Label
-		f.decode(r, &l)
-		l.Id, l.Type = "Label_9", "user"
-		f.labels = append(f.labels, &l)
-		f.json(w, &l)
-	})
-	mux.HandleFunc("PATCH "+base+"/labels/{id}", func(w http.ResponseWriter, r *http.Request) {
-		var l gmail.Label
-		f.decode(r, &l)
-		for _, x := range f.labels {
-			if x.Id == r.PathValue("id") {
-				x.Name = l.Name
-				f.json(w, x)
-				return
-			}
-		}
-		f.notFound(w)
-	})
-	mux.HandleFunc("DELETE "+base+"/labels/{id}", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	mux.HandleFunc("POST "+base+"/drafts", func(w http.ResponseWriter, r *http.Request) {
-		var d gmail.Draft
-		f.decode(r, &d)
-		d.Id = fmt.Sprintf("d%d", len(f.drafts)+1)
-		d.Message.Id, d.Message.ThreadId = "dm-"+d.Id, "t-"+d.Id
-		f.drafts[d.Id] = &d
-		f.json(w, &d)
-	})
-	mux.HandleFunc("PUT "+base+"/drafts/{id}", func(w http.ResponseWriter, r *http.Request) {
-		var d gmail.Draft
-		f.decode(r, &d)
-		if f.drafts[r.PathValue("id")] == nil {
-			f.notFound(w)
-			return
-		}
-		d.Id, d.Message.Id, d.Message.ThreadId = r.PathValue("id"), "dm2-"+r.PathValue("id"), "t-"+r.PathValue("id")
-		f.drafts[d.Id] = &d
-		f.json(w, &d)
-	})
-	mux.HandleFunc("GET "+base+"/drafts/{id}", func(w http.ResponseWriter, r *http.Request) {
-		if f.drafts[r.PathValue("id")] == nil {
-			f.notFound(w)
-			return
-		}
-		f.json(w, &gmail.Draft{Id: r.PathValue("id"), Message: f.msgs["alt"]})
-	})
-	mux.HandleFunc("GET "+base+"/drafts", func(w http.ResponseWriter, r *http.Request) {
-		res := &gmail.ListDraftsResponse{}
-		for id := range f.drafts {
-			res.Drafts = append(res.Drafts, &gmail.Draft{Id: id})
-		}
-		f.json(w, res)
-	})
-	mux.HandleFunc("POST "+base+"/drafts/send", func(w http.ResponseWriter, r *http.Request) {
-		var d gmail.Draft
-		f.decode(r, &d)
-		f.json(w, &gmail.Message{Id: "sent-" + d.Id, ThreadId: "t-" + d.Id})
-	})
-	mux.HandleFunc("DELETE "+base+"/drafts/{id}", func(w http.ResponseWriter, r *http.Request) {
-		delete(f.drafts, r.PathValue("id"))
-		w.WriteHeader(http.StatusNoContent)
-	})
-	mux.HandleFunc("GET "+base+"/settings/filters", func(w http.ResponseWriter, r *http.Request) { f.json(w, &gmail.ListFiltersResponse{Filter: f.filters}) })
-	mux.HandleFunc("POST "+base+"/settings/filters", func(w http.ResponseWriter, r *http.Request) {
-		var fl gmail.Filter
-		f.decode(r, &fl)
-		fl.Id = "f1"
-		f.filters = append(f.filters, &fl)
-		f.json(w, &fl)
-	})
-	mux.HandleFunc("DELETE "+base+"/settings/filters/{id}", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		t.Errorf("fake Gmail: unexpected %s %s", r.Method, r.URL)
-		f.notFound(w)
-	})
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer live-token" {
-			w.WriteHeader(http.StatusUnauthorized)
-			return
-		}
-		mux.ServeHTTP(w, r)
-	}))
-	t.Cleanup(f.srv.Close)
+// newFakeGmail is the Gmail fake holding the fixtures.
+func newFakeGmail(t *testing.T) *googlefake.Gmail {
+	f := googlefake.NewGmail(t)
+	f.Profile = &gmail.Profile{EmailAddress: "ada@example.com", MessagesTotal: 1234, ThreadsTotal: 567, HistoryId: 89}
+	f.Messages, f.DraftView = fixtures(), fixtures()["alt"]
+	f.Order = []string{"alt", "news", "stub", "nested", "latin1", "th1", "th2", "th3"}
+	f.Attachments = map[string][]byte{"att-pdf": pdfBytes, "att-logo": []byte("\x89PNG")}
+	f.Labels = []*gmail.Label{{Id: "INBOX", Name: "INBOX", Type: "system"}, {Id: "UNREAD", Name: "UNREAD", Type: "system"}, {Id: "Label_7", Name: "Receipts", Type: "user"}}
 	return f
-}
-
-func (f *fakeGmail) json(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-func (f *fakeGmail) decode(r *http.Request, v any) {
-	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
-		f.t.Errorf("fake Gmail: bad request body: %v", err)
-	}
-}
-
-func (f *fakeGmail) notFound(w http.ResponseWriter) {
-	w.WriteHeader(http.StatusNotFound)
-	_, _ = io.WriteString(w, `{"error":{"code":404,"message":"Requested entity was not found."}}`)
 }
 
 // signIn writes a client JSON (token endpoint tokenURL) and a token file; it returns the flags
 // that point the server at them and at the fake.
-func signIn(t *testing.T, f *fakeGmail, tokenURL string, expiry time.Time) []string {
+func signIn(t *testing.T, f *googlefake.Gmail, tokenURL string, expiry time.Time) []string {
 	t.Helper()
 	args := googletest.SignIn(t, tokenURL, expiry, "https://www.googleapis.com/auth/gmail.modify", "https://www.googleapis.com/auth/gmail.settings.basic")
-	return append(args, "--gmail-endpoint", f.srv.URL+"/")
+	return append(args, "--gmail-endpoint", f.URL+"/")
 }

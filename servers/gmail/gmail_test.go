@@ -16,13 +16,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/googlefake"
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/jck411/mcp-servers/shared/toolsnaps"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/api/gmail/v1"
 )
 
-func start(t *testing.T, extra ...string) (*fakeGmail, *mcp.ClientSession, *mcptest.Harness) {
+func start(t *testing.T, extra ...string) (*googlefake.Gmail, *mcp.ClientSession, *mcptest.Harness) {
 	f := newFakeGmail(t)
 	args := append(signIn(t, f, "http://127.0.0.1:1/token", time.Now().Add(time.Hour)), extra...)
 	h := mcptest.Start(t, spec(), args...)
@@ -30,6 +32,7 @@ func start(t *testing.T, extra ...string) (*fakeGmail, *mcp.ClientSession, *mcpt
 }
 
 func TestSearchPaging(t *testing.T) {
+	t.Parallel()
 	f, cs, _ := start(t)
 	out, _ := mcptest.CallFor[searchOutput](t, cs, "search_messages", map[string]any{"query": "in:inbox newer_than:7d", "max_results": 5})
 	if len(out.Messages) != 5 || out.NextPageToken != "p5" || out.Estimate != 8 {
@@ -47,12 +50,13 @@ func TestSearchPaging(t *testing.T) {
 	if len(out2.Messages) != 3 || out2.NextPageToken != "" || out2.Messages[2].ID != "th3" {
 		t.Errorf("page 2: %+v", out2)
 	}
-	if f.queries[0] != "in:inbox newer_than:7d" {
-		t.Errorf("query sent %q", f.queries[0])
+	if q := f.Calls("GET", "/messages")[0].Query.Get("q"); q != "in:inbox newer_than:7d" {
+		t.Errorf("query sent %q", q)
 	}
 }
 
 func TestGetMessageBodies(t *testing.T) {
+	t.Parallel()
 	_, cs, _ := start(t)
 	tests := []struct {
 		id, format string
@@ -99,6 +103,7 @@ func TestGetMessageBodies(t *testing.T) {
 }
 
 func TestGetThread(t *testing.T) {
+	t.Parallel()
 	_, cs, _ := start(t)
 	out, _ := mcptest.CallFor[threadOutput](t, cs, "get_thread", map[string]any{"id": "t3"})
 	var bodies, froms []string
@@ -111,6 +116,7 @@ func TestGetThread(t *testing.T) {
 }
 
 func TestGetAttachment(t *testing.T) {
+	t.Parallel()
 	_, cs, _ := start(t, "--inline-attachment-bytes", "1024", "--max-attachment-bytes", "1048576")
 	out, res := mcptest.CallFor[attachmentOutput](t, cs, "get_attachment", map[string]any{"message_id": "nested", "attachment_id": "att-logo"})
 	var blob []byte
@@ -177,15 +183,16 @@ func readRaw(t *testing.T, m *gmail.Message) (mail.Header, map[string]string) {
 }
 
 func TestSendAfter429(t *testing.T) {
+	t.Parallel()
 	f, cs, _ := start(t)
-	f.fail429 = 1
+	f.FailNext("POST /gmail/v1/users/me/messages/send", 1, http.StatusTooManyRequests)
 	out, _ := mcptest.CallFor[sentOutput](t, cs, "send_message", map[string]any{"to": []string{"Bob <bob@example.com>"}, "bcc": []string{"eve@example.com"},
 		"subject": "Plans", "text": "See you at 8.", "html": "<p>See you at <b>8</b>.</p>", "reply_to": []string{"ada+r@example.com"},
 		"attachments": []map[string]any{{"name": "plan.txt", "content_base64": base64.StdEncoding.EncodeToString([]byte("step 1"))}}})
-	if out.ID != "sent1" || f.sendHits != 2 || len(f.sent) != 1 {
-		t.Fatalf("sent %+v after %d hits", out, f.sendHits)
+	if hits := f.Hits("POST /gmail/v1/users/me/messages/send"); out.ID != "sent1" || hits != 2 || len(f.Sent) != 1 {
+		t.Fatalf("sent %+v after %d hits", out, hits)
 	}
-	h, parts := readRaw(t, f.sent[0])
+	h, parts := readRaw(t, f.Sent[0])
 	if h.Get("To") != `"Bob" <bob@example.com>` || h.Get("Bcc") != "<eve@example.com>" || h.Get("Subject") != "Plans" || h.Get("Reply-To") != "<ada+r@example.com>" {
 		t.Errorf("headers %v", h)
 	}
@@ -195,11 +202,12 @@ func TestSendAfter429(t *testing.T) {
 }
 
 func TestReplyAllAndForward(t *testing.T) {
+	t.Parallel()
 	f, cs, _ := start(t)
 	mcptest.CallFor[sentOutput](t, cs, "reply_message", map[string]any{"message_id": "th2", "text": "Works for me.", "reply_all": true, "quote": true})
-	h, parts := readRaw(t, f.sent[0])
-	if f.sent[0].ThreadId != "t3" || h.Get("In-Reply-To") != "<th2@mail.example.com>" || h.Get("References") != "<th1@mail.example.com> <th2@mail.example.com>" || h.Get("Subject") != "Re: Meeting" {
-		t.Errorf("reply headers %v thread %q", h, f.sent[0].ThreadId)
+	h, parts := readRaw(t, f.Sent[0])
+	if f.Sent[0].ThreadId != "t3" || h.Get("In-Reply-To") != "<th2@mail.example.com>" || h.Get("References") != "<th1@mail.example.com> <th2@mail.example.com>" || h.Get("Subject") != "Re: Meeting" {
+		t.Errorf("reply headers %v thread %q", h, f.Sent[0].ThreadId)
 	}
 	// th2 is from ada herself: the reply goes to its recipients, and ada is never among them.
 	all := h.Get("To") + ", " + h.Get("Cc")
@@ -211,7 +219,7 @@ func TestReplyAllAndForward(t *testing.T) {
 	}
 
 	mcptest.CallFor[sentOutput](t, cs, "forward_message", map[string]any{"message_id": "nested", "to": []string{"dan@example.com"}, "text": "FYI"})
-	h, parts = readRaw(t, f.sent[1])
+	h, parts = readRaw(t, f.Sent[1])
 	if h.Get("Subject") != "Fwd: Report" || h.Get("To") != "<dan@example.com>" || parts["report.pdf"] != string(pdfBytes) || parts["attachment-1.1"] != "\x89PNG" ||
 		!strings.Contains(parts["text/plain"], "---------- Forwarded message ---------\r\nFrom: Carol <carol@example.com>") {
 		t.Errorf("forward %v %q", h, parts["text/plain"])
@@ -219,22 +227,24 @@ func TestReplyAllAndForward(t *testing.T) {
 }
 
 func TestAllowedRecipients(t *testing.T) {
+	t.Parallel()
 	f, cs, _ := start(t, "--allowed-recipients", "@example.com,friend@other.org")
 	res := mcptest.Call(t, cs, "send_message", map[string]any{"to": []string{"bob@example.com"}, "cc": []string{"x@evil.test"}, "text": "hi"})
-	if !res.IsError || mcptest.Text(res) != "x@evil.test is not an allowed recipient on this server (--allowed-recipients)" || len(f.sent) != 0 {
+	if !res.IsError || mcptest.Text(res) != "x@evil.test is not an allowed recipient on this server (--allowed-recipients)" || len(f.Sent) != 0 {
 		t.Errorf("allowlist: %s", mcptest.Text(res))
 	}
 	mcptest.CallFor[sentOutput](t, cs, "send_message", map[string]any{"to": []string{"friend@other.org", "bob@example.com"}, "text": "hi"})
 }
 
 func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
+	t.Parallel()
 	f, cs, _ := start(t)
 	d, _ := mcptest.CallFor[draftOutput](t, cs, "create_draft", map[string]any{"to": []string{"bob@example.com"}, "subject": "Draft", "text": "v1"})
 	if d.ID != "d1" {
 		t.Fatalf("draft %+v", d)
 	}
 	mcptest.CallFor[draftOutput](t, cs, "update_draft", map[string]any{"id": "d1", "to": []string{"bob@example.com"}, "subject": "Draft v2", "text": "v2"})
-	h, parts := readRaw(t, f.drafts["d1"].Message)
+	h, parts := readRaw(t, f.Drafts["d1"].Message)
 	if h.Get("Subject") != "Draft v2" || parts["text/plain"] != "v2" {
 		t.Errorf("updated draft %v %q", h, parts)
 	}
@@ -251,12 +261,12 @@ func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 		t.Errorf("send_draft %+v", sent)
 	}
 	mcptest.CallFor[draftOutput](t, cs, "delete_draft", map[string]any{"id": "d1"})
-	if len(f.drafts) != 0 {
+	if len(f.Drafts) != 0 {
 		t.Errorf("draft not deleted")
 	}
 
 	mod, _ := mcptest.CallFor[modifyOutput](t, cs, "modify_messages", map[string]any{"ids": []string{"alt", "nested"}, "add_labels": []string{"receipts", "STARRED"}, "remove_labels": []string{"INBOX", "UNREAD"}})
-	req := f.modified[0]
+	req := f.Modified[0]
 	if mod.Modified != 2 || !slices.Equal(req.Ids, []string{"alt", "nested"}) || !slices.Equal(req.AddLabelIds, []string{"Label_7", "STARRED"}) || !slices.Equal(req.RemoveLabelIds, []string{"INBOX", "UNREAD"}) {
 		t.Errorf("modify %+v → %+v", mod, req)
 	}
@@ -267,7 +277,7 @@ func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 
 	lbl, _ := mcptest.CallFor[labelOutput](t, cs, "create_label", map[string]any{"name": "Projects/Apollo"})
 	ren, _ := mcptest.CallFor[labelOutput](t, cs, "rename_label", map[string]any{"label": "projects/apollo", "new_name": "Projects/Artemis"})
-	if lbl.ID != "Label_9" || ren.Name != "Projects/Artemis" {
+	if lbl.ID != f.Labels[3].Id || lbl.ID == "" || ren.Name != "Projects/Artemis" {
 		t.Errorf("labels %+v %+v", lbl, ren)
 	}
 	res = mcptest.Call(t, cs, "delete_label", map[string]any{"label": "INBOX"})
@@ -296,26 +306,18 @@ func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 }
 
 func TestNoCredentials(t *testing.T) {
-	dir := t.TempDir()
-	h := mcptest.Start(t, spec(), "--google-token-file", filepath.Join(dir, "token.json"), "--google-client-file", filepath.Join(dir, "client.json"), "--state-dir", dir)
+	t.Parallel()
+	h := mcptest.Start(t, spec(), googletest.SignedOut(t)...)
 	cs := h.Connect(t, "")
 	tools, err := cs.ListTools(t.Context(), nil)
 	if err != nil || len(tools.Tools) != 22 {
 		t.Fatalf("tools/list without credentials: %d tools, %v", len(tools.Tools), err)
 	}
-	for tool, args := range map[string]map[string]any{"search_messages": {}, "get_gmail_profile": {}, "send_message": {"to": []string{"a@b.c"}, "text": "x"}} {
-		res := mcptest.Call(t, cs, tool, args)
-		if !res.IsError || mcptest.Text(res) != "Google sign-in missing: run `gmail auth login`" {
-			t.Errorf("%s: %q", tool, mcptest.Text(res))
-		}
-	}
-	rep := h.Server.Health(t.Context())
-	if c := rep.Checks["google token"]; c.Status != "warn" || c.Detail != "missing: Google sign-in missing: run `gmail auth login`" {
-		t.Errorf("health %+v", c)
-	}
+	googletest.CheckSignedOut(t, h, "gmail", map[string]map[string]any{"search_messages": {}, "get_gmail_profile": {}, "send_message": {"to": []string{"a@b.c"}, "text": "x"}})
 }
 
 func TestRevokedSignIn(t *testing.T) {
+	t.Parallel()
 	f := newFakeGmail(t)
 	var refreshes atomic.Int32
 	tokenSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -342,6 +344,7 @@ func TestRevokedSignIn(t *testing.T) {
 }
 
 func TestReadOnlyTools(t *testing.T) {
+	t.Parallel()
 	_, _, h := start(t, "--read-only")
 	want := []string{"get_attachment", "get_draft", "get_gmail_profile", "get_message", "get_thread", "list_drafts", "list_filters", "list_labels", "search_messages"}
 	if got := h.Server.ToolNames(); !slices.Equal(got, want) {

@@ -28,7 +28,7 @@ func (r *recorder) seen() []*url.URL {
 // startRecorded serves the Gmail tools against the fake through a recorder.
 func startRecorded(t *testing.T) (*recorder, *mcp.ClientSession) {
 	f := newFakeGmail(t)
-	target, err := url.Parse(f.srv.URL)
+	target, err := url.Parse(f.URL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,6 +72,7 @@ func (e *env) search(q string, extra ...any) []string {
 }
 
 func TestCreateGetAndFiles(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	w := call[writeOutput](e, "create_note", map[string]any{
 		"path": "projects/garden", "content": "# Garden plan\n\nPlant #tomatoes in May.\n\n## Beds\n\nThree raised beds.\n\n## Budget\n\n200 euros.\n",
@@ -117,6 +118,7 @@ func TestCreateGetAndFiles(t *testing.T) {
 }
 
 func TestPathConfinement(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	outside := t.TempDir()
 	if err := os.WriteFile(filepath.Join(outside, "secret.md"), []byte("---\ntitle: secret\n---\nclassified words\n"), 0o600); err != nil {
@@ -154,6 +156,7 @@ func TestPathConfinement(t *testing.T) {
 }
 
 func TestSearchAndList(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	notes := []struct{ path, content string }{
 		{"work/roadmap.md", "# Roadmap\n\nShip the search engine by March. #planning"},
@@ -245,6 +248,7 @@ func TestSearchAndList(t *testing.T) {
 }
 
 func TestUpdateModes(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	body := "# Trip\n\nintro\n\n## Packing\n\n- socks\n\n## Route\n\nnorth then east\n"
 	call[writeOutput](e, "create_note", map[string]any{"path": "trip", "content": body})
@@ -293,6 +297,7 @@ func TestUpdateModes(t *testing.T) {
 }
 
 func TestConcurrentWriters(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	call[writeOutput](e, "create_note", map[string]any{"path": "log", "content": "start"})
 	const writers = 8
@@ -331,6 +336,7 @@ func TestConcurrentWriters(t *testing.T) {
 }
 
 func TestExternalEditsAndRebuild(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	e := startIn(t, state)
 	call[writeOutput](e, "create_note", map[string]any{"path": "a", "content": "alpha beta"})
@@ -389,6 +395,7 @@ func TestExternalEditsAndRebuild(t *testing.T) {
 }
 
 func TestMoveDeleteRestoreLinks(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	call[writeOutput](e, "create_note", map[string]any{"path": "ideas/garden", "content": "# Garden\n"})
 	call[writeOutput](e, "create_note", map[string]any{"path": "index", "content": "See [[ideas/garden]], [[garden|the garden]] and [[Garden#Beds]].\n\n```\n[[ideas/garden]] in code\n```\n"})
@@ -454,6 +461,7 @@ func TestMoveDeleteRestoreLinks(t *testing.T) {
 }
 
 func TestTagsAndDaily(t *testing.T) {
+	t.Parallel()
 	e := start(t)
 	call[writeOutput](e, "create_note", map[string]any{"path": "n", "content": "text #alpha and #beta here\n\n```\n#notatag\n```\n`#code` #123\n", "tags": []string{"gamma"}})
 	if got := call[noteOutput](e, "get_note", map[string]any{"path": "n"}); !slices.Equal(got.Tags, []string{"alpha", "beta", "gamma"}) {
@@ -493,6 +501,7 @@ func TestTagsAndDaily(t *testing.T) {
 }
 
 func TestReadOnlyAndFlags(t *testing.T) {
+	t.Parallel()
 	h := mcptest.Start(t, spec(), "--state-dir", t.TempDir(), "--read-only")
 	names := h.Server.ToolNames()
 	if !slices.Equal(names, []string{"get_note", "get_note_links", "list_note_tags", "list_notes", "search_notes"}) {

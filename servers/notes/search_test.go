@@ -51,6 +51,7 @@ func startHuge(t *testing.T) (*env, []string) {
 // matching thousands of times, answer within a second over HTTP with a short snippet, and
 // many such searches at once hold up neither writes nor /healthz.
 func TestSearchHugeNotes(t *testing.T) {
+	t.Parallel()
 	e, huge := startHuge(t)
 	t.Run("answers", func(t *testing.T) { searchHuge(t, e, huge) })
 	t.Run("isolation", func(t *testing.T) { searchIsolation(t, e) })

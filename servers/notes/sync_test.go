@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,6 +53,7 @@ func (e *env) syncHealth() (string, string) {
 }
 
 func TestSyncFirstRunAndSecondMachine(t *testing.T) {
+	t.Parallel()
 	fake := drivetest.New(t)
 	seed := map[string]string{"groceries.md": "# Groceries\n\n- oat milk\n", "projects/garden.md": "---\ntitle: Garden\n---\n\nPlant zucchini.\n"}
 	a := startSynced(t, fake, seeded(t, seed))
@@ -79,16 +81,17 @@ func TestSyncFirstRunAndSecondMachine(t *testing.T) {
 	}
 
 	// Nothing changed: one changes call, no listing.
-	lists := fake.Calls("GET /drive/v3/files")
+	lists := fake.Hits("GET /drive/v3/files")
 	if rep := b.sync(); !rep.Idle || rep.Notes != 2 {
 		t.Errorf("idle sync = %+v", rep)
 	}
-	if fake.Calls("GET /drive/v3/files") != lists {
+	if fake.Hits("GET /drive/v3/files") != lists {
 		t.Error("an idle sync listed the Drive folder")
 	}
 }
 
 func TestSyncChangesBothWays(t *testing.T) {
+	t.Parallel()
 	fake := drivetest.New(t)
 	e := startSynced(t, fake, t.TempDir())
 	e.sync()
@@ -147,7 +150,7 @@ func TestSyncChangesBothWays(t *testing.T) {
 			return ""
 		}},
 		{"folder renamed on Drive", func() {
-			file, _, _ := fake.Get(fake.ID(root, "inbox/from-phone.md"))
+			file, _, _ := fake.File(fake.ID(root, "inbox/from-phone.md"))
 			fake.Rename(file.Parents[0], "phone")
 		}, func(rep syncOutput) string {
 			if e.exists("inbox/from-phone.md") || !e.exists("phone/from-phone.md") || !slices.Equal(rep.Moved, []string{"inbox/from-phone.md -> phone/from-phone.md"}) {
@@ -189,6 +192,7 @@ func TestSyncChangesBothWays(t *testing.T) {
 }
 
 func TestSyncConflicts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		local     func(e *env) // what this machine does
@@ -254,6 +258,7 @@ func TestSyncConflicts(t *testing.T) {
 }
 
 func TestSyncFirstRunWithDifferentNotesOnBothSides(t *testing.T) {
+	t.Parallel()
 	fake := drivetest.New(t)
 	a := startSynced(t, fake, seeded(t, map[string]string{"todo.md": "from A\n", "shared.md": "identical\n"}))
 	a.sync()
@@ -279,6 +284,7 @@ func TestSyncFirstRunWithDifferentNotesOnBothSides(t *testing.T) {
 }
 
 func TestSyncFailures(t *testing.T) {
+	t.Parallel()
 	t.Run("Drive folder trashed", func(t *testing.T) {
 		fake := drivetest.New(t)
 		e := startSynced(t, fake, t.TempDir())
@@ -302,7 +308,7 @@ func TestSyncFailures(t *testing.T) {
 		e.sync()
 		root := fake.Root("Notes")
 		id := fake.ID(root, "proj/plan.md")
-		file, _, _ := fake.Get(id)
+		file, _, _ := fake.File(id)
 		fake.Lag(id, true)
 		fake.Lag(file.Parents[0], true)
 		fake.Rename(id, "renamed.md")
@@ -311,7 +317,7 @@ func TestSyncFailures(t *testing.T) {
 		if len(rep.TrashedLocal) != 0 || !e.exists("proj/renamed.md") || e.exists("proj/plan.md") || len(rep.Failed) != 0 {
 			t.Errorf("a note missing from a listing but alive on Drive: report %+v", rep)
 		}
-		if fake.Calls("GET /drive/v3/files/{id}") < 2 {
+		if fake.Hits("GET /drive/v3/files/{id}") < 2 {
 			t.Error("the missing note and its folder were not looked up")
 		}
 	})
@@ -332,7 +338,7 @@ func TestSyncFailures(t *testing.T) {
 		e := startSynced(t, fake, t.TempDir())
 		e.sync()
 		e.write("a.md", "alpha\n")
-		fake.FailNext("POST /upload/drive/v3/files", 1) // a create is not retried: it might have happened
+		fake.FailNext("POST /upload/drive/v3/files", 1, http.StatusInternalServerError) // a create is not retried: it might have happened
 		rep := e.sync()
 		if len(rep.Failed) != 1 || !strings.HasPrefix(rep.Failed[0], "a.md: ") {
 			t.Fatalf("report %+v", rep)
@@ -350,6 +356,7 @@ func TestSyncFailures(t *testing.T) {
 }
 
 func TestSyncFlags(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--sync", "dropbox"},
 		{"--sync", "drive", "--sync-interval", "1s"},

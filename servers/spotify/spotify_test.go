@@ -49,6 +49,7 @@ func start(t *testing.T, signedIn bool) *env {
 }
 
 func TestNoSignIn(t *testing.T) {
+	t.Parallel()
 	e := start(t, false)
 	msg := mcptest.CallError(t, e.cs, "get_playback", map[string]any{})
 	if !strings.Contains(msg, "run `spotify auth login`") {
@@ -68,6 +69,7 @@ func TestNoSignIn(t *testing.T) {
 }
 
 func TestRefreshRotationPersisted(t *testing.T) {
+	t.Parallel()
 	e := start(t, true)
 	var out playbackOutput
 	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_playback", map[string]any{}), &out)
@@ -90,6 +92,7 @@ func TestRefreshRotationPersisted(t *testing.T) {
 }
 
 func TestInvalidGrant(t *testing.T) {
+	t.Parallel()
 	e := start(t, true)
 	e.fake.set(func(f *fakeSpotify) { f.revoked = true })
 	for range 2 {
@@ -107,6 +110,7 @@ func TestInvalidGrant(t *testing.T) {
 }
 
 func TestPlayByQueryOnDevice(t *testing.T) {
+	t.Parallel()
 	e := start(t, true)
 	var out doneOutput
 	mcptest.Decode(t, mcptest.Call(t, e.cs, "play", map[string]any{"query": "Radiohead", "type": "artist", "device": "kitchen"}), &out)
@@ -152,6 +156,7 @@ func TestPlayByQueryOnDevice(t *testing.T) {
 }
 
 func TestNoActiveDeviceAndPremium(t *testing.T) {
+	t.Parallel()
 	e := start(t, true)
 	e.fake.set(func(f *fakeSpotify) { f.active = false })
 	var pb playbackOutput
@@ -170,6 +175,7 @@ func TestNoActiveDeviceAndPremium(t *testing.T) {
 }
 
 func TestRateLimitThenSuccess(t *testing.T) {
+	t.Parallel()
 	e := start(t, true)
 	e.fake.set(func(f *fakeSpotify) { f.throttle = 1 })
 	var out devicesOutput
@@ -209,6 +215,7 @@ func scrapeMetrics(t *testing.T, e *env) string {
 }
 
 func TestSearchPagesPastTen(t *testing.T) {
+	t.Parallel()
 	e := start(t, true)
 	var out searchOutput
 	mcptest.Decode(t, mcptest.Call(t, e.cs, "search_music", map[string]any{"query": "radiohead", "limit": 25}), &out)
@@ -237,6 +244,7 @@ func TestSearchPagesPastTen(t *testing.T) {
 }
 
 func TestPlaylistEditsUseItemsEndpoints(t *testing.T) {
+	t.Parallel()
 	e := start(t, true)
 	var pls playlistsOutput
 	mcptest.Decode(t, mcptest.Call(t, e.cs, "list_playlists", map[string]any{}), &pls)
@@ -270,6 +278,7 @@ func TestPlaylistEditsUseItemsEndpoints(t *testing.T) {
 }
 
 func TestLibrary(t *testing.T) {
+	t.Parallel()
 	e := start(t, true)
 	mcptest.Call(t, e.cs, "save_tracks", map[string]any{"uris": []string{"t1", "spotify:album:al1"}})
 	if c := e.fake.called("PUT /v1/me/library?uris=spotify%3Atrack%3At1%2Cspotify%3Aalbum%3Aal1"); c == "" {
@@ -297,6 +306,7 @@ func TestLibrary(t *testing.T) {
 }
 
 func TestParseURI(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, kind, want string }{
 		{"spotify:track:abc", "", "spotify:track:abc"},
 		{"https://open.spotify.com/intl-de/album/xyz?si=1", "", "spotify:album:xyz"},

@@ -11,6 +11,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	creds := t.TempDir()
 	if err := os.WriteFile(filepath.Join(creds, "auth-tokens"), []byte("a:0123456789abcdef\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -75,6 +76,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -124,6 +126,7 @@ func TestOAuthFlags(t *testing.T) {
 }
 
 func TestServerFlags(t *testing.T) {
+	t.Parallel()
 	var policy string
 	extra := func(fs *flag.FlagSet) { fs.StringVar(&policy, "policy", "blocklist", "command policy") }
 	if _, err := Parse("shell", 9001, nil, func(k string) string { return map[string]string{"MCP_POLICY": "allowlist"}[k] }, io.Discard, extra); err != nil {
@@ -135,6 +138,7 @@ func TestServerFlags(t *testing.T) {
 }
 
 func TestIsLoopback(t *testing.T) {
+	t.Parallel()
 	for host, want := range map[string]bool{
 		"localhost": true, "LOCALHOST": true, "127.0.0.1": true, "127.8.9.1": true, "::1": true, "[::1]": true,
 		"0.0.0.0": false, "192.168.1.110": false, "example.com": false, "": false, "localhost.evil.example": false,

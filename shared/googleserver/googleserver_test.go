@@ -42,6 +42,7 @@ func open(t *testing.T, args ...string) (*Account, error) {
 }
 
 func TestOpen(t *testing.T) {
+	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "none.json")
 	tests := []struct {
 		name       string
@@ -79,6 +80,7 @@ func TestOpen(t *testing.T) {
 }
 
 func TestFail(t *testing.T) {
+	t.Parallel()
 	acct := &Account{product: testProduct}
 	tests := []struct {
 		name     string
@@ -111,6 +113,7 @@ func TestFail(t *testing.T) {
 }
 
 func TestHasReason(t *testing.T) {
+	t.Parallel()
 	ge := &googleapi.Error{Code: 403, Errors: []googleapi.ErrorItem{{Reason: "storageQuotaExceeded"}}}
 	if !HasReason(ge, "exportSizeLimitExceeded", "storageQuotaExceeded") || HasReason(ge, "rateLimitExceeded") {
 		t.Error("HasReason does not match the error's reasons")

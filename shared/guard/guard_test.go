@@ -11,6 +11,7 @@ import (
 )
 
 func TestHostAllowed(t *testing.T) {
+	t.Parallel()
 	h := NewHosts("192.168.1.110", []string{"mcp-calc.example.com"}, nil)
 	tests := map[string]bool{
 		"127.0.0.1:9003":           true,
@@ -37,6 +38,7 @@ func TestHostAllowed(t *testing.T) {
 }
 
 func TestOriginAllowed(t *testing.T) {
+	t.Parallel()
 	h := NewHosts("127.0.0.1", nil, []string{"https://app.example.com"})
 	tests := map[string]bool{
 		"":                              true, // MCP clients send none
@@ -58,6 +60,7 @@ func TestOriginAllowed(t *testing.T) {
 }
 
 func TestLoadTokens(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		body    string
@@ -106,6 +109,7 @@ func TestLoadTokens(t *testing.T) {
 // TestLoadTokensPermissions: a tokens file others can read, or whose folder others can write,
 // is refused with the fix; a private file in a folder others may only list is fine.
 func TestLoadTokensPermissions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		dirMode  os.FileMode

@@ -8,6 +8,7 @@ import (
 )
 
 func TestIsLocal(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		peer   string
@@ -50,6 +51,7 @@ func TestIsLocal(t *testing.T) {
 }
 
 func TestFromRequest(t *testing.T) {
+	t.Parallel()
 	tok, err := parseTokens("tokens", strings.NewReader("laptop:0123456789abcdef0123456789abcdef\n"))
 	if err != nil {
 		t.Fatal(err)

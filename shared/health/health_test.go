@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -41,28 +42,33 @@ func TestReport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := NewRegistry("calculator", "v1", func() int { return 3 })
-			for n, fn := range tt.checks {
-				r.Add(n, fn)
-			}
-			start := time.Now()
-			rep := r.Report(context.Background(), 50*time.Millisecond)
-			if time.Since(start) > 500*time.Millisecond {
-				t.Errorf("report took %s", time.Since(start))
-			}
-			if rep.Status != tt.want || rep.Name != "calculator" || rep.Version != "v1" || rep.Tools != 3 {
-				t.Errorf("report = %+v, want status %s", rep, tt.want)
-			}
-			for n, want := range tt.detail {
-				if rep.Checks[n] != want {
-					t.Errorf("check %s = %+v, want %+v", n, rep.Checks[n], want)
+			// In a synctest bubble the 50ms timeout and the abandoned check's second are fake time.
+			synctest.Test(t, func(t *testing.T) {
+				r := NewRegistry("calculator", "v1", func() int { return 3 })
+				for n, fn := range tt.checks {
+					r.Add(n, fn)
 				}
-			}
+				start := time.Now()
+				rep := r.Report(context.Background(), 50*time.Millisecond)
+				if time.Since(start) > 500*time.Millisecond {
+					t.Errorf("report took %s", time.Since(start))
+				}
+				if rep.Status != tt.want || rep.Name != "calculator" || rep.Version != "v1" || rep.Tools != 3 {
+					t.Errorf("report = %+v, want status %s", rep, tt.want)
+				}
+				for n, want := range tt.detail {
+					if rep.Checks[n] != want {
+						t.Errorf("check %s = %+v, want %+v", n, rep.Checks[n], want)
+					}
+				}
+				time.Sleep(2 * time.Second) // fake time: an abandoned check ends before the bubble does
+			})
 		})
 	}
 }
 
 func TestHandlerDetailOnlyWhenTrusted(t *testing.T) {
+	t.Parallel()
 	r := NewRegistry("notes", "v2", func() int { return 7 })
 	r.Add("vault", func(context.Context) Result { return Result{Status: OK, Detail: "/home/alice/vault: 1200 notes"} })
 	r.Add("google token", func(context.Context) Result { return Result{Status: Fail, Detail: "alice@example.com: revoked"} })

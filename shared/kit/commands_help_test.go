@@ -12,6 +12,7 @@ import (
 // TestHelpListsCommands: --help ends with every subcommand's own usage, so `gmail --help`
 // names `gmail auth login|status|logout`.
 func TestHelpListsCommands(t *testing.T) {
+	t.Parallel()
 	spec := testSpec(nil)
 	spec.Name = "gmail"
 	spec.Commands = map[string]kit.Command{"auth": oauth.Google.Command("gmail", nil)}

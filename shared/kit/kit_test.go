@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,8 +17,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -110,6 +113,7 @@ func post(t *testing.T, url string, body string, headers map[string]string) (int
 }
 
 func TestGuards(t *testing.T) {
+	t.Parallel()
 	tokens := writeTokens(t)
 	h := mcptest.Start(t, testSpec(nil), "--auth-tokens-file", tokens, "--allowed-hosts", "mcp-kit.example.com",
 		"--allowed-origins", "https://app.example.com", "--max-body-bytes", "4096")
@@ -160,6 +164,7 @@ func TestGuards(t *testing.T) {
 }
 
 func TestOversizedChunkedBody(t *testing.T) {
+	t.Parallel()
 	h := mcptest.Start(t, testSpec(nil), "--max-body-bytes", "2048")
 	// A body without Content-Length is cut off while it is read.
 	pr, pw := io.Pipe()
@@ -274,6 +279,7 @@ func TestToolCalls(t *testing.T) {
 }
 
 func TestAnnotationsAndReadOnly(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -316,6 +322,7 @@ func TestAnnotationsAndReadOnly(t *testing.T) {
 }
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		checks     map[string]health.Result
@@ -355,6 +362,7 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestRunExitCodes(t *testing.T) {
+	t.Parallel()
 	tokens := writeTokens(t)
 	openTokens := writeTokens(t)
 	if err := os.Chmod(openTokens, 0o644); err != nil {
@@ -402,6 +410,7 @@ func TestRunExitCodes(t *testing.T) {
 // TestServeReadinessAndShutdown runs the whole command: readiness reaches the notify socket,
 // SIGTERM (here: ctx cancel) lets an in-flight call finish, and the command exits 0.
 func TestServeReadinessAndShutdown(t *testing.T) {
+	// Not parallel: it frees a port and binds it again, which another test could take between.
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "notify")
 	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: sock, Net: "unixgram"})
@@ -474,6 +483,7 @@ func TestServeReadinessAndShutdown(t *testing.T) {
 // TestBackground checks that background work starts only when serving, ends with the server,
 // and is waited for before the other cleanups run.
 func TestBackground(t *testing.T) {
+	t.Parallel()
 	var events []string
 	var mu sync.Mutex
 	record := func(e string) {
@@ -518,6 +528,7 @@ func TestBackground(t *testing.T) {
 // TestHealthzDisclosure runs /healthz over real HTTP as each kind of caller: only a request
 // from this machine (not through a tunnel) or one with a valid token sees the checks.
 func TestHealthzDisclosure(t *testing.T) {
+	t.Parallel()
 	secret := map[string]health.Result{"google token": {Status: health.Warn, Detail: "alice@example.com, scopes gmail.modify, /var/lib/mcp-servers/google/token.json"}}
 	summary := []string{"name", "status", "version"}
 	full := []string{"checks", "name", "status", "tools", "uptime_seconds", "version"}
@@ -582,6 +593,7 @@ func TestHealthzDisclosure(t *testing.T) {
 
 // TestMetricsAccess: /metrics names the tools and versions, so it is not for the tunnel.
 func TestMetricsAccess(t *testing.T) {
+	t.Parallel()
 	tunnel := "mcp-kit.example.com"
 	tokens := writeTokens(t)
 	withTokens := mcptest.Start(t, testSpec(nil), "--auth-tokens-file", tokens, "--allowed-hosts", tunnel)
@@ -648,27 +660,11 @@ func get(t *testing.T, url string, headers map[string]string) (int, string) {
 }
 
 // TestAbandonedCalls: a handler that outlives its timeout is abandoned, not stopped, and the
-// answer says so; for a tool that can change things it says to check before retrying.
+// answer says so; for a tool that can change things it says to check before retrying. Each
+// part runs in a synctest bubble over in-memory transports: the timeouts and the grace are
+// fake time.
 func TestAbandonedCalls(t *testing.T) {
-	release := make(chan struct{})
-	hang := func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, empty, error) {
-		<-release // ignores its context, as a handler blocked in a syscall would
-		return nil, empty{}, nil
-	}
-	spec := kit.Spec{Name: "abandon", Port: 9997, Setup: func(s *kit.Server) error {
-		kit.AddTool(s, kit.Tool{Name: "slow_read", Description: "Read slowly.", ReadOnly: true, Timeout: 200 * time.Millisecond}, hang)
-		kit.AddTool(s, kit.Tool{Name: "slow_send", Description: "Send slowly.", Destructive: true, Timeout: 200 * time.Millisecond}, hang)
-		kit.AddTool(s, kit.Tool{Name: "slow_write", Description: "Write slowly.", Timeout: 200 * time.Millisecond}, hang)
-		honour := func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, empty, error) {
-			<-ctx.Done()
-			return nil, empty{}, fmt.Errorf("listing messages: %w", ctx.Err())
-		}
-		kit.AddTool(s, kit.Tool{Name: "stop_read", Description: "Read until told to stop.", ReadOnly: true, Timeout: 200 * time.Millisecond}, honour)
-		kit.AddTool(s, kit.Tool{Name: "stop_send", Description: "Send until told to stop.", Destructive: true, Timeout: 200 * time.Millisecond}, honour)
-		return nil
-	}}
-	h := mcptest.Start(t, spec)
-	cs := h.Connect(t, "")
+	t.Parallel()
 	tests := []struct {
 		tool    string
 		want    string
@@ -680,45 +676,118 @@ func TestAbandonedCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
-			res := mcptest.Call(t, cs, tt.tool, nil)
-			text := mcptest.Text(res)
-			if !res.IsError || !strings.Contains(text, tt.want) || strings.Contains(text, tt.mustNot) {
-				t.Errorf("answer %v %q, want an error with %q", res.IsError, text, tt.want)
-			}
-			if got := h.Server.Metrics().Abandoned(tt.tool); got != 1 {
-				t.Errorf("abandoned count = %d, want 1", got)
-			}
-			if got := h.Server.Metrics().Calls(tt.tool, "error"); got != 1 {
-				t.Errorf("error count = %d, want 1", got)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				release := make(chan struct{})
+				logs := &mcptest.LogBuffer{}
+				srv, cs := startInMemory(t, abandonSpec(release), logs)
+				start := time.Now()
+				res := mcptest.Call(t, cs, tt.tool, nil)
+				text := mcptest.Text(res)
+				if !res.IsError || !strings.Contains(text, tt.want) || strings.Contains(text, tt.mustNot) {
+					t.Errorf("answer %v %q, want an error with %q", res.IsError, text, tt.want)
+				}
+				if took := time.Since(start); took < 200*time.Millisecond || took > time.Second {
+					t.Errorf("abandoned after %v, want its 200ms timeout and the short grace", took)
+				}
+				if got := srv.Metrics().Abandoned(tt.tool); got != 1 {
+					t.Errorf("abandoned count = %d, want 1", got)
+				}
+				if got := srv.Metrics().Calls(tt.tool, "error"); got != 1 {
+					t.Errorf("error count = %d, want 1", got)
+				}
+				if body := getMetrics(t, srv); !strings.Contains(body, `mcp_tool_calls_abandoned_total{tool="`+tt.tool+`"} 1`) {
+					t.Errorf("/metrics lacks the abandoned count:\n%s", body)
+				}
+				if !strings.Contains(logs.String(), `"code":"timeout"`) {
+					t.Errorf("the log lacks code timeout:\n%s", logs.String())
+				}
+				close(release)
+				synctest.Wait() // the abandoned handler returns and its late finish is logged
+				if n := strings.Count(logs.String(), "abandoned tool call finished"); n != 1 {
+					t.Errorf("%d late finishes logged, want 1:\n%s", n, logs.String())
+				}
+			})
 		})
 	}
 	// A tool that honours its context stops at the timeout: not abandoned, and the answer says so.
-	for _, tt := range []struct{ tool, want string }{
-		{"stop_read", "stop_read stopped at its 200ms timeout before finishing (listing messages: context deadline exceeded); ask for less"},
-		{"stop_send", "stop_send stopped at its 200ms timeout before finishing (listing messages: context deadline exceeded) — it may have done part of its work: check before retrying"},
-	} {
-		res := mcptest.Call(t, cs, tt.tool, nil)
-		if text := mcptest.Text(res); !res.IsError || !strings.Contains(text, tt.want) {
-			t.Errorf("%s: %v %q, want %q", tt.tool, res.IsError, text, tt.want)
+	synctest.Test(t, func(t *testing.T) {
+		srv, cs := startInMemory(t, abandonSpec(nil), &mcptest.LogBuffer{})
+		for _, tt := range []struct{ tool, want string }{
+			{"stop_read", "stop_read stopped at its 200ms timeout before finishing (listing messages: context deadline exceeded); ask for less"},
+			{"stop_send", "stop_send stopped at its 200ms timeout before finishing (listing messages: context deadline exceeded) — it may have done part of its work: check before retrying"},
+		} {
+			res := mcptest.Call(t, cs, tt.tool, nil)
+			if text := mcptest.Text(res); !res.IsError || !strings.Contains(text, tt.want) {
+				t.Errorf("%s: %v %q, want %q", tt.tool, res.IsError, text, tt.want)
+			}
+			if got := srv.Metrics().Abandoned(tt.tool); got != 0 {
+				t.Errorf("%s: abandoned count = %d, want 0 (it stopped)", tt.tool, got)
+			}
 		}
-		if got := h.Server.Metrics().Abandoned(tt.tool); got != 0 {
-			t.Errorf("%s: abandoned count = %d, want 0 (it stopped)", tt.tool, got)
+	})
+}
+
+// abandonSpec is a server whose slow_* tools ignore their 200ms timeout until release is
+// closed and whose stop_* tools stop at it.
+func abandonSpec(release chan struct{}) kit.Spec {
+	hang := func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, empty, error) {
+		<-release // ignores its context, as a handler blocked in a syscall would
+		return nil, empty{}, nil
+	}
+	return kit.Spec{Name: "abandon", Port: 9997, Setup: func(s *kit.Server) error {
+		kit.AddTool(s, kit.Tool{Name: "slow_read", Description: "Read slowly.", ReadOnly: true, Timeout: 200 * time.Millisecond}, hang)
+		kit.AddTool(s, kit.Tool{Name: "slow_send", Description: "Send slowly.", Destructive: true, Timeout: 200 * time.Millisecond}, hang)
+		kit.AddTool(s, kit.Tool{Name: "slow_write", Description: "Write slowly.", Timeout: 200 * time.Millisecond}, hang)
+		honour := func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, empty, error) {
+			<-ctx.Done()
+			return nil, empty{}, fmt.Errorf("listing messages: %w", ctx.Err())
 		}
+		kit.AddTool(s, kit.Tool{Name: "stop_read", Description: "Read until told to stop.", ReadOnly: true, Timeout: 200 * time.Millisecond}, honour)
+		kit.AddTool(s, kit.Tool{Name: "stop_send", Description: "Send until told to stop.", Destructive: true, Timeout: 200 * time.Millisecond}, honour)
+		return nil
+	}}
+}
+
+// getMetrics is the server's /metrics page, asked for from loopback without a socket.
+func getMetrics(t *testing.T, srv *kit.Server) string {
+	t.Helper()
+	h, err := srv.Handler()
+	if err != nil {
+		t.Fatal(err)
 	}
-	_, body := get(t, h.URL+"/metrics", nil)
-	if !strings.Contains(body, `mcp_tool_calls_abandoned_total{tool="slow_send"} 1`) {
-		t.Errorf("/metrics lacks the abandoned count:\n%s", body)
+	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:9997/metrics", nil)
+	req.RemoteAddr = "127.0.0.1:40000"
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("/metrics: %d %s", rec.Code, rec.Body)
 	}
-	if !strings.Contains(h.Logs(), `"code":"timeout"`) {
-		t.Errorf("the log lacks code timeout:\n%s", h.Logs())
+	return rec.Body.String()
+}
+
+// startInMemory builds the spec's server and connects a go-sdk client to it over in-memory
+// transports, for tests in a synctest bubble (which cannot wait on real sockets).
+func startInMemory(t *testing.T, spec kit.Spec, logs io.Writer) (*kit.Server, *mcp.ClientSession) {
+	t.Helper()
+	cfg, err := config.Parse(spec.Name, spec.Port, nil, func(string) string { return "" }, logs, spec.Flags)
+	if err != nil {
+		t.Fatal(err)
 	}
-	close(release)
-	deadline := time.Now().Add(5 * time.Second)
-	for strings.Count(h.Logs(), "abandoned tool call finished") < 3 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the late finishes were not logged:\n%s", h.Logs())
-		}
-		time.Sleep(10 * time.Millisecond)
+	srv, err := kit.New(spec, cfg, logs)
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(srv.Close)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "kit-test", Version: "0"}, nil).Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return srv, cs
 }

@@ -5,21 +5,22 @@ import (
 	"sync"
 )
 
-// safeBuilder collects the server's log lines from many goroutines.
-type safeBuilder struct {
-	mu sync.Mutex
-	strings.Builder
+// LogBuffer collects a server's log lines written from many goroutines.
+type LogBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
 }
 
-func (b *safeBuilder) Write(p []byte) (int, error) {
+// Write appends p.
+func (b *LogBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.Builder.Write(p)
+	return b.buf.Write(p)
 }
 
 // String returns what was written so far.
-func (b *safeBuilder) String() string {
+func (b *LogBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.Builder.String()
+	return b.buf.String()
 }

@@ -24,13 +24,13 @@ const ProtocolVersion = "2025-11-25"
 type Harness struct {
 	URL    string // http://127.0.0.1:PORT
 	Server *kit.Server
-	logs   *safeBuilder
+	logs   *LogBuffer
 }
 
 // Start serves spec with the given command-line flags on a loopback port until the test ends.
 func Start(t testing.TB, spec kit.Spec, args ...string) *Harness {
 	t.Helper()
-	logs := &safeBuilder{}
+	logs := &LogBuffer{}
 	cfg, err := config.Parse(spec.Name, spec.Port, args, func(string) string { return "" }, logs, spec.Flags)
 	if err != nil {
 		t.Fatalf("config: %v", err)

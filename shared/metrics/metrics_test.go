@@ -74,6 +74,7 @@ func counter(t *testing.T, families map[string]*dto.MetricFamily, name string, l
 }
 
 func TestExposition(t *testing.T) {
+	t.Parallel()
 	r := NewRegistry("calc\"ulator", "v1")
 	r.DeclareTool("evaluate")
 	r.DeclareTool("statistics")

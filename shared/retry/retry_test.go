@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -39,6 +40,7 @@ func (s *script) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestTransport(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		method     string
@@ -147,33 +149,50 @@ func TestTraceSeesErrorRetries(t *testing.T) {
 	}
 }
 
+// inMemory serves requests with a handler in the same process, so that tests in a synctest
+// bubble have no network I/O to wait on.
+type inMemory struct{ h http.Handler }
+
+func (m inMemory) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body == nil { // a server's request always has a body
+		r = r.Clone(r.Context())
+		r.Body = http.NoBody
+	}
+	rec := httptest.NewRecorder()
+	m.h.ServeHTTP(rec, r)
+	return rec.Result(), nil
+}
+
+// TestTransportStopsWhenContextEnds runs in a synctest bubble: the hour of backoff is fake
+// time, and the cancel comes once RoundTrip is durably waiting in it.
 func TestTransportStopsWhenContextEnds(t *testing.T) {
-	srv := httptest.NewServer(&script{statuses: []int{503}})
-	defer srv.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	tr := &Transport{Base: srv.Client().Transport, BaseDelay: time.Hour, MaxDelay: time.Hour}
-	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL, nil)
-	done := make(chan error, 1)
-	go func() {
-		resp, err := tr.RoundTrip(req)
-		if resp != nil {
-			resp.Body.Close()
-		}
-		done <- err
-	}()
-	time.Sleep(50 * time.Millisecond)
-	cancel()
-	select {
-	case err := <-done:
-		if err == nil {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		tr := &Transport{Base: inMemory{&script{statuses: []int{503}}}, BaseDelay: time.Hour, MaxDelay: time.Hour}
+		req, _ := http.NewRequestWithContext(ctx, "GET", "http://api.test/", nil)
+		start := time.Now()
+		done := make(chan error, 1)
+		go func() {
+			resp, err := tr.RoundTrip(req)
+			if resp != nil {
+				resp.Body.Close()
+			}
+			done <- err
+		}()
+		synctest.Wait() // RoundTrip is in its backoff
+		cancel()
+		if err := <-done; err == nil {
 			t.Fatal("no error after cancel")
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("RoundTrip kept waiting after cancel")
-	}
+		if waited := time.Since(start); waited != 0 {
+			t.Errorf("RoundTrip kept waiting %v after cancel", waited)
+		}
+	})
 }
 
 func TestRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	tests := []struct {
 		in   string
@@ -194,43 +213,44 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
+// TestLimiter runs in a synctest bubble: once every request is durably blocked, in the server
+// or waiting for a slot, exactly two are in the server.
 func TestLimiter(t *testing.T) {
-	var running, peak atomic.Int32
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := running.Add(1)
-		for {
-			p := peak.Load()
-			if n <= p || peak.CompareAndSwap(p, n) {
-				break
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var running, peak atomic.Int32
+		release := make(chan struct{})
+		server := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n := running.Add(1)
+			for {
+				p := peak.Load()
+				if n <= p || peak.CompareAndSwap(p, n) {
+					break
+				}
 			}
+			<-release
+			running.Add(-1)
+		})
+		client := &http.Client{Transport: NewLimiter(inMemory{server}, 2)}
+		var wg sync.WaitGroup
+		for range 6 {
+			wg.Go(func() {
+				resp, err := client.Get("http://api.test/")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				resp.Body.Close()
+			})
 		}
-		<-release
-		running.Add(-1)
-	}))
-	defer srv.Close()
-	client := &http.Client{Transport: NewLimiter(srv.Client().Transport, 2)}
-	var wg sync.WaitGroup
-	for range 6 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			resp, err := client.Get(srv.URL)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			resp.Body.Close()
-		}()
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for running.Load() < 2 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond) // a third request, if let through, would show up now
-	close(release)
-	wg.Wait()
-	if p := peak.Load(); p != 2 {
-		t.Errorf("peak concurrency %d, want 2", p)
-	}
+		synctest.Wait()
+		if n := running.Load(); n != 2 {
+			t.Errorf("%d requests in the server while the rest wait, want 2", n)
+		}
+		close(release)
+		wg.Wait()
+		if p := peak.Load(); p != 2 {
+			t.Errorf("peak concurrency %d, want 2", p)
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 // TestClassifySpellings runs every host through ParseHost and Classify, the way the URL check
 // does, and names what each spelling is.
 func TestClassifySpellings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		host   string
 		reason string // substring of the refusal; "" = allowed
@@ -223,6 +224,7 @@ var interesting = [][]byte{
 }
 
 func TestClassifyMatchesReference(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 200000 {
 		var b [16]byte
@@ -281,6 +283,7 @@ func FuzzClassify(f *testing.F) {
 }
 
 func TestCheckHostRefusesMalformedIPv6(t *testing.T) {
+	t.Parallel()
 	p, _ := NewPolicy(false, nil)
 	for _, h := range []string{"[::1", "1:2", "::ffff:127.0.0.1:80", "fe80::1%"} {
 		if err := p.CheckHost(t.Context(), h); err == nil {

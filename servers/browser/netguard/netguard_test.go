@@ -15,6 +15,7 @@ import (
 )
 
 func TestParseHost(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		host string
 		want string // "" = not an IP
@@ -69,6 +70,7 @@ func TestParseHost(t *testing.T) {
 }
 
 func TestPolicyAllowList(t *testing.T) {
+	t.Parallel()
 	p, err := NewPolicy(false, []string{"127.0.0.1/32", "10.1.0.0/16", "intranet.local", "fd00::5"})
 	if err != nil {
 		t.Fatal(err)
@@ -105,6 +107,7 @@ func TestPolicyAllowList(t *testing.T) {
 }
 
 func TestCheckHostSpellings(t *testing.T) {
+	t.Parallel()
 	p, _ := NewPolicy(false, nil)
 	for _, h := range []string{"2130706433", "0x7f.1", "0177.0.0.1", "[::ffff:127.0.0.1]", "localhost", "169.254.169.254", "[::1]"} {
 		err := p.CheckHost(context.Background(), h)
@@ -116,6 +119,7 @@ func TestCheckHostSpellings(t *testing.T) {
 }
 
 func TestDialRefusesPrivate(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -144,6 +148,7 @@ func TestDialRefusesPrivate(t *testing.T) {
 }
 
 func TestProxy(t *testing.T) {
+	t.Parallel()
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "hello from "+r.URL.Path)
 	}))
@@ -185,6 +190,7 @@ func TestProxy(t *testing.T) {
 }
 
 func TestProxyConnectRefused(t *testing.T) {
+	t.Parallel()
 	pol, _ := NewPolicy(false, nil)
 	px := startTestProxy(t, pol)
 	c, err := net.Dial("tcp", px.Addr())

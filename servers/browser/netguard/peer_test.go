@@ -88,6 +88,7 @@ func runClient(t *testing.T, cmd *exec.Cmd, in io.WriteCloser, out *strings.Buil
 }
 
 func TestProxyServesOnlyTheBrowser(t *testing.T) {
+	t.Parallel()
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = io.WriteString(w, "reached the target")
 	}))
@@ -127,6 +128,7 @@ func TestProxyServesOnlyTheBrowser(t *testing.T) {
 }
 
 func TestProxyRefusesAnotherUser(t *testing.T) {
+	t.Parallel()
 	if os.Getuid() != 0 {
 		t.Skip("running a client as another user needs root")
 	}
@@ -147,6 +149,7 @@ func TestProxyRefusesAnotherUser(t *testing.T) {
 }
 
 func TestPeersCheck(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -258,6 +261,7 @@ func BenchmarkPeersCheck(b *testing.B) {
 // /proc/net/tcp, and checks the two agree on uid and inode, and that the inode is the socket
 // the test process holds.
 func TestSocketLookups(t *testing.T) {
+	t.Parallel()
 	for _, network := range []string{"tcp4", "tcp6"} {
 		t.Run(network, func(t *testing.T) {
 			addr := "127.0.0.1:0"

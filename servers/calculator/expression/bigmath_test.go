@@ -33,6 +33,7 @@ func apdDigits(t *testing.T, d *apd.Decimal, n int) string {
 
 // TestElementaryAgainstAPD compares exp, ln and pow with apd at 300 digits.
 func TestElementaryAgainstAPD(t *testing.T) {
+	t.Parallel()
 	const digits = 300
 	prec := uint(digits*10/3) + 16
 	c := apd.BaseContext.WithPrecision(digits + 30)
@@ -94,6 +95,7 @@ func TestElementaryAgainstAPD(t *testing.T) {
 
 // TestTrigIdentities checks the series and reductions against each other at high precision.
 func TestTrigIdentities(t *testing.T) {
+	t.Parallel()
 	const digits = 400
 	prec := uint(digits*10/3) + 16
 	ctx := context.Background()
@@ -133,6 +135,7 @@ func TestTrigIdentities(t *testing.T) {
 
 // TestConstCacheConcurrent exercises the shared constant caches from many goroutines.
 func TestConstCacheConcurrent(t *testing.T) {
+	t.Parallel()
 	var wg sync.WaitGroup
 	ref, err := piFloat(context.Background(), 5000)
 	if err != nil {
@@ -161,6 +164,7 @@ func TestConstCacheConcurrent(t *testing.T) {
 
 // TestCancelledMath checks that the numeric loops stop on a cancelled context.
 func TestCancelledMath(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	x := floatOf(3, 200)

@@ -389,6 +389,7 @@ var inexactCases = []evalCase{
 }
 
 func TestEvaluate(t *testing.T) {
+	t.Parallel()
 	for _, group := range [][]evalCase{exactCases, inexactCases} {
 		for _, c := range group {
 			checkCase(t, c)
@@ -541,6 +542,7 @@ var errorCases = []errorCase{
 }
 
 func TestEvaluateErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range errorCases {
 		_, err := Evaluate(context.Background(), c.src, c.opts)
 		var ee *Error
@@ -559,6 +561,7 @@ func TestEvaluateErrors(t *testing.T) {
 }
 
 func TestResultFields(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	res, err := Evaluate(ctx, "x = 1/4; y = x * 2; flag = y > x; z = sqrt(2)", Options{Precision: 10})
 	if err != nil {
@@ -600,6 +603,7 @@ func TestResultFields(t *testing.T) {
 }
 
 func TestExactLargeValues(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	res, err := Evaluate(ctx, "5000!", Options{})
 	if err != nil {
@@ -684,6 +688,7 @@ func TestContextCancellation(t *testing.T) {
 }
 
 func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
 	done := make(chan error)
 	for i := range 16 {
 		go func() {
@@ -711,6 +716,7 @@ type panicContext struct{ context.Context }
 func (panicContext) Err() error { panic("boom") }
 
 func TestPanicsAreRecovered(t *testing.T) {
+	t.Parallel()
 	_, err := Evaluate(panicContext{context.Background()}, "sqrt(2)", Options{})
 	var ee *Error
 	if !errors.As(err, &ee) || ee.Kind != KindLimit || ee.Msg != "internal error evaluating expression" {

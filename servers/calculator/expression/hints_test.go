@@ -15,6 +15,7 @@ import (
 // TestRefusalHintsWork: every refusal whose hint proposes a rewrite is followed by hand, and
 // the followed input must evaluate.
 func TestRefusalHintsWork(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, hint, followed string
 	}{
@@ -68,6 +69,7 @@ var suggestion = regexp.MustCompile(`\b(write|use|try)\b`)
 
 // TestRefusalsWithoutRewrite: where no rewrite helps, the refusal proposes none.
 func TestRefusalsWithoutRewrite(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		"10^(10^7)",                // even the approximate value is beyond the magnitude limit
 		"2^(-(10^7))",              // and below it
@@ -95,6 +97,7 @@ func TestRefusalsWithoutRewrite(t *testing.T) {
 // exponents, a hint's rewrite evaluates to the power's approximate value (sign and decimal
 // exponent), and where there is no such rewrite the hint says why.
 func TestPowerHintsOverOperands(t *testing.T) {
+	t.Parallel()
 	bases := []string{"2", "(-3)", "(3/7)", "1.5", "(-0.001)", "12345678901234567890", "(-1/9)"}
 	exps := []string{"30001", "-30001", "100000", "-100001", "999999", "1000000", "10^7", "-(10^8)"}
 	rewrites := 0
@@ -145,6 +148,7 @@ func TestPowerHintsOverOperands(t *testing.T) {
 
 // TestLimitsAgree: the exported limits are the ones the engine enforces and its errors state.
 func TestLimitsAgree(t *testing.T) {
+	t.Parallel()
 	if got := new(big.Int).Exp(big.NewInt(10), big.NewInt(MaxDigits), nil).BitLen(); got != maxDigitBits {
 		t.Errorf("maxDigitBits = %d, want the bit length of 10^MaxDigits, %d", maxDigitBits, got)
 	}
@@ -189,6 +193,7 @@ func TestLimitsAgree(t *testing.T) {
 // TestFunctionSuggestionsFitTheCall: for misspelt calls of every function with one to three
 // arguments, every suggested function accepts the call as written.
 func TestFunctionSuggestionsFitTheCall(t *testing.T) {
+	t.Parallel()
 	quoted := regexp.MustCompile(`"([a-zA-Z0-9]+)"`)
 	offered := 0
 	for _, name := range functionNames() {

@@ -88,6 +88,7 @@ func apdText(d *apd.Decimal) string {
 // independent arbitrary-precision implementation, so that neither the bc/mpmath
 // output nor this package's code is trusted alone.
 func TestReferenceDigits(t *testing.T) {
+	t.Parallel()
 	c := apd.BaseContext.WithPrecision(refDigits + 20)
 	two := apd.New(2, 0)
 	var d apd.Decimal
@@ -192,6 +193,7 @@ func roundRef(ref string, n int) string {
 }
 
 func TestHighPrecision(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ src, ref string }{
 		{"sqrt(2)", refSqrt2},
 		{"2^0.5", refSqrt2},
@@ -239,6 +241,7 @@ func TestHighPrecision(t *testing.T) {
 }
 
 func TestRoundRef(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		ref  string
 		n    int

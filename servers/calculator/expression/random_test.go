@@ -51,6 +51,7 @@ func (g exprGen) expr(depth int) string {
 // 34-digit answer must be the 60-digit answer rounded to 34 digits, except
 // where more precision legitimately changes the outcome.
 func TestRandomExpressions(t *testing.T) {
+	t.Parallel()
 	g := exprGen{rand.New(rand.NewPCG(1, 2))}
 	n := 2000
 	if testing.Short() {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestDescribe(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		values      []float64
@@ -147,6 +148,7 @@ func checkSummary(t *testing.T, got, want Summary) {
 }
 
 func TestDescribeExactness(t *testing.T) {
+	t.Parallel()
 	got, err := Describe(context.Background(), []float64{0.1, 0.2}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -180,6 +182,7 @@ func TestDescribeExactness(t *testing.T) {
 }
 
 func TestDescribeExtremes(t *testing.T) {
+	t.Parallel()
 	got, err := Describe(context.Background(), []float64{-math.MaxFloat64, math.MaxFloat64}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -204,6 +207,7 @@ func TestDescribeExtremes(t *testing.T) {
 }
 
 func TestDescribeErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		values      []float64
@@ -249,6 +253,7 @@ func (c *cancelAfter) Err() error {
 }
 
 func TestDescribeContext(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Describe(ctx, []float64{1, 2}, nil); !errors.Is(err, context.Canceled) {
@@ -262,6 +267,7 @@ func TestDescribeContext(t *testing.T) {
 }
 
 func TestDescribeDoesNotModifyInput(t *testing.T) {
+	t.Parallel()
 	values := []float64{3, 1, 2}
 	if _, err := Describe(context.Background(), values, nil); err != nil {
 		t.Fatal(err)
@@ -272,6 +278,7 @@ func TestDescribeDoesNotModifyInput(t *testing.T) {
 }
 
 func TestToDecimal(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   float64
 		mant int64

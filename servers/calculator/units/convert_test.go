@@ -8,6 +8,7 @@ import (
 )
 
 func TestConvert(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		value, from, to string
 		precision       int
@@ -198,6 +199,7 @@ func TestConvert(t *testing.T) {
 }
 
 func TestConvertResultFields(t *testing.T) {
+	t.Parallel()
 	got, err := Convert("1", "inches", "centimetres", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -216,6 +218,7 @@ func TestConvertResultFields(t *testing.T) {
 }
 
 func TestConvertErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		value, from, to string
 		precision       int
@@ -283,6 +286,7 @@ func TestConvertErrors(t *testing.T) {
 }
 
 func TestPrecision(t *testing.T) {
+	t.Parallel()
 	// 2/3 m in cm is 66.666…; check rounding at several precisions.
 	tests := []struct {
 		precision int

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseDecimal(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string // RatString, "" for rejected
@@ -31,6 +32,7 @@ func TestParseDecimal(t *testing.T) {
 }
 
 func TestFormatExact(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"0", "0"}, {"1", "1"}, {"-2.54", "-2.54"}, {"1234500", "1234500"},
 		{"0.000125", "0.000125"}, {"1/8", "0.125"}, {"-1/1024", "-0.0009765625"},
@@ -46,6 +48,7 @@ func TestFormatExact(t *testing.T) {
 }
 
 func TestFormatRounded(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		sig  int
@@ -66,6 +69,7 @@ func TestFormatRounded(t *testing.T) {
 }
 
 func TestIsTerminating(t *testing.T) {
+	t.Parallel()
 	tests := map[string]bool{
 		"1": true, "1/2": true, "1/1024": true, "3/1250": true, "0": true, "-7/40": true,
 		"1/3": false, "1/760": false, "5/18": false, "1/6": false,
@@ -78,6 +82,7 @@ func TestIsTerminating(t *testing.T) {
 }
 
 func TestEditDistance(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b  string
 		limit int
@@ -94,6 +99,7 @@ func TestEditDistance(t *testing.T) {
 }
 
 func TestPlural(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"meter": "meters", "foot": "feet", "inch": "inches", "century": "centuries", "day": "days",
 		"square foot": "square feet", "foot per second": "feet per second", "foot-pound": "foot-pounds",
@@ -107,6 +113,7 @@ func TestPlural(t *testing.T) {
 }
 
 func TestParsecPrecision(t *testing.T) {
+	t.Parallel()
 	// 1 pc = 96939420213600000/π m, to 60 significant digits (computed
 	// independently with a 200-digit π).
 	got, err := Convert("1", "pc", "m", 60)

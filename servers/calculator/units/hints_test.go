@@ -9,6 +9,7 @@ import (
 // TestSuggestedUnitsConvert: a misspelt or ambiguous unit suggests only units that convert
 // with the other unit, whichever side is misspelt.
 func TestSuggestedUnitsConvert(t *testing.T) {
+	t.Parallel()
 	quoted := regexp.MustCompile(`"([^"]+)"`)
 	tests := []struct {
 		from, to string

@@ -10,6 +10,7 @@ import (
 )
 
 func TestLookupAliases(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"m": "m", "meter": "m", "meters": "m", "metre": "m", "Metres": "m", "METERS": "m",
 		"km": "km", "KM": "km", "kilometers": "km", "kilometre": "km", "Kilometres": "km",
@@ -70,6 +71,7 @@ func TestLookupAliases(t *testing.T) {
 }
 
 func TestLookupAmbiguous(t *testing.T) {
+	t.Parallel()
 	for _, spelling := range []string{"mb", "kb", "gb", "tb", "pb", "eb", "mB", "gB", "kib", "mib", "MM", "mw", "Mw", "CAL", "CALORIES", "Nm"} {
 		_, err := knownUnits.lookup(spelling)
 		if err == nil || !strings.Contains(err.Error(), "is ambiguous") {
@@ -79,6 +81,7 @@ func TestLookupAmbiguous(t *testing.T) {
 }
 
 func TestEveryUnitResolves(t *testing.T) {
+	t.Parallel()
 	for _, u := range Units("") {
 		for _, spelling := range append([]string{u.Symbol}, u.Aliases...) {
 			d, err := knownUnits.lookup(spelling)
@@ -98,6 +101,7 @@ func TestEveryUnitResolves(t *testing.T) {
 }
 
 func TestUnitsAndDimensions(t *testing.T) {
+	t.Parallel()
 	dims := Dimensions()
 	want := []string{"area", "data", "energy", "length", "mass", "power", "pressure", "speed", "temperature", "time", "volume"}
 	if !slices.Equal(dims, want) {
@@ -173,6 +177,7 @@ func TestUnitsAndDimensions(t *testing.T) {
 
 // The package documentation lists every unit.
 func TestDocListsEveryUnit(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("doc.go")
 	if err != nil {
 		t.Fatal(err)
@@ -185,6 +190,7 @@ func TestDocListsEveryUnit(t *testing.T) {
 }
 
 func TestExactDefinitions(t *testing.T) {
+	t.Parallel()
 	factor := func(symbol string) *big.Rat {
 		d, err := knownUnits.lookup(symbol)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDecodeCharset(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		data    []byte
 		charset string
@@ -30,6 +31,7 @@ func TestDecodeCharset(t *testing.T) {
 }
 
 func TestHTMLToText(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{`<html><head><style>p{color:red}</style><title>T</title></head><body><h1>Weekly news</h1><p>Hello&nbsp;<b>Ada</b>,</p><p>Read <a href="https://ex.com/a">the post</a>.</p><ul><li>one</li><li>two</li></ul><script>alert(1)</script></body></html>`,
 			"Weekly news\n\nHello Ada,\n\nRead the post (https://ex.com/a).\n\n- one\n- two"},
@@ -44,6 +46,7 @@ func TestHTMLToText(t *testing.T) {
 }
 
 func TestIsStub(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text string
 		want bool
@@ -116,6 +119,7 @@ func parseBack(t *testing.T, raw []byte) parsed {
 }
 
 func TestCompose(t *testing.T) {
+	t.Parallel()
 	raw, err := Compose(Message{
 		From: "Ada Lovelace <ada@example.com>", To: []string{"Bob <bob@example.com>", "carol@example.com"},
 		Cc: []string{"dan@example.com"}, Bcc: []string{"eve@example.com"}, ReplyTo: []string{"replies@example.com"},

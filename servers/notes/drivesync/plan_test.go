@@ -9,6 +9,7 @@ import (
 )
 
 func TestPlan(t *testing.T) {
+	t.Parallel()
 	stamp := time.Date(2026, 11, 22, 15, 30, 0, 0, time.UTC)
 	entry := func(path, md5 string) Entry { return Entry{Path: path, MD5: md5} }
 	tests := []struct {

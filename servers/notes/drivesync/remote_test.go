@@ -19,6 +19,7 @@ func newRemote(t *testing.T, fake *drivetest.Fake) *Remote {
 }
 
 func TestRemoteRootAndList(t *testing.T) {
+	t.Parallel()
 	fake := drivetest.New(t)
 	r := newRemote(t, fake)
 	ctx := t.Context()
@@ -37,7 +38,7 @@ func TestRemoteRootAndList(t *testing.T) {
 	fake.Put(root, "deep/photo.png", "PNG")
 	fake.Put(root, ".hidden.md", "H")
 	gone := fake.Put(root, "moved-out/c.md", "C")
-	file, _, _ := fake.Get(gone)
+	file, _, _ := fake.File(gone)
 	fake.Delete(file.Parents[0]) // its folder left the tree
 	tree, err := r.List(ctx, root)
 	if err != nil {
@@ -85,6 +86,7 @@ func TestRemoteRootAndList(t *testing.T) {
 }
 
 func TestRemoteChanged(t *testing.T) {
+	t.Parallel()
 	fake := drivetest.New(t)
 	r := newRemote(t, fake)
 	ctx := t.Context()

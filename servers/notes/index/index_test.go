@@ -9,6 +9,7 @@ import (
 )
 
 func TestMatchQuery(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"garden":              `"garden"`,
 		"garden plan":         `"garden" AND "plan"`,
@@ -49,6 +50,7 @@ func FuzzSearchQuery(f *testing.F) {
 }
 
 func TestReopen(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "ix.sqlite")
 	ix, rebuilt, err := Open(t.Context(), file, "/notes")
 	if err != nil || !rebuilt {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestPassages(t *testing.T) {
+	t.Parallel()
 	words := func(n int) string { return strings.TrimSpace(strings.Repeat("word ", n)) }
 	long := strings.Repeat("é", 500) // 1,000 bytes, no space
 	cases := []struct {

@@ -25,6 +25,7 @@ func openTest(t *testing.T, docs ...Doc) *Index {
 }
 
 func TestSearchSnippetsFromPassages(t *testing.T) {
+	t.Parallel()
 	filler := strings.Repeat("lorem ipsum dolor sit amet ", 2000) // 54 KB, 400 passages
 	ix := openTest(t,
 		Doc{Path: "far.md", Title: "Far", Body: "kettle at the start. " + filler + "the copper teapot at the end", Updated: time.Now()},
@@ -110,6 +111,7 @@ func TestCancelStopsSQLite(t *testing.T) {
 
 // TestSearchCancelled checks that Search itself returns the context's error when it ends.
 func TestSearchCancelled(t *testing.T) {
+	t.Parallel()
 	ix := openTest(t, Doc{Path: "huge.md", Title: "Huge", Body: strings.Repeat("alpha ", 600_000), Updated: time.Now()})
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()

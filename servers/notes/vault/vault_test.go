@@ -12,6 +12,7 @@ import (
 )
 
 func TestCleanPath(t *testing.T) {
+	t.Parallel()
 	good := map[string]string{
 		"a":             "a.md",
 		"a.md":          "a.md",
@@ -64,6 +65,7 @@ func FuzzCleanPath(f *testing.F) {
 // TestConfinement checks that writes and reads through the vault never leave the root, even
 // through symlinks planted inside it.
 func TestConfinement(t *testing.T) {
+	t.Parallel()
 	dir, outside := t.TempDir(), t.TempDir()
 	v, err := Open(dir)
 	if err != nil {
@@ -113,6 +115,7 @@ func TestConfinement(t *testing.T) {
 }
 
 func TestWriteExclusiveAndMove(t *testing.T) {
+	t.Parallel()
 	v, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -141,6 +144,7 @@ func TestWriteExclusiveAndMove(t *testing.T) {
 }
 
 func TestParseRender(t *testing.T) {
+	t.Parallel()
 	src := "---\ntitle: \"A: title\"\ntags:\n  - One\n  - two\ncreated: 2024-01-02\nupdated: 2024-01-03T04:05:06Z\naliases: [x]\nnested:\n  k: v\n---\n\n# Body\n\ntext\n"
 	n := Parse(src)
 	if n.Title != "A: title" || !slices.Equal(n.Tags, []string{"one", "two"}) || n.Created.Year() != 2024 || n.Updated.Hour() != 4 {
@@ -199,6 +203,7 @@ func FuzzFrontMatter(f *testing.F) {
 func validUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
 
 func TestMarkdown(t *testing.T) {
+	t.Parallel()
 	body := "# Top\n\n## A\n\na text #tag1\n\n```go\n# not a heading #nottag\n```\n\n### A.1\n\nsub\n\n## B\n\nb text [[Other Note|alias]] ![[img.png]] [[x#h]]\n"
 	if hs := Outline(body); len(hs) != 4 || hs[2].Text != "A.1" || hs[2].Level != 3 {
 		t.Errorf("outline = %+v", hs)

@@ -257,6 +257,7 @@ func FuzzAllowlist(f *testing.F) {
 // TestExecSandboxDetects proves FuzzAllowlist's detector can fail: unlisted programs run by
 // name, through command_not_found_handle and (with strace) by absolute path are all reported.
 func TestExecSandboxDetects(t *testing.T) {
+	t.Parallel()
 	sb := newExecSandbox(t)
 	lines := map[string]string{"id": "ran:id", "x='a[$(id)]'; echo $((x))": "ran:id", "nosuchprog": "not-found:nosuchprog"}
 	if sb.strace != "" {

@@ -16,6 +16,7 @@ func mustNew(t testing.TB, mode Mode, allow ...string) *Policy {
 }
 
 func TestBlocklist(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, Blocklist)
 	tests := []struct {
 		line string
@@ -163,6 +164,7 @@ func TestBlocklist(t *testing.T) {
 }
 
 func TestAllowlist(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, Allowlist, "git", "ls", "cat", "grep", "bash", "/opt/tool/bin/run", "rm")
 	tests := []struct {
 		line string
@@ -225,6 +227,7 @@ func TestAllowlist(t *testing.T) {
 }
 
 func TestOffAllowsEverything(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, Off)
 	for _, line := range []string{"rm -rf /", "echo 'unterminated", ":(){ :|:& };:"} {
 		if err := p.Check(line, "/"); err != nil {
@@ -237,6 +240,7 @@ func TestOffAllowsEverything(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode  Mode
 		allow []string
@@ -261,6 +265,7 @@ func TestNew(t *testing.T) {
 }
 
 func TestDecision(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, Blocklist)
 	if d := p.Decision(p.Check("ls", "/")); d != "allowed" {
 		t.Errorf("got %q", d)
@@ -271,6 +276,7 @@ func TestDecision(t *testing.T) {
 }
 
 func TestForbiddenEnv(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]bool{
 		"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "BASH_ENV": true, "BASH_FUNC_x": true,
 		"ENV": true, "PROMPT_COMMAND": true, "IFS": true, "SHELLOPTS": true, "PS4": true, "ld_preload": true,
@@ -285,6 +291,7 @@ func TestForbiddenEnv(t *testing.T) {
 // TestConcurrentChecks runs checks in parallel; under -race it guards against shared state
 // in the policy or the parser.
 func TestConcurrentChecks(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, Blocklist)
 	done := make(chan bool)
 	for range 8 {
@@ -320,6 +327,7 @@ func BenchmarkCheck(b *testing.B) {
 }
 
 func TestCheckEnv(t *testing.T) {
+	t.Parallel()
 	allow := mustNew(t, Allowlist, "git")
 	block := mustNew(t, Blocklist)
 	tests := []struct {

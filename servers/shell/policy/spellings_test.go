@@ -41,6 +41,7 @@ func runCases(t *testing.T, p *Policy, dir string, tests []lineCase) {
 
 // TestAllowlistSyntax covers every class of construct bash evaluates as code or as a name.
 func TestAllowlistSyntax(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, Allowlist, "echo", "cat", "true", "git", "ls", "grep", "wc", "bash", "sort", "head", "find", "xargs", "sudo", "env", "timeout")
 	S, E, A, C := RuleAllowlistSyntax, RuleAllowlistEnv, RuleAllowlist, RuleComputedCommand
 	runCases(t, p, "/srv/work", []lineCase{
@@ -341,6 +342,7 @@ func TestAllowlistSyntax(t *testing.T) {
 // TestComputedCommandBothModes: a command name computed at run time is refused by the blocklist
 // as well; the allowlist refuses it under the same rule.
 func TestComputedCommandBothModes(t *testing.T) {
+	t.Parallel()
 	lines := []string{
 		`$(echo rm) -rf /`, `$cmd -rf /`, `"$cmd" x`, "`echo rm` -rf /", `${cmd:-rm} -rf /`, `"$@"`,
 		`/bin/r? -rf /`, `sudo $x -rf /`, `env $x`, `env -- $cmd`, `nice $x`, `timeout 5 $x`, `xargs $x`,
@@ -358,6 +360,7 @@ func TestComputedCommandBothModes(t *testing.T) {
 
 // TestBlocklistGrammar holds the blocklist to each wrapped program's real argument grammar.
 func TestBlocklistGrammar(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, Blocklist)
 	runCases(t, p, "/srv/work", []lineCase{
 		// GNU long options abbreviated, options after operands
@@ -504,6 +507,7 @@ func TestBlocklistGrammar(t *testing.T) {
 
 // TestBlocklistWritesAndCd covers writes onto protected files and cd with options.
 func TestBlocklistWritesAndCd(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, Blocklist)
 	runCases(t, p, "/srv/work", []lineCase{
 		{"dd if=x of=/dev/sda", RuleDDDevice},
@@ -611,6 +615,7 @@ func TestHugeBraceExpansion(t *testing.T) {
 }
 
 func TestNewRefusesEvaluatingBuiltins(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"trap", "alias", "enable", "hash", "source", ".", "shopt", "mapfile", "let", "fc", "bind", "complete", "compgen", "getopts"} {
 		if _, err := New(Allowlist, []string{"ls", name}); err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("New allowed listing %q (%v)", name, err)
@@ -624,6 +629,7 @@ func TestNewRefusesEvaluatingBuiltins(t *testing.T) {
 // TestRulesDocumented keeps the rule table, the rule constants the checker uses and
 // docs/shell.md in step.
 func TestRulesDocumented(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "shell.md"))
 	if err != nil {
 		t.Fatal(err)

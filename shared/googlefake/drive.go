@@ -1,0 +1,437 @@
+package googlefake
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"google.golang.org/api/drive/v3"
+)
+
+const folderType = "application/vnd.google-apps.folder"
+
+// Drive is the Drive API v3 over HTTP: files (list with the query forms the servers send, get,
+// download, export, create, multipart and simple upload, update, move, copy, delete),
+// permissions and changes, with md5Checksum, size and version kept as Drive keeps them and a
+// change log. Like Google it answers 404 for a shared-drive item unless the call says
+// supportsAllDrives=true. Its methods also act as another device editing the same Drive.
+type Drive struct {
+	*Server
+	// RequireAllDrives makes a call without supportsAllDrives=true, or a files.list without
+	// corpora=allDrives and includeItemsFromAllDrives=true, a test error.
+	RequireAllDrives bool
+
+	files   map[string]*drive.File
+	order   []string          // file ids in creation order
+	content map[string][]byte // by file id
+	exports map[string][]byte // by "id|mime type"
+	ocr     map[string][]byte // source id → the text of its Google Docs copy
+	perms   map[string][]*drive.Permission
+	drives  map[string]bool // shared drive ids
+	hidden  map[string]bool // left out of listings, as Drive's search does for a while
+	changes []change
+}
+
+type change struct {
+	fileID  string
+	removed bool
+}
+
+// NewDrive starts an empty Drive fake, closed when the test ends. Its endpoint is
+// URL+"/drive/v3/".
+func NewDrive(t testing.TB) *Drive {
+	d := &Drive{Server: newServer(t, "Drive"), files: map[string]*drive.File{}, content: map[string][]byte{}, exports: map[string][]byte{},
+		ocr: map[string][]byte{}, perms: map[string][]*drive.Permission{}, drives: map[string]bool{}, hidden: map[string]bool{}}
+	const base = "/drive/v3"
+	d.handle("GET "+base+"/files", d.list)
+	d.handle("GET "+base+"/files/{id}", d.get)
+	d.handle("GET "+base+"/files/{id}/export", d.export)
+	d.handle("POST "+base+"/files", d.create)
+	d.handle("POST /upload"+base+"/files", d.create)
+	d.handle("PATCH "+base+"/files/{id}", d.update)
+	d.handle("PATCH /upload"+base+"/files/{id}", d.update)
+	d.handle("POST "+base+"/files/{id}/copy", d.copy)
+	d.handle("DELETE "+base+"/files/{id}", func(w http.ResponseWriter, r *http.Request, rq Request) {
+		if d.reachable(w, rq, r.PathValue("id")) == nil {
+			return
+		}
+		d.Delete(r.PathValue("id"))
+		w.WriteHeader(http.StatusNoContent)
+	})
+	d.handle("GET "+base+"/files/{id}/permissions", func(w http.ResponseWriter, r *http.Request, rq Request) {
+		d.allDrives(rq)
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		WriteJSON(w, &drive.PermissionList{Permissions: d.perms[r.PathValue("id")]})
+	})
+	d.handle("POST "+base+"/files/{id}/permissions", func(w http.ResponseWriter, r *http.Request, rq Request) {
+		var p drive.Permission
+		_ = rq.Decode(&p)
+		d.allDrives(rq)
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		p.Id = d.newID("perm")
+		d.perms[r.PathValue("id")] = append(d.perms[r.PathValue("id")], &p)
+		WriteJSON(w, &p)
+	})
+	d.handle("DELETE "+base+"/files/{id}/permissions/{pid}", func(w http.ResponseWriter, _ *http.Request, rq Request) {
+		d.allDrives(rq)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	d.handle("GET "+base+"/changes/startPageToken", func(w http.ResponseWriter, _ *http.Request, rq Request) {
+		d.allDrives(rq)
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		WriteJSON(w, &drive.StartPageToken{StartPageToken: strconv.Itoa(len(d.changes))})
+	})
+	d.handle("GET "+base+"/changes", d.changeList)
+	return d
+}
+
+var (
+	propQuery     = regexp.MustCompile(`appProperties has \{ key='([^']*)' and value='((?:[^'\\]|\\.)*)' \}`)
+	nameQuery     = regexp.MustCompile(`name = '((?:[^'\\]|\\.)*)'`)
+	mimeQuery     = regexp.MustCompile(`mimeType = '([^']*)'`)
+	fullTextQuery = regexp.MustCompile(`fullText contains '((?:[^'\\]|\\.)*)'`)
+	parentQuery   = regexp.MustCompile(`'([^']*)' in parents`)
+)
+
+func unquote(s string) string { return strings.NewReplacer(`\'`, `'`, `\\`, `\`).Replace(s) }
+
+// matches evaluates the query clauses the servers send, all of which must hold: app property,
+// name, mime type, full text (over the name), parent and trashed = false. Other clauses are
+// not evaluated.
+func matches(file *drive.File, q string) bool {
+	if m := propQuery.FindStringSubmatch(q); m != nil && file.AppProperties[m[1]] != unquote(m[2]) {
+		return false
+	}
+	if m := nameQuery.FindStringSubmatch(q); m != nil && file.Name != unquote(m[1]) {
+		return false
+	}
+	if m := mimeQuery.FindStringSubmatch(q); m != nil && file.MimeType != m[1] {
+		return false
+	}
+	if m := fullTextQuery.FindStringSubmatch(q); m != nil && !strings.Contains(strings.ToLower(file.Name), strings.ToLower(unquote(m[1]))) {
+		return false
+	}
+	if m := parentQuery.FindStringSubmatch(q); m != nil && !slices.Contains(file.Parents, m[1]) {
+		return false
+	}
+	return !strings.Contains(q, "trashed = false") || !file.Trashed
+}
+
+func (d *Drive) list(w http.ResponseWriter, r *http.Request, rq Request) {
+	q, all := r.URL.Query(), d.allDrives(rq)
+	if d.RequireAllDrives && (q.Get("includeItemsFromAllDrives") != "true" || q.Get("corpora") != "allDrives") {
+		d.t.Errorf("files.list without shared drives: %s", r.URL.RawQuery)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var hits []*drive.File
+	for _, id := range d.order {
+		file, ok := d.files[id]
+		if !ok || d.hidden[id] || file.DriveId != "" && !all {
+			continue
+		}
+		if matches(file, q.Get("q")) {
+			hits = append(hits, file)
+		}
+	}
+	start, end, next := page(q, "pageSize", 100, len(hits))
+	WriteJSON(w, &drive.FileList{Files: append([]*drive.File{}, hits[start:end]...), NextPageToken: next})
+}
+
+// reachable is the file id as the call may see it, or nil after answering 404 (for a missing
+// file, or a shared-drive one without supportsAllDrives=true). A missing supportsAllDrives is
+// a test error under RequireAllDrives.
+func (d *Drive) reachable(w http.ResponseWriter, rq Request, id string) *drive.File {
+	all := d.allDrives(rq)
+	d.mu.Lock()
+	file := d.files[id]
+	d.mu.Unlock()
+	if file == nil || file.DriveId != "" && !all {
+		notFound(w, "File not found: "+id+".")
+		return nil
+	}
+	return file
+}
+
+// allDrives says whether the call says supportsAllDrives=true; under RequireAllDrives a call
+// that does not is a test error.
+func (d *Drive) allDrives(rq Request) bool {
+	all := rq.Query.Get("supportsAllDrives") == "true"
+	if d.RequireAllDrives && !all {
+		d.t.Errorf("%s %s without supportsAllDrives=true", rq.Method, rq.Path)
+	}
+	return all
+}
+
+func (d *Drive) get(w http.ResponseWriter, r *http.Request, rq Request) {
+	file := d.reachable(w, rq, r.PathValue("id"))
+	if file == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r.URL.Query().Get("alt") == "media" {
+		w.Header().Set("Content-Type", file.MimeType)
+		_, _ = w.Write(d.content[file.Id])
+		return
+	}
+	WriteJSON(w, file)
+}
+
+func (d *Drive) export(w http.ResponseWriter, r *http.Request, _ Request) {
+	mt := r.URL.Query().Get("mimeType")
+	d.mu.Lock()
+	data, ok := d.exports[r.PathValue("id")+"|"+mt]
+	d.mu.Unlock()
+	if !ok {
+		WriteError(w, http.StatusBadRequest, "The requested conversion is not supported.", "badRequest")
+		return
+	}
+	w.Header().Set("Content-Type", mt)
+	_, _ = w.Write(data)
+}
+
+func (d *Drive) create(w http.ResponseWriter, _ *http.Request, rq Request) {
+	d.allDrives(rq)
+	var file drive.File
+	_ = rq.Decode(&file)
+	if file.MimeType == "" {
+		file.MimeType = rq.MediaType
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(file.Parents) == 0 {
+		file.Parents = []string{"root"}
+	}
+	for _, p := range file.Parents {
+		if p != "root" && d.files[p] == nil && !d.drives[p] {
+			notFound(w, "File not found: "+p+".")
+			return
+		}
+	}
+	file.Id = d.newID("new")
+	if d.drives[file.Parents[0]] {
+		file.DriveId = file.Parents[0]
+	} else if parent := d.files[file.Parents[0]]; parent != nil {
+		file.DriveId = parent.DriveId
+	}
+	d.put(&file, rq.Media)
+	WriteJSON(w, &file)
+}
+
+func (d *Drive) update(w http.ResponseWriter, r *http.Request, rq Request) {
+	file := d.reachable(w, rq, r.PathValue("id"))
+	if file == nil {
+		return
+	}
+	var patch struct {
+		Name    *string `json:"name"`
+		Trashed *bool   `json:"trashed"`
+	}
+	_ = rq.Decode(&patch)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if patch.Name != nil {
+		file.Name = *patch.Name
+	}
+	if patch.Trashed != nil {
+		file.Trashed = *patch.Trashed
+	}
+	if rm := rq.Query.Get("removeParents"); rm != "" {
+		file.Parents = slices.DeleteFunc(file.Parents, func(p string) bool { return slices.Contains(strings.Split(rm, ","), p) })
+	}
+	if add := rq.Query.Get("addParents"); add != "" {
+		file.Parents = append(file.Parents, strings.Split(add, ",")...)
+	}
+	if rq.Media != nil {
+		d.setContent(file, rq.Media)
+	}
+	d.changed(file)
+	WriteJSON(w, file)
+}
+
+// copy copies a file; a copy of a PDF or image into a Google Doc holds the text SetOCR gave.
+func (d *Drive) copy(w http.ResponseWriter, r *http.Request, rq Request) {
+	src := d.reachable(w, rq, r.PathValue("id"))
+	if src == nil {
+		return
+	}
+	var meta drive.File
+	_ = rq.Decode(&meta)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	cp := *src
+	cp.Id, cp.Name, cp.Version = d.newID("copy"), meta.Name, 0
+	if cp.Name == "" {
+		cp.Name = "Copy of " + src.Name
+	}
+	if meta.MimeType != "" {
+		cp.MimeType = meta.MimeType
+	}
+	cp.AppProperties = meta.AppProperties
+	if len(meta.Parents) > 0 {
+		cp.Parents = meta.Parents
+	}
+	if text, ok := d.ocr[src.Id]; ok && cp.MimeType == "application/vnd.google-apps.document" {
+		d.exports[cp.Id+"|text/plain"] = text
+	}
+	d.put(&cp, d.content[src.Id])
+	WriteJSON(w, &cp)
+}
+
+func (d *Drive) changeList(w http.ResponseWriter, r *http.Request, rq Request) {
+	d.allDrives(rq)
+	from, err := strconv.Atoi(r.URL.Query().Get("pageToken"))
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err != nil || from < 0 || from > len(d.changes) {
+		WriteError(w, http.StatusBadRequest, "Invalid Value", "invalid")
+		return
+	}
+	res := &drive.ChangeList{Changes: []*drive.Change{}, NewStartPageToken: strconv.Itoa(len(d.changes))}
+	for _, c := range d.changes[from:] {
+		ch := &drive.Change{FileId: c.fileID, Removed: c.removed, ChangeType: "file"}
+		if !c.removed {
+			ch.File = d.files[c.fileID]
+		}
+		res.Changes = append(res.Changes, ch)
+	}
+	WriteJSON(w, res)
+}
+
+// put stores a new file with its content (nil: none, as for a folder or a Google Doc) and
+// logs the change; the caller holds mu.
+func (d *Drive) put(file *drive.File, data []byte) {
+	if data != nil || file.MimeType != folderType && !strings.HasPrefix(file.MimeType, "application/vnd.google-apps.") {
+		d.setContent(file, data)
+	}
+	file.Version = 1
+	d.files[file.Id] = file
+	d.order = append(d.order, file.Id)
+	d.changes = append(d.changes, change{fileID: file.Id})
+}
+
+func (d *Drive) setContent(file *drive.File, data []byte) {
+	sum := md5.Sum(data)
+	d.content[file.Id] = slices.Clone(data)
+	file.Md5Checksum, file.Size = hex.EncodeToString(sum[:]), int64(len(data))
+}
+
+// changed bumps a file's version and logs the change; the caller holds mu.
+func (d *Drive) changed(file *drive.File) {
+	file.Version++
+	d.changes = append(d.changes, change{fileID: file.Id})
+}
+
+// The methods below set the fake up and act as another device using the same Drive.
+
+// Add stores file as it is (an empty id gets a fresh one, no parents mean "root", a DriveId
+// makes its shared drive known) with content data (nil: none, as for a Google Doc), and
+// returns its id.
+func (d *Drive) Add(file *drive.File, data []byte) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if file.Id == "" {
+		file.Id = d.newID("file")
+	}
+	if len(file.Parents) == 0 {
+		file.Parents = []string{"root"}
+	}
+	if file.DriveId != "" {
+		d.drives[file.DriveId] = true
+	}
+	d.put(file, data)
+	return file.Id
+}
+
+// SetExport sets what exporting the file id as mimeType answers; other exports answer 400.
+func (d *Drive) SetExport(id, mimeType string, data []byte) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.exports[id+"|"+mimeType] = data
+}
+
+// SetOCR sets the text a Google Docs copy of the file id holds, as Drive's OCR makes it.
+func (d *Drive) SetOCR(id string, text []byte) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.ocr[id] = text
+}
+
+// SetPermissions sets the file id's permissions.
+func (d *Drive) SetPermissions(id string, perms ...*drive.Permission) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.perms[id] = perms
+}
+
+// File returns a copy of the stored file id and its content.
+func (d *Drive) File(id string) (drive.File, []byte, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	file, ok := d.files[id]
+	if !ok {
+		return drive.File{}, nil, false
+	}
+	return *file, slices.Clone(d.content[id]), true
+}
+
+// Files returns a copy of every stored file, trashed ones too, in creation order.
+func (d *Drive) Files() []drive.File {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []drive.File
+	for _, id := range d.order {
+		if file, ok := d.files[id]; ok {
+			out = append(out, *file)
+		}
+	}
+	return out
+}
+
+// Lag leaves a file (or folder) out of listings, or puts it back, as Drive's search does for
+// a while after a change; a direct lookup still finds it.
+func (d *Drive) Lag(id string, hidden bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.hidden[id] = hidden
+}
+
+// Edit replaces a file's content.
+func (d *Drive) Edit(id string, data []byte) {
+	d.mutate(id, func(file *drive.File) { d.setContent(file, data) })
+}
+
+// Rename renames a file (or folder) in place.
+func (d *Drive) Rename(id, name string) { d.mutate(id, func(file *drive.File) { file.Name = name }) }
+
+// Trash moves a file to the trash.
+func (d *Drive) Trash(id string) { d.mutate(id, func(file *drive.File) { file.Trashed = true }) }
+
+// Delete removes a file for good.
+func (d *Drive) Delete(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.files, id)
+	delete(d.content, id)
+	d.changes = append(d.changes, change{fileID: id, removed: true})
+}
+
+func (d *Drive) mutate(id string, fn func(*drive.File)) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	file, ok := d.files[id]
+	if !ok {
+		d.t.Fatalf("fake Drive: no file %s", id)
+	}
+	fn(file)
+	d.changed(file)
+}

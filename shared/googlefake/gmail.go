@@ -1,0 +1,233 @@
+package googlefake
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"google.golang.org/api/gmail/v1"
+)
+
+// Gmail is the Gmail API (users/me) over HTTP. A test fills the exported state before its
+// first call and reads what the calls recorded after they returned.
+type Gmail struct {
+	*Server
+	Profile     *gmail.Profile
+	Messages    map[string]*gmail.Message // by id
+	Order       []string                  // message ids in list order, newest first
+	Attachments map[string][]byte         // by attachment id
+	Labels      []*gmail.Label
+	Filters     []*gmail.Filter
+	Drafts      map[string]*gmail.Draft
+	// DraftView is the message drafts.get answers for any draft (the fake does not parse the
+	// raw MIME a draft is stored as).
+	DraftView *gmail.Message
+	Sent      []*gmail.Message // messages.send bodies
+	Modified  []*gmail.BatchModifyMessagesRequest
+}
+
+// NewGmail starts a Gmail fake with no messages, closed when the test ends. Its endpoint is
+// URL+"/".
+func NewGmail(t testing.TB) *Gmail {
+	g := &Gmail{Server: newServer(t, "Gmail"), Messages: map[string]*gmail.Message{}, Attachments: map[string][]byte{}, Drafts: map[string]*gmail.Draft{}}
+	const base = "/gmail/v1/users/me"
+	g.handle("GET "+base+"/profile", func(w http.ResponseWriter, _ *http.Request, _ Request) { WriteJSON(w, g.Profile) })
+	g.handle("GET "+base+"/messages", g.listMessages)
+	g.handle("GET "+base+"/messages/{id}", g.getMessage)
+	g.handle("GET "+base+"/messages/{id}/attachments/{aid}", func(w http.ResponseWriter, r *http.Request, _ Request) {
+		data, ok := g.Attachments[r.PathValue("aid")]
+		if !ok {
+			notFound(w, "Requested entity was not found.")
+			return
+		}
+		WriteJSON(w, &gmail.MessagePartBody{Data: base64.URLEncoding.EncodeToString(data), Size: int64(len(data))})
+	})
+	g.handle("GET "+base+"/threads/{id}", g.getThread)
+	g.handle("POST "+base+"/messages/send", g.send)
+	g.handle("POST "+base+"/messages/batchModify", func(w http.ResponseWriter, _ *http.Request, rq Request) {
+		var req gmail.BatchModifyMessagesRequest
+		g.decode(rq, &req)
+		g.mu.Lock()
+		g.Modified = append(g.Modified, &req)
+		g.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	g.labelRoutes(base)
+	g.draftRoutes(base)
+	g.handle("GET "+base+"/settings/filters", func(w http.ResponseWriter, _ *http.Request, _ Request) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		WriteJSON(w, &gmail.ListFiltersResponse{Filter: g.Filters})
+	})
+	g.handle("POST "+base+"/settings/filters", func(w http.ResponseWriter, _ *http.Request, rq Request) {
+		var fl gmail.Filter
+		g.decode(rq, &fl)
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		fl.Id = fmt.Sprintf("f%d", len(g.Filters)+1)
+		g.Filters = append(g.Filters, &fl)
+		WriteJSON(w, &fl)
+	})
+	g.handle("DELETE "+base+"/settings/filters/{id}", func(w http.ResponseWriter, _ *http.Request, _ Request) { w.WriteHeader(http.StatusNoContent) })
+	return g
+}
+
+func (g *Gmail) decode(rq Request, v any) {
+	if err := rq.Decode(v); err != nil {
+		g.t.Errorf("fake Gmail: %v", err)
+	}
+}
+
+func (g *Gmail) listMessages(w http.ResponseWriter, r *http.Request, _ Request) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	start, end, next := page(r.URL.Query(), "maxResults", 100, len(g.Order))
+	res := &gmail.ListMessagesResponse{ResultSizeEstimate: int64(len(g.Order)), NextPageToken: next}
+	for _, id := range g.Order[start:end] {
+		res.Messages = append(res.Messages, &gmail.Message{Id: id, ThreadId: g.Messages[id].ThreadId})
+	}
+	WriteJSON(w, res)
+}
+
+func (g *Gmail) getMessage(w http.ResponseWriter, r *http.Request, _ Request) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	m, ok := g.Messages[r.PathValue("id")]
+	switch {
+	case !ok:
+		notFound(w, "Requested entity was not found.")
+	case r.URL.Query().Get("format") == "raw":
+		raw := "From: " + headerOf(m.Payload, "From") + "\r\nSubject: raw\r\n\r\nraw body"
+		WriteJSON(w, &gmail.Message{Id: m.Id, Raw: base64.URLEncoding.EncodeToString([]byte(raw))})
+	default:
+		WriteJSON(w, m)
+	}
+}
+
+func headerOf(p *gmail.MessagePart, name string) string {
+	for _, h := range p.Headers {
+		if strings.EqualFold(h.Name, name) {
+			return h.Value
+		}
+	}
+	return ""
+}
+
+func (g *Gmail) getThread(w http.ResponseWriter, r *http.Request, _ Request) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	th := &gmail.Thread{Id: r.PathValue("id")}
+	for _, id := range g.Order {
+		if g.Messages[id].ThreadId == th.Id {
+			th.Messages = append(th.Messages, g.Messages[id])
+		}
+	}
+	if len(th.Messages) == 0 {
+		notFound(w, "Requested entity was not found.")
+		return
+	}
+	WriteJSON(w, th)
+}
+
+func (g *Gmail) send(w http.ResponseWriter, _ *http.Request, rq Request) {
+	var m gmail.Message
+	g.decode(rq, &m)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.Sent = append(g.Sent, &m)
+	thread := m.ThreadId
+	if thread == "" {
+		thread = fmt.Sprintf("t-sent%d", len(g.Sent))
+	}
+	WriteJSON(w, &gmail.Message{Id: fmt.Sprintf("sent%d", len(g.Sent)), ThreadId: thread, LabelIds: []string{"SENT"}})
+}
+
+func (g *Gmail) labelRoutes(base string) {
+	g.handle("GET "+base+"/labels", func(w http.ResponseWriter, _ *http.Request, _ Request) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		WriteJSON(w, &gmail.ListLabelsResponse{Labels: g.Labels})
+	})
+	g.handle("POST "+base+"/labels", func(w http.ResponseWriter, _ *http.Request, rq Request) {
+		var l gmail.Label
+		g.decode(rq, &l)
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		l.Id, l.Type = g.newID("Label_"), "user"
+		g.Labels = append(g.Labels, &l)
+		WriteJSON(w, &l)
+	})
+	g.handle("PATCH "+base+"/labels/{id}", func(w http.ResponseWriter, r *http.Request, rq Request) {
+		var l gmail.Label
+		g.decode(rq, &l)
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		for _, x := range g.Labels {
+			if x.Id == r.PathValue("id") {
+				x.Name = l.Name
+				WriteJSON(w, x)
+				return
+			}
+		}
+		notFound(w, "Requested entity was not found.")
+	})
+	g.handle("DELETE "+base+"/labels/{id}", func(w http.ResponseWriter, _ *http.Request, _ Request) { w.WriteHeader(http.StatusNoContent) })
+}
+
+func (g *Gmail) draftRoutes(base string) {
+	g.handle("POST "+base+"/drafts", func(w http.ResponseWriter, _ *http.Request, rq Request) {
+		var d gmail.Draft
+		g.decode(rq, &d)
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		d.Id = fmt.Sprintf("d%d", len(g.Drafts)+1)
+		d.Message.Id, d.Message.ThreadId = "dm-"+d.Id, "t-"+d.Id
+		g.Drafts[d.Id] = &d
+		WriteJSON(w, &d)
+	})
+	g.handle("PUT "+base+"/drafts/{id}", func(w http.ResponseWriter, r *http.Request, rq Request) {
+		var d gmail.Draft
+		g.decode(rq, &d)
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		id := r.PathValue("id")
+		if g.Drafts[id] == nil {
+			notFound(w, "Requested entity was not found.")
+			return
+		}
+		d.Id, d.Message.Id, d.Message.ThreadId = id, "dm2-"+id, "t-"+id
+		g.Drafts[id] = &d
+		WriteJSON(w, &d)
+	})
+	g.handle("GET "+base+"/drafts/{id}", func(w http.ResponseWriter, r *http.Request, _ Request) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.Drafts[r.PathValue("id")] == nil {
+			notFound(w, "Requested entity was not found.")
+			return
+		}
+		WriteJSON(w, &gmail.Draft{Id: r.PathValue("id"), Message: g.DraftView})
+	})
+	g.handle("GET "+base+"/drafts", func(w http.ResponseWriter, _ *http.Request, _ Request) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		res := &gmail.ListDraftsResponse{}
+		for id := range g.Drafts {
+			res.Drafts = append(res.Drafts, &gmail.Draft{Id: id})
+		}
+		WriteJSON(w, res)
+	})
+	g.handle("POST "+base+"/drafts/send", func(w http.ResponseWriter, _ *http.Request, rq Request) {
+		var d gmail.Draft
+		g.decode(rq, &d)
+		WriteJSON(w, &gmail.Message{Id: "sent-" + d.Id, ThreadId: "t-" + d.Id})
+	})
+	g.handle("DELETE "+base+"/drafts/{id}", func(w http.ResponseWriter, r *http.Request, _ Request) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		delete(g.Drafts, r.PathValue("id"))
+		w.WriteHeader(http.StatusNoContent)
+	})
+}
