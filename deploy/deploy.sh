@@ -500,7 +500,7 @@ do_deploy() {
 		rm -rf "$stage"
 		die "cannot unpack $release: $(cat "$TMP/tar.err")"
 	fi
-	local version n out
+	local version n out err
 	version=$(release_version "$stage") || true
 	if [[ ! $version =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]]; then
 		rm -rf "$stage"
@@ -517,10 +517,13 @@ do_deploy() {
 			rm -rf "$stage"
 			die "bin/$n: not a server name"
 		fi
-		out=$(timeout 10 "$stage/bin/$n" --version 2>&1 | head -n 1) || true
+		# The version is the first line on stdout; stderr (a library's notice, or the shell's
+		# "exec format error") is shown only when that line is wrong.
+		out=$(timeout 10 "$stage/bin/$n" --version 2>/dev/null | head -n 1) || true
 		if [[ $out != "$n $version" ]]; then
+			err=$(timeout 10 "$stage/bin/$n" --version 2>&1 >/dev/null | head -n 3) || true
 			rm -rf "$stage"
-			die "bin/$n --version says '$out', expected '$n $version' (wrong architecture or a broken build?)"
+			die "bin/$n --version says '$out'${err:+ (stderr: $err)}, expected '$n $version' (wrong architecture or a broken build?)"
 		fi
 	done
 	chmod 0755 "$stage"
