@@ -21,11 +21,6 @@ func start(t *testing.T, extra ...string) (*googlefake.Drive, *mcp.ClientSession
 	return f, h.Connect(t, "")
 }
 
-func fileExists(f *googlefake.Drive, id string) bool {
-	_, _, ok := f.File(id)
-	return ok
-}
-
 func ids(fs []fileInfo) []string {
 	var out []string
 	for _, f := range fs {
