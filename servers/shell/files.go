@@ -47,6 +47,7 @@ func addFileTools(s *kit.Server, sh *shell) {
 		Idempotent:  true,
 	}, sh.writeTextFile)
 	addEditTool(s, sh)
+	addInfoTools(s, sh)
 }
 
 type findFilesInput struct {
