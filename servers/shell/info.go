@@ -23,11 +23,11 @@ const maxListVisits = 100000
 
 func addInfoTools(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
-		Name:        "get_file_info",
-		Title:       "Get file info",
+		Name:        "get_path_info",
+		Title:       "Get path info",
 		Description: "Size, mode, owner, group, type (with a symlink's target) and modification time of a path in the allowed roots.",
 		ReadOnly:    true,
-	}, sh.getFileInfo)
+	}, sh.getPathInfo)
 	kit.AddTool(s, kit.Tool{
 		Name:        "list_directory",
 		Title:       "List directory",
@@ -36,7 +36,7 @@ func addInfoTools(s *kit.Server, sh *shell) {
 	}, sh.listDirectory)
 }
 
-type getFileInfoInput struct {
+type getPathInfoInput struct {
 	Path string `json:"path" jsonschema:"path inside the allowed roots, absolute or relative to the work directory; a final symlink is described, not followed"`
 }
 
@@ -62,7 +62,7 @@ func (o fileInfoOutput) Text() string {
 	return s
 }
 
-func (sh *shell) getFileInfo(_ context.Context, _ *mcp.CallToolRequest, in getFileInfoInput) (*mcp.CallToolResult, fileInfoOutput, error) {
+func (sh *shell) getPathInfo(_ context.Context, _ *mcp.CallToolRequest, in getPathInfoInput) (*mcp.CallToolResult, fileInfoOutput, error) {
 	var out fileInfoOutput
 	p, err := sh.entryPath(in.Path)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/mcptest"
 )
 
-func TestGetFileInfo(t *testing.T) {
+func TestGetPathInfo(t *testing.T) {
 	_, cs, work := start(t)
 	if err := os.WriteFile(filepath.Join(work, "a.txt"), []byte("hello"), 0o640); err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestGetFileInfo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var out fileInfoOutput
-		mcptest.Decode(t, mcptest.Call(t, cs, "get_file_info", map[string]any{"path": tt.path}), &out)
+		mcptest.Decode(t, mcptest.Call(t, cs, "get_path_info", map[string]any{"path": tt.path}), &out)
 		if out.Type != tt.typ || out.SymlinkTarget != tt.target || out.TargetInRoots != tt.inRoots || out.Owner != me.Username || out.Modified == "" {
 			t.Errorf("%s: %+v", tt.path, out)
 		}
@@ -49,7 +49,7 @@ func TestGetFileInfo(t *testing.T) {
 		}
 	}
 	for _, p := range []string{"/etc/hostname", "out-link/hostname", "../..", "/", "missing.txt"} {
-		if res := mcptest.Call(t, cs, "get_file_info", map[string]any{"path": p}); !res.IsError {
+		if res := mcptest.Call(t, cs, "get_path_info", map[string]any{"path": p}); !res.IsError {
 			t.Errorf("%s: answered %s", p, mcptest.Text(res))
 		}
 	}
