@@ -48,6 +48,7 @@ func addFileTools(s *kit.Server, sh *shell) {
 	}, sh.writeTextFile)
 	addEditTool(s, sh)
 	addInfoTools(s, sh)
+	addPathTools(s, sh)
 }
 
 type findFilesInput struct {

@@ -41,7 +41,7 @@ func run(t *testing.T, cs *mcp.ClientSession, args map[string]any) runCommandOut
 func TestToolList(t *testing.T) {
 	_, cs, _ := start(t)
 	readOnly := map[string]bool{"read_process_output": true, "list_processes": true, "get_environment": true, "find_files": true, "read_text_file": true, "get_path_info": true, "list_directory": true}
-	all := []string{"run_command", "start_process", "send_process_input", "stop_process", "write_text_file", "edit_file"}
+	all := []string{"run_command", "start_process", "send_process_input", "stop_process", "write_text_file", "edit_file", "move_path", "copy_path", "delete_path"}
 	n := 0
 	for tool, err := range cs.Tools(t.Context(), nil) {
 		if err != nil {
