@@ -49,6 +49,7 @@ func addFileTools(s *kit.Server, sh *shell) {
 	addEditTool(s, sh)
 	addInfoTools(s, sh)
 	addPathTools(s, sh)
+	addSearchTool(s, sh)
 }
 
 type findFilesInput struct {
