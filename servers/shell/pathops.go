@@ -223,6 +223,7 @@ func (sh *shell) copyTree(ctx context.Context, src, dst, name string) (pathOpOut
 		return out, copyError(name, err)
 	}
 	defer os.RemoveAll(tmp)
+	budget := int64(maxCopyBytes) // files may grow between measuring and copying
 	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -248,7 +249,7 @@ func (sh *shell) copyTree(ctx context.Context, src, dst, name string) (pathOpOut
 			}
 			return os.Symlink(link, to)
 		}
-		return copyFile(ctx, p, to, info.Mode().Perm())
+		return copyFile(ctx, p, to, info.Mode().Perm(), &budget)
 	})
 	if err == nil {
 		err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, dst, unix.RENAME_NOREPLACE)
@@ -267,7 +268,8 @@ func copyFileAtomic(ctx context.Context, src, dst string, mode os.FileMode, repl
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if err := copyInto(ctx, src, tmp, mode); err != nil {
+	budget := int64(maxCopyBytes)
+	if err := copyInto(ctx, src, tmp, mode, &budget); err != nil {
 		return err
 	}
 	if replace {
@@ -277,23 +279,27 @@ func copyFileAtomic(ctx context.Context, src, dst string, mode os.FileMode, repl
 }
 
 // copyFile copies the regular file src to the new file dst with mode.
-func copyFile(ctx context.Context, src, dst string, mode os.FileMode) error {
+func copyFile(ctx context.Context, src, dst string, mode os.FileMode, budget *int64) error {
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return err
 	}
-	return copyInto(ctx, src, out, mode)
+	return copyInto(ctx, src, out, mode, budget)
 }
 
-// copyInto copies the file src into out, sets mode on it and closes it.
-func copyInto(ctx context.Context, src string, out *os.File, mode os.FileMode) error {
+// copyInto copies the file src into out, sets mode on it and closes it, taking the bytes
+// from budget and failing when the file holds more than is left.
+func copyInto(ctx context.Context, src string, out *os.File, mode os.FileMode, budget *int64) error {
 	in, err := os.Open(src)
 	if err != nil {
 		out.Close()
 		return err
 	}
 	defer in.Close()
-	_, err = io.Copy(out, readerWithContext{ctx, in})
+	n, err := io.Copy(out, io.LimitReader(readerWithContext{ctx, in}, *budget+1))
+	if *budget -= n; err == nil && *budget < 0 {
+		err = kit.Errorf(kit.CodeLimit, "%s grew past the %d-byte copy limit while being copied; nothing was copied", src, maxCopyBytes)
+	}
 	if err == nil {
 		err = out.Chmod(mode) // the umask may have narrowed it
 	}

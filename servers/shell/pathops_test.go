@@ -180,3 +180,21 @@ func TestDeletePath(t *testing.T) {
 		t.Errorf("work dir gone: %v", err)
 	}
 }
+
+func TestCopyBudget(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	if err := os.WriteFile(src, []byte("12345"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		budget, left int64
+		ok           bool
+	}{{5, 0, true}, {4, -1, false}} {
+		budget := tt.budget
+		err := copyFile(t.Context(), src, filepath.Join(dir, fmt.Sprint("dst", tt.budget)), 0o600, &budget)
+		if (err == nil) != tt.ok || budget != tt.left {
+			t.Errorf("budget %d: err %v, left %d", tt.budget, err, budget)
+		}
+	}
+}
