@@ -149,6 +149,8 @@ func (sh *shell) searchText(ctx context.Context, _ *mcp.CallToolRequest, in sear
 	case errors.Is(err, errStopSearch):
 	case errors.Is(err, context.DeadlineExceeded):
 		out.Truncated, out.TimedOut = true, true
+	case errors.Is(err, context.Canceled):
+		return nil, out, err
 	case err != nil:
 		return nil, out, kit.Errorf(kit.CodeInternal, "searching %s: %w", root, err)
 	}

@@ -46,6 +46,7 @@ func TestSearchText(t *testing.T) {
 		{"include by path", map[string]any{"pattern": "hello", "ignore_case": true, "include": []string{"docs/*"}}, "docs/readme.md:1 docs/readme.md:3", 0},
 		{"first page", map[string]any{"pattern": "hello", "ignore_case": true, "max_results": 2}, ".git/config:1 docs/readme.md:1", 2},
 		{"second page", map[string]any{"pattern": "hello", "ignore_case": true, "max_results": 2, "offset": 2}, "docs/readme.md:3 lib/util.go:2", 4},
+		{"anchored to each line", map[string]any{"pattern": `\Apackage lib\z`, "regex": true}, "lib/util.go:1 lib/util_test.go:1", 0},
 		{"under a root", map[string]any{"pattern": "package", "root": "lib"}, "util.go:1 util_test.go:1", 0},
 	}
 	for _, tt := range tests {
