@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/jck411/mcp-servers/servers/shell/policy"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sys/unix"
@@ -52,6 +53,9 @@ func (sh *shell) target(p, what string) (string, error) {
 	}
 	if slices.Contains(sh.roots.Dirs(), real) {
 		return "", kit.Errorf(kit.CodeInvalidInput, "%s %s is an allowed root itself; act on what is inside it", what, p)
+	}
+	if policy.ProtectedDir(real, sh.home) {
+		return "", kit.Errorf(kit.CodeInvalidInput, "%s %s is a system or home directory, which the shell never deletes or moves (as it refuses rm -r on it); act on what is inside it", what, p)
 	}
 	return real, nil
 }
