@@ -2,9 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,4 +71,42 @@ func BenchmarkBashDirect(b *testing.B) {
 	}
 	b.StopTimer()
 	reportLatency(b, durations)
+}
+
+// makeTree writes n small text files in folders of 100 under dir; one in 200 holds "needle".
+func makeTree(tb testing.TB, dir string, n int) {
+	tb.Helper()
+	line := strings.Repeat("the quick brown fox jumps over the lazy dog ", 2) + "\n"
+	body := strings.Repeat(line, 40)
+	for i := range n {
+		sub := filepath.Join(dir, fmt.Sprintf("d%d", i/100))
+		if i%100 == 0 {
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		content := body
+		if i%200 == 0 {
+			content += "a needle here\n"
+		}
+		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%d.txt", i)), []byte(content), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+func mustLiteral(s string) *regexp.Regexp { return regexp.MustCompile(regexp.QuoteMeta(s)) }
+
+// BenchmarkSearchText searches a generated tree of 100 000 files (3.6 KB each) through the tool over HTTP.
+func BenchmarkSearchText(b *testing.B) {
+	_, cs, work := start(b)
+	makeTree(b, work, 100000)
+	b.ResetTimer()
+	for b.Loop() {
+		var out searchTextOutput
+		mcptest.Decode(b, mcptest.Call(b, cs, "search_text", map[string]any{"pattern": "needle", "max_results": 1000}), &out)
+		if len(out.Matches) != 500 || out.FilesScanned != 100000 {
+			b.Fatalf("%d matches in %d files", len(out.Matches), out.FilesScanned)
+		}
+	}
 }

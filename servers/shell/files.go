@@ -46,6 +46,10 @@ func addFileTools(s *kit.Server, sh *shell) {
 		Destructive: true,
 		Idempotent:  true,
 	}, sh.writeTextFile)
+	addEditTool(s, sh)
+	addInfoTools(s, sh)
+	addPathTools(s, sh)
+	addSearchTool(s, sh)
 }
 
 type findFilesInput struct {
@@ -327,32 +331,7 @@ func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in w
 	if exists {
 		mode = info.Mode().Perm()
 	}
-	dir := filepath.Dir(p)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(p)+".tmp-*")
-	if err != nil {
-		return nil, out, fileError(in.Path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(in.Content); err != nil {
-		tmp.Close()
-		return nil, out, fileError(in.Path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return nil, out, fileError(in.Path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return nil, out, fileError(in.Path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, out, fileError(in.Path, err)
-	}
-	if exists {
-		err = os.Rename(tmp.Name(), p)
-	} else {
-		err = os.Link(tmp.Name(), p) // fails if the file appeared meanwhile: never clobber
-	}
+	err = atomicWrite(p, []byte(in.Content), mode, exists)
 	if errors.Is(err, fs.ErrExist) {
 		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s was created by someone else meanwhile; read it and try again", in.Path)
 	}
@@ -362,6 +341,33 @@ func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in w
 	sum := sha256.Sum256([]byte(in.Content))
 	sh.log.Info("file written", "tool", "write_text_file", "caller", kit.Caller(ctx), "path", p, "bytes", len(in.Content), "created", !exists)
 	return nil, writeTextFileOutput{Path: p, Bytes: len(in.Content), SHA256: hex.EncodeToString(sum[:]), Created: !exists}, nil
+}
+
+// atomicWrite writes content to a temporary file beside p and renames it over p
+// (replace) or hard-links it to p, failing with fs.ErrExist if p appeared meanwhile (create).
+func atomicWrite(p string, content []byte, mode os.FileMode, replace bool) error {
+	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(content)
+	if err == nil {
+		err = tmp.Chmod(mode)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if replace {
+		return os.Rename(tmp.Name(), p)
+	}
+	return os.Link(tmp.Name(), p) // never clobber a file that appeared meanwhile
 }
 
 func fileHash(p string) (string, error) {

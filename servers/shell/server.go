@@ -23,6 +23,7 @@ type shell struct {
 	policy       *policy.Policy
 	roots        *confine.Roots
 	env          runner.Environment
+	home         string // the home directory, which delete_path and move_path refuse like rm -r does
 	workDir      string
 	slots        chan struct{}
 	procs        *processTable
@@ -96,6 +97,7 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 		policy:       pol,
 		roots:        roots,
 		env:          runner.NewEnvironment(os.Getenv("PATH"), home, name, os.Getenv("TMPDIR")),
+		home:         home,
 		workDir:      workDir,
 		slots:        make(chan struct{}, st.maxConcurrent),
 		procs:        newProcessTable(st.maxProcesses),

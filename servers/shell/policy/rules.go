@@ -476,6 +476,12 @@ func (c *checker) protectedOperand(ops []string) (string, bool) {
 	return "", false
 }
 
+// ProtectedDir reports whether p (absolute and clean) is a directory that rm -r and chmod -R may
+// not target, or the home directory; the file tools refuse to delete or move them too.
+func ProtectedDir(p, home string) bool {
+	return (home != "" && p == path.Clean(home)) || matchesProtected(p)
+}
+
 func protected(p string) bool {
 	if matchesProtected(p) {
 		return true

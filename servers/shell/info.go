@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/user"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// list_directory limits.
+const maxListVisits = 100000
+
+func addInfoTools(s *kit.Server, sh *shell) {
+	kit.AddTool(s, kit.Tool{
+		Name:        "get_path_info",
+		Title:       "Get path info",
+		Description: "Size, mode, owner, group, type (with a symlink's target) and modification time of a path in the allowed roots.",
+		ReadOnly:    true,
+	}, sh.getPathInfo)
+	kit.AddTool(s, kit.Tool{
+		Name:        "list_directory",
+		Title:       "List directory",
+		Description: "List a directory in the allowed roots to a depth, sorted by path, with type, size and modification time, paged.",
+		ReadOnly:    true,
+	}, sh.listDirectory)
+}
+
+type getPathInfoInput struct {
+	Path string `json:"path" jsonschema:"path inside the allowed roots, absolute or relative to the work directory; a final symlink is described, not followed"`
+}
+
+type fileInfoOutput struct {
+	Path          string `json:"path" jsonschema:"absolute, with the folders above it resolved through symlinks"`
+	Type          string `json:"type" jsonschema:"file, dir, symlink or other"`
+	Size          int64  `json:"size"`
+	Mode          string `json:"mode" jsonschema:"permission bits in octal, e.g. 0644"`
+	ModeString    string `json:"mode_string" jsonschema:"as ls shows it, e.g. -rw-r--r--"`
+	Owner         string `json:"owner" jsonschema:"user name, or the numeric id when it has none"`
+	Group         string `json:"group" jsonschema:"group name, or the numeric id when it has none"`
+	Modified      string `json:"modified" jsonschema:"RFC 3339, UTC"`
+	SymlinkTarget string `json:"symlink_target,omitempty" jsonschema:"what a symlink points to, as written in it"`
+	TargetInRoots bool   `json:"target_in_roots,omitempty" jsonschema:"a symlink whose target resolves inside the allowed roots"`
+}
+
+// Text is one line like ls -l.
+func (o fileInfoOutput) Text() string {
+	s := fmt.Sprintf("%s %s %s %d %s %s (%s)", o.ModeString, o.Owner, o.Group, o.Size, o.Modified, o.Path, o.Type)
+	if o.SymlinkTarget != "" {
+		s += " -> " + o.SymlinkTarget
+	}
+	return s
+}
+
+func (sh *shell) getPathInfo(_ context.Context, _ *mcp.CallToolRequest, in getPathInfoInput) (*mcp.CallToolResult, fileInfoOutput, error) {
+	var out fileInfoOutput
+	p, err := sh.entryPath(in.Path)
+	if err != nil {
+		return nil, out, err
+	}
+	info, err := os.Lstat(p)
+	if err != nil {
+		return nil, out, fileError(in.Path, err)
+	}
+	out = describe(p, info)
+	if out.Type == "symlink" {
+		if out.SymlinkTarget, err = os.Readlink(p); err != nil {
+			return nil, out, fileError(in.Path, err)
+		}
+		_, err := sh.roots.Resolve(p, sh.workDir)
+		out.TargetInRoots = err == nil
+	}
+	return nil, out, nil
+}
+
+// entryPath resolves the folders above p inside the allowed roots but not p's last element,
+// so a symlink there is itself described or acted on, not followed.
+func (sh *shell) entryPath(p string) (string, error) {
+	if p == "" {
+		return "", kit.Errorf(kit.CodeInvalidInput, "path is empty; give a path inside the allowed roots")
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(sh.workDir, abs)
+	}
+	abs = filepath.Clean(abs)
+	if real, err := sh.roots.Resolve(abs, sh.workDir); err == nil && slices.Contains(sh.roots.Dirs(), real) {
+		return real, nil // a root itself, whose parent is outside
+	}
+	parent, err := sh.path(filepath.Dir(abs))
+	if err != nil {
+		return "", err
+	}
+	real := filepath.Join(parent, filepath.Base(abs))
+	if abs == "/" || !sh.roots.Contains(real) {
+		return "", kit.Errorf(kit.CodeInvalidInput, "path %s is outside the allowed roots %s", p, strings.Join(sh.roots.Dirs(), ", "))
+	}
+	return real, nil
+}
+
+func describe(p string, info fs.FileInfo) fileInfoOutput {
+	out := fileInfoOutput{
+		Path:       p,
+		Type:       entryType(info.Mode()),
+		Size:       info.Size(),
+		Mode:       fmt.Sprintf("%04o", info.Mode().Perm()),
+		ModeString: info.Mode().String(),
+		Modified:   info.ModTime().UTC().Format(time.RFC3339),
+	}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		out.Mode = fmt.Sprintf("%04o", st.Mode&0o7777)
+		uid, gid := strconv.FormatUint(uint64(st.Uid), 10), strconv.FormatUint(uint64(st.Gid), 10)
+		out.Owner, out.Group = uid, gid
+		if u, err := user.LookupId(uid); err == nil {
+			out.Owner = u.Username
+		}
+		if g, err := user.LookupGroupId(gid); err == nil {
+			out.Group = g.Name
+		}
+	}
+	return out
+}
+
+func entryType(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "dir"
+	case m.IsRegular():
+		return "file"
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	}
+	return "other"
+}
+
+type listDirectoryInput struct {
+	Path   string `json:"path,omitempty" jsonschema:"directory inside the allowed roots (default: the work directory)"`
+	Depth  int    `json:"depth,omitempty" jsonschema:"levels to list: 1 is the directory's own entries" schema:"minimum=1,maximum=10,default=1"`
+	Offset int    `json:"offset,omitempty" jsonschema:"entries to skip, from next_offset of the page before" schema:"minimum=0"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many entries" schema:"minimum=1,maximum=2000,default=500"`
+}
+
+type listDirectoryOutput struct {
+	Path       string      `json:"path"`
+	Entries    []fileEntry `json:"entries" jsonschema:"sorted by path, a directory before what is in it; symlinks are listed, not followed"`
+	NextOffset int         `json:"next_offset,omitempty" jsonschema:"pass as offset for the next page; absent on the last page"`
+	Truncated  bool        `json:"truncated" jsonschema:"more entries than this page, or the listing stopped at its visit limit"`
+}
+
+// Text lists the entries like find_files, with a marker when there are more.
+func (o listDirectoryOutput) Text() string {
+	var b strings.Builder
+	for _, e := range o.Entries {
+		suffix := ""
+		if e.Type == "dir" {
+			suffix = "/"
+		}
+		fmt.Fprintf(&b, "%s%s\t%d\t%s\n", e.Path, suffix, e.Size, e.Modified)
+	}
+	if len(o.Entries) == 0 {
+		b.WriteString("empty\n")
+	}
+	if o.NextOffset != 0 {
+		fmt.Fprintf(&b, "[more entries; continue with offset %d]\n", o.NextOffset)
+	} else if o.Truncated {
+		b.WriteString("[listing stopped at its visit limit; list a subdirectory]\n")
+	}
+	return b.String()
+}
+
+func (sh *shell) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, in listDirectoryInput) (*mcp.CallToolResult, listDirectoryOutput, error) {
+	var out listDirectoryOutput
+	root, err := sh.dir(in.Path)
+	if err != nil {
+		return nil, out, err
+	}
+	out.Path, out.Entries = root, []fileEntry{}
+	seen := 0
+	errStop := errors.New("stop")
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if d != nil && d.IsDir() && p != root {
+				return filepath.SkipDir // an unreadable directory is listed but not entered
+			}
+			return err
+		}
+		if p == root {
+			return nil
+		}
+		if ctx.Err() != nil || seen >= maxListVisits {
+			out.Truncated = true
+			return errStop
+		}
+		rel, _ := filepath.Rel(root, p)
+		depth := strings.Count(rel, string(filepath.Separator)) + 1
+		seen++
+		switch {
+		case seen <= in.Offset:
+		case len(out.Entries) >= in.Limit:
+			out.Truncated, out.NextOffset = true, seen-1
+			return errStop
+		default:
+			out.Entries = append(out.Entries, entry(rel, d))
+		}
+		if d.IsDir() && depth >= in.Depth {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return nil, out, fileError(in.Path, err)
+	}
+	return nil, out, ctx.Err()
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// search_text limits.
+const (
+	maxSearchFileBytes = 8 << 20 // larger files are skipped
+	maxSearchLineBytes = 400     // a matching line is cut to this many bytes
+	maxSearchVisits    = 500000
+)
+
+func addSearchTool(s *kit.Server, sh *shell) {
+	kit.AddTool(s, kit.Tool{
+		Name:        "search_text",
+		Title:       "Search text in files",
+		Description: "Search text files under a directory in the allowed roots for a literal or regex, with include/exclude globs, giving line numbers, paged.",
+		ReadOnly:    true,
+		Timeout:     45 * time.Second,
+	}, sh.searchText)
+}
+
+type searchTextInput struct {
+	Pattern        string   `json:"pattern" jsonschema:"text to find on one line; a Go (RE2) regular expression when regex is set" schema:"minLength=1,maxLength=1000"`
+	Root           string   `json:"root,omitempty" jsonschema:"directory to search, inside the allowed roots (default: the work directory)"`
+	Regex          bool     `json:"regex,omitempty" jsonschema:"treat pattern as a regular expression instead of literal text"`
+	IgnoreCase     bool     `json:"ignore_case,omitempty" jsonschema:"match regardless of letter case"`
+	Include        []string `json:"include,omitempty" jsonschema:"search only files matching one of these globs (the name, or the path below root when the glob has a /)" schema:"maxItems=20"`
+	Exclude        []string `json:"exclude,omitempty" jsonschema:"skip files and directories matching one of these globs, e.g. '.git' or '*.min.js'" schema:"maxItems=20"`
+	MaxResults     int      `json:"max_results,omitempty" jsonschema:"at most this many matching lines" schema:"minimum=1,maximum=1000,default=100"`
+	Offset         int      `json:"offset,omitempty" jsonschema:"matching lines to skip, from next_offset of the page before" schema:"minimum=0"`
+	TimeoutSeconds int      `json:"timeout_seconds,omitempty" jsonschema:"stop searching after this long and return what was found" schema:"minimum=1,maximum=40,default=20"`
+}
+
+type textMatch struct {
+	Path string `json:"path" jsonschema:"relative to root"`
+	Line int    `json:"line" jsonschema:"1-based"`
+	Text string `json:"text" jsonschema:"the line, cut at 400 bytes"`
+}
+
+type searchTextOutput struct {
+	Root         string      `json:"root"`
+	Matches      []textMatch `json:"matches"`
+	FilesScanned int         `json:"files_scanned"`
+	NextOffset   int         `json:"next_offset,omitempty" jsonschema:"pass as offset for the next page; absent when there are no more"`
+	Truncated    bool        `json:"truncated" jsonschema:"more matches than this page, or the search stopped at its time or visit limit"`
+	TimedOut     bool        `json:"timed_out,omitempty" jsonschema:"the time limit stopped the search; the results are partial"`
+}
+
+// Text is grep-like: path:line:text.
+func (o searchTextOutput) Text() string {
+	var b strings.Builder
+	for _, m := range o.Matches {
+		fmt.Fprintf(&b, "%s:%d:%s\n", m.Path, m.Line, m.Text)
+	}
+	if len(o.Matches) == 0 {
+		b.WriteString("no matches\n")
+	}
+	switch {
+	case o.NextOffset != 0:
+		fmt.Fprintf(&b, "[more matches; continue with offset %d]\n", o.NextOffset)
+	case o.TimedOut:
+		b.WriteString("[stopped at the time limit; narrow root or include]\n")
+	case o.Truncated:
+		b.WriteString("[stopped at the visit limit; narrow root or include]\n")
+	}
+	return b.String()
+}
+
+func (sh *shell) searchText(ctx context.Context, _ *mcp.CallToolRequest, in searchTextInput) (*mcp.CallToolResult, searchTextOutput, error) {
+	var out searchTextOutput
+	expr := in.Pattern
+	if !in.Regex {
+		expr = regexp.QuoteMeta(expr)
+	}
+	if in.IgnoreCase {
+		expr = "(?i)" + expr
+	}
+	// Lines are matched one at a time; a whole file is first checked in multi-line mode,
+	// where ^ and $ match at every line, unless the pattern anchors to the whole text.
+	prefilter := !strings.Contains(expr, `\A`) && !strings.Contains(expr, `\z`)
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "pattern is not a valid regular expression: %v", err)
+	}
+	for _, g := range append(append([]string(nil), in.Include...), in.Exclude...) {
+		if _, err := filepath.Match(g, ""); err != nil || g == "" {
+			return nil, out, kit.Errorf(kit.CodeInvalidInput, "%q is not a valid glob", g)
+		}
+	}
+	root, err := sh.dir(in.Root)
+	if err != nil {
+		return nil, out, err
+	}
+	out.Root, out.Matches = root, []textMatch{}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(in.TimeoutSeconds)*time.Second)
+	defer cancel()
+	s := searcher{re: re, offset: in.Offset, limit: in.MaxResults, out: &out}
+	if prefilter {
+		s.whole = regexp.MustCompile("(?m)" + expr)
+	}
+	visits := 0
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if d != nil && d.IsDir() && p != root {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		if p == root {
+			return nil
+		}
+		if visits++; visits > maxSearchVisits {
+			out.Truncated = true
+			return errStopSearch
+		}
+		if err := ctx.Err(); err != nil {
+			out.Truncated, out.TimedOut = true, true
+			return errStopSearch
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if matchAny(in.Exclude, rel, d.Name()) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || (len(in.Include) > 0 && !matchAny(in.Include, rel, d.Name())) {
+			return nil
+		}
+		return s.file(ctx, p, rel)
+	})
+	switch {
+	case errors.Is(err, errStopSearch):
+	case errors.Is(err, context.DeadlineExceeded):
+		out.Truncated, out.TimedOut = true, true
+	case errors.Is(err, context.Canceled):
+		return nil, out, err
+	case err != nil:
+		return nil, out, kit.Errorf(kit.CodeInternal, "searching %s: %w", root, err)
+	}
+	return nil, out, nil
+}
+
+var errStopSearch = errors.New("stop")
+
+func matchAny(globs []string, rel, name string) bool {
+	for _, g := range globs {
+		subject := name
+		if strings.Contains(g, "/") {
+			subject = rel
+		}
+		if ok, _ := filepath.Match(g, subject); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// searcher collects the matching lines of one page across files.
+type searcher struct {
+	re     *regexp.Regexp
+	whole  *regexp.Regexp // matches a whole file that has a matching line; nil to skip the check
+	offset int            // matches still to skip
+	limit  int
+	seen   int
+	out    *searchTextOutput
+	buf    []byte
+}
+
+// file searches one file; unreadable, binary and oversized files are skipped.
+func (s *searcher) file(ctx context.Context, p, rel string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || info.Size() > maxSearchFileBytes {
+		return nil
+	}
+	if cap(s.buf) < int(info.Size())+1 {
+		s.buf = make([]byte, 0, info.Size()+1)
+	}
+	buf := bytes.NewBuffer(s.buf[:0])
+	if _, err := io.Copy(buf, io.LimitReader(f, maxSearchFileBytes+1)); err != nil {
+		return nil
+	}
+	data := buf.Bytes()
+	s.buf = data[:0]
+	s.out.FilesScanned++
+	if len(data) > maxSearchFileBytes || bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0 || (s.whole != nil && !s.whole.Match(data)) {
+		return nil
+	}
+	line := 0
+	for len(data) > 0 {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		line++
+		end := bytes.IndexByte(data, '\n')
+		if end < 0 {
+			end = len(data)
+		}
+		text := data[:end]
+		data = data[min(end+1, len(data)):]
+		if !s.re.Match(text) {
+			continue
+		}
+		s.seen++
+		if s.seen <= s.offset {
+			continue
+		}
+		if len(s.out.Matches) >= s.limit {
+			s.out.Truncated, s.out.NextOffset = true, s.seen-1
+			return errStopSearch
+		}
+		text = bytes.TrimSuffix(text, []byte("\r"))
+		if len(text) > maxSearchLineBytes {
+			text = text[:maxSearchLineBytes]
+		}
+		s.out.Matches = append(s.out.Matches, textMatch{Path: rel, Line: line, Text: strings.ToValidUTF8(string(text), "\uFFFD")})
+	}
+	return nil
+}
