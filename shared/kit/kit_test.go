@@ -87,15 +87,23 @@ func writeTokens(t *testing.T) string {
 
 const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
 
-// post sends an initialize request with the given headers and returns the status and body.
+// post sends a JSON-RPC body with the given headers and returns the status, headers and body.
 func post(t *testing.T, url string, body string, headers map[string]string) (int, http.Header, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
+	return send(t, http.MethodPost, url, body, headers)
+}
+
+// send makes one request; a "Host" entry in headers sets the Host header.
+func send(t *testing.T, method, url, body string, headers map[string]string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+	}
 	for k, v := range headers {
 		if k == "Host" {
 			req.Host = v
@@ -639,24 +647,8 @@ func TestMetricsAccess(t *testing.T) {
 // get sends a GET with headers (Host sets the Host header) and returns the status and body.
 func get(t *testing.T, url string, headers map[string]string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range headers {
-		if k == "Host" {
-			req.Host = v
-			continue
-		}
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	code, _, body := send(t, http.MethodGet, url, "", headers)
+	return code, body
 }
 
 // TestAbandonedCalls: a handler that outlives its timeout is abandoned, not stopped, and the
