@@ -9,13 +9,11 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/oauth"
-	"google.golang.org/api/googleapi"
 )
 
 // Product is one Google API as a server uses it.
@@ -107,7 +105,7 @@ func (a *Account) Health(context.Context) health.Result {
 func (a *Account) Fail(err error, what string) error {
 	name := a.product.Name
 	var se *oauth.SignInError
-	var ge *googleapi.Error
+	var ge *APIError
 	var ke *kit.Error
 	switch {
 	case errors.As(err, &ke):
@@ -137,14 +135,4 @@ func (a *Account) Fail(err error, what string) error {
 		return kit.Errorf(kit.CodeUnavailable, "%s answered %d: %s", name, ge.Code, msg)
 	}
 	return kit.Errorf(kit.CodeUnavailable, "%s call failed: %v", name, err)
-}
-
-// HasReason reports whether a Google error carries one of the reasons.
-func HasReason(ge *googleapi.Error, reasons ...string) bool {
-	for _, e := range ge.Errors {
-		if slices.Contains(reasons, e.Reason) {
-			return true
-		}
-	}
-	return false
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/oauth"
-	"google.golang.org/api/googleapi"
 )
 
 var testProduct = Product{Server: "drive", Name: "Google Drive", EndpointFlag: "drive-endpoint", Endpoint: "https://www.googleapis.com/drive/v3/"}
@@ -88,14 +87,14 @@ func TestFail(t *testing.T) {
 		wantCode string
 		wantMsg  string
 	}{
-		{"not found", &googleapi.Error{Code: 404, Message: "File not found"}, kit.CodeNotFound, "file abc not found"},
-		{"gone", &googleapi.Error{Code: 410}, kit.CodeNotFound, "file abc not found"},
-		{"bad request", &googleapi.Error{Code: 400, Message: "Invalid query"}, kit.CodeInvalidInput, "Google Drive refused the request: Invalid query"},
-		{"read-only scope", &googleapi.Error{Code: 403, Message: "Request had insufficient authentication scopes."}, kit.CodeUnavailable, "run `drive auth login` without --read-only"},
-		{"rate limited", &googleapi.Error{Code: 429}, kit.CodeLimit, "rate-limiting"},
-		{"rate limit as 403", &googleapi.Error{Code: 403, Message: "User rate limit exceeded"}, kit.CodeLimit, "rate-limiting"},
-		{"server error", &googleapi.Error{Code: 503, Message: "Backend Error"}, kit.CodeUnavailable, "failed (503 Backend Error) after retries"},
-		{"other status", &googleapi.Error{Code: 409, Message: "Conflict"}, kit.CodeUnavailable, "answered 409: Conflict"},
+		{"not found", &APIError{Code: 404, Message: "File not found"}, kit.CodeNotFound, "file abc not found"},
+		{"gone", &APIError{Code: 410}, kit.CodeNotFound, "file abc not found"},
+		{"bad request", &APIError{Code: 400, Message: "Invalid query"}, kit.CodeInvalidInput, "Google Drive refused the request: Invalid query"},
+		{"read-only scope", &APIError{Code: 403, Message: "Request had insufficient authentication scopes."}, kit.CodeUnavailable, "run `drive auth login` without --read-only"},
+		{"rate limited", &APIError{Code: 429}, kit.CodeLimit, "rate-limiting"},
+		{"rate limit as 403", &APIError{Code: 403, Message: "User rate limit exceeded"}, kit.CodeLimit, "rate-limiting"},
+		{"server error", &APIError{Code: 503, Message: "Backend Error"}, kit.CodeUnavailable, "failed (503 Backend Error) after retries"},
+		{"other status", &APIError{Code: 409, Message: "Conflict"}, kit.CodeUnavailable, "answered 409: Conflict"},
 		{"sign-in", fmt.Errorf("call: %w", &oauth.SignInError{Provider: "Google", State: oauth.StateMissing, Fix: "drive auth login"}), kit.CodeUnavailable, "drive auth login"},
 		{"deadline", fmt.Errorf("call: %w", context.DeadlineExceeded), kit.CodeTimeout, "did not answer in time"},
 		{"already a tool error", kit.Errorf(kit.CodeLimit, "too big"), kit.CodeLimit, "too big"},
@@ -109,14 +108,6 @@ func TestFail(t *testing.T) {
 				t.Errorf("Fail = %v (%T), want code %s with %q", err, err, tt.wantCode, tt.wantMsg)
 			}
 		})
-	}
-}
-
-func TestHasReason(t *testing.T) {
-	t.Parallel()
-	ge := &googleapi.Error{Code: 403, Errors: []googleapi.ErrorItem{{Reason: "storageQuotaExceeded"}}}
-	if !HasReason(ge, "exportSizeLimitExceeded", "storageQuotaExceeded") || HasReason(ge, "rateLimitExceeded") {
-		t.Error("HasReason does not match the error's reasons")
 	}
 }
 

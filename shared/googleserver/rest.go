@@ -1,0 +1,199 @@
+package googleserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// The Google servers call the REST APIs directly with these few functions instead of linking
+// google.golang.org/api's generated clients, which bring gRPC, protobuf and OpenTelemetry into
+// every binary and cost each server about 6 MiB of resident memory at idle (docs/performance.md).
+// Each server declares the fields it reads as its own small structs.
+
+// maxErrorBody caps how much of a failed answer is read to explain it.
+const maxErrorBody = 64 << 10
+
+// APIError is a Google API's error answer: the HTTP status, the message and the reasons of
+// {"error": {"code", "message", "errors": [{"reason"}]}}.
+type APIError struct {
+	Code    int      // the HTTP status
+	Message string   // error.message, or the body's start when it is not Google's JSON
+	Reasons []string // error.errors[].reason, and error.status ("NOT_FOUND") when present
+}
+
+// Error implements error.
+func (e *APIError) Error() string {
+	if e.Message == "" {
+		return fmt.Sprintf("googleapi: %d %s", e.Code, http.StatusText(e.Code))
+	}
+	return fmt.Sprintf("googleapi: %d: %s", e.Code, e.Message)
+}
+
+// HasReason reports whether the error carries one of the reasons.
+func (e *APIError) HasReason(reasons ...string) bool {
+	return slices.ContainsFunc(e.Reasons, func(r string) bool { return slices.Contains(reasons, r) })
+}
+
+// IsStatus reports whether err is an APIError with one of the HTTP status codes.
+func IsStatus(err error, codes ...int) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && slices.Contains(codes, ae.Code)
+}
+
+// checkResponse turns a non-2xx answer into an *APIError, consuming and closing its body.
+func checkResponse(resp *http.Response) error {
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return nil
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	ae := &APIError{Code: resp.StatusCode}
+	var wire struct {
+		Error struct {
+			Message string `json:"message"`
+			Status  string `json:"status"`
+			Errors  []struct {
+				Reason string `json:"reason"`
+			} `json:"errors"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &wire) == nil && (wire.Error.Message != "" || len(wire.Error.Errors) > 0) {
+		ae.Message = wire.Error.Message
+		for _, e := range wire.Error.Errors {
+			ae.Reasons = append(ae.Reasons, e.Reason)
+		}
+		if wire.Error.Status != "" {
+			ae.Reasons = append(ae.Reasons, wire.Error.Status)
+		}
+		return ae
+	}
+	ae.Message = strings.TrimSpace(string(body))
+	if len(ae.Message) > 200 {
+		ae.Message = ae.Message[:200] + "…"
+	}
+	return ae
+}
+
+// URL resolves a path against the API's endpoint: a relative path ("files/ID") is appended to
+// it, an absolute one ("/upload/drive/v3/files") replaces its path, as the generated clients do.
+// Path segments taken from callers must be escaped with url.PathEscape by the caller.
+func (a *Account) URL(path string, query url.Values) string {
+	u := a.Endpoint + path
+	if strings.HasPrefix(path, "/") {
+		base, err := url.Parse(a.Endpoint)
+		if err == nil {
+			base.Path, base.RawPath = "", ""
+			u = strings.TrimSuffix(base.String(), "/") + path
+		}
+	}
+	q := url.Values{}
+	for k, v := range query {
+		q[k] = v
+	}
+	q.Set("prettyPrint", "false")
+	return u + "?" + q.Encode()
+}
+
+// Do sends one JSON request: in (when not nil) is the JSON body, out (when not nil) receives the
+// JSON answer. A non-2xx answer is an *APIError.
+func (a *Account) Do(ctx context.Context, method, path string, query url.Values, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return fmt.Errorf("encode %s request: %w", a.product.Name, err)
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, a.URL(path, query), body)
+	if err != nil {
+		return fmt.Errorf("%s request: %w", a.product.Name, err)
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return a.send(req, out)
+}
+
+// Upload sends metadata and content in one multipart/related request (uploadType=multipart), as
+// Drive's create and update with media take them; path is the absolute upload path
+// ("/upload/drive/v3/files").
+func (a *Account) Upload(ctx context.Context, method, path string, query url.Values, meta any, content []byte, contentType string, out any) error {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mh := textproto.MIMEHeader{"Content-Type": {"application/json; charset=UTF-8"}}
+	part, err := mw.CreatePart(mh)
+	if err != nil {
+		return fmt.Errorf("upload body: %w", err)
+	}
+	if err := json.NewEncoder(part).Encode(meta); err != nil {
+		return fmt.Errorf("encode %s metadata: %w", a.product.Name, err)
+	}
+	if part, err = mw.CreatePart(textproto.MIMEHeader{"Content-Type": {contentType}}); err != nil {
+		return fmt.Errorf("upload body: %w", err)
+	}
+	if _, err := part.Write(content); err != nil {
+		return fmt.Errorf("upload body: %w", err)
+	}
+	if err := mw.Close(); err != nil {
+		return fmt.Errorf("upload body: %w", err)
+	}
+	q := url.Values{}
+	for k, v := range query {
+		q[k] = v
+	}
+	q.Set("uploadType", "multipart")
+	req, err := http.NewRequestWithContext(ctx, method, a.URL(path, q), bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		return fmt.Errorf("%s upload: %w", a.product.Name, err)
+	}
+	req.Header.Set("Content-Type", "multipart/related; boundary="+mw.Boundary())
+	return a.send(req, out)
+}
+
+// Download starts a GET whose answer is content, not JSON (Drive's alt=media and export). The
+// caller reads and closes the body; a non-2xx answer is an *APIError.
+func (a *Account) Download(ctx context.Context, path string, query url.Values) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.URL(path, query), nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s request: %w", a.product.Name, err)
+	}
+	resp, err := a.HTTP.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkResponse(resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+func (a *Account) send(req *http.Request, out any) error {
+	req.Header.Set("Accept", "application/json")
+	resp, err := a.HTTP.Do(req)
+	if err != nil {
+		return err
+	}
+	if err := checkResponse(resp); err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if out == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return fmt.Errorf("decode %s answer: %w", a.product.Name, err)
+	}
+	return nil
+}
