@@ -13,22 +13,22 @@ GOLANGCI := $(CURDIR)/.tools/golangci-lint-$(GOLANGCI_VERSION)
 test-deps: ## install the Debian packages the tests need (as root), or say which
 	@scripts/test-deps.sh
 
-.PHONY: help build test test-deps test-go lint run conformance bench toolsnaps docs docs-check deploy-test e2e-systemd release clean
+.PHONY: help build test test-deps test-go lint run conformance memcheck bench toolsnaps docs docs-check deploy-test e2e-systemd release clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
-build: ## build every server into bin/, stamped with the version
+build: ## build every server into bin/ as the release does (static, stripped), stamped with the version
 	@mkdir -p bin
 	@for s in $(SERVERS); do \
 		echo "build $$s $(VERSION)"; \
-		go build -trimpath -ldflags '$(LDFLAGS)' -o bin/$$s ./servers/$$s; \
+		CGO_ENABLED=0 go build -trimpath -ldflags '$(LDFLAGS)' -o bin/$$s ./servers/$$s; \
 	done
 
 # As root, make test also runs the fleet under a real systemd (make e2e-systemd).
 E2E := $(if $(filter 0,$(shell id -u)),e2e-systemd)
 
-test: test-deps test-go lint docs-check deploy-test conformance $(E2E) ## everything CI runs: Go tests (race), lint, docs, deploy scripts, conformance, e2e-systemd (root)
+test: test-deps test-go lint docs-check deploy-test conformance memcheck $(E2E) ## everything CI runs: Go tests (race), lint, docs, deploy scripts, conformance, idle memory, e2e-systemd (root)
 	@[ -n "$(E2E)" ] || echo "make test: e2e-systemd not run: it boots containers and needs root (sudo make e2e-systemd)"
 	@echo "make test: all checks passed"
 
@@ -59,6 +59,9 @@ run: build ## run the fleet on loopback, each on its fixed port (plus FLEET_PORT
 
 conformance: build ## the official MCP conformance suite against every server
 	@scripts/conformance.sh $(SERVERS)
+
+memcheck: build ## start each server idle and fail when one holds more than 12 MiB resident (docs/performance.md)
+	@go run ./scripts/cmd/memcheck -bin bin $(SERVERS)
 
 bench: build ## Go benchmarks, then throughput, latency, CPU per call (against a bare go-sdk server and the floor), RSS and start time over real HTTP
 	@go test -run '^$$' -bench . -benchmem ./servers/calculator/ ./servers/calculator/expression/ ./servers/shell/

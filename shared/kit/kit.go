@@ -63,6 +63,7 @@ type Server struct {
 	closers  []func()
 	tasks    []func(context.Context)
 	notify   string // $NOTIFY_SOCKET, when systemd supervises the server
+	memory   *memoryTrimmer
 }
 
 // New builds a server from its spec and configuration; logs go to logOut.
@@ -81,6 +82,7 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		metrics:  metrics.NewRegistry(spec.Name, version),
 		tools:    map[string]Tool{},
 		declared: map[string]bool{},
+		memory:   newMemoryTrimmer(log),
 	}
 	s.health = health.NewRegistry(spec.Name, version, func() int { return len(s.tools) })
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
@@ -283,7 +285,7 @@ func (s *Server) Handler() (http.Handler, error) {
 	mux.Handle("/", http.NotFoundHandler())
 	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
 	hosts.Refused = s.metrics.Refused
-	return guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux)), nil
+	return s.memory.track(guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux))), nil
 }
 
 // toolInfo reports whether a tool is offered and whether it changes nothing.
@@ -329,6 +331,9 @@ func (s *Server) serve(ctx context.Context, ln net.Listener, h http.Handler) err
 	if err := sdnotify.Notify(s.notify, sdnotify.Ready); err != nil {
 		s.log.Warn("systemd readiness not reported", "error", err.Error())
 	}
+	tctx, stopTrim := context.WithCancel(ctx)
+	defer stopTrim()
+	go s.memory.run(tctx, IdleTrim)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
