@@ -4,8 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"runtime/metrics"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync/atomic"
 	"time"
 )
