@@ -369,10 +369,6 @@ func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
 			apiErr(w, http.StatusBadRequest, "Error parsing JSON.", "")
 			return
 		}
-		if b["public"] == true && b["collaborative"] == true {
-			apiErr(w, http.StatusBadRequest, "Collaborative playlists cannot be public", "")
-			return
-		}
 		for k, v := range b {
 			f.details[k] = v
 		}
