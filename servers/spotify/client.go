@@ -247,7 +247,7 @@ func (c *client) resolveDevice(ctx context.Context, name string) (string, error)
 }
 
 // parseKind parses a URI, link or bare id of one kind of object (album, artist, playlist) and
-// returns its URI and id; a URI of another kind is refused, saying which tool takes it.
+// returns its URI and id; a URI of another kind is refused, naming both kinds.
 func parseKind(s, kind string) (uri, id string, err error) {
 	uri, k, id, err := parseURI(s, kind)
 	if err != nil {

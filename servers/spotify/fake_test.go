@@ -17,20 +17,21 @@ import (
 // fakeSpotify is the Web API and the accounts service in one httptest server, answering with
 // the JSON shapes of the February 2026 API. It records the calls it got.
 type fakeSpotify struct {
-	mu        sync.Mutex
-	calls     []string // "METHOD /path?query body"
-	active    bool     // a device is active
-	premium   bool
-	episode   bool // an episode is playing, not a track
-	throttle  int  // answer this many 429s first
-	revoked   bool
-	refreshes int
-	playlist  []string // URIs in playlist pl1
-	found     int      // tracks a search finds
-	library   []string // saved URIs (followed playlists too), newest first
-	devices   []any    // the devices online; the first is the active one when active
-	details   map[string]any
-	srv       *httptest.Server
+	mu         sync.Mutex
+	calls      []string // "METHOD /path?query body"
+	active     bool     // a device is active
+	premium    bool
+	episode    bool // an episode is playing, not a track
+	throttle   int  // answer this many 429s first
+	revoked    bool
+	refreshes  int
+	playlist   []string // URIs in playlist pl1
+	found      int      // tracks a search finds
+	library    []string // saved URIs (followed playlists too), newest first
+	devices    []any    // the devices online; the first is the active one when active
+	refuseMove bool     // PUT /me/player answers 404 "Device not found"
+	details    map[string]any
+	srv        *httptest.Server
 }
 
 func newFake(t *testing.T) *fakeSpotify {
@@ -249,6 +250,10 @@ func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, st)
 	case path == "/me/player" && r.Method == http.MethodPut:
+		if f.refuseMove {
+			apiErr(w, http.StatusNotFound, "Device not found", "")
+			return
+		}
 		f.active = true
 		w.WriteHeader(http.StatusNoContent)
 	case player && r.Method != http.MethodGet:

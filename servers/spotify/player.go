@@ -208,8 +208,8 @@ func (c *client) onDevice(ctx context.Context, dev string, resume bool, send fun
 		return "", err
 	}
 	d := usable[0]
-	if err := c.transfer(ctx, d.ID, resume); err != nil {
-		return "", err
+	if terr := c.transfer(ctx, d.ID, resume); terr != nil {
+		return "", kit.Errorf(kit.CodeUnavailable, "no Spotify device was active, and moving playback to %q, the only one online, failed: %s", d.Name, c.fail(ctx, terr, "device "+d.Name).Error())
 	}
 	note := fmt.Sprintf(" on %q (no device was active; playback moved to the only one online)", d.Name)
 	if resume {

@@ -87,8 +87,14 @@ func TestNoDeviceToTakeOver(t *testing.T) {
 			}
 		})
 	}
-	// A device named explicitly is never replaced by the only-device rule.
+	// The only device cannot take playback: the answer says what was tried and why it failed.
 	e := start(t, true)
+	e.fake.set(func(f *fakeSpotify) { f.active, f.devices, f.refuseMove = false, []any{devicesJSON[0]}, true })
+	if msg := mcptest.CallError(t, e.cs, "next_track", map[string]any{}); msg != `no Spotify device was active, and moving playback to "Kitchen speaker", the only one online, failed: device Kitchen speaker not found` {
+		t.Errorf("failed move message = %q", msg)
+	}
+	// A device named explicitly is never replaced by the only-device rule.
+	e = start(t, true)
 	e.fake.set(func(f *fakeSpotify) { f.active, f.devices = false, []any{devicesJSON[0]} })
 	if msg := mcptest.CallError(t, e.cs, "next_track", map[string]any{"device": "Pixel"}); !strings.Contains(msg, `no single Spotify device matches "Pixel"; devices: "Kitchen speaker"`) {
 		t.Errorf("named device message = %q", msg)
