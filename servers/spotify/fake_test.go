@@ -161,12 +161,8 @@ func validURI(u string) bool {
 	default:
 		return false
 	}
-	for _, r := range parts[2] {
-		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
-			return false
-		}
-	}
-	return true
+	base62 := func(r rune) bool { return '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
+	return !strings.ContainsFunc(parts[2], func(r rune) bool { return !base62(r) })
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
