@@ -170,7 +170,7 @@ func (o tracksOutput) Text() string {
 }
 
 func (c *client) getPlaylistItems(ctx context.Context, _ *mcp.CallToolRequest, in playlistItemsInput) (*mcp.CallToolResult, tracksOutput, error) {
-	_, _, id, err := parseURI(in.Playlist, "playlist")
+	_, id, err := parseKind(in.Playlist, "playlist")
 	if err != nil {
 		return nil, tracksOutput{}, err
 	}
@@ -239,7 +239,7 @@ func itemURIs(in []string) ([]string, error) {
 }
 
 func (c *client) addToPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in playlistEditInput) (*mcp.CallToolResult, snapshotOutput, error) {
-	_, _, id, err := parseURI(in.Playlist, "playlist")
+	_, id, err := parseKind(in.Playlist, "playlist")
 	if err != nil {
 		return nil, snapshotOutput{}, err
 	}
@@ -266,7 +266,7 @@ type removeInput struct {
 }
 
 func (c *client) removeFromPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in removeInput) (*mcp.CallToolResult, snapshotOutput, error) {
-	_, _, id, err := parseURI(in.Playlist, "playlist")
+	_, id, err := parseKind(in.Playlist, "playlist")
 	if err != nil {
 		return nil, snapshotOutput{}, err
 	}
@@ -295,7 +295,7 @@ type reorderInput struct {
 }
 
 func (c *client) reorderPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in reorderInput) (*mcp.CallToolResult, snapshotOutput, error) {
-	_, _, id, err := parseURI(in.Playlist, "playlist")
+	_, id, err := parseKind(in.Playlist, "playlist")
 	if err != nil {
 		return nil, snapshotOutput{}, err
 	}

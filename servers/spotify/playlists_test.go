@@ -72,3 +72,23 @@ func TestUpdatePlaylistErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaylistArgumentKind: every playlist tool refuses a URI of another kind before calling
+// Spotify, naming both kinds.
+func TestPlaylistArgumentKind(t *testing.T) {
+	t.Parallel()
+	e := start(t, true)
+	for tool, args := range map[string]map[string]any{
+		"get_playlist_items":   {"playlist": "spotify:album:al1"},
+		"add_to_playlist":      {"playlist": "https://open.spotify.com/album/al1", "uris": []string{"t1"}},
+		"remove_from_playlist": {"playlist": "spotify:album:al1", "uris": []string{"t1"}},
+		"reorder_playlist":     {"playlist": "spotify:album:al1", "range_start": 0, "insert_before": 2},
+	} {
+		if msg := mcptest.CallError(t, e.cs, tool, args); !strings.Contains(msg, "is an album, not a playlist: give a playlist URI, link or id") {
+			t.Errorf("%s: %q", tool, msg)
+		}
+	}
+	if calls := e.fake.log(); len(calls) != 0 {
+		t.Errorf("Spotify was called: %v", calls)
+	}
+}
