@@ -53,9 +53,16 @@ func TestArgumentsRefusedBeforeSpotify(t *testing.T) {
 		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": 2, "range_length": 0}, "range_length must be at least 1, not 0"},
 		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": -1, "insert_before": 2}, "range_start must be at least 0, not -1"},
 		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": -2}, "insert_before must be at least 0, not -2"},
-		{"save_tracks", map[string]any{"uris": forty1}, "uris must have at most 40 items, not 41"},
-		{"remove_saved_tracks", map[string]any{"uris": []string{}}, "uris must have at least 1 item"},
-		{"list_saved_tracks", map[string]any{"limit": 100}, "limit must be at most 50, not 100"},
+		{"save_to_library", map[string]any{"uris": forty1}, "uris must have at most 40 items, not 41"},
+		{"remove_from_library", map[string]any{"uris": []string{}}, "uris must have at least 1 item"},
+		{"list_saved", map[string]any{"limit": 100}, "limit must be at most 50, not 100"},
+		{"list_saved", map[string]any{"type": "artists"}, `type must be one of "tracks", "albums", "shows", not "artists"`},
+		{"update_playlist", map[string]any{"playlist": "pl1", "visibility": "hidden"}, `visibility must be one of "public", "private", "collaborative", not "hidden"`},
+		{"update_playlist", map[string]any{"playlist": ""}, "playlist must not be empty"},
+		{"get_artist_albums", map[string]any{"artist": "rh", "groups": []string{"ep"}}, `groups[0] must be one of "album", "single", "compilation", "appears_on", not "ep"`},
+		{"get_artist_albums", map[string]any{"artist": "rh", "limit": 51}, "limit must be at most 50, not 51"},
+		{"get_album_tracks", map[string]any{"album": "al1", "limit": 51}, "limit must be at most 50, not 51"},
+		{"get_album_tracks", map[string]any{"album": "al1", "offset": -1}, "offset must be at least 0, not -1"},
 		{"get_recently_played", map[string]any{"limit": 0}, "limit must be at least 1, not 0"},
 		{"get_top_items", map[string]any{"time_range": "short"}, `time_range must be one of "short_term", "medium_term", "long_term", not "short"`},
 		{"get_top_items", map[string]any{"type": "albums"}, `type must be one of "tracks", "artists", not "albums"`},
@@ -81,8 +88,8 @@ func TestNullListsRefused(t *testing.T) {
 		tool string
 		args map[string]any
 	}{
-		{"save_tracks", map[string]any{"uris": nil}},
-		{"remove_saved_tracks", map[string]any{"uris": nil}},
+		{"save_to_library", map[string]any{"uris": nil}},
+		{"remove_from_library", map[string]any{"uris": nil}},
 		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": nil}},
 		{"remove_from_playlist", map[string]any{"playlist": "pl1", "uris": nil}},
 	} {
@@ -112,7 +119,9 @@ func TestDefaultsReachSpotify(t *testing.T) {
 		{"list_playlists", map[string]any{}, "GET /v1/me/playlists?limit=20&offset=0"},
 		{"get_playlist_items", map[string]any{"playlist": "pl1"}, "GET /v1/playlists/pl1/items?additional_types=track%2Cepisode&limit=20&offset=0"},
 		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": 2}, `PUT /v1/playlists/pl1/items {"insert_before":2,"range_length":1,"range_start":0}`},
-		{"list_saved_tracks", map[string]any{}, "GET /v1/me/tracks?limit=20&offset=0"},
+		{"list_saved", map[string]any{}, "GET /v1/me/tracks?limit=20&offset=0"},
+		{"get_artist_albums", map[string]any{"artist": "rh", "limit": 5}, "GET /v1/artists/rh/albums?include_groups=album%2Csingle&limit=5&offset=0"},
+		{"get_album_tracks", map[string]any{"album": "al1"}, "GET /v1/albums/al1/tracks?limit=20&offset=0"},
 		{"get_recently_played", map[string]any{}, "GET /v1/me/player/recently-played?limit=20"},
 		{"get_top_items", map[string]any{"type": "artists"}, "GET /v1/me/top/artists?limit=20&offset=0&time_range=medium_term"},
 	} {

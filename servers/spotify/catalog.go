@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +18,10 @@ const searchPage = 10
 
 // searchMaxOffset is the largest offset Spotify's search accepts.
 const searchMaxOffset = 1000
+
+// artistAlbumsPage is Spotify's largest page of an artist's albums for apps created in 2026
+// (a larger limit is refused with 400 "Invalid limit").
+const artistAlbumsPage = 10
 
 // item is one search result or catalog object, compact.
 type item struct {
@@ -45,8 +51,8 @@ func searchItems(r *apiSearch) []item {
 		}
 	}
 	if r.Albums != nil {
-		for _, a := range r.Albums.Items {
-			out = append(out, item{Type: "album", Name: a.Name, URI: a.URI, By: artistNames(a.Artists), Release: a.ReleaseDate})
+		for i := range r.Albums.Items {
+			out = append(out, albumItem(&r.Albums.Items[i]))
 		}
 	}
 	if r.Artists != nil {
@@ -78,6 +84,16 @@ func searchItems(r *apiSearch) []item {
 	return out
 }
 
+// albumItem is an album as a search, library or discography result; its type is Spotify's
+// album_type (album, single or compilation) when known.
+func albumItem(a *apiAlbum) item {
+	it := item{Type: "album", Name: a.Name, URI: a.URI, By: artistNames(a.Artists), Release: a.ReleaseDate, Tracks: a.TotalTracks}
+	if a.AlbumType != "" {
+		it.Type = strings.ToLower(a.AlbumType)
+	}
+	return it
+}
+
 // trackItem is a track as a search or top-items result.
 func trackItem(t *apiTrack) item {
 	it := item{Type: "track", Name: t.Name, URI: t.URI, By: artistNames(t.Artists)}
@@ -90,6 +106,8 @@ func trackItem(t *apiTrack) item {
 func addCatalogTools(s *kit.Server, c *client) {
 	kit.AddTool(s, kit.Tool{Name: "search_music", Description: "Search Spotify for tracks, albums, artists, playlists, shows or episodes.", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 45 * time.Second}, c.searchMusic)
 	kit.AddTool(s, kit.Tool{Name: "get_item", Description: "Details of a Spotify track, album (with its tracks), artist or playlist by URI or link.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getItem)
+	kit.AddTool(s, kit.Tool{Name: "get_artist_albums", Description: "List a Spotify artist's albums and singles, paged.", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 45 * time.Second}, c.getArtistAlbums)
+	kit.AddTool(s, kit.Tool{Name: "get_album_tracks", Description: "List a Spotify album's tracks, paged.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getAlbumTracks)
 }
 
 type searchInput struct {
@@ -186,6 +204,12 @@ func (o itemOutput) Text() string {
 	for i, t := range o.Items {
 		s += fmt.Sprintf("\n%d. %s", i+1, t)
 	}
+	if n := len(o.Items); n > 0 && o.Tracks > n {
+		more := map[string]string{"album": "get_album_tracks", "playlist": "get_playlist_items"}[o.Type]
+		if more != "" {
+			s += fmt.Sprintf("\n(%d of %d; %s with offset %d for more)", n, o.Tracks, more, n)
+		}
+	}
 	return s
 }
 
@@ -236,4 +260,75 @@ func (c *client) getItem(ctx context.Context, _ *mcp.CallToolRequest, in getItem
 		return nil, out, nil
 	}
 	return nil, itemOutput{}, kit.Errorf(kit.CodeInvalidInput, "get_item handles tracks, albums, artists and playlists, not a %s", kind)
+}
+
+type artistAlbumsInput struct {
+	Artist string   `json:"artist" jsonschema:"artist URI, link or id" schema:"minLength=1"`
+	Groups []string `json:"groups,omitempty" jsonschema:"which releases: albums, singles and EPs, compilations, others' albums the artist appears on (default: album, single)" schema:"enum=album|single|compilation|appears_on,maxItems=4"`
+	paging
+}
+
+// getArtistAlbums reads GET /artists/{id}/albums in pages of at most artistAlbumsPage until
+// limit, stopping at a short page: Spotify's next and total can be wrong when include_groups
+// filters.
+func (c *client) getArtistAlbums(ctx context.Context, _ *mcp.CallToolRequest, in artistAlbumsInput) (*mcp.CallToolResult, itemsOutput, error) {
+	uri, id, err := parseKind(in.Artist, "artist")
+	if err != nil {
+		return nil, itemsOutput{}, err
+	}
+	if len(in.Groups) == 0 { // the schema's tags cannot hold a default of two values
+		in.Groups = []string{"album", "single"}
+	}
+	var groups []string
+	for _, g := range in.Groups {
+		if !slices.Contains(groups, g) {
+			groups = append(groups, g)
+		}
+	}
+	out := itemsOutput{Items: []item{}}
+	more := false
+	for got := 0; got < in.Limit; {
+		n := min(artistAlbumsPage, in.Limit-got)
+		q := url.Values{"include_groups": {strings.Join(groups, ",")}, "limit": {strconv.Itoa(n)}, "offset": {strconv.Itoa(in.Offset + got)}}
+		var page apiPage[apiAlbum]
+		if err := c.do(ctx, "GET", "artists/"+url.PathEscape(id)+"/albums", q, nil, &page); err != nil {
+			return nil, itemsOutput{}, c.fail(ctx, err, uri)
+		}
+		for i := range page.Items {
+			out.Items = append(out.Items, albumItem(&page.Items[i]))
+		}
+		out.Total = page.Total
+		got += len(page.Items)
+		more = len(page.Items) == n && page.Next != ""
+		if !more {
+			break
+		}
+	}
+	if more {
+		out.NextOffset = in.Offset + len(out.Items)
+	}
+	return nil, out, nil
+}
+
+type albumTracksInput struct {
+	Album string `json:"album" jsonschema:"album URI, link or id" schema:"minLength=1"`
+	paging
+}
+
+// getAlbumTracks reads one page of GET /albums/{id}/tracks (at most 50), for albums longer than
+// the first page get_item shows.
+func (c *client) getAlbumTracks(ctx context.Context, _ *mcp.CallToolRequest, in albumTracksInput) (*mcp.CallToolResult, tracksOutput, error) {
+	uri, id, err := parseKind(in.Album, "album")
+	if err != nil {
+		return nil, tracksOutput{}, err
+	}
+	var page apiPage[apiTrack]
+	if err := c.do(ctx, "GET", "albums/"+url.PathEscape(id)+"/tracks", in.query(), nil, &page); err != nil {
+		return nil, tracksOutput{}, c.fail(ctx, err, uri)
+	}
+	out := tracksOutput{Items: []track{}, Total: page.Total, NextOffset: nextOffset(in.paging, len(page.Items), page.Next)}
+	for i := range page.Items {
+		out.Items = append(out.Items, page.Items[i].compact())
+	}
+	return nil, out, nil
 }

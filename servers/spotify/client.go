@@ -167,7 +167,7 @@ func (c *client) fail(ctx context.Context, err error, what string) error {
 	switch {
 	case reason == "PREMIUM_REQUIRED" || strings.Contains(lower, "premium required"):
 		return kit.Errorf(kit.CodeUnavailable, "Spotify Premium is required to control playback; this account cannot play, pause or skip through the Web API")
-	case reason == "NO_ACTIVE_DEVICE" || status == http.StatusNotFound && strings.Contains(lower, "no active device"):
+	case noActiveDevice(err):
 		return kit.Errorf(kit.CodeUnavailable, "no active Spotify device. %s", c.deviceHint(ctx))
 	case status == http.StatusUnauthorized:
 		return kit.Errorf(kit.CodeUnavailable, "Spotify refused the sign-in (%s): run `spotify auth login`", msg)
@@ -187,6 +187,13 @@ func (c *client) fail(ctx context.Context, err error, what string) error {
 	return kit.Errorf(kit.CodeUnavailable, "Spotify answered %d: %s", status, msg)
 }
 
+// noActiveDevice reports whether Spotify refused a player command because no device is active.
+func noActiveDevice(err error) bool {
+	var ae *apiError
+	return errors.As(err, &ae) && (ae.Reason == "NO_ACTIVE_DEVICE" ||
+		ae.Status == http.StatusNotFound && strings.Contains(strings.ToLower(ae.Message), "no active device"))
+}
+
 // deviceHint lists the devices and says how to choose one.
 func (c *client) deviceHint(ctx context.Context) string {
 	devs, err := c.devices(ctx)
@@ -199,8 +206,11 @@ func (c *client) deviceHint(ctx context.Context) string {
 	names := make([]string, len(devs))
 	for i, d := range devs {
 		names[i] = fmt.Sprintf("%q (%s)", d.Name, d.Type)
+		if d.IsRestricted {
+			names[i] = fmt.Sprintf("%q (%s, restricted: takes no commands)", d.Name, d.Type)
+		}
 	}
-	return "Devices available: " + strings.Join(names, ", ") + ". Pass device (a name or id) to play or transfer_playback."
+	return "Devices available: " + strings.Join(names, ", ") + ". Pass device (one of these names) to pick one, or call transfer_playback."
 }
 
 // resolveDevice turns a device name (case-insensitive, or a unique part of it) or id into an
@@ -234,6 +244,27 @@ func (c *client) resolveDevice(ctx context.Context, name string) (string, error)
 		return "", kit.Errorf(kit.CodeNotFound, "no Spotify device named %q: no devices are online; open Spotify on one first", name)
 	}
 	return "", kit.Errorf(kit.CodeNotFound, "no single Spotify device matches %q; devices: %s", name, strings.Join(names, ", "))
+}
+
+// parseKind parses a URI, link or bare id of one kind of object (album, artist, playlist) and
+// returns its URI and id; a URI of another kind is refused, naming both kinds.
+func parseKind(s, kind string) (uri, id string, err error) {
+	uri, k, id, err := parseURI(s, kind)
+	if err != nil {
+		return "", "", err
+	}
+	if k != kind {
+		return "", "", kit.Errorf(kit.CodeInvalidInput, "%s is %s, not %s: give %s URI, link or id", s, withArticle(k), withArticle(kind), withArticle(kind))
+	}
+	return uri, id, nil
+}
+
+// withArticle is "a track", "an album".
+func withArticle(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
 }
 
 // parseURI accepts a spotify: URI, an open.spotify.com URL or (with kind) a bare id, and returns

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,22 +17,28 @@ import (
 // fakeSpotify is the Web API and the accounts service in one httptest server, answering with
 // the JSON shapes of the February 2026 API. It records the calls it got.
 type fakeSpotify struct {
-	mu        sync.Mutex
-	calls     []string // "METHOD /path?query body"
-	active    bool     // a device is active
-	premium   bool
-	episode   bool // an episode is playing, not a track
-	throttle  int  // answer this many 429s first
-	revoked   bool
-	refreshes int
-	playlist  []string // URIs in playlist pl1
-	found     int      // tracks a search finds
-	library   []string
-	srv       *httptest.Server
+	mu         sync.Mutex
+	calls      []string // "METHOD /path?query body"
+	active     bool     // a device is active
+	premium    bool
+	episode    bool // an episode is playing, not a track
+	throttle   int  // answer this many 429s first
+	revoked    bool
+	refreshes  int
+	playlist   []string // URIs in playlist pl1
+	found      int      // tracks a search finds
+	library    []string // saved URIs (followed playlists too), newest first
+	devices    []any    // the devices online; the first is the active one when active
+	refuseMove bool     // PUT /me/player answers 404 "Device not found"
+	details    map[string]any
+	srv        *httptest.Server
 }
 
 func newFake(t *testing.T) *fakeSpotify {
-	f := &fakeSpotify{active: true, premium: true, found: 23, playlist: []string{"spotify:track:t1", "spotify:track:t2", "spotify:track:t3"}}
+	f := &fakeSpotify{active: true, premium: true, found: 23, playlist: []string{"spotify:track:t1", "spotify:track:t2", "spotify:track:t3"},
+		library: []string{"spotify:track:t9", "spotify:album:al1", "spotify:show:sh1", "spotify:playlist:pl1"},
+		devices: devicesJSON,
+		details: map[string]any{"name": "Running", "description": "fast", "public": false, "collaborative": false}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -89,6 +96,73 @@ func episodeJSON() map[string]any {
 var devicesJSON = []any{
 	map[string]any{"id": "dev-kitchen", "is_active": false, "is_restricted": false, "name": "Kitchen speaker", "type": "Speaker", "volume_percent": 40},
 	map[string]any{"id": "dev-phone", "is_active": false, "is_restricted": false, "name": "Pixel 9", "type": "Smartphone", "volume_percent": 80},
+}
+
+// restrictedJSON is a device online that takes no Web API commands.
+var restrictedJSON = map[string]any{"id": "dev-tv", "is_active": false, "is_restricted": true, "name": "Living room TV", "type": "TV", "volume_percent": 0}
+
+// okComputer is the track list of album al1, as GET /albums/al1/tracks sends it.
+var okComputer = []string{"Airbag", "Paranoid Android", "Subterranean Homesick Alien", "Exit Music (For a Film)", "Let Down", "Karma Police",
+	"Fitter Happier", "Electioneering", "Climbing Up the Walls", "No Surprises", "Lucky", "The Tourist"}
+
+// discography is artist rh's releases, newest first, as GET /artists/rh/albums sends them.
+func discography() []map[string]any {
+	var out []map[string]any
+	for i := range 25 {
+		group := []string{"album", "single", "single", "compilation", "appears_on"}[i%5]
+		typ := group
+		if group == "appears_on" {
+			typ = "album"
+		}
+		out = append(out, map[string]any{"id": "rel" + strconv.Itoa(i), "name": "Release " + strconv.Itoa(i), "uri": "spotify:album:rel" + strconv.Itoa(i),
+			"album_type": typ, "album_group": group, "total_tracks": 1 + i%12, "release_date": strconv.Itoa(2025-i) + "-01-01",
+			"artists": []any{map[string]any{"id": "rh", "name": "Radiohead", "uri": "spotify:artist:rh"}}})
+	}
+	return out
+}
+
+// pageParams reads limit and offset, refusing a limit above max as Spotify does (400 "Invalid limit").
+func pageParams(w http.ResponseWriter, q url.Values, max int) (limit, offset int, ok bool) {
+	limit, offset = 20, 0
+	if v := q.Get("limit"); v != "" {
+		limit, _ = strconv.Atoi(v)
+	}
+	if v := q.Get("offset"); v != "" {
+		offset, _ = strconv.Atoi(v)
+	}
+	if limit < 1 || limit > max {
+		apiErr(w, http.StatusBadRequest, "Invalid limit", "")
+		return 0, 0, false
+	}
+	return limit, offset, true
+}
+
+// pageOf answers one page of items with total and next as Spotify does.
+func pageOf(w http.ResponseWriter, items []any, limit, offset int) {
+	page := []any{}
+	for i := offset; i < min(offset+limit, len(items)); i++ {
+		page = append(page, items[i])
+	}
+	var next any
+	if offset+limit < len(items) {
+		next = "https://api.spotify.com/v1/next?offset=" + strconv.Itoa(offset+limit)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"items": page, "total": len(items), "limit": limit, "offset": offset, "next": next})
+}
+
+// validURI is a Spotify URI /me/library takes: kind and base62 id.
+func validURI(u string) bool {
+	parts := strings.Split(u, ":")
+	if len(parts) != 3 || parts[0] != "spotify" || parts[2] == "" {
+		return false
+	}
+	switch parts[1] {
+	case "track", "album", "episode", "show", "audiobook", "playlist", "artist", "user":
+	default:
+		return false
+	}
+	base62 := func(r rune) bool { return '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
+	return !strings.ContainsFunc(parts[2], func(r rune) bool { return !base62(r) })
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -149,14 +223,14 @@ func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case path == "/me/player/devices":
-		devs := devicesJSON
-		if f.active {
+		devs := append([]any{}, f.devices...)
+		if f.active && len(devs) > 0 {
 			d := map[string]any{}
-			for k, v := range devicesJSON[0].(map[string]any) {
+			for k, v := range devs[0].(map[string]any) {
 				d[k] = v
 			}
 			d["is_active"] = true
-			devs = []any{d, devicesJSON[1]}
+			devs[0] = d
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"devices": devs})
 	case path == "/me/player" && r.Method == http.MethodGet:
@@ -172,6 +246,10 @@ func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, st)
 	case path == "/me/player" && r.Method == http.MethodPut:
+		if f.refuseMove {
+			apiErr(w, http.StatusNotFound, "Device not found", "")
+			return
+		}
 		f.active = true
 		w.WriteHeader(http.StatusNoContent)
 	case player && r.Method != http.MethodGet:
@@ -283,25 +361,109 @@ func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
 		f.playlist = append(rest[:at], append(moved, rest[at:]...)...)
 		writeJSON(w, http.StatusOK, map[string]any{"snapshot_id": "snap-move"})
 	case path == "/playlists/pl1" && r.Method == http.MethodGet:
-		writeJSON(w, http.StatusOK, map[string]any{"id": "pl1", "name": "Running", "uri": "spotify:playlist:pl1", "description": "fast",
+		writeJSON(w, http.StatusOK, map[string]any{"id": "pl1", "name": f.details["name"], "uri": "spotify:playlist:pl1", "description": f.details["description"],
+			"public": f.details["public"], "collaborative": f.details["collaborative"],
 			"owner": map[string]any{"id": "me", "display_name": "Me"}, "items": map[string]any{"total": len(f.playlist), "items": []any{map[string]any{"item": trackJSON("t1", "Paranoid Android", "Radiohead")}}}})
+	case path == "/playlists/pl1" && r.Method == http.MethodPut:
+		var b map[string]any
+		if json.Unmarshal(body, &b) != nil {
+			apiErr(w, http.StatusBadRequest, "Error parsing JSON.", "")
+			return
+		}
+		for k, v := range b {
+			f.details[k] = v
+		}
+		w.WriteHeader(http.StatusOK)
+	case path == "/playlists/pl2" && r.Method == http.MethodPut: // followed, owned by someone else
+		apiErr(w, http.StatusForbidden, "You cannot change details of a playlist you don't own.", "")
 	case path == "/me/playlists" && r.Method == http.MethodGet:
-		writeJSON(w, http.StatusOK, map[string]any{"items": []any{map[string]any{"id": "pl1", "name": "Running", "uri": "spotify:playlist:pl1",
-			"owner": map[string]any{"id": "me", "display_name": "Me"}, "items": map[string]any{"total": len(f.playlist)}}}, "total": 1, "next": nil})
+		items := []any{}
+		if slices.Contains(f.library, "spotify:playlist:pl1") {
+			items = append(items, map[string]any{"id": "pl1", "name": f.details["name"], "uri": "spotify:playlist:pl1",
+				"owner": map[string]any{"id": "me", "display_name": "Me"}, "items": map[string]any{"total": len(f.playlist)}})
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"items": items, "total": len(items), "next": nil})
 	case path == "/me/playlists" && r.Method == http.MethodPost:
 		var b map[string]any
 		_ = json.Unmarshal(body, &b)
 		writeJSON(w, http.StatusCreated, map[string]any{"id": "new1", "name": b["name"], "uri": "spotify:playlist:new1", "owner": map[string]any{"id": "me"}})
-	case path == "/me/library":
+	case path == "/me/library" && (r.Method == http.MethodPut || r.Method == http.MethodDelete):
 		uris := strings.Split(q.Get("uris"), ",")
-		if r.Method == http.MethodPut {
-			f.library = append(f.library, uris...)
-		} else {
-			f.library = nil
+		if len(uris) > 40 {
+			apiErr(w, http.StatusBadRequest, "Too many ids requested", "")
+			return
 		}
+		for _, u := range uris {
+			if !validURI(u) {
+				apiErr(w, http.StatusBadRequest, "Invalid base62 id", "")
+				return
+			}
+		}
+		keep := []string{}
+		for _, u := range f.library {
+			if !slices.Contains(uris, u) {
+				keep = append(keep, u)
+			}
+		}
+		if r.Method == http.MethodPut {
+			keep = append(slices.Clone(uris), keep...)
+		}
+		f.library = keep
 		w.WriteHeader(http.StatusOK)
-	case path == "/me/tracks" && r.Method == http.MethodGet:
-		writeJSON(w, http.StatusOK, map[string]any{"items": []any{map[string]any{"added_at": "2026-03-01T10:00:00Z", "track": trackJSON("t9", "Reckoner", "Radiohead")}}, "total": 1, "limit": 20, "offset": 0})
+	case (path == "/me/tracks" || path == "/me/albums" || path == "/me/shows") && r.Method == http.MethodGet:
+		limit, offset, ok := pageParams(w, q, 50)
+		if !ok {
+			return
+		}
+		kind := strings.TrimSuffix(strings.TrimPrefix(path, "/me/"), "s")
+		var items []any
+		for _, u := range f.library {
+			k, id, _ := strings.Cut(strings.TrimPrefix(u, "spotify:"), ":")
+			if k != kind {
+				continue
+			}
+			saved := map[string]any{"added_at": "2026-03-01T10:00:00Z"}
+			switch kind {
+			case "track":
+				saved["track"] = trackJSON(id, "Track "+id, "Radiohead")
+				if id == "t9" {
+					saved["track"] = trackJSON(id, "Reckoner", "Radiohead")
+				}
+			case "album":
+				a := albumJSON(false)
+				a["id"], a["uri"], a["total_tracks"] = id, u, len(okComputer)
+				saved["album"] = a
+			case "show":
+				saved["show"] = map[string]any{"id": id, "name": "Song Exploder", "uri": u, "publisher": "Hrishikesh Hirway", "total_episodes": 300}
+			}
+			items = append(items, saved)
+		}
+		pageOf(w, items, limit, offset)
+	case path == "/artists/rh/albums":
+		limit, offset, ok := pageParams(w, q, 10)
+		if !ok {
+			return
+		}
+		groups := strings.Split(q.Get("include_groups"), ",")
+		var items []any
+		for _, a := range discography() {
+			if q.Get("include_groups") == "" || slices.Contains(groups, a["album_group"].(string)) {
+				items = append(items, a)
+			}
+		}
+		pageOf(w, items, limit, offset)
+	case path == "/albums/al1/tracks":
+		limit, offset, ok := pageParams(w, q, 50)
+		if !ok {
+			return
+		}
+		var items []any
+		for i, name := range okComputer {
+			t := trackJSON("a"+strconv.Itoa(i+1), name, "Radiohead")
+			delete(t, "album")
+			items = append(items, t)
+		}
+		pageOf(w, items, limit, offset)
 	case path == "/me/player/recently-played":
 		writeJSON(w, http.StatusOK, map[string]any{"items": []any{map[string]any{"played_at": "2026-03-01T10:00:00Z", "track": trackJSON("t2", "Karma Police", "Radiohead")}}})
 	case path == "/me/top/artists":

@@ -16,64 +16,114 @@ func addLibraryTools(s *kit.Server, c *client) {
 	ro := func(name, desc string) kit.Tool {
 		return kit.Tool{Name: name, Description: desc, ReadOnly: true, Idempotent: true, OpenWorld: true}
 	}
-	kit.AddTool(s, ro("list_saved_tracks", "List the user's liked (saved) Spotify tracks, newest first, paged."), c.listSavedTracks)
-	kit.AddTool(s, kit.Tool{Name: "save_tracks", Description: "Save (like) Spotify tracks, albums, episodes or shows to the user's library.", Idempotent: true, OpenWorld: true}, c.saveTracks)
-	kit.AddTool(s, kit.Tool{Name: "remove_saved_tracks", Description: "Remove tracks, albums, episodes or shows from the user's Spotify library.", Destructive: true, Idempotent: true, OpenWorld: true}, c.removeSavedTracks)
+	kit.AddTool(s, ro("list_saved", "List the user's saved Spotify tracks (liked songs), albums or shows, newest first, paged."), c.listSaved)
+	kit.AddTool(s, kit.Tool{Name: "save_to_library", Description: "Save tracks, albums, episodes or shows to the user's Spotify library, or follow playlists.", Idempotent: true, OpenWorld: true}, c.saveToLibrary)
+	kit.AddTool(s, kit.Tool{Name: "remove_from_library", Description: "Remove tracks, albums, episodes or shows from the user's Spotify library, or unfollow playlists (Spotify's way to delete the user's own).", Destructive: true, Idempotent: true, OpenWorld: true}, c.removeFromLibrary)
 	kit.AddTool(s, ro("get_recently_played", "The user's recently played Spotify tracks, newest first."), c.getRecentlyPlayed)
 	kit.AddTool(s, ro("get_top_items", "The user's top Spotify tracks or artists over a time range."), c.getTopItems)
 }
 
-func (c *client) listSavedTracks(ctx context.Context, _ *mcp.CallToolRequest, in paging) (*mcp.CallToolResult, tracksOutput, error) {
-	var page apiPage[apiSavedTrack]
-	if err := c.do(ctx, "GET", "me/tracks", in.query(), nil, &page); err != nil {
-		return nil, tracksOutput{}, c.fail(ctx, err, "your saved tracks")
+type listSavedInput struct {
+	Type string `json:"type,omitempty" jsonschema:"what to list" schema:"enum=tracks|albums|shows,default=tracks"`
+	paging
+}
+
+// itemsOutput is one page of tracks, albums or shows.
+type itemsOutput struct {
+	Items      []item `json:"items"`
+	Total      int    `json:"total"`
+	NextOffset int    `json:"next_offset,omitempty"` // pass as offset for more
+}
+
+func (o itemsOutput) Text() string {
+	if len(o.Items) == 0 {
+		return "None."
 	}
-	out := tracksOutput{Items: []track{}, Total: page.Total, NextOffset: nextOffset(in, len(page.Items), page.Next)}
+	lines := make([]string, len(o.Items))
+	for i, it := range o.Items {
+		lines[i] = it.describe()
+		if it.Release != "" {
+			lines[i] += ", " + it.Release
+		}
+	}
+	if o.NextOffset > 0 {
+		lines = append(lines, fmt.Sprintf("(%d in all; more: offset %d)", o.Total, o.NextOffset))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// listSaved reads GET /me/tracks, /me/albums or /me/shows, which the February 2026 API keeps
+// (only the writes moved to /me/library).
+func (c *client) listSaved(ctx context.Context, _ *mcp.CallToolRequest, in listSavedInput) (*mcp.CallToolResult, itemsOutput, error) {
+	// The schema holds type to the three values and defaults it.
+	var page apiPage[apiSaved]
+	if err := c.do(ctx, "GET", "me/"+in.Type, in.query(), nil, &page); err != nil {
+		return nil, itemsOutput{}, c.fail(ctx, err, "your saved "+in.Type)
+	}
+	out := itemsOutput{Items: []item{}, Total: page.Total, NextOffset: nextOffset(in.paging, len(page.Items), page.Next)}
 	for i := range page.Items {
-		out.Items = append(out.Items, page.Items[i].Track.compact())
+		s := &page.Items[i]
+		switch {
+		case s.Track != nil:
+			out.Items = append(out.Items, trackItem(s.Track))
+		case s.Album != nil:
+			out.Items = append(out.Items, albumItem(s.Album))
+		case s.Show != nil:
+			out.Items = append(out.Items, item{Type: "show", Name: s.Show.Name, URI: s.Show.URI, By: s.Show.Publisher})
+		}
 	}
 	return nil, out, nil
 }
 
 type libraryInput struct {
-	URIs []string `json:"uris" jsonschema:"URIs or links of tracks, albums, episodes or shows (bare ids are tracks)" schema:"minItems=1,maxItems=40"`
+	URIs []string `json:"uris" jsonschema:"URIs or links of tracks, albums, episodes, shows or playlists (bare ids are tracks)" schema:"minItems=1,maxItems=40"`
 }
 
-func libraryURIs(in []string) (string, error) {
+// libraryURIs checks the kinds PUT|DELETE /me/library takes with the server's scopes (artists
+// and users would need user-follow-modify, which the sign-in does not ask for).
+func libraryURIs(in []string) (string, int, error) {
 	out := make([]string, len(in))
+	playlists := 0
 	for i, s := range in {
 		uri, kind, _, err := parseURI(s, "track")
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		switch kind {
 		case "track", "album", "episode", "show", "audiobook":
+		case "playlist":
+			playlists++
 		default:
-			return "", kit.Errorf(kit.CodeInvalidInput, "%s: the library holds tracks, albums, episodes, shows and audiobooks", s)
+			return "", 0, kit.Errorf(kit.CodeInvalidInput, "%s is %s: the library holds tracks, albums, episodes, shows, audiobooks and playlists", s, withArticle(kind))
 		}
 		out[i] = uri
 	}
-	return strings.Join(out, ","), nil
+	return strings.Join(out, ","), playlists, nil
 }
 
-func (c *client) saveTracks(ctx context.Context, _ *mcp.CallToolRequest, in libraryInput) (*mcp.CallToolResult, doneOutput, error) {
-	return c.library(ctx, "PUT", in, "Saved %d item(s) to the library")
+func (c *client) saveToLibrary(ctx context.Context, _ *mcp.CallToolRequest, in libraryInput) (*mcp.CallToolResult, doneOutput, error) {
+	return c.library(ctx, "PUT", in, "Saved %d item(s) to the library", " (%d playlist(s) followed)")
 }
 
-func (c *client) removeSavedTracks(ctx context.Context, _ *mcp.CallToolRequest, in libraryInput) (*mcp.CallToolResult, doneOutput, error) {
-	return c.library(ctx, "DELETE", in, "Removed %d item(s) from the library")
+func (c *client) removeFromLibrary(ctx context.Context, _ *mcp.CallToolRequest, in libraryInput) (*mcp.CallToolResult, doneOutput, error) {
+	return c.library(ctx, "DELETE", in, "Removed %d item(s) from the library", " (%d playlist(s) unfollowed)")
 }
 
-// library writes through PUT|DELETE /me/library?uris=, the February 2026 endpoint.
-func (c *client) library(ctx context.Context, method string, in libraryInput, msg string) (*mcp.CallToolResult, doneOutput, error) {
-	uris, err := libraryURIs(in.URIs)
+// library writes through PUT|DELETE /me/library?uris=, the February 2026 endpoint that
+// replaced the per-kind ones (/me/tracks, /me/albums, /me/shows, /playlists/{id}/followers…).
+func (c *client) library(ctx context.Context, method string, in libraryInput, msg, plMsg string) (*mcp.CallToolResult, doneOutput, error) {
+	uris, playlists, err := libraryURIs(in.URIs)
 	if err != nil {
 		return nil, doneOutput{}, err
 	}
 	if err := c.do(ctx, method, "me/library", url.Values{"uris": {uris}}, nil, nil); err != nil {
 		return nil, doneOutput{}, c.fail(ctx, err, "the library item")
 	}
-	return nil, doneOutput{Message: fmt.Sprintf(msg, len(in.URIs))}, nil
+	out := fmt.Sprintf(msg, len(in.URIs))
+	if playlists > 0 {
+		out += fmt.Sprintf(plMsg, playlists)
+	}
+	return nil, doneOutput{Message: out}, nil
 }
 
 type recentInput struct {

@@ -168,7 +168,10 @@ func (c *client) play(ctx context.Context, _ *mcp.CallToolRequest, in playInput)
 			return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "cannot play a %s; give a track, episode, album, playlist, artist or show", kind)
 		}
 	}
-	if err := c.command(ctx, "PUT", "me/player/play", dev, nil, body); err != nil {
+	moved, err := c.onDevice(ctx, dev, body == nil, func(dev string) error {
+		return c.command(ctx, "PUT", "me/player/play", dev, nil, body)
+	})
+	if err != nil {
 		return nil, doneOutput{}, c.fail(ctx, err, "the item")
 	}
 	msg := "Resumed playback"
@@ -178,7 +181,46 @@ func (c *client) play(ctx context.Context, _ *mcp.CallToolRequest, in playInput)
 	if in.Device != "" {
 		msg += " on " + in.Device
 	}
-	return nil, doneOutput{Message: msg, URI: uri}, nil
+	return nil, doneOutput{Message: msg + moved, URI: uri}, nil
+}
+
+// onDevice sends a player command to dev ("" is the active device). When no device was named
+// and none is active but exactly one online device takes commands, it moves playback there
+// (PUT /me/player, playing when resume is set: that move is then the whole command) and sends
+// the command to it, and returns a note naming the device; with none or several, Spotify's
+// error is returned and fail lists the devices.
+func (c *client) onDevice(ctx context.Context, dev string, resume bool, send func(dev string) error) (string, error) {
+	err := send(dev)
+	if dev != "" || !noActiveDevice(err) {
+		return "", err
+	}
+	devs, derr := c.devices(ctx)
+	if derr != nil {
+		return "", err
+	}
+	var usable []apiDevice
+	for _, d := range devs {
+		if d.ID != "" && !d.IsRestricted {
+			usable = append(usable, d)
+		}
+	}
+	if len(usable) != 1 {
+		return "", err
+	}
+	d := usable[0]
+	if terr := c.transfer(ctx, d.ID, resume); terr != nil {
+		return "", kit.Errorf(kit.CodeUnavailable, "no Spotify device was active, and moving playback to %q, the only one online, failed: %s", d.Name, c.fail(ctx, terr, "device "+d.Name).Error())
+	}
+	note := fmt.Sprintf(" on %q (no device was active; playback moved to the only one online)", d.Name)
+	if resume {
+		return note, nil
+	}
+	return note, send(d.ID)
+}
+
+// transfer moves playback to a device: PUT /me/player.
+func (c *client) transfer(ctx context.Context, id string, play bool) error {
+	return c.do(ctx, "PUT", "me/player", nil, map[string]any{"device_ids": []string{id}, "play": play}, nil)
 }
 
 // searchFirst finds the best match of a query for one kind of item (track, album, …): its
@@ -195,8 +237,21 @@ func (c *client) searchFirst(ctx context.Context, q, kind string) (string, strin
 	return items[0].URI, items[0].describe(), nil
 }
 
+// pause pauses; with no device named and none active nothing is playing, which is what pause
+// asks for.
 func (c *client) pause(ctx context.Context, _ *mcp.CallToolRequest, in deviceInput) (*mcp.CallToolResult, doneOutput, error) {
-	return c.control(ctx, in.Device, "Paused", "PUT", "me/player/pause", nil)
+	dev, err := c.resolveDevice(ctx, in.Device)
+	if err != nil {
+		return nil, doneOutput{}, err
+	}
+	err = c.command(ctx, "PUT", "me/player/pause", dev, nil, nil)
+	switch {
+	case dev == "" && noActiveDevice(err):
+		return nil, doneOutput{Message: "Nothing is playing: no Spotify device is active"}, nil
+	case err != nil:
+		return nil, doneOutput{}, c.fail(ctx, err, "playback")
+	}
+	return nil, doneOutput{Message: "Paused"}, nil
 }
 
 func (c *client) nextTrack(ctx context.Context, _ *mcp.CallToolRequest, in deviceInput) (*mcp.CallToolResult, doneOutput, error) {
@@ -213,10 +268,13 @@ func (c *client) control(ctx context.Context, deviceName, msg, method, path stri
 	if err != nil {
 		return nil, doneOutput{}, err
 	}
-	if err := c.command(ctx, method, path, dev, q, nil); err != nil {
+	moved, err := c.onDevice(ctx, dev, false, func(dev string) error {
+		return c.command(ctx, method, path, dev, q, nil)
+	})
+	if err != nil {
 		return nil, doneOutput{}, c.fail(ctx, err, "playback")
 	}
-	return nil, doneOutput{Message: msg}, nil
+	return nil, doneOutput{Message: msg + moved}, nil
 }
 
 type seekInput struct {
@@ -300,7 +358,7 @@ func (c *client) transferPlayback(ctx context.Context, _ *mcp.CallToolRequest, i
 	if err != nil {
 		return nil, doneOutput{}, err
 	}
-	if err := c.do(ctx, "PUT", "me/player", nil, map[string]any{"device_ids": []string{dev}, "play": in.Play}, nil); err != nil {
+	if err := c.transfer(ctx, dev, in.Play); err != nil {
 		return nil, doneOutput{}, c.fail(ctx, err, "device "+in.Device)
 	}
 	return nil, doneOutput{Message: "Playback moved to " + in.Device}, nil
@@ -372,8 +430,11 @@ func (c *client) addToQueue(ctx context.Context, _ *mcp.CallToolRequest, in queu
 	if err != nil {
 		return nil, doneOutput{}, err
 	}
-	if err := c.command(ctx, "POST", "me/player/queue", dev, url.Values{"uri": {uri}}, nil); err != nil {
+	moved, err := c.onDevice(ctx, dev, false, func(dev string) error {
+		return c.command(ctx, "POST", "me/player/queue", dev, url.Values{"uri": {uri}}, nil)
+	})
+	if err != nil {
 		return nil, doneOutput{}, c.fail(ctx, err, uri)
 	}
-	return nil, doneOutput{Message: "Queued " + what, URI: uri}, nil
+	return nil, doneOutput{Message: "Queued " + what + moved, URI: uri}, nil
 }

@@ -74,6 +74,7 @@ func addPlaylistTools(s *kit.Server, c *client) {
 	kit.AddTool(s, kit.Tool{Name: "add_to_playlist", Description: "Add tracks or episodes to a Spotify playlist, at the end or a position.", OpenWorld: true}, c.addToPlaylist)
 	kit.AddTool(s, kit.Tool{Name: "remove_from_playlist", Description: "Remove every occurrence of tracks or episodes from a Spotify playlist.", Destructive: true, Idempotent: true, OpenWorld: true}, c.removeFromPlaylist)
 	kit.AddTool(s, kit.Tool{Name: "reorder_playlist", Description: "Move a run of items within a Spotify playlist.", OpenWorld: true}, c.reorderPlaylist)
+	kit.AddTool(s, kit.Tool{Name: "update_playlist", Description: "Change a Spotify playlist's name, description or visibility.", Destructive: true, Idempotent: true, OpenWorld: true}, c.updatePlaylist)
 }
 
 // paging is the limit and offset of a paged list, embedded in a tool's arguments (the kit
@@ -169,7 +170,7 @@ func (o tracksOutput) Text() string {
 }
 
 func (c *client) getPlaylistItems(ctx context.Context, _ *mcp.CallToolRequest, in playlistItemsInput) (*mcp.CallToolResult, tracksOutput, error) {
-	_, _, id, err := parseURI(in.Playlist, "playlist")
+	_, id, err := parseKind(in.Playlist, "playlist")
 	if err != nil {
 		return nil, tracksOutput{}, err
 	}
@@ -238,7 +239,7 @@ func itemURIs(in []string) ([]string, error) {
 }
 
 func (c *client) addToPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in playlistEditInput) (*mcp.CallToolResult, snapshotOutput, error) {
-	_, _, id, err := parseURI(in.Playlist, "playlist")
+	_, id, err := parseKind(in.Playlist, "playlist")
 	if err != nil {
 		return nil, snapshotOutput{}, err
 	}
@@ -265,7 +266,7 @@ type removeInput struct {
 }
 
 func (c *client) removeFromPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in removeInput) (*mcp.CallToolResult, snapshotOutput, error) {
-	_, _, id, err := parseURI(in.Playlist, "playlist")
+	_, id, err := parseKind(in.Playlist, "playlist")
 	if err != nil {
 		return nil, snapshotOutput{}, err
 	}
@@ -294,7 +295,7 @@ type reorderInput struct {
 }
 
 func (c *client) reorderPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in reorderInput) (*mcp.CallToolResult, snapshotOutput, error) {
-	_, _, id, err := parseURI(in.Playlist, "playlist")
+	_, id, err := parseKind(in.Playlist, "playlist")
 	if err != nil {
 		return nil, snapshotOutput{}, err
 	}
@@ -307,4 +308,51 @@ func (c *client) reorderPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in
 		return nil, snapshotOutput{}, c.fail(ctx, err, "playlist "+in.Playlist)
 	}
 	return nil, snapshotOutput{Message: fmt.Sprintf("Moved %d item(s) from %d to before %d", n, in.RangeStart, in.InsertBefore), SnapshotID: res.SnapshotID}, nil
+}
+
+type updatePlaylistInput struct {
+	Playlist    string  `json:"playlist" jsonschema:"playlist URI, link or id (one the user owns)" schema:"minLength=1"`
+	Name        string  `json:"name,omitempty" jsonschema:"the new name (default: unchanged)"`
+	Description *string `json:"description,omitempty" jsonschema:"the new description; \"\" clears it (default: unchanged)"`
+	Visibility  string  `json:"visibility,omitempty" jsonschema:"public (on the profile), private, or collaborative (private; collaborators can edit) (default: unchanged)" schema:"enum=public|private|collaborative"`
+}
+
+// updatePlaylist changes a playlist's details with PUT /playlists/{id}, which Spotify allows
+// only to the playlist's owner (403 otherwise).
+func (c *client) updatePlaylist(ctx context.Context, _ *mcp.CallToolRequest, in updatePlaylistInput) (*mcp.CallToolResult, doneOutput, error) {
+	uri, id, err := parseKind(in.Playlist, "playlist")
+	if err != nil {
+		return nil, doneOutput{}, err
+	}
+	body := map[string]any{}
+	var changed []string
+	if in.Name != "" {
+		if strings.TrimSpace(in.Name) == "" {
+			return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "name is blank: give the new name, or leave name out to keep it")
+		}
+		body["name"] = in.Name
+		changed = append(changed, fmt.Sprintf("name %q", in.Name))
+	}
+	if in.Description != nil {
+		body["description"] = *in.Description
+		changed = append(changed, fmt.Sprintf("description %q", *in.Description))
+	}
+	switch in.Visibility {
+	case "public":
+		body["public"], body["collaborative"] = true, false
+	case "private":
+		body["public"], body["collaborative"] = false, false
+	case "collaborative":
+		body["public"], body["collaborative"] = false, true
+	}
+	if in.Visibility != "" {
+		changed = append(changed, "visibility "+in.Visibility)
+	}
+	if len(body) == 0 {
+		return nil, doneOutput{}, kit.Errorf(kit.CodeInvalidInput, "nothing to change: give name, description or visibility")
+	}
+	if err := c.do(ctx, "PUT", "playlists/"+url.PathEscape(id), nil, body, nil); err != nil {
+		return nil, doneOutput{}, c.fail(ctx, err, "playlist "+in.Playlist)
+	}
+	return nil, doneOutput{Message: "Changed the playlist's " + strings.Join(changed, ", "), URI: uri}, nil
 }

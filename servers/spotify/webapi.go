@@ -20,6 +20,8 @@ type apiArtist struct {
 type apiAlbum struct {
 	Name        string      `json:"name"`
 	URI         string      `json:"uri"`
+	AlbumType   string      `json:"album_type"` // album, single or compilation
+	TotalTracks int         `json:"total_tracks"`
 	ReleaseDate string      `json:"release_date"`
 	Artists     []apiArtist `json:"artists"`
 	Genres      []string    `json:"genres"`
@@ -89,8 +91,11 @@ type apiSearch struct {
 	Episodes  *apiPage[apiTrack]    `json:"episodes"`
 }
 
-type apiSavedTrack struct {
-	Track apiTrack `json:"track"`
+// apiSaved is an entry of GET /me/tracks, /me/albums or /me/shows: one of the three is set.
+type apiSaved struct {
+	Track *apiTrack `json:"track"`
+	Album *apiAlbum `json:"album"`
+	Show  *apiShow  `json:"show"`
 }
 
 type apiPlayed struct {
