@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,6 @@ import (
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/gmail/v1"
 )
 
 // attachmentInput is a file to attach: a path inside --attachments-dir, or base64 content.
@@ -72,7 +72,7 @@ func addSendTools(s *kit.Server, m *mailbox) {
 }
 
 // build composes and encodes a message, enforcing the recipient allowlist.
-func (m *mailbox) build(msg mime.Message, threadID string) (*gmail.Message, error) {
+func (m *mailbox) build(msg mime.Message, threadID string) (*apiMessage, error) {
 	if err := m.checkRecipients(msg.To, msg.Cc, msg.Bcc); err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (m *mailbox) build(msg mime.Message, threadID string) (*gmail.Message, erro
 	if err != nil {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "%v", err)
 	}
-	return &gmail.Message{Raw: base64.URLEncoding.EncodeToString(raw), ThreadId: threadID}, nil
+	return &apiMessage{Raw: base64.URLEncoding.EncodeToString(raw), ThreadID: threadID}, nil
 }
 
 // loadAttachments reads the files to attach, from --attachments-dir or base64.
@@ -142,7 +142,7 @@ func (m *mailbox) loadAttachments(in []attachmentInput) ([]mime.Attachment, erro
 }
 
 // composed turns compose input into a message ready for Gmail.
-func (m *mailbox) composed(in composeInput) (*gmail.Message, error) {
+func (m *mailbox) composed(in composeInput) (*apiMessage, error) {
 	if in.Text == "" && in.HTML == "" {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "give text or html")
 	}
@@ -161,12 +161,12 @@ func (m *mailbox) send(ctx context.Context, _ *mcp.CallToolRequest, in composeIn
 	return m.deliver(ctx, msg, "Sent")
 }
 
-func (m *mailbox) deliver(ctx context.Context, msg *gmail.Message, action string) (*mcp.CallToolResult, sentOutput, error) {
-	sent, err := m.svc.Users.Messages.Send(me, msg).Context(ctx).Do()
-	if err != nil {
+func (m *mailbox) deliver(ctx context.Context, msg *apiMessage, action string) (*mcp.CallToolResult, sentOutput, error) {
+	var sent apiMessage
+	if err := m.call(ctx, http.MethodPost, "messages/send", nil, msg, &sent); err != nil {
 		return nil, sentOutput{}, m.google.Fail(err, "thread")
 	}
-	return nil, sentOutput{ID: sent.Id, ThreadID: sent.ThreadId, Action: action}, nil
+	return nil, sentOutput{ID: sent.ID, ThreadID: sent.ThreadID, Action: action}, nil
 }
 
 func (m *mailbox) reply(ctx context.Context, _ *mcp.CallToolRequest, in replyInput) (*mcp.CallToolResult, sentOutput, error) {
@@ -179,7 +179,7 @@ func (m *mailbox) reply(ctx context.Context, _ *mcp.CallToolRequest, in replyInp
 
 // replyMessage builds the answer to a message: recipients, Re: subject, In-Reply-To,
 // References and thread, and the quote.
-func (m *mailbox) replyMessage(ctx context.Context, in replyInput) (*gmail.Message, error) {
+func (m *mailbox) replyMessage(ctx context.Context, in replyInput) (*apiMessage, error) {
 	if in.Text == "" && in.HTML == "" {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "give text or html")
 	}
@@ -236,7 +236,7 @@ func (m *mailbox) replyMessage(ctx context.Context, in replyInput) (*gmail.Messa
 	if err != nil {
 		return nil, err
 	}
-	return m.build(mime.Message{To: toList, Cc: cc, Subject: subject, Text: text, HTML: html, InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadId)
+	return m.build(mime.Message{To: toList, Cc: cc, Subject: subject, Text: text, HTML: html, InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadID)
 }
 
 func (m *mailbox) forward(ctx context.Context, _ *mcp.CallToolRequest, in forwardInput) (*mcp.CallToolResult, sentOutput, error) {
@@ -247,7 +247,7 @@ func (m *mailbox) forward(ctx context.Context, _ *mcp.CallToolRequest, in forwar
 	return m.deliver(ctx, msg, "Forwarded")
 }
 
-func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*gmail.Message, error) {
+func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*apiMessage, error) {
 	if err := m.checkRecipients(in.To, in.Cc, in.Bcc); err != nil {
 		return nil, err
 	}
@@ -266,7 +266,7 @@ func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*gmail.M
 		if total > m.maxAttachBytes {
 			return nil, kit.Errorf(kit.CodeLimit, "the attachments total over the %d-byte limit; forward without them by sending a new message", m.maxAttachBytes)
 		}
-		data, err := m.download(ctx, orig.Id, a.ID, a.Size)
+		data, err := m.download(ctx, orig.ID, a.ID, a.Size)
 		if err != nil {
 			return nil, err
 		}
