@@ -50,6 +50,7 @@ func spec() kit.Spec {
 				return &kit.ConfigError{Err: err}
 			}
 			addMessageTools(s, m)
+			addThreadTools(s, m)
 			addAttachmentTools(s, m)
 			addSendTools(s, m)
 			addDraftTools(s, m)

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,6 +46,17 @@ func NewGmail(t testing.TB) *Gmail {
 		WriteJSON(w, &gmail.MessagePartBody{Data: base64.URLEncoding.EncodeToString(data), Size: int64(len(data))})
 	})
 	g.handle("GET "+base+"/threads/{id}", g.getThread)
+	g.handle("POST "+base+"/threads/{id}/modify", func(w http.ResponseWriter, r *http.Request, rq Request) {
+		var req gmail.ModifyThreadRequest
+		g.decode(rq, &req)
+		g.changeThread(w, r.PathValue("id"), req.AddLabelIds, req.RemoveLabelIds)
+	})
+	g.handle("POST "+base+"/threads/{id}/trash", func(w http.ResponseWriter, r *http.Request, _ Request) {
+		g.changeThread(w, r.PathValue("id"), []string{"TRASH"}, []string{"INBOX"})
+	})
+	g.handle("POST "+base+"/threads/{id}/untrash", func(w http.ResponseWriter, r *http.Request, _ Request) {
+		g.changeThread(w, r.PathValue("id"), nil, []string{"TRASH"})
+	})
 	g.handle("POST "+base+"/messages/send", g.send)
 	g.handle("POST "+base+"/messages/batchModify", func(w http.ResponseWriter, _ *http.Request, rq Request) {
 		var req gmail.BatchModifyMessagesRequest
@@ -123,6 +135,44 @@ func (g *Gmail) getThread(w http.ResponseWriter, r *http.Request, _ Request) {
 		if g.Messages[id].ThreadId == th.Id {
 			th.Messages = append(th.Messages, g.Messages[id])
 		}
+	}
+	if len(th.Messages) == 0 {
+		notFound(w, "Requested entity was not found.")
+		return
+	}
+	WriteJSON(w, th)
+}
+
+// changeThread adds and removes labels on every message of a thread, as threads.modify,
+// threads.trash and threads.untrash do, and answers the thread's ids and labels. A label that is
+// neither a system label (upper case) nor one of Labels is refused as Gmail refuses it.
+func (g *Gmail) changeThread(w http.ResponseWriter, id string, add, remove []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, l := range append(slices.Clone(add), remove...) {
+		known := l == strings.ToUpper(l)
+		for _, x := range g.Labels {
+			known = known || x.Id == l
+		}
+		if !known {
+			WriteError(w, http.StatusBadRequest, "Invalid label: "+l, "invalidArgument")
+			return
+		}
+	}
+	th := &gmail.Thread{Id: id}
+	for _, mid := range g.Order {
+		m := g.Messages[mid]
+		if m.ThreadId != id {
+			continue
+		}
+		labels := slices.DeleteFunc(slices.Clone(m.LabelIds), func(l string) bool { return slices.Contains(remove, l) })
+		for _, l := range add {
+			if !slices.Contains(labels, l) {
+				labels = append(labels, l)
+			}
+		}
+		m.LabelIds = labels
+		th.Messages = append(th.Messages, &gmail.Message{Id: m.Id, ThreadId: id, LabelIds: labels})
 	}
 	if len(th.Messages) == 0 {
 		notFound(w, "Requested entity was not found.")
