@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -71,6 +72,10 @@ func (o getDraftOutput) Text() string { return "Draft " + o.ID + "\n" + o.messag
 func addDraftTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "create_draft", Title: "Create a draft", OpenWorld: true,
 		Description: "Save an email as a Gmail draft (same fields as send_message) without sending it."}, m.createDraft)
+	kit.AddTool(s, kit.Tool{Name: "draft_reply", Title: "Draft a reply", OpenWorld: true, Timeout: 60 * time.Second,
+		Description: "Save a reply or reply-all as a draft in the message's thread (headers, recipients, quote as reply_message) without sending it."}, m.draftReply)
+	kit.AddTool(s, kit.Tool{Name: "draft_forward", Title: "Draft a forward", OpenWorld: true, Timeout: kit.MaxTimeout,
+		Description: "Save a forward (attachments, note) as a draft in the message's thread without sending it."}, m.draftForward)
 	kit.AddTool(s, kit.Tool{Name: "list_drafts", Title: "List drafts", ReadOnly: true, OpenWorld: true,
 		Description: "List Gmail drafts with recipients, subject and snippet; pages with page_token."}, m.listDrafts)
 	kit.AddTool(s, kit.Tool{Name: "get_draft", Title: "Read a draft", ReadOnly: true, OpenWorld: true,
@@ -102,6 +107,22 @@ func (m *mailbox) saveDraft(ctx context.Context, msg *apiMessage) (*mcp.CallTool
 		return nil, draftOutput{}, m.google.Fail(err, what)
 	}
 	return nil, draftInfo(&d, "created"), nil
+}
+
+func (m *mailbox) draftReply(ctx context.Context, _ *mcp.CallToolRequest, in replyInput) (*mcp.CallToolResult, draftOutput, error) {
+	msg, err := m.replyMessage(ctx, in)
+	if err != nil {
+		return nil, draftOutput{}, err
+	}
+	return m.saveDraft(ctx, msg)
+}
+
+func (m *mailbox) draftForward(ctx context.Context, _ *mcp.CallToolRequest, in forwardInput) (*mcp.CallToolResult, draftOutput, error) {
+	msg, err := m.forwardMessage(ctx, in)
+	if err != nil {
+		return nil, draftOutput{}, err
+	}
+	return m.saveDraft(ctx, msg)
 }
 
 func draftInfo(d *apiDraft, action string) draftOutput {

@@ -276,7 +276,10 @@ func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*apiMess
 	if !strings.HasPrefix(strings.ToLower(subject), "fwd:") {
 		subject = "Fwd: " + subject
 	}
-	return m.build(mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, Subject: subject, Text: strings.TrimLeft(text, "\n"), Attach: att}, "")
+	// Like Gmail's own forward, it stays in the original's conversation.
+	msgID := header(p, "Message-ID")
+	refs := strings.TrimSpace(header(p, "References") + " " + msgID)
+	return m.build(mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, Subject: subject, Text: strings.TrimLeft(text, "\n"), InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadID)
 }
 
 func splitHeaderList(v string) []string {

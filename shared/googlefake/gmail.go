@@ -233,7 +233,10 @@ func (g *Gmail) draftRoutes(base string) {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		d.Id = fmt.Sprintf("d%d", len(g.Drafts)+1)
-		d.Message.Id, d.Message.ThreadId = "dm-"+d.Id, "t-"+d.Id
+		d.Message.Id = "dm-" + d.Id
+		if d.Message.ThreadId == "" { // a draft answering a message stays in its thread
+			d.Message.ThreadId = "t-" + d.Id
+		}
 		g.Drafts[d.Id] = &d
 		WriteJSON(w, &d)
 	})
@@ -247,7 +250,10 @@ func (g *Gmail) draftRoutes(base string) {
 			notFound(w, "Requested entity was not found.")
 			return
 		}
-		d.Id, d.Message.Id, d.Message.ThreadId = id, "dm2-"+id, "t-"+id
+		d.Id, d.Message.Id = id, "dm2-"+id
+		if d.Message.ThreadId == "" {
+			d.Message.ThreadId = "t-" + id
+		}
 		g.Drafts[id] = &d
 		WriteJSON(w, &d)
 	})
