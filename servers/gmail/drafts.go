@@ -89,7 +89,7 @@ func addDraftTools(s *kit.Server, m *mailbox) {
 }
 
 func (m *mailbox) createDraft(ctx context.Context, _ *mcp.CallToolRequest, in composeInput) (*mcp.CallToolResult, draftOutput, error) {
-	msg, err := m.composed(in)
+	msg, err := m.composed(ctx, in)
 	if err != nil {
 		return nil, draftOutput{}, err
 	}
@@ -174,7 +174,7 @@ func (m *mailbox) getDraft(ctx context.Context, _ *mcp.CallToolRequest, in draft
 }
 
 func (m *mailbox) updateDraft(ctx context.Context, _ *mcp.CallToolRequest, in updateDraftInput) (*mcp.CallToolResult, draftOutput, error) {
-	msg, err := m.composed(in.composeInput)
+	msg, err := m.composed(ctx, in.composeInput)
 	if err != nil {
 		return nil, draftOutput{}, err
 	}

@@ -285,7 +285,7 @@ func TestNoCredentials(t *testing.T) {
 	h := mcptest.Start(t, spec(), googletest.SignedOut(t)...)
 	cs := h.Connect(t, "")
 	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil || len(tools.Tools) != 25 {
+	if err != nil || len(tools.Tools) != 26 {
 		t.Fatalf("tools/list without credentials: %d tools, %v", len(tools.Tools), err)
 	}
 	googletest.CheckSignedOut(t, h, "gmail", map[string]map[string]any{"search_messages": {}, "get_gmail_profile": {}, "send_message": {"to": []string{"a@b.c"}, "text": "x"}})
@@ -321,7 +321,7 @@ func TestRevokedSignIn(t *testing.T) {
 func TestReadOnlyTools(t *testing.T) {
 	t.Parallel()
 	_, _, h := start(t, "--read-only")
-	want := []string{"get_attachment", "get_draft", "get_gmail_profile", "get_message", "get_thread", "list_drafts", "list_filters", "list_labels", "search_messages"}
+	want := []string{"get_attachment", "get_draft", "get_gmail_profile", "get_message", "get_thread", "list_drafts", "list_filters", "list_labels", "list_send_as", "search_messages"}
 	if got := h.Server.ToolNames(); !slices.Equal(got, want) {
 		t.Errorf("read-only tools %v", got)
 	}

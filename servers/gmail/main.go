@@ -54,6 +54,7 @@ func spec() kit.Spec {
 			addAttachmentTools(s, m)
 			addSendTools(s, m)
 			addDraftTools(s, m)
+			addIdentityTools(s, m)
 			addLabelTools(s, m)
 			addFilterTools(s, m)
 			return nil

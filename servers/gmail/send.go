@@ -32,6 +32,7 @@ type composeInput struct {
 	HTML        string            `json:"html,omitempty" jsonschema:"HTML body (a text version is derived when text is empty)"`
 	ReplyTo     []string          `json:"reply_to,omitempty" jsonschema:"Reply-To addresses"`
 	Attachments []attachmentInput `json:"attachments,omitempty" jsonschema:"files to attach"`
+	identityInput
 }
 
 type replyInput struct {
@@ -42,6 +43,7 @@ type replyInput struct {
 	Quote       bool              `json:"quote,omitempty" jsonschema:"quote the original below the reply"`
 	Cc          []string          `json:"cc,omitempty" jsonschema:"extra cc recipients"`
 	Attachments []attachmentInput `json:"attachments,omitempty" jsonschema:"files to attach"`
+	identityInput
 }
 
 type forwardInput struct {
@@ -50,6 +52,7 @@ type forwardInput struct {
 	Cc        []string `json:"cc,omitempty" jsonschema:"cc recipients"`
 	Bcc       []string `json:"bcc,omitempty" jsonschema:"bcc recipients"`
 	Text      string   `json:"text,omitempty" jsonschema:"a note above the forwarded message"`
+	identityInput
 }
 
 type sentOutput struct {
@@ -71,9 +74,13 @@ func addSendTools(s *kit.Server, m *mailbox) {
 		Description: "Forward a message with its attachments and an optional note. Irreversible: confirm with the user first."}, m.forward)
 }
 
-// build composes and encodes a message, enforcing the recipient allowlist.
-func (m *mailbox) build(msg mime.Message, threadID string) (*apiMessage, error) {
+// build composes and encodes a message from the chosen identity, enforcing the recipient
+// allowlist.
+func (m *mailbox) build(ctx context.Context, msg mime.Message, threadID string, id identityInput) (*apiMessage, error) {
 	if err := m.checkRecipients(msg.To, msg.Cc, msg.Bcc); err != nil {
+		return nil, err
+	}
+	if err := m.applyIdentity(ctx, &msg, id); err != nil {
 		return nil, err
 	}
 	raw, err := mime.Compose(msg)
@@ -142,7 +149,7 @@ func (m *mailbox) loadAttachments(in []attachmentInput) ([]mime.Attachment, erro
 }
 
 // composed turns compose input into a message ready for Gmail.
-func (m *mailbox) composed(in composeInput) (*apiMessage, error) {
+func (m *mailbox) composed(ctx context.Context, in composeInput) (*apiMessage, error) {
 	if in.Text == "" && in.HTML == "" {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "give text or html")
 	}
@@ -150,11 +157,11 @@ func (m *mailbox) composed(in composeInput) (*apiMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.build(mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, ReplyTo: in.ReplyTo, Subject: in.Subject, Text: in.Text, HTML: in.HTML, Attach: att}, "")
+	return m.build(ctx, mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, ReplyTo: in.ReplyTo, Subject: in.Subject, Text: in.Text, HTML: in.HTML, Attach: att}, "", in.identityInput)
 }
 
 func (m *mailbox) send(ctx context.Context, _ *mcp.CallToolRequest, in composeInput) (*mcp.CallToolResult, sentOutput, error) {
-	msg, err := m.composed(in)
+	msg, err := m.composed(ctx, in)
 	if err != nil {
 		return nil, sentOutput{}, err
 	}
@@ -236,7 +243,7 @@ func (m *mailbox) replyMessage(ctx context.Context, in replyInput) (*apiMessage,
 	if err != nil {
 		return nil, err
 	}
-	return m.build(mime.Message{To: toList, Cc: cc, Subject: subject, Text: text, HTML: html, InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadID)
+	return m.build(ctx, mime.Message{To: toList, Cc: cc, Subject: subject, Text: text, HTML: html, InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadID, in.identityInput)
 }
 
 func (m *mailbox) forward(ctx context.Context, _ *mcp.CallToolRequest, in forwardInput) (*mcp.CallToolResult, sentOutput, error) {
@@ -279,7 +286,7 @@ func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*apiMess
 	// Like Gmail's own forward, it stays in the original's conversation.
 	msgID := header(p, "Message-ID")
 	refs := strings.TrimSpace(header(p, "References") + " " + msgID)
-	return m.build(mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, Subject: subject, Text: strings.TrimLeft(text, "\n"), InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadID)
+	return m.build(ctx, mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, Subject: subject, Text: strings.TrimLeft(text, "\n"), InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadID, in.identityInput)
 }
 
 func splitHeaderList(v string) []string {

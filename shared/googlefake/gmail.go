@@ -21,6 +21,7 @@ type Gmail struct {
 	Attachments map[string][]byte         // by attachment id
 	Labels      []*gmail.Label
 	Filters     []*gmail.Filter
+	SendAs      []*gmail.SendAs // settings.sendAs; empty lists none
 	Drafts      map[string]*gmail.Draft
 	// DraftView is the message drafts.get answers for any draft (the fake does not parse the
 	// raw MIME a draft is stored as).
@@ -81,6 +82,11 @@ func NewGmail(t testing.TB) *Gmail {
 		fl.Id = fmt.Sprintf("f%d", len(g.Filters)+1)
 		g.Filters = append(g.Filters, &fl)
 		WriteJSON(w, &fl)
+	})
+	g.handle("GET "+base+"/settings/sendAs", func(w http.ResponseWriter, _ *http.Request, _ Request) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		WriteJSON(w, &gmail.ListSendAsResponse{SendAs: g.SendAs})
 	})
 	g.handle("DELETE "+base+"/settings/filters/{id}", func(w http.ResponseWriter, _ *http.Request, _ Request) { w.WriteHeader(http.StatusNoContent) })
 	return g
