@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"fmt"
@@ -166,20 +167,41 @@ func (o threadOutput) Text() string {
 	return fmt.Sprintf("Thread %s, %d messages\n%s", o.ID, len(o.Messages), strings.Join(parts, "\n"))
 }
 
-type modifyInput struct {
-	IDs          []string `json:"ids" jsonschema:"message ids from search_messages" schema:"minItems=1,maxItems=1000,minLength=1"`
+// labelChange is what modify_messages and modify_threads add and remove.
+type labelChange struct {
 	AddLabels    []string `json:"add_labels,omitempty" jsonschema:"label names or ids to add, e.g. STARRED, TRASH, UNREAD, or your own"`
 	RemoveLabels []string `json:"remove_labels,omitempty" jsonschema:"label names or ids to remove: INBOX archives, UNREAD marks read, TRASH untrashes"`
+}
+
+type modifyInput struct {
+	IDs []string `json:"ids" jsonschema:"message ids from search_messages" schema:"minItems=1,maxItems=1000,minLength=1"`
+	labelChange
 }
 
 type modifyOutput struct {
 	Modified int      `json:"modified"`
 	Added    []string `json:"added"`
 	Removed  []string `json:"removed"`
+	unit     string   // what was modified, for the text: messages (when empty) or threads
 }
 
 func (o modifyOutput) Text() string {
-	return fmt.Sprintf("Modified %d messages: added [%s], removed [%s].", o.Modified, strings.Join(o.Added, ","), strings.Join(o.Removed, ","))
+	unit := cmp.Or(o.unit, "messages")
+	return fmt.Sprintf("Modified %d %s: added [%s], removed [%s].", o.Modified, unit, strings.Join(o.Added, ","), strings.Join(o.Removed, ","))
+}
+
+// resolve turns a change's label names into ids, refusing an empty change.
+func (m *mailbox) resolve(ctx context.Context, c labelChange) (add, remove []string, err error) {
+	if len(c.AddLabels)+len(c.RemoveLabels) == 0 {
+		return nil, nil, kit.Errorf(kit.CodeInvalidInput, "give add_labels or remove_labels")
+	}
+	if add, err = m.labelIDs(ctx, c.AddLabels); err != nil {
+		return nil, nil, err
+	}
+	if remove, err = m.labelIDs(ctx, c.RemoveLabels); err != nil {
+		return nil, nil, err
+	}
+	return add, remove, nil
 }
 
 func addMessageTools(s *kit.Server, m *mailbox) {
@@ -272,14 +294,7 @@ func (m *mailbox) getThread(ctx context.Context, _ *mcp.CallToolRequest, in getT
 }
 
 func (m *mailbox) modify(ctx context.Context, _ *mcp.CallToolRequest, in modifyInput) (*mcp.CallToolResult, modifyOutput, error) {
-	if len(in.AddLabels)+len(in.RemoveLabels) == 0 {
-		return nil, modifyOutput{}, kit.Errorf(kit.CodeInvalidInput, "give add_labels or remove_labels")
-	}
-	add, err := m.labelIDs(ctx, in.AddLabels)
-	if err != nil {
-		return nil, modifyOutput{}, err
-	}
-	remove, err := m.labelIDs(ctx, in.RemoveLabels)
+	add, remove, err := m.resolve(ctx, in.labelChange)
 	if err != nil {
 		return nil, modifyOutput{}, err
 	}

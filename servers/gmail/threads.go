@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -17,19 +15,8 @@ import (
 // modifyThreadsInput caps ids at 100: Gmail has no batch call for threads, so each thread is
 // one call (two when it is also trashed).
 type modifyThreadsInput struct {
-	IDs          []string `json:"ids" jsonschema:"thread ids (thread_id from search_messages)" schema:"minItems=1,maxItems=100,minLength=1"`
-	AddLabels    []string `json:"add_labels,omitempty" jsonschema:"label names or ids to add: STARRED, UNREAD, TRASH (to the trash), or your own"`
-	RemoveLabels []string `json:"remove_labels,omitempty" jsonschema:"label names or ids to remove: INBOX archives, UNREAD marks read, TRASH restores from the trash"`
-}
-
-type modifyThreadsOutput struct {
-	Modified int      `json:"modified"`
-	Added    []string `json:"added"`
-	Removed  []string `json:"removed"`
-}
-
-func (o modifyThreadsOutput) Text() string {
-	return fmt.Sprintf("Modified %d threads (every message in them): added [%s], removed [%s].", o.Modified, strings.Join(o.Added, ","), strings.Join(o.Removed, ","))
+	IDs []string `json:"ids" jsonschema:"thread ids (thread_id from search_messages)" schema:"minItems=1,maxItems=100,minLength=1"`
+	labelChange
 }
 
 func addThreadTools(s *kit.Server, m *mailbox) {
@@ -37,20 +24,13 @@ func addThreadTools(s *kit.Server, m *mailbox) {
 		Description: "Add/remove labels on whole conversations: archive (-INBOX), read (-UNREAD), unread (+UNREAD), star (+STARRED), trash (+TRASH), untrash (-TRASH)."}, m.modifyThreads)
 }
 
-func (m *mailbox) modifyThreads(ctx context.Context, _ *mcp.CallToolRequest, in modifyThreadsInput) (*mcp.CallToolResult, modifyThreadsOutput, error) {
-	if len(in.AddLabels)+len(in.RemoveLabels) == 0 {
-		return nil, modifyThreadsOutput{}, kit.Errorf(kit.CodeInvalidInput, "give add_labels or remove_labels")
-	}
-	add, err := m.labelIDs(ctx, in.AddLabels)
+func (m *mailbox) modifyThreads(ctx context.Context, _ *mcp.CallToolRequest, in modifyThreadsInput) (*mcp.CallToolResult, modifyOutput, error) {
+	add, remove, err := m.resolve(ctx, in.labelChange)
 	if err != nil {
-		return nil, modifyThreadsOutput{}, err
-	}
-	remove, err := m.labelIDs(ctx, in.RemoveLabels)
-	if err != nil {
-		return nil, modifyThreadsOutput{}, err
+		return nil, modifyOutput{}, err
 	}
 	if slices.Contains(add, "TRASH") && slices.Contains(remove, "TRASH") {
-		return nil, modifyThreadsOutput{}, kit.Errorf(kit.CodeInvalidInput, "TRASH is both added and removed; give it once")
+		return nil, modifyOutput{}, kit.Errorf(kit.CodeInvalidInput, "TRASH is both added and removed; give it once")
 	}
 	// Gmail moves threads to and from the trash with threads.trash and threads.untrash, which
 	// also handle INBOX as the web client does; the other labels go in one threads.modify.
@@ -75,12 +55,12 @@ func (m *mailbox) modifyThreads(ctx context.Context, _ *mcp.CallToolRequest, in 
 		if done > 0 {
 			var ke *kit.Error
 			if errors.As(err, &ke) {
-				return nil, modifyThreadsOutput{}, kit.Errorf(ke.Code, "%v (the other %d threads were changed)", err, done)
+				return nil, modifyOutput{}, kit.Errorf(ke.Code, "%v (the other %d threads were changed)", err, done)
 			}
 		}
-		return nil, modifyThreadsOutput{}, err
+		return nil, modifyOutput{}, err
 	}
-	return nil, modifyThreadsOutput{Modified: len(in.IDs), Added: orEmpty(add), Removed: orEmpty(remove)}, nil
+	return nil, modifyOutput{Modified: len(in.IDs), Added: orEmpty(add), Removed: orEmpty(remove), unit: "threads"}, nil
 }
 
 func isTrash(id string) bool { return id == "TRASH" }
