@@ -89,7 +89,7 @@ func addDraftTools(s *kit.Server, m *mailbox) {
 }
 
 func (m *mailbox) createDraft(ctx context.Context, _ *mcp.CallToolRequest, in composeInput) (*mcp.CallToolResult, draftOutput, error) {
-	msg, err := m.composed(ctx, in)
+	msg, err := m.composed(ctx, in, threading{})
 	if err != nil {
 		return nil, draftOutput{}, err
 	}
@@ -174,7 +174,14 @@ func (m *mailbox) getDraft(ctx context.Context, _ *mcp.CallToolRequest, in draft
 }
 
 func (m *mailbox) updateDraft(ctx context.Context, _ *mcp.CallToolRequest, in updateDraftInput) (*mcp.CallToolResult, draftOutput, error) {
-	msg, err := m.composed(ctx, in.composeInput)
+	// A draft answering a message (draft_reply, draft_forward) stays in its thread, tied to it.
+	old, err := m.readDraft(ctx, in.ID, "metadata")
+	if err != nil {
+		return nil, draftOutput{}, err
+	}
+	p := old.Message.Payload
+	th := threading{threadID: old.Message.ThreadID, inReplyTo: header(p, "In-Reply-To"), references: header(p, "References")}
+	msg, err := m.composed(ctx, in.composeInput, th)
 	if err != nil {
 		return nil, draftOutput{}, err
 	}

@@ -103,3 +103,27 @@ func TestReplyDraftMistakes(t *testing.T) {
 		t.Errorf("drafts saved: %v", f.Drafts)
 	}
 }
+
+// TestUpdateReplyDraftKeepsThread: rewriting a reply draft keeps it in the thread, answering the
+// same message, as Gmail's composer does.
+func TestUpdateReplyDraftKeepsThread(t *testing.T) {
+	t.Parallel()
+	f, cs, _ := start(t)
+	d, _ := mcptest.CallFor[draftOutput](t, cs, "draft_reply", map[string]any{"message_id": "th2", "text": "Maybe."})
+	out, _ := mcptest.CallFor[draftOutput](t, cs, "update_draft", map[string]any{"id": d.ID, "to": []string{"bob@example.com"}, "subject": "Re: Meeting", "text": "Yes."})
+	msg := f.Drafts[d.ID].Message
+	h, parts := readRaw(t, msg)
+	if out.ThreadID != "t3" || msg.ThreadId != "t3" || h.Get("In-Reply-To") != "<th2@mail.example.com>" || h.Get("References") != "<th1@mail.example.com> <th2@mail.example.com>" || parts["text/plain"] != "Yes." {
+		t.Errorf("updated reply draft: thread %q/%q, headers %v, text %q", out.ThreadID, msg.ThreadId, h, parts["text/plain"])
+	}
+	// A draft of a new message has no message to answer.
+	n, _ := mcptest.CallFor[draftOutput](t, cs, "create_draft", map[string]any{"to": []string{"bob@example.com"}, "text": "v1"})
+	mcptest.CallFor[draftOutput](t, cs, "update_draft", map[string]any{"id": n.ID, "to": []string{"bob@example.com"}, "text": "v2"})
+	if h, _ := readRaw(t, f.Drafts[n.ID].Message); h.Get("In-Reply-To") != "" || h.Get("References") != "" {
+		t.Errorf("new draft got reply headers %v", h)
+	}
+	res := mcptest.Call(t, cs, "update_draft", map[string]any{"id": "d99", "to": []string{"bob@example.com"}, "text": "x"})
+	if !res.IsError || mcptest.Text(res) != "draft d99 not found" {
+		t.Errorf("missing draft: %q", mcptest.Text(res))
+	}
+}

@@ -148,8 +148,15 @@ func (m *mailbox) loadAttachments(in []attachmentInput) ([]mime.Attachment, erro
 	return out, nil
 }
 
-// composed turns compose input into a message ready for Gmail.
-func (m *mailbox) composed(ctx context.Context, in composeInput) (*apiMessage, error) {
+// threading places a message in a conversation: its thread and the headers that tie it to the
+// message it answers.
+type threading struct {
+	threadID, inReplyTo, references string
+}
+
+// composed turns compose input into a message ready for Gmail, in the thread th names (none when
+// zero).
+func (m *mailbox) composed(ctx context.Context, in composeInput, th threading) (*apiMessage, error) {
 	if in.Text == "" && in.HTML == "" {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "give text or html")
 	}
@@ -157,11 +164,12 @@ func (m *mailbox) composed(ctx context.Context, in composeInput) (*apiMessage, e
 	if err != nil {
 		return nil, err
 	}
-	return m.build(ctx, mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, ReplyTo: in.ReplyTo, Subject: in.Subject, Text: in.Text, HTML: in.HTML, Attach: att}, "", in.identityInput)
+	return m.build(ctx, mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, ReplyTo: in.ReplyTo, Subject: in.Subject, Text: in.Text, HTML: in.HTML,
+		InReplyTo: th.inReplyTo, References: th.references, Attach: att}, th.threadID, in.identityInput)
 }
 
 func (m *mailbox) send(ctx context.Context, _ *mcp.CallToolRequest, in composeInput) (*mcp.CallToolResult, sentOutput, error) {
-	msg, err := m.composed(ctx, in)
+	msg, err := m.composed(ctx, in, threading{})
 	if err != nil {
 		return nil, sentOutput{}, err
 	}

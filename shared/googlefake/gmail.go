@@ -1,9 +1,11 @@
 package googlefake
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/mail"
 	"slices"
 	"strings"
 	"testing"
@@ -122,6 +124,25 @@ func (g *Gmail) getMessage(w http.ResponseWriter, r *http.Request, _ Request) {
 	default:
 		WriteJSON(w, m)
 	}
+}
+
+// metadataOf is a stored raw message as format=metadata shows it: ids and top-level headers.
+func metadataOf(m *gmail.Message) *gmail.Message {
+	out := &gmail.Message{Id: m.Id, ThreadId: m.ThreadId, Payload: &gmail.MessagePart{}}
+	raw, err := base64.URLEncoding.DecodeString(m.Raw)
+	if err != nil {
+		return out
+	}
+	msg, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return out
+	}
+	for name, values := range msg.Header {
+		for _, v := range values {
+			out.Payload.Headers = append(out.Payload.Headers, &gmail.MessagePartHeader{Name: name, Value: v})
+		}
+	}
+	return out
 }
 
 func headerOf(p *gmail.MessagePart, name string) string {
@@ -266,8 +287,13 @@ func (g *Gmail) draftRoutes(base string) {
 	g.handle("GET "+base+"/drafts/{id}", func(w http.ResponseWriter, r *http.Request, _ Request) {
 		g.mu.Lock()
 		defer g.mu.Unlock()
-		if g.Drafts[r.PathValue("id")] == nil {
+		d := g.Drafts[r.PathValue("id")]
+		if d == nil {
 			notFound(w, "Requested entity was not found.")
+			return
+		}
+		if r.URL.Query().Get("format") == "metadata" && d.Message != nil && d.Message.Raw != "" {
+			WriteJSON(w, &gmail.Draft{Id: d.Id, Message: metadataOf(d.Message)})
 			return
 		}
 		WriteJSON(w, &gmail.Draft{Id: r.PathValue("id"), Message: g.DraftView})
