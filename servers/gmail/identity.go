@@ -82,13 +82,13 @@ func (m *mailbox) listSendAs(ctx context.Context, _ *mcp.CallToolRequest, _ noIn
 	out := listSendAsOutput{Addresses: make([]sendAsInfo, len(list))}
 	for i, a := range list {
 		out.Addresses[i] = sendAsInfo{Email: a.SendAsEmail, Name: a.DisplayName, ReplyTo: a.ReplyToAddress, Primary: a.IsPrimary,
-			Default: a.IsDefault, Status: status(a), Signature: mime.HTMLToText(a.Signature)}
+			Default: a.IsDefault, Status: verification(a), Signature: mime.HTMLToText(a.Signature)}
 	}
 	return nil, out, nil
 }
 
-// status is an identity's verification: the primary address has none and is always usable.
-func status(a apiSendAs) string {
+// verification is an identity's verification: the primary address has none and is always usable.
+func verification(a apiSendAs) string {
 	if a.IsPrimary || a.VerificationStatus == "" {
 		return "accepted"
 	}
@@ -126,8 +126,8 @@ func (m *mailbox) applyIdentity(ctx context.Context, msg *mime.Message, id ident
 		return kit.Errorf(kit.CodeInvalidInput, "%s is not a send-as address of this account; list_send_as shows them", want)
 	case who == nil:
 		return nil // no default identity listed: Gmail's own sender, no signature
-	case status(*who) != "accepted":
-		return kit.Errorf(kit.CodeInvalidInput, "%s is not verified yet (%s): confirm it from the mail Gmail sent it, then try again", who.SendAsEmail, status(*who))
+	case verification(*who) != "accepted":
+		return kit.Errorf(kit.CodeInvalidInput, "%s is not verified yet (%s): confirm it from the mail Gmail sent it, then try again", who.SendAsEmail, verification(*who))
 	}
 	if want != "" {
 		msg.From = (&mail.Address{Name: who.DisplayName, Address: who.SendAsEmail}).String()
