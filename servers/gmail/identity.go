@@ -142,12 +142,16 @@ func (m *mailbox) applyIdentity(ctx context.Context, msg *mime.Message, id ident
 }
 
 // appendSignature adds an HTML signature below the body as Gmail's composer does: after a "-- "
-// line in the text part, in a gmail_signature block in the HTML part.
+// line in the text part, in a gmail_signature block in the HTML part. A part that already ends
+// with it (a draft read back and rewritten) is left alone; one that only quotes it is not.
 func appendSignature(msg *mime.Message, sig string) {
-	if text := mime.HTMLToText(sig); msg.Text != "" && !strings.Contains(msg.Text, text) {
-		msg.Text = strings.TrimRight(msg.Text, "\n") + "\n\n-- \n" + text
+	plain := mime.HTMLToText(sig) // empty for a signature that is only an image
+	text := "-- \n" + plain
+	if body := strings.TrimRight(strings.ReplaceAll(msg.Text, "\r\n", "\n"), "\n "); body != "" && plain != "" && !strings.HasSuffix(body, text) {
+		msg.Text = body + "\n\n" + text
 	}
-	if msg.HTML != "" && !strings.Contains(msg.HTML, sig) {
-		msg.HTML += `<br clear="all"><div><br></div><span class="gmail_signature_prefix">-- </span><br><div dir="ltr" class="gmail_signature">` + sig + `</div>`
+	block := `<span class="gmail_signature_prefix">-- </span><br><div dir="ltr" class="gmail_signature">` + sig + `</div>`
+	if body := strings.TrimSpace(msg.HTML); body != "" && !strings.HasSuffix(body, block) {
+		msg.HTML = body + `<br clear="all"><div><br></div>` + block
 	}
 }

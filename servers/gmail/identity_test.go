@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/googlefake"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"google.golang.org/api/gmail/v1"
@@ -92,6 +93,12 @@ func TestSendFromAliasWithSignature(t *testing.T) {
 			want: want{from: `"Ada (Work)" <ada@work.example>`, replyTo: "<team@work.example>", text: "Bob\r\n\r\n-- \r\nAda L. | Engines Ltd"},
 		},
 		{
+			name: "a body that only quotes the signature still gets it",
+			tool: "send_message",
+			args: map[string]any{"to": []string{"bob@example.com"}, "text": "New.\n\n> -- \n> Ada Lovelace\n> Analyst"},
+			want: want{text: "> Analyst\r\n\r\n-- \r\nAda Lovelace\r\nAnalyst"},
+		},
+		{
 			name: "a rewritten draft that holds the signature does not get it twice",
 			tool: "create_draft",
 			args: map[string]any{"to": []string{"bob@example.com"}, "text": "v2\n\n-- \nAda Lovelace\nAnalyst"},
@@ -117,7 +124,7 @@ func TestSendFromAliasWithSignature(t *testing.T) {
 			if h.Get("From") != tt.want.from || h.Get("Reply-To") != tt.want.replyTo {
 				t.Errorf("From %q Reply-To %q, want %q %q", h.Get("From"), h.Get("Reply-To"), tt.want.from, tt.want.replyTo)
 			}
-			if !strings.HasSuffix(parts["text/plain"], tt.want.text) || strings.Count(parts["text/plain"], "-- \r\n") > 1 {
+			if !strings.HasSuffix(parts["text/plain"], tt.want.text) || strings.Count(parts["text/plain"], "\r\n-- \r\n") > 1 {
 				t.Errorf("text part %q, want it to end %q", parts["text/plain"], tt.want.text)
 			}
 			if got, ok := parts["text/html"]; ok != (tt.want.html != "") || !strings.HasSuffix(got, tt.want.html) {
@@ -154,5 +161,28 @@ func TestSendAsMistakes(t *testing.T) {
 	mcptest.CallFor[sentOutput](t, cs, "send_message", map[string]any{"to": []string{"bob@example.com"}, "text": "x", "no_signature": true})
 	if n := len(f.Calls("GET", "/settings/sendAs")); n != 2 {
 		t.Errorf("%d sendAs reads, want 2 (the alias checks only)", n)
+	}
+}
+
+func TestAppendSignature(t *testing.T) {
+	t.Parallel()
+	const block = `<span class="gmail_signature_prefix">-- </span><br><div dir="ltr" class="gmail_signature">` + workSig + `</div>`
+	tests := []struct {
+		name, sig          string
+		text, html         string
+		wantText, wantHTML string
+	}{
+		{"both parts", workSig, "Hi.\n", "<p>Hi.</p>", "Hi.\n\n-- \nAda L. | Engines Ltd", `<p>Hi.</p><br clear="all"><div><br></div>` + block},
+		{"html only: the text part is derived later", workSig, "", "<p>Hi.</p>", "", `<p>Hi.</p><br clear="all"><div><br></div>` + block},
+		{"html already ending with it", workSig, "", `<p>Hi.</p><br clear="all"><div><br></div>` + block + "\n", "", `<p>Hi.</p><br clear="all"><div><br></div>` + block + "\n"},
+		{"text already ending with it (CRLF)", workSig, "Hi.\r\n\r\n-- \r\nAda L. | Engines Ltd\r\n", "", "Hi.\r\n\r\n-- \r\nAda L. | Engines Ltd\r\n", ""},
+		{"image-only signature: nothing in the text part", `<img src="https://x.example/logo.png">`, "Hi.", "", "Hi.", ""},
+	}
+	for _, tt := range tests {
+		msg := mime.Message{Text: tt.text, HTML: tt.html}
+		appendSignature(&msg, tt.sig)
+		if msg.Text != tt.wantText || msg.HTML != tt.wantHTML {
+			t.Errorf("%s: text %q html %q, want %q %q", tt.name, msg.Text, msg.HTML, tt.wantText, tt.wantHTML)
+		}
 	}
 }
