@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
-	"google.golang.org/api/gmail/v1"
 )
 
 // attachmentInfo describes one attachment of a message.
@@ -20,7 +19,7 @@ type attachmentInfo struct {
 }
 
 // header returns a part's header value (case-insensitive), decoding encoded words.
-func header(p *gmail.MessagePart, name string) string {
+func header(p *apiPart, name string) string {
 	if p == nil {
 		return ""
 	}
@@ -37,7 +36,7 @@ func header(p *gmail.MessagePart, name string) string {
 }
 
 // walk visits every part depth-first.
-func walk(p *gmail.MessagePart, fn func(*gmail.MessagePart)) {
+func walk(p *apiPart, fn func(*apiPart)) {
 	if p == nil {
 		return
 	}
@@ -48,19 +47,19 @@ func walk(p *gmail.MessagePart, fn func(*gmail.MessagePart)) {
 }
 
 // isAttachment reports whether a part is a file rather than body text.
-func isAttachment(p *gmail.MessagePart) bool {
+func isAttachment(p *apiPart) bool {
 	if p.Filename != "" {
 		return true
 	}
 	disp := strings.ToLower(header(p, "Content-Disposition"))
-	return strings.HasPrefix(disp, "attachment") || p.Body != nil && p.Body.AttachmentId != "" && !strings.HasPrefix(p.MimeType, "text/")
+	return strings.HasPrefix(disp, "attachment") || p.Body != nil && p.Body.AttachmentID != "" && !strings.HasPrefix(p.MimeType, "text/")
 }
 
 // textPart returns the decoded text of the first body part of the given type.
-func textPart(p *gmail.MessagePart, mimeType string) (string, bool) {
+func textPart(p *apiPart, mimeType string) (string, bool) {
 	var out string
 	found := false
-	walk(p, func(q *gmail.MessagePart) {
+	walk(p, func(q *apiPart) {
 		if found || q.MimeType != mimeType || isAttachment(q) || q.Body == nil {
 			return
 		}
@@ -86,7 +85,7 @@ func padBase64(s string) string {
 // bodyText renders a message body: "text" (plain, or the HTML as text when the plain part is
 // missing or a "view in browser" stub) or "html" (the HTML part, else the plain one). It also
 // says which part the text came from.
-func bodyText(p *gmail.MessagePart, format string) (string, string) {
+func bodyText(p *apiPart, format string) (string, string) {
 	plain, hasPlain := textPart(p, "text/plain")
 	html, hasHTML := textPart(p, "text/html")
 	switch {
@@ -103,17 +102,17 @@ func bodyText(p *gmail.MessagePart, format string) (string, string) {
 }
 
 // attachments lists a message's attachments.
-func attachments(p *gmail.MessagePart) []attachmentInfo {
+func attachments(p *apiPart) []attachmentInfo {
 	var out []attachmentInfo
-	walk(p, func(q *gmail.MessagePart) {
+	walk(p, func(q *apiPart) {
 		if !isAttachment(q) || q.Body == nil || strings.HasPrefix(q.MimeType, "multipart/") {
 			return
 		}
 		name := q.Filename
 		if name == "" {
-			name = "attachment-" + q.PartId
+			name = "attachment-" + q.PartID
 		}
-		out = append(out, attachmentInfo{ID: q.Body.AttachmentId, Name: name, Type: q.MimeType, Size: q.Body.Size, PartID: q.PartId,
+		out = append(out, attachmentInfo{ID: q.Body.AttachmentID, Name: name, Type: q.MimeType, Size: q.Body.Size, PartID: q.PartID,
 			InlineID: strings.Trim(header(q, "Content-ID"), "<>")})
 	})
 	return out

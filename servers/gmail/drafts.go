@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
+	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/gmail/v1"
 )
 
 type draftIDInput struct {
@@ -70,6 +72,10 @@ func (o getDraftOutput) Text() string { return "Draft " + o.ID + "\n" + o.messag
 func addDraftTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "create_draft", Title: "Create a draft", OpenWorld: true,
 		Description: "Save an email as a Gmail draft (same fields as send_message) without sending it."}, m.createDraft)
+	kit.AddTool(s, kit.Tool{Name: "draft_reply", Title: "Draft a reply", OpenWorld: true, Timeout: 60 * time.Second,
+		Description: "Save a reply or reply-all as a draft in the message's thread (headers, recipients, quote as reply_message) without sending it."}, m.draftReply)
+	kit.AddTool(s, kit.Tool{Name: "draft_forward", Title: "Draft a forward", OpenWorld: true, Timeout: kit.MaxTimeout,
+		Description: "Save a forward (attachments, note) as a draft in the message's thread without sending it."}, m.draftForward)
 	kit.AddTool(s, kit.Tool{Name: "list_drafts", Title: "List drafts", ReadOnly: true, OpenWorld: true,
 		Description: "List Gmail drafts with recipients, subject and snippet; pages with page_token."}, m.listDrafts)
 	kit.AddTool(s, kit.Tool{Name: "get_draft", Title: "Read a draft", ReadOnly: true, OpenWorld: true,
@@ -83,84 +89,127 @@ func addDraftTools(s *kit.Server, m *mailbox) {
 }
 
 func (m *mailbox) createDraft(ctx context.Context, _ *mcp.CallToolRequest, in composeInput) (*mcp.CallToolResult, draftOutput, error) {
-	msg, err := m.composed(in)
+	msg, err := m.composed(ctx, in, threading{})
 	if err != nil {
 		return nil, draftOutput{}, err
 	}
-	d, err := m.svc.Users.Drafts.Create(me, &gmail.Draft{Message: msg}).Context(ctx).Do()
-	if err != nil {
-		return nil, draftOutput{}, m.google.Fail(err, "draft")
-	}
-	return nil, draftInfo(d, "created"), nil
+	return m.saveDraft(ctx, msg)
 }
 
-func draftInfo(d *gmail.Draft, action string) draftOutput {
-	out := draftOutput{ID: d.Id, Action: action}
+// saveDraft creates a draft holding msg (raw, and its thread when it answers one).
+func (m *mailbox) saveDraft(ctx context.Context, msg *apiMessage) (*mcp.CallToolResult, draftOutput, error) {
+	what := "draft"
+	if msg.ThreadID != "" {
+		what = "thread " + msg.ThreadID
+	}
+	var d apiDraft
+	if err := m.call(ctx, http.MethodPost, "drafts", nil, apiDraft{Message: msg}, &d); err != nil {
+		return nil, draftOutput{}, m.google.Fail(err, what)
+	}
+	return nil, draftInfo(&d, "created"), nil
+}
+
+func (m *mailbox) draftReply(ctx context.Context, _ *mcp.CallToolRequest, in replyInput) (*mcp.CallToolResult, draftOutput, error) {
+	msg, err := m.replyMessage(ctx, in)
+	if err != nil {
+		return nil, draftOutput{}, err
+	}
+	return m.saveDraft(ctx, msg)
+}
+
+func (m *mailbox) draftForward(ctx context.Context, _ *mcp.CallToolRequest, in forwardInput) (*mcp.CallToolResult, draftOutput, error) {
+	msg, err := m.forwardMessage(ctx, in)
+	if err != nil {
+		return nil, draftOutput{}, err
+	}
+	return m.saveDraft(ctx, msg)
+}
+
+func draftInfo(d *apiDraft, action string) draftOutput {
+	out := draftOutput{ID: d.ID, Action: action}
 	if d.Message != nil {
-		out.MessageID, out.ThreadID = d.Message.Id, d.Message.ThreadId
+		out.MessageID, out.ThreadID = d.Message.ID, d.Message.ThreadID
 	}
 	return out
 }
 
-func (m *mailbox) listDrafts(ctx context.Context, _ *mcp.CallToolRequest, in listDraftsInput) (*mcp.CallToolResult, listDraftsOutput, error) {
-	call := m.svc.Users.Drafts.List(me).MaxResults(int64(in.MaxResults)).Context(ctx)
-	if in.PageToken != "" {
-		call = call.PageToken(in.PageToken)
+// readDraft gets a draft in a format ("full", "metadata").
+func (m *mailbox) readDraft(ctx context.Context, id, format string) (*apiDraft, error) {
+	var d apiDraft
+	if err := m.call(ctx, http.MethodGet, "drafts/"+url.PathEscape(id), url.Values{"format": {format}}, nil, &d); err != nil {
+		return nil, m.google.Fail(err, "draft "+id)
 	}
-	res, err := call.Do()
-	if err != nil {
+	if d.Message == nil {
+		d.Message = &apiMessage{}
+	}
+	return &d, nil
+}
+
+func (m *mailbox) listDrafts(ctx context.Context, _ *mcp.CallToolRequest, in listDraftsInput) (*mcp.CallToolResult, listDraftsOutput, error) {
+	var res struct {
+		Drafts        []apiDraft `json:"drafts"`
+		NextPageToken string     `json:"nextPageToken"`
+	}
+	if err := m.call(ctx, http.MethodGet, "drafts", listQuery(in.MaxResults, in.PageToken), nil, &res); err != nil {
 		return nil, listDraftsOutput{}, m.google.Fail(err, "page_token")
 	}
 	out := listDraftsOutput{Drafts: []draftSummary{}, NextPageToken: res.NextPageToken}
 	for _, ref := range res.Drafts {
-		d, err := m.svc.Users.Drafts.Get(me, ref.Id).Format("metadata").Context(ctx).Do()
+		d, err := m.readDraft(ctx, ref.ID, "metadata")
 		if err != nil {
-			return nil, listDraftsOutput{}, m.google.Fail(err, "draft "+ref.Id)
+			return nil, listDraftsOutput{}, err
 		}
-		out.Drafts = append(out.Drafts, draftSummary{ID: d.Id, messageSummary: summarize(d.Message)})
+		out.Drafts = append(out.Drafts, draftSummary{ID: d.ID, messageSummary: summarize(d.Message)})
 	}
 	return nil, out, nil
 }
 
 func (m *mailbox) getDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, getDraftOutput, error) {
-	d, err := m.svc.Users.Drafts.Get(me, in.ID).Format("full").Context(ctx).Do()
+	d, err := m.readDraft(ctx, in.ID, "full")
 	if err != nil {
-		return nil, getDraftOutput{}, m.google.Fail(err, "draft "+in.ID)
+		return nil, getDraftOutput{}, err
 	}
 	r, err := m.render(d.Message, "text", 0, 0)
-	return nil, getDraftOutput{ID: d.Id, messageOutput: r}, err
+	return nil, getDraftOutput{ID: d.ID, messageOutput: r}, err
 }
 
 func (m *mailbox) updateDraft(ctx context.Context, _ *mcp.CallToolRequest, in updateDraftInput) (*mcp.CallToolResult, draftOutput, error) {
-	msg, err := m.composed(in.composeInput)
+	// A draft answering a message (draft_reply, draft_forward) stays in its thread, tied to it.
+	old, err := m.readDraft(ctx, in.ID, "metadata")
 	if err != nil {
 		return nil, draftOutput{}, err
 	}
-	d, err := m.svc.Users.Drafts.Update(me, in.ID, &gmail.Draft{Id: in.ID, Message: msg}).Context(ctx).Do()
+	p := old.Message.Payload
+	th := threading{threadID: old.Message.ThreadID, inReplyTo: header(p, "In-Reply-To"), references: header(p, "References")}
+	msg, err := m.composed(ctx, in.composeInput, th)
 	if err != nil {
+		return nil, draftOutput{}, err
+	}
+	var d apiDraft
+	if err := m.call(ctx, http.MethodPut, "drafts/"+url.PathEscape(in.ID), nil, apiDraft{ID: in.ID, Message: msg}, &d); err != nil {
 		return nil, draftOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}
-	return nil, draftInfo(d, "updated"), nil
+	return nil, draftInfo(&d, "updated"), nil
 }
 
 func (m *mailbox) sendDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, sentOutput, error) {
-	d, err := m.svc.Users.Drafts.Get(me, in.ID).Format("metadata").Context(ctx).Do()
+	d, err := m.readDraft(ctx, in.ID, "metadata")
 	if err != nil {
-		return nil, sentOutput{}, m.google.Fail(err, "draft "+in.ID)
+		return nil, sentOutput{}, err
 	}
 	p := d.Message.Payload
 	if err := m.checkRecipients(splitHeaderList(header(p, "To")), splitHeaderList(header(p, "Cc")), splitHeaderList(header(p, "Bcc"))); err != nil {
 		return nil, sentOutput{}, err
 	}
-	sent, err := m.svc.Users.Drafts.Send(me, &gmail.Draft{Id: in.ID}).Context(ctx).Do()
-	if err != nil {
+	var sent apiMessage
+	if err := m.call(ctx, http.MethodPost, "drafts/send", nil, apiDraft{ID: in.ID}, &sent); err != nil {
 		return nil, sentOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}
-	return nil, sentOutput{ID: sent.Id, ThreadID: sent.ThreadId, Action: "Sent draft " + in.ID}, nil
+	return nil, sentOutput{ID: sent.ID, ThreadID: sent.ThreadID, Action: "Sent draft " + in.ID}, nil
 }
 
 func (m *mailbox) deleteDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, draftOutput, error) {
-	if err := m.svc.Users.Drafts.Delete(me, in.ID).Context(ctx).Do(); err != nil {
+	if err := m.call(ctx, http.MethodDelete, "drafts/"+url.PathEscape(in.ID), nil, nil, nil); err != nil {
 		return nil, draftOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}
 	return nil, draftOutput{ID: in.ID, Action: "deleted"}, nil

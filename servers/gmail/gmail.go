@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -10,16 +11,13 @@ import (
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
-	"google.golang.org/api/gmail/v1"
-	"google.golang.org/api/option"
 )
 
 // me is the Gmail API's name for the signed-in user.
 const me = "me"
 
-// mailbox is the server's state: the Gmail client over the shared sign-in, and the limits.
+// mailbox is the server's state: the Gmail API over the shared sign-in, and the limits.
 type mailbox struct {
-	svc            *gmail.Service
 	google         *googleserver.Account
 	downloadsDir   string
 	attachmentsDir string
@@ -32,7 +30,7 @@ type mailbox struct {
 	address  string // the account's address, for reply-all
 }
 
-// newMailbox validates the flags and builds the Gmail client; no network is used.
+// newMailbox validates the flags and opens the Gmail account; no network is used.
 func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 	switch {
 	case st.maxBodyChars < 1000 || st.maxBodyChars > 200000:
@@ -45,10 +43,6 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 	acct, err := googleserver.Open(s, &st.google, product)
 	if err != nil {
 		return nil, err
-	}
-	svc, err := gmail.NewService(context.Background(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(acct.Endpoint))
-	if err != nil {
-		return nil, fmt.Errorf("gmail client: %w", err)
 	}
 	downloads := st.downloadsDir
 	if downloads == "" {
@@ -75,7 +69,7 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 		allowed = append(allowed, a)
 	}
 	return &mailbox{
-		svc: svc, google: acct, downloadsDir: downloads, attachmentsDir: attachDir, allowed: allowed,
+		google: acct, downloadsDir: downloads, attachmentsDir: attachDir, allowed: allowed,
 		maxBodyChars: st.maxBodyChars, inlineBytes: st.inlineBytes, maxAttachBytes: st.maxAttachBytes,
 	}, nil
 }
@@ -113,7 +107,8 @@ func (m *mailbox) myAddress(ctx context.Context) string {
 	m.labelsMu.Lock()
 	defer m.labelsMu.Unlock()
 	if m.address == "" {
-		if p, err := m.svc.Users.GetProfile(me).Context(ctx).Do(); err == nil {
+		var p apiProfile
+		if err := m.call(ctx, http.MethodGet, "profile", nil, nil, &p); err == nil {
 			m.address = strings.ToLower(p.EmailAddress)
 		}
 	}

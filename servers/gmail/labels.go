@@ -3,11 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/gmail/v1"
 )
 
 type labelInfo struct {
@@ -76,22 +77,24 @@ func addLabelTools(s *kit.Server, m *mailbox) {
 		Description: "The Gmail account's address, message and thread totals, and sign-in state."}, m.profile)
 }
 
-func (m *mailbox) labels(ctx context.Context) ([]*gmail.Label, error) {
-	res, err := m.svc.Users.Labels.List(me).Context(ctx).Do()
-	if err != nil {
+func (m *mailbox) labels(ctx context.Context) ([]*apiLabel, error) {
+	var res struct {
+		Labels []*apiLabel `json:"labels"`
+	}
+	if err := m.call(ctx, http.MethodGet, "labels", nil, nil, &res); err != nil {
 		return nil, m.google.Fail(err, "labels")
 	}
 	return res.Labels, nil
 }
 
 // findLabel resolves a label by id or by name (case-insensitive).
-func (m *mailbox) findLabel(ctx context.Context, nameOrID string) (*gmail.Label, error) {
+func (m *mailbox) findLabel(ctx context.Context, nameOrID string) (*apiLabel, error) {
 	all, err := m.labels(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range all {
-		if l.Id == nameOrID {
+		if l.ID == nameOrID {
 			return l, nil
 		}
 	}
@@ -106,7 +109,7 @@ func (m *mailbox) findLabel(ctx context.Context, nameOrID string) (*gmail.Label,
 // labelIDs resolves names or ids, looking labels up only when a name is not a system id.
 func (m *mailbox) labelIDs(ctx context.Context, names []string) ([]string, error) {
 	var out []string
-	var all []*gmail.Label
+	var all []*apiLabel
 	for _, n := range names {
 		if n == strings.ToUpper(n) && !strings.ContainsAny(n, " /") || strings.HasPrefix(n, "Label_") {
 			out = append(out, n) // system labels (INBOX, UNREAD, STARRED, TRASH…) and user label ids
@@ -121,7 +124,7 @@ func (m *mailbox) labelIDs(ctx context.Context, names []string) ([]string, error
 		found := ""
 		for _, l := range all {
 			if strings.EqualFold(l.Name, n) {
-				found = l.Id
+				found = l.ID
 				break
 			}
 		}
@@ -140,7 +143,7 @@ func (m *mailbox) listLabels(ctx context.Context, _ *mcp.CallToolRequest, _ noIn
 	}
 	out := listLabelsOutput{Labels: make([]labelInfo, len(all))}
 	for i, l := range all {
-		out.Labels[i] = labelInfo{ID: l.Id, Name: l.Name, Type: l.Type}
+		out.Labels[i] = labelInfo{ID: l.ID, Name: l.Name, Type: l.Type}
 	}
 	return nil, out, nil
 }
@@ -149,11 +152,11 @@ func (m *mailbox) createLabel(ctx context.Context, _ *mcp.CallToolRequest, in cr
 	if strings.TrimSpace(in.Name) == "" {
 		return nil, labelOutput{}, kit.Errorf(kit.CodeInvalidInput, "give the label a name")
 	}
-	l, err := m.svc.Users.Labels.Create(me, &gmail.Label{Name: in.Name, LabelListVisibility: "labelShow", MessageListVisibility: "show"}).Context(ctx).Do()
-	if err != nil {
+	var l apiLabel
+	if err := m.call(ctx, http.MethodPost, "labels", nil, apiLabel{Name: in.Name, LabelListVisibility: "labelShow", MessageListVisibility: "show"}, &l); err != nil {
 		return nil, labelOutput{}, m.google.Fail(err, "label")
 	}
-	return nil, labelOutput{labelInfo{l.Id, l.Name, l.Type}, "created"}, nil
+	return nil, labelOutput{labelInfo{l.ID, l.Name, l.Type}, "created"}, nil
 }
 
 func (m *mailbox) renameLabel(ctx context.Context, _ *mcp.CallToolRequest, in renameLabelInput) (*mcp.CallToolResult, labelOutput, error) {
@@ -167,11 +170,10 @@ func (m *mailbox) renameLabel(ctx context.Context, _ *mcp.CallToolRequest, in re
 	if l.Type == "system" {
 		return nil, labelOutput{}, kit.Errorf(kit.CodeInvalidInput, "%s is a system label and cannot be renamed", l.Name)
 	}
-	l, err = m.svc.Users.Labels.Patch(me, l.Id, &gmail.Label{Name: in.NewName}).Context(ctx).Do()
-	if err != nil {
+	if err := m.call(ctx, http.MethodPatch, "labels/"+url.PathEscape(l.ID), nil, apiLabel{Name: in.NewName}, &l); err != nil {
 		return nil, labelOutput{}, m.google.Fail(err, "label "+in.Label)
 	}
-	return nil, labelOutput{labelInfo{l.Id, l.Name, l.Type}, "renamed"}, nil
+	return nil, labelOutput{labelInfo{l.ID, l.Name, l.Type}, "renamed"}, nil
 }
 
 func (m *mailbox) deleteLabel(ctx context.Context, _ *mcp.CallToolRequest, in deleteLabelInput) (*mcp.CallToolResult, labelOutput, error) {
@@ -182,18 +184,18 @@ func (m *mailbox) deleteLabel(ctx context.Context, _ *mcp.CallToolRequest, in de
 	if l.Type == "system" {
 		return nil, labelOutput{}, kit.Errorf(kit.CodeInvalidInput, "%s is a system label and cannot be deleted", l.Name)
 	}
-	if err := m.svc.Users.Labels.Delete(me, l.Id).Context(ctx).Do(); err != nil {
+	if err := m.call(ctx, http.MethodDelete, "labels/"+url.PathEscape(l.ID), nil, nil, nil); err != nil {
 		return nil, labelOutput{}, m.google.Fail(err, "label "+in.Label)
 	}
-	return nil, labelOutput{labelInfo{l.Id, l.Name, l.Type}, "deleted"}, nil
+	return nil, labelOutput{labelInfo{l.ID, l.Name, l.Type}, "deleted"}, nil
 }
 
 func (m *mailbox) profile(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, profileOutput, error) {
-	p, err := m.svc.Users.GetProfile(me).Context(ctx).Do()
-	if err != nil {
+	var p apiProfile
+	if err := m.call(ctx, http.MethodGet, "profile", nil, nil, &p); err != nil {
 		return nil, profileOutput{}, m.google.Fail(err, "profile")
 	}
 	st := m.google.Source.Status()
-	return nil, profileOutput{Email: p.EmailAddress, MessagesTotal: p.MessagesTotal, ThreadsTotal: p.ThreadsTotal, HistoryID: p.HistoryId,
+	return nil, profileOutput{Email: p.EmailAddress, MessagesTotal: p.MessagesTotal, ThreadsTotal: p.ThreadsTotal, HistoryID: p.HistoryID,
 		SignIn: st.Detail(), Scopes: orEmpty(st.Scopes)}, nil
 }

@@ -1,5 +1,6 @@
 // Command gmail is the fleet's Gmail MCP server (port 9005): search and read mail and threads,
-// send, reply and forward, drafts, labels and filters, on the account of the shared Google sign-in.
+// send, reply and forward (or draft them in the thread) from the account or its aliases, drafts,
+// labels, thread actions and filters, on the account of the shared Google sign-in.
 package main
 
 import (
@@ -34,7 +35,7 @@ func spec() kit.Spec {
 		Name:         "gmail",
 		Title:        "Gmail",
 		Port:         9005,
-		Instructions: "Gmail for the signed-in Google account. Find mail with search_messages (Gmail query syntax, e.g. 'from:bob is:unread newer_than:7d'), read it with get_message or get_thread, act with modify_messages (archive = remove INBOX, read = remove UNREAD, star = add STARRED, trash = add TRASH). Sending is irreversible: confirm recipients and content with the user first.",
+		Instructions: "Gmail for the signed-in Google account. Find mail with search_messages (Gmail query syntax, e.g. 'from:bob is:unread newer_than:7d'), read it with get_message or get_thread, act with modify_messages or, on whole conversations, modify_threads (archive = remove INBOX, read = remove UNREAD, star = add STARRED, trash = add TRASH). Sending is irreversible: confirm recipients and content with the user first, or save a draft (create_draft, draft_reply, draft_forward).",
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
 			fs.StringVar(&st.downloadsDir, "downloads-dir", "", "where get_attachment saves attachments too large to return inline (default: STATE-DIR/downloads)")
@@ -50,9 +51,11 @@ func spec() kit.Spec {
 				return &kit.ConfigError{Err: err}
 			}
 			addMessageTools(s, m)
+			addThreadTools(s, m)
 			addAttachmentTools(s, m)
 			addSendTools(s, m)
 			addDraftTools(s, m)
+			addIdentityTools(s, m)
 			addLabelTools(s, m)
 			addFilterTools(s, m)
 			return nil

@@ -1,17 +1,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/gmail/v1"
-	"google.golang.org/api/googleapi"
 )
 
 // summaryFields is the partial response search asks for: headers and part names, no bodies.
@@ -30,10 +31,10 @@ type messageSummary struct {
 	HasAttachments bool     `json:"has_attachments"`
 }
 
-func summarize(msg *gmail.Message) messageSummary {
-	s := messageSummary{ID: msg.Id, ThreadID: msg.ThreadId, Snippet: msg.Snippet, Labels: msg.LabelIds,
+func summarize(msg *apiMessage) messageSummary {
+	s := messageSummary{ID: msg.ID, ThreadID: msg.ThreadID, Snippet: msg.Snippet, Labels: msg.LabelIDs,
 		From: header(msg.Payload, "From"), To: header(msg.Payload, "To"), Subject: header(msg.Payload, "Subject"), Date: messageDate(msg)}
-	walk(msg.Payload, func(p *gmail.MessagePart) {
+	walk(msg.Payload, func(p *apiPart) {
 		if p.Filename != "" {
 			s.HasAttachments = true
 		}
@@ -45,7 +46,7 @@ func summarize(msg *gmail.Message) messageSummary {
 }
 
 // messageDate is the message's internal date (when Gmail received it) in RFC 3339, else its Date header.
-func messageDate(msg *gmail.Message) string {
+func messageDate(msg *apiMessage) string {
 	if msg.InternalDate > 0 {
 		return time.UnixMilli(msg.InternalDate).UTC().Format(time.RFC3339)
 	}
@@ -124,7 +125,7 @@ func (o messageOutput) Text() string {
 }
 
 // render builds the output for a full message, paging its body.
-func (m *mailbox) render(msg *gmail.Message, format string, offset, limit int) (messageOutput, error) {
+func (m *mailbox) render(msg *apiMessage, format string, offset, limit int) (messageOutput, error) {
 	if limit <= 0 || limit > m.maxBodyChars {
 		limit = m.maxBodyChars
 	}
@@ -166,20 +167,41 @@ func (o threadOutput) Text() string {
 	return fmt.Sprintf("Thread %s, %d messages\n%s", o.ID, len(o.Messages), strings.Join(parts, "\n"))
 }
 
-type modifyInput struct {
-	IDs          []string `json:"ids" jsonschema:"message ids from search_messages" schema:"minItems=1,maxItems=1000,minLength=1"`
+// labelChange is what modify_messages and modify_threads add and remove.
+type labelChange struct {
 	AddLabels    []string `json:"add_labels,omitempty" jsonschema:"label names or ids to add, e.g. STARRED, TRASH, UNREAD, or your own"`
 	RemoveLabels []string `json:"remove_labels,omitempty" jsonschema:"label names or ids to remove: INBOX archives, UNREAD marks read, TRASH untrashes"`
+}
+
+type modifyInput struct {
+	IDs []string `json:"ids" jsonschema:"message ids from search_messages" schema:"minItems=1,maxItems=1000,minLength=1"`
+	labelChange
 }
 
 type modifyOutput struct {
 	Modified int      `json:"modified"`
 	Added    []string `json:"added"`
 	Removed  []string `json:"removed"`
+	unit     string   // what was modified, for the text: messages (when empty) or threads
 }
 
 func (o modifyOutput) Text() string {
-	return fmt.Sprintf("Modified %d messages: added [%s], removed [%s].", o.Modified, strings.Join(o.Added, ","), strings.Join(o.Removed, ","))
+	unit := cmp.Or(o.unit, "messages")
+	return fmt.Sprintf("Modified %d %s: added [%s], removed [%s].", o.Modified, unit, strings.Join(o.Added, ","), strings.Join(o.Removed, ","))
+}
+
+// resolve turns a change's label names into ids, refusing an empty change.
+func (m *mailbox) resolve(ctx context.Context, c labelChange) (add, remove []string, err error) {
+	if len(c.AddLabels)+len(c.RemoveLabels) == 0 {
+		return nil, nil, kit.Errorf(kit.CodeInvalidInput, "give add_labels or remove_labels")
+	}
+	if add, err = m.labelIDs(ctx, c.AddLabels); err != nil {
+		return nil, nil, err
+	}
+	if remove, err = m.labelIDs(ctx, c.RemoveLabels); err != nil {
+		return nil, nil, err
+	}
+	return add, remove, nil
 }
 
 func addMessageTools(s *kit.Server, m *mailbox) {
@@ -194,15 +216,16 @@ func addMessageTools(s *kit.Server, m *mailbox) {
 }
 
 func (m *mailbox) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
-	call := m.svc.Users.Messages.List(me).MaxResults(int64(in.MaxResults)).Context(ctx)
+	q := listQuery(in.MaxResults, in.PageToken)
 	if in.Query != "" {
-		call = call.Q(in.Query)
+		q.Set("q", in.Query)
 	}
-	if in.PageToken != "" {
-		call = call.PageToken(in.PageToken)
+	var list struct {
+		Messages           []apiMessage `json:"messages"`
+		NextPageToken      string       `json:"nextPageToken"`
+		ResultSizeEstimate int64        `json:"resultSizeEstimate"`
 	}
-	list, err := call.Do()
-	if err != nil {
+	if err := m.call(ctx, http.MethodGet, "messages", q, nil, &list); err != nil {
 		return nil, searchOutput{}, m.google.Fail(err, "page_token")
 	}
 	out := searchOutput{Messages: make([]messageSummary, len(list.Messages)), NextPageToken: list.NextPageToken, Estimate: list.ResultSizeEstimate}
@@ -212,9 +235,9 @@ func (m *mailbox) search(ctx context.Context, _ *mcp.CallToolRequest, in searchI
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			msg, err := m.svc.Users.Messages.Get(me, ref.Id).Format("full").Fields(googleapi.Field(summaryFields)).Context(ctx).Do()
+			msg, err := m.readMessage(ctx, ref.ID, "full", summaryFields)
 			if err != nil {
-				errs[i] = m.google.Fail(err, "message "+ref.Id)
+				errs[i] = m.google.Fail(err, "message "+ref.ID)
 				return
 			}
 			out.Messages[i] = summarize(msg)
@@ -239,13 +262,13 @@ func (m *mailbox) getMessage(ctx context.Context, _ *mcp.CallToolRequest, in get
 }
 
 // fetch gets a message in full (or raw, plus the full form for headers and attachments).
-func (m *mailbox) fetch(ctx context.Context, id, format string) (*gmail.Message, error) {
-	msg, err := m.svc.Users.Messages.Get(me, id).Format("full").Context(ctx).Do()
+func (m *mailbox) fetch(ctx context.Context, id, format string) (*apiMessage, error) {
+	msg, err := m.readMessage(ctx, id, "full", "")
 	if err != nil {
 		return nil, m.google.Fail(err, "message "+id)
 	}
 	if format == "raw" {
-		raw, err := m.svc.Users.Messages.Get(me, id).Format("raw").Context(ctx).Do()
+		raw, err := m.readMessage(ctx, id, "raw", "")
 		if err != nil {
 			return nil, m.google.Fail(err, "message "+id)
 		}
@@ -255,11 +278,11 @@ func (m *mailbox) fetch(ctx context.Context, id, format string) (*gmail.Message,
 }
 
 func (m *mailbox) getThread(ctx context.Context, _ *mcp.CallToolRequest, in getThreadInput) (*mcp.CallToolResult, threadOutput, error) {
-	th, err := m.svc.Users.Threads.Get(me, in.ID).Format("full").Context(ctx).Do()
-	if err != nil {
+	var th apiThread
+	if err := m.call(ctx, http.MethodGet, "threads/"+url.PathEscape(in.ID), url.Values{"format": {"full"}}, nil, &th); err != nil {
 		return nil, threadOutput{}, m.google.Fail(err, "thread "+in.ID)
 	}
-	out := threadOutput{ID: th.Id, Messages: make([]messageOutput, 0, len(th.Messages))}
+	out := threadOutput{ID: th.ID, Messages: make([]messageOutput, 0, len(th.Messages))}
 	for _, msg := range th.Messages {
 		r, err := m.render(msg, in.Format, 0, in.MaxChars)
 		if err != nil {
@@ -271,19 +294,12 @@ func (m *mailbox) getThread(ctx context.Context, _ *mcp.CallToolRequest, in getT
 }
 
 func (m *mailbox) modify(ctx context.Context, _ *mcp.CallToolRequest, in modifyInput) (*mcp.CallToolResult, modifyOutput, error) {
-	if len(in.AddLabels)+len(in.RemoveLabels) == 0 {
-		return nil, modifyOutput{}, kit.Errorf(kit.CodeInvalidInput, "give add_labels or remove_labels")
-	}
-	add, err := m.labelIDs(ctx, in.AddLabels)
+	add, remove, err := m.resolve(ctx, in.labelChange)
 	if err != nil {
 		return nil, modifyOutput{}, err
 	}
-	remove, err := m.labelIDs(ctx, in.RemoveLabels)
-	if err != nil {
-		return nil, modifyOutput{}, err
-	}
-	req := &gmail.BatchModifyMessagesRequest{Ids: in.IDs, AddLabelIds: add, RemoveLabelIds: remove}
-	if err := m.svc.Users.Messages.BatchModify(me, req).Context(ctx).Do(); err != nil {
+	req := apiModify{IDs: in.IDs, AddLabelIDs: add, RemoveLabelIDs: remove}
+	if err := m.call(ctx, http.MethodPost, "messages/batchModify", nil, req, nil); err != nil {
 		return nil, modifyOutput{}, m.google.Fail(err, "a message")
 	}
 	return nil, modifyOutput{Modified: len(in.IDs), Added: orEmpty(add), Removed: orEmpty(remove)}, nil

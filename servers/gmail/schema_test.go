@@ -69,6 +69,10 @@ func TestSchemaRefusesBeforeGmail(t *testing.T) {
 		{Tool: "create_label", Args: map[string]any{"name": ""}, Want: "name must not be empty"},
 		{Tool: "rename_label", Args: map[string]any{"label": "Receipts", "new_name": ""}, Want: "new_name must not be empty"},
 		{Tool: "delete_filter", Args: map[string]any{"id": ""}, Want: "id must not be empty"},
+		{Tool: "modify_threads", Args: map[string]any{"ids": make([]string, 101), "add_labels": []string{"STARRED"}}, Want: "ids must have at most 100 items, not 101"},
+		{Tool: "modify_threads", Args: map[string]any{"ids": []string{""}, "add_labels": []string{"STARRED"}}, Want: "ids[0] must not be empty"},
+		{Tool: "draft_reply", Args: map[string]any{"message_id": "", "text": "ok"}, Want: "message_id must not be empty"},
+		{Tool: "draft_forward", Args: map[string]any{"message_id": "alt", "to": []string{}}, Want: "to must have at least 1 item, not 0"},
 	})
 }
 

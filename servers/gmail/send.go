@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,6 @@ import (
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/gmail/v1"
 )
 
 // attachmentInput is a file to attach: a path inside --attachments-dir, or base64 content.
@@ -32,6 +32,7 @@ type composeInput struct {
 	HTML        string            `json:"html,omitempty" jsonschema:"HTML body (a text version is derived when text is empty)"`
 	ReplyTo     []string          `json:"reply_to,omitempty" jsonschema:"Reply-To addresses"`
 	Attachments []attachmentInput `json:"attachments,omitempty" jsonschema:"files to attach"`
+	identityInput
 }
 
 type replyInput struct {
@@ -42,6 +43,7 @@ type replyInput struct {
 	Quote       bool              `json:"quote,omitempty" jsonschema:"quote the original below the reply"`
 	Cc          []string          `json:"cc,omitempty" jsonschema:"extra cc recipients"`
 	Attachments []attachmentInput `json:"attachments,omitempty" jsonschema:"files to attach"`
+	identityInput
 }
 
 type forwardInput struct {
@@ -50,6 +52,7 @@ type forwardInput struct {
 	Cc        []string `json:"cc,omitempty" jsonschema:"cc recipients"`
 	Bcc       []string `json:"bcc,omitempty" jsonschema:"bcc recipients"`
 	Text      string   `json:"text,omitempty" jsonschema:"a note above the forwarded message"`
+	identityInput
 }
 
 type sentOutput struct {
@@ -71,16 +74,20 @@ func addSendTools(s *kit.Server, m *mailbox) {
 		Description: "Forward a message with its attachments and an optional note. Irreversible: confirm with the user first."}, m.forward)
 }
 
-// build composes and encodes a message, enforcing the recipient allowlist.
-func (m *mailbox) build(msg mime.Message, threadID string) (*gmail.Message, error) {
+// build composes and encodes a message from the chosen identity, enforcing the recipient
+// allowlist.
+func (m *mailbox) build(ctx context.Context, msg mime.Message, threadID string, id identityInput) (*apiMessage, error) {
 	if err := m.checkRecipients(msg.To, msg.Cc, msg.Bcc); err != nil {
+		return nil, err
+	}
+	if err := m.applyIdentity(ctx, &msg, id); err != nil {
 		return nil, err
 	}
 	raw, err := mime.Compose(msg)
 	if err != nil {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "%v", err)
 	}
-	return &gmail.Message{Raw: base64.URLEncoding.EncodeToString(raw), ThreadId: threadID}, nil
+	return &apiMessage{Raw: base64.URLEncoding.EncodeToString(raw), ThreadID: threadID}, nil
 }
 
 // loadAttachments reads the files to attach, from --attachments-dir or base64.
@@ -141,8 +148,15 @@ func (m *mailbox) loadAttachments(in []attachmentInput) ([]mime.Attachment, erro
 	return out, nil
 }
 
-// composed turns compose input into a message ready for Gmail.
-func (m *mailbox) composed(in composeInput) (*gmail.Message, error) {
+// threading places a message in a conversation: its thread and the headers that tie it to the
+// message it answers.
+type threading struct {
+	threadID, inReplyTo, references string
+}
+
+// composed turns compose input into a message ready for Gmail, in the thread th names (none when
+// zero).
+func (m *mailbox) composed(ctx context.Context, in composeInput, th threading) (*apiMessage, error) {
 	if in.Text == "" && in.HTML == "" {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "give text or html")
 	}
@@ -150,23 +164,24 @@ func (m *mailbox) composed(in composeInput) (*gmail.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.build(mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, ReplyTo: in.ReplyTo, Subject: in.Subject, Text: in.Text, HTML: in.HTML, Attach: att}, "")
+	return m.build(ctx, mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, ReplyTo: in.ReplyTo, Subject: in.Subject, Text: in.Text, HTML: in.HTML,
+		InReplyTo: th.inReplyTo, References: th.references, Attach: att}, th.threadID, in.identityInput)
 }
 
 func (m *mailbox) send(ctx context.Context, _ *mcp.CallToolRequest, in composeInput) (*mcp.CallToolResult, sentOutput, error) {
-	msg, err := m.composed(in)
+	msg, err := m.composed(ctx, in, threading{})
 	if err != nil {
 		return nil, sentOutput{}, err
 	}
 	return m.deliver(ctx, msg, "Sent")
 }
 
-func (m *mailbox) deliver(ctx context.Context, msg *gmail.Message, action string) (*mcp.CallToolResult, sentOutput, error) {
-	sent, err := m.svc.Users.Messages.Send(me, msg).Context(ctx).Do()
-	if err != nil {
+func (m *mailbox) deliver(ctx context.Context, msg *apiMessage, action string) (*mcp.CallToolResult, sentOutput, error) {
+	var sent apiMessage
+	if err := m.call(ctx, http.MethodPost, "messages/send", nil, msg, &sent); err != nil {
 		return nil, sentOutput{}, m.google.Fail(err, "thread")
 	}
-	return nil, sentOutput{ID: sent.Id, ThreadID: sent.ThreadId, Action: action}, nil
+	return nil, sentOutput{ID: sent.ID, ThreadID: sent.ThreadID, Action: action}, nil
 }
 
 func (m *mailbox) reply(ctx context.Context, _ *mcp.CallToolRequest, in replyInput) (*mcp.CallToolResult, sentOutput, error) {
@@ -179,7 +194,7 @@ func (m *mailbox) reply(ctx context.Context, _ *mcp.CallToolRequest, in replyInp
 
 // replyMessage builds the answer to a message: recipients, Re: subject, In-Reply-To,
 // References and thread, and the quote.
-func (m *mailbox) replyMessage(ctx context.Context, in replyInput) (*gmail.Message, error) {
+func (m *mailbox) replyMessage(ctx context.Context, in replyInput) (*apiMessage, error) {
 	if in.Text == "" && in.HTML == "" {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "give text or html")
 	}
@@ -236,7 +251,7 @@ func (m *mailbox) replyMessage(ctx context.Context, in replyInput) (*gmail.Messa
 	if err != nil {
 		return nil, err
 	}
-	return m.build(mime.Message{To: toList, Cc: cc, Subject: subject, Text: text, HTML: html, InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadId)
+	return m.build(ctx, mime.Message{To: toList, Cc: cc, Subject: subject, Text: text, HTML: html, InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadID, in.identityInput)
 }
 
 func (m *mailbox) forward(ctx context.Context, _ *mcp.CallToolRequest, in forwardInput) (*mcp.CallToolResult, sentOutput, error) {
@@ -247,7 +262,7 @@ func (m *mailbox) forward(ctx context.Context, _ *mcp.CallToolRequest, in forwar
 	return m.deliver(ctx, msg, "Forwarded")
 }
 
-func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*gmail.Message, error) {
+func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*apiMessage, error) {
 	if err := m.checkRecipients(in.To, in.Cc, in.Bcc); err != nil {
 		return nil, err
 	}
@@ -266,7 +281,7 @@ func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*gmail.M
 		if total > m.maxAttachBytes {
 			return nil, kit.Errorf(kit.CodeLimit, "the attachments total over the %d-byte limit; forward without them by sending a new message", m.maxAttachBytes)
 		}
-		data, err := m.download(ctx, orig.Id, a.ID, a.Size)
+		data, err := m.download(ctx, orig.ID, a.ID, a.Size)
 		if err != nil {
 			return nil, err
 		}
@@ -276,7 +291,10 @@ func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*gmail.M
 	if !strings.HasPrefix(strings.ToLower(subject), "fwd:") {
 		subject = "Fwd: " + subject
 	}
-	return m.build(mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, Subject: subject, Text: strings.TrimLeft(text, "\n"), Attach: att}, "")
+	// Like Gmail's own forward, it stays in the original's conversation.
+	msgID := header(p, "Message-ID")
+	refs := strings.TrimSpace(header(p, "References") + " " + msgID)
+	return m.build(ctx, mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, Subject: subject, Text: strings.TrimLeft(text, "\n"), InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadID, in.identityInput)
 }
 
 func splitHeaderList(v string) []string {

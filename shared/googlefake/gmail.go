@@ -1,9 +1,12 @@
 package googlefake
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/mail"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,6 +23,7 @@ type Gmail struct {
 	Attachments map[string][]byte         // by attachment id
 	Labels      []*gmail.Label
 	Filters     []*gmail.Filter
+	SendAs      []*gmail.SendAs // settings.sendAs; empty lists none
 	Drafts      map[string]*gmail.Draft
 	// DraftView is the message drafts.get answers for any draft (the fake does not parse the
 	// raw MIME a draft is stored as).
@@ -45,6 +49,17 @@ func NewGmail(t testing.TB) *Gmail {
 		WriteJSON(w, &gmail.MessagePartBody{Data: base64.URLEncoding.EncodeToString(data), Size: int64(len(data))})
 	})
 	g.handle("GET "+base+"/threads/{id}", g.getThread)
+	g.handle("POST "+base+"/threads/{id}/modify", func(w http.ResponseWriter, r *http.Request, rq Request) {
+		var req gmail.ModifyThreadRequest
+		g.decode(rq, &req)
+		g.changeThread(w, r.PathValue("id"), req.AddLabelIds, req.RemoveLabelIds)
+	})
+	g.handle("POST "+base+"/threads/{id}/trash", func(w http.ResponseWriter, r *http.Request, _ Request) {
+		g.changeThread(w, r.PathValue("id"), []string{"TRASH"}, []string{"INBOX"})
+	})
+	g.handle("POST "+base+"/threads/{id}/untrash", func(w http.ResponseWriter, r *http.Request, _ Request) {
+		g.changeThread(w, r.PathValue("id"), nil, []string{"TRASH"})
+	})
 	g.handle("POST "+base+"/messages/send", g.send)
 	g.handle("POST "+base+"/messages/batchModify", func(w http.ResponseWriter, _ *http.Request, rq Request) {
 		var req gmail.BatchModifyMessagesRequest
@@ -69,6 +84,11 @@ func NewGmail(t testing.TB) *Gmail {
 		fl.Id = fmt.Sprintf("f%d", len(g.Filters)+1)
 		g.Filters = append(g.Filters, &fl)
 		WriteJSON(w, &fl)
+	})
+	g.handle("GET "+base+"/settings/sendAs", func(w http.ResponseWriter, _ *http.Request, _ Request) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		WriteJSON(w, &gmail.ListSendAsResponse{SendAs: g.SendAs})
 	})
 	g.handle("DELETE "+base+"/settings/filters/{id}", func(w http.ResponseWriter, _ *http.Request, _ Request) { w.WriteHeader(http.StatusNoContent) })
 	return g
@@ -106,6 +126,25 @@ func (g *Gmail) getMessage(w http.ResponseWriter, r *http.Request, _ Request) {
 	}
 }
 
+// metadataOf is a stored raw message as format=metadata shows it: ids and top-level headers.
+func metadataOf(m *gmail.Message) *gmail.Message {
+	out := &gmail.Message{Id: m.Id, ThreadId: m.ThreadId, Payload: &gmail.MessagePart{}}
+	raw, err := base64.URLEncoding.DecodeString(m.Raw)
+	if err != nil {
+		return out
+	}
+	msg, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return out
+	}
+	for name, values := range msg.Header {
+		for _, v := range values {
+			out.Payload.Headers = append(out.Payload.Headers, &gmail.MessagePartHeader{Name: name, Value: v})
+		}
+	}
+	return out
+}
+
 func headerOf(p *gmail.MessagePart, name string) string {
 	for _, h := range p.Headers {
 		if strings.EqualFold(h.Name, name) {
@@ -123,6 +162,44 @@ func (g *Gmail) getThread(w http.ResponseWriter, r *http.Request, _ Request) {
 		if g.Messages[id].ThreadId == th.Id {
 			th.Messages = append(th.Messages, g.Messages[id])
 		}
+	}
+	if len(th.Messages) == 0 {
+		notFound(w, "Requested entity was not found.")
+		return
+	}
+	WriteJSON(w, th)
+}
+
+// changeThread adds and removes labels on every message of a thread, as threads.modify,
+// threads.trash and threads.untrash do, and answers the thread's ids and labels. A label that is
+// neither a system label (upper case) nor one of Labels is refused as Gmail refuses it.
+func (g *Gmail) changeThread(w http.ResponseWriter, id string, add, remove []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, l := range append(slices.Clone(add), remove...) {
+		known := l == strings.ToUpper(l)
+		for _, x := range g.Labels {
+			known = known || x.Id == l
+		}
+		if !known {
+			WriteError(w, http.StatusBadRequest, "Invalid label: "+l, "invalidArgument")
+			return
+		}
+	}
+	th := &gmail.Thread{Id: id}
+	for _, mid := range g.Order {
+		m := g.Messages[mid]
+		if m.ThreadId != id {
+			continue
+		}
+		labels := slices.DeleteFunc(slices.Clone(m.LabelIds), func(l string) bool { return slices.Contains(remove, l) })
+		for _, l := range add {
+			if !slices.Contains(labels, l) {
+				labels = append(labels, l)
+			}
+		}
+		m.LabelIds = labels
+		th.Messages = append(th.Messages, &gmail.Message{Id: m.Id, ThreadId: id, LabelIds: labels})
 	}
 	if len(th.Messages) == 0 {
 		notFound(w, "Requested entity was not found.")
@@ -183,7 +260,10 @@ func (g *Gmail) draftRoutes(base string) {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		d.Id = fmt.Sprintf("d%d", len(g.Drafts)+1)
-		d.Message.Id, d.Message.ThreadId = "dm-"+d.Id, "t-"+d.Id
+		d.Message.Id = "dm-" + d.Id
+		if d.Message.ThreadId == "" { // a draft answering a message stays in its thread
+			d.Message.ThreadId = "t-" + d.Id
+		}
 		g.Drafts[d.Id] = &d
 		WriteJSON(w, &d)
 	})
@@ -197,15 +277,23 @@ func (g *Gmail) draftRoutes(base string) {
 			notFound(w, "Requested entity was not found.")
 			return
 		}
-		d.Id, d.Message.Id, d.Message.ThreadId = id, "dm2-"+id, "t-"+id
+		d.Id, d.Message.Id = id, "dm2-"+id
+		if d.Message.ThreadId == "" {
+			d.Message.ThreadId = "t-" + id
+		}
 		g.Drafts[id] = &d
 		WriteJSON(w, &d)
 	})
 	g.handle("GET "+base+"/drafts/{id}", func(w http.ResponseWriter, r *http.Request, _ Request) {
 		g.mu.Lock()
 		defer g.mu.Unlock()
-		if g.Drafts[r.PathValue("id")] == nil {
+		d := g.Drafts[r.PathValue("id")]
+		if d == nil {
 			notFound(w, "Requested entity was not found.")
+			return
+		}
+		if r.URL.Query().Get("format") == "metadata" && d.Message != nil && d.Message.Raw != "" {
+			WriteJSON(w, &gmail.Draft{Id: d.Id, Message: metadataOf(d.Message)})
 			return
 		}
 		WriteJSON(w, &gmail.Draft{Id: r.PathValue("id"), Message: g.DraftView})
