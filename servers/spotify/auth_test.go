@@ -52,7 +52,7 @@ func TestServerAndAuthCommandAgree(t *testing.T) {
 				t.Fatal(err)
 			}
 			token := filepath.Join(state, "token.json")
-			rec := &oauth.Record{Account: "Me (me)", AccessToken: "live", RefreshToken: "r", Expiry: time.Now().Add(time.Hour), SignedIn: time.Now()}
+			rec := &oauth.Record{Account: "Me (me)", AccessToken: "live", RefreshToken: "r", Expiry: time.Now().Add(time.Hour), SignedIn: time.Now(), Scopes: oauth.Spotify.Services["spotify"].Full}
 			if err := oauth.SaveRecord(token, rec); err != nil {
 				t.Fatal(err)
 			}

@@ -45,7 +45,12 @@ func newClient(s *kit.Server, st *settings) (*client, error) {
 	cfg := s.Config()
 	p := oauth.Spotify.WithAccountsURL(st.accountsURL)
 	files := p.Locate(cfg.Name, oauth.Files{Token: st.tokenFile, Client: st.clientFile}, cfg.StateDir, cfg.Getenv)
-	src := oauth.NewSource(p, oauth.SourceOptions{Files: files, Fix: "spotify auth login"})
+	fix := "spotify auth login"
+	if cfg.ReadOnly {
+		fix += " --read-only"
+	}
+	// A --read-only server is content with a read-only grant; a full one needs the full scopes.
+	src := oauth.NewSource(p, oauth.SourceOptions{Files: files, Fix: fix, Service: cfg.Name, ReadOnly: cfg.ReadOnly})
 	if err := src.ClientErr(); err != nil {
 		s.Logger().Warn("Spotify client not loaded; tools will say so", "error", err.Error())
 	}

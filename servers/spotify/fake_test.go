@@ -25,6 +25,7 @@ type fakeSpotify struct {
 	throttle   int  // answer this many 429s first
 	revoked    bool
 	refreshes  int
+	granted    []string // the scopes the sign-in granted, which a refresh answers with
 	playlist   []string // URIs in playlist pl1
 	found      int      // tracks a search finds
 	library    []string // saved URIs (followed playlists too), newest first
@@ -201,7 +202,7 @@ func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		f.refreshes++
 		writeJSON(w, http.StatusOK, map[string]any{"access_token": "access-" + strconv.Itoa(f.refreshes), "token_type": "Bearer", "expires_in": 3600,
-			"refresh_token": "rotated-" + strconv.Itoa(f.refreshes), "scope": "user-read-playback-state"})
+			"refresh_token": "rotated-" + strconv.Itoa(f.refreshes), "scope": strings.Join(f.granted, " ")})
 		return
 	}
 	if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer access-") {

@@ -27,7 +27,14 @@ type env struct {
 // so the first call refreshes.
 func start(t *testing.T, signedIn bool) *env {
 	t.Helper()
+	return startGranted(t, signedIn, oauth.Spotify.Services["spotify"].Full)
+}
+
+// startGranted is start with a sign-in that granted scopes, and more server flags.
+func startGranted(t *testing.T, signedIn bool, scopes []string, flags ...string) *env {
+	t.Helper()
 	f := newFake(t)
+	f.granted = scopes
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o700); err != nil { // the token folder must be private; TempDir makes it 0755
 		t.Fatal(err)
@@ -38,14 +45,30 @@ func start(t *testing.T, signedIn bool) *env {
 		t.Fatal(err)
 	}
 	if signedIn {
-		rec := &oauth.Record{RefreshToken: "refresh-0", AccessToken: "stale", Expiry: time.Now().Add(-time.Hour), SignedIn: time.Now(), Account: "Me (me)"}
+		rec := &oauth.Record{RefreshToken: "refresh-0", AccessToken: "stale", Expiry: time.Now().Add(-time.Hour), SignedIn: time.Now(), Account: "Me (me)", Scopes: scopes}
 		if err := oauth.SaveRecord(token, rec); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h := mcptest.Start(t, spec(), "--spotify-api-url", f.srv.URL+"/v1", "--spotify-accounts-url", f.srv.URL,
-		"--spotify-token-file", token, "--spotify-client-file", client, "--state-dir", dir)
+	h := mcptest.Start(t, spec(), append([]string{"--spotify-api-url", f.srv.URL + "/v1", "--spotify-accounts-url", f.srv.URL,
+		"--spotify-token-file", token, "--spotify-client-file", client, "--state-dir", dir}, flags...)...)
 	return &env{fake: f, h: h, cs: h.Connect(t, ""), token: token}
+}
+
+// TestReadOnlyGrant: a sign-in with read scopes alone serves a --read-only server, and a full
+// server refuses it before calling Spotify, naming the login that fixes it.
+func TestReadOnlyGrant(t *testing.T) {
+	t.Parallel()
+	read := oauth.Spotify.Services["spotify"].ReadOnly
+	full := startGranted(t, true, read)
+	if msg := mcptest.CallError(t, full.cs, "get_playback", map[string]any{}); !strings.Contains(msg, "does not grant spotify access: run `spotify auth login`") {
+		t.Errorf("full server, read-only grant: %q", msg)
+	}
+	if len(full.fake.log()) != 0 {
+		t.Errorf("Spotify was called: %v", full.fake.log())
+	}
+	ro := startGranted(t, true, read, "--read-only")
+	mcptest.Call(t, ro.cs, "get_playback", map[string]any{})
 }
 
 func TestNoSignIn(t *testing.T) {

@@ -122,8 +122,8 @@ func (c *cmd) login(ctx context.Context, args []string) int {
 	if code := c.parse(args, func(fs *flag.FlagSet) {
 		if len(p.Services) > 1 {
 			fs.StringVar(&services, "services", "", "comma-separated services this sign-in covers, of "+strings.Join(p.serviceNames(), ",")+" (default: "+c.server+" plus those the current sign-in covers)")
-			fs.BoolVar(&readOnly, "read-only", false, "ask for read-only scopes")
 		}
+		fs.BoolVar(&readOnly, "read-only", false, "ask for read-only scopes (enough for a server run with --read-only)")
 		if p.RedirectRegistered {
 			fs.IntVar(&port, "port", port, "loopback port of the redirect http://127.0.0.1:PORT/callback; it must be registered in the "+p.Name+" app")
 		} else {
@@ -169,7 +169,7 @@ func (c *cmd) login(ctx context.Context, args []string) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if len(p.Services) > 1 {
+	if len(p.Services) > 1 || readOnly {
 		fmt.Fprintf(c.stdout, "Signing in for %s (%s scopes).\n", strings.Join(list, ", "), map[bool]string{true: "read-only", false: "full"}[readOnly])
 	}
 	lo := loginOptions{Client: client, Scopes: scopes, Port: port, In: c.stdin, Out: c.stdout, HTTPClient: c.hc}

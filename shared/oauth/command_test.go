@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -128,6 +129,31 @@ func TestLoginLoopbackRedirect(t *testing.T) {
 	}
 	if want := "This sign-in ends " + time.Now().Add(183*24*time.Hour).Format(time.DateOnly); !strings.Contains(out.String(), want) {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+
+	// --read-only asks for the read scopes alone.
+	out = &syncBuffer{}
+	go func() {
+		code, stderr := run(t, p, f, "spotify", env, nil, out, "login", "--read-only", "--port", freePort(t))
+		if code != 0 {
+			t.Errorf("stderr: %s", stderr)
+		}
+		done <- code
+	}()
+	waitFor(t, func() bool { return strings.Contains(out.String(), "paste it here") })
+	if !strings.Contains(out.String(), "Signing in for spotify (read-only scopes).") || strings.Contains(out.String(), "modify") {
+		t.Errorf("read-only consent:\n%s", out.String())
+	}
+	resp, err = http.Get(f.consent(t, out.String(), ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if rec, err = ReadRecord(filepath.Join(dir, "token.json")); err != nil || !slices.Equal(rec.Scopes, slices.Sorted(slices.Values(spotifyReadScopes))) {
+		t.Errorf("read-only record scopes %v (%v), want %v", rec.Scopes, err, spotifyReadScopes)
 	}
 }
 

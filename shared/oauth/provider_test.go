@@ -114,6 +114,16 @@ func TestScopes(t *testing.T) {
 	if got, _ := Spotify.scopesFor([]string{"spotify"}, false); !slices.Equal(got, slices.Sorted(slices.Values(spotifyScopes))) {
 		t.Errorf("spotify scopes %v", got)
 	}
+	// A read-only Spotify grant reads but can neither control playback nor change anything.
+	spotifyRead, _ := Spotify.scopesFor([]string{"spotify"}, true)
+	for _, sc := range spotifyRead {
+		if strings.Contains(sc, "modify") {
+			t.Errorf("read-only Spotify scopes include %s", sc)
+		}
+	}
+	if len(spotifyRead) == 0 || Spotify.covers(spotifyRead, "spotify", false) || !Spotify.covers(spotifyRead, "spotify", true) {
+		t.Errorf("read-only Spotify scopes %v must cover only a --read-only server", spotifyRead)
+	}
 }
 
 func TestParseClient(t *testing.T) {

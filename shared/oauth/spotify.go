@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,13 +15,16 @@ import (
 
 const spotifyAccounts = "https://accounts.spotify.com"
 
-// spotifyScopes are what the spotify server asks for: playback, history, playlists and library.
-var spotifyScopes = []string{
-	"user-read-playback-state", "user-modify-playback-state", "user-read-currently-playing",
-	"user-read-recently-played", "user-top-read",
-	"playlist-read-private", "playlist-read-collaborative", "playlist-modify-private", "playlist-modify-public",
-	"user-library-read", "user-library-modify",
+// spotifyReadScopes let the spotify server read playback, history, playlists and the library;
+// a --read-only server needs no more.
+var spotifyReadScopes = []string{
+	"user-read-playback-state", "user-read-currently-playing", "user-read-recently-played", "user-top-read",
+	"playlist-read-private", "playlist-read-collaborative", "user-library-read",
 }
+
+// spotifyScopes add control of playback and changes to playlists and the library.
+var spotifyScopes = append(slices.Clone(spotifyReadScopes),
+	"user-modify-playback-state", "playlist-modify-private", "playlist-modify-public", "user-library-modify")
 
 // Spotify is the spotify server's sign-in: authorization code with PKCE to a loopback IP
 // redirect registered in the app; refresh tokens rotate, and Spotify ends every sign-in six
@@ -34,7 +38,7 @@ var Spotify = &Provider{
 	ClientHelp:  `the app's client JSON {"client_id": …}`,
 	NewClient: "Create an app in the Spotify developer dashboard (https://developer.spotify.com/dashboard) " +
 		`with the redirect URI http://127.0.0.1:%d/callback, then save {"client_id": "…"} with its Client ID.`,
-	Services:           map[string]Scopes{"spotify": {Full: spotifyScopes, ReadOnly: spotifyScopes}},
+	Services:           map[string]Scopes{"spotify": {Full: spotifyScopes, ReadOnly: spotifyReadScopes}},
 	ShowDialog:         "show_dialog",
 	DefaultPort:        8888,
 	RedirectRegistered: true, // and only a loopback IP literal, never localhost
