@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,7 +46,8 @@ func (c *call) actOn(ctx context.Context, ref string, full bool, fn func(ctx con
 
 type clickInput struct {
 	where
-	Ref       string   `json:"ref" jsonschema:"e.g. e12"`
+	Ref       string    `json:"ref,omitempty" jsonschema:"e.g. e12"`
+	At        []float64 `json:"at,omitempty" jsonschema:"[x, y] in a viewport screenshot, instead of ref" schema:"minItems=2,maxItems=2,minimum=0"`
 	Double    bool     `json:"double,omitempty" jsonschema:"double-click"`
 	Button    string   `json:"button,omitempty" jsonschema:"mouse button" schema:"enum=left|right|middle,default=left"`
 	Modifiers []string `json:"modifiers,omitempty" jsonschema:"keys held" schema:"enum=Alt|Control|Meta|Shift"`
@@ -55,10 +57,10 @@ type clickInput struct {
 func addClick(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_click",
-		Description: "Click a ref; reports what changed (URL, dialog, tab, download, snapshot diff).",
+		Description: "Click a ref or a point; reports what changed (URL, dialog, tab, download, snapshot diff).",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in clickInput) (string, error) {
-		id, err := c.node(in.Ref)
+		id, err := c.target(in.Ref, in.At)
 		if err != nil {
 			return "", err
 		}
@@ -77,12 +79,8 @@ func addClick(s *kit.Server, m *manager) {
 		if in.Double {
 			clicks = 2
 		}
-		return c.act(ctx, in.Full, func(ctx context.Context, _ *chromedp.Target) error {
-			tg, err := c.on(ctx, id)
-			if err != nil {
-				return err
-			}
-			x, y, err := center(ctx, tg, id.id)
+		return c.act(ctx, in.Full, func(ctx context.Context, tg *chromedp.Target) error {
+			tg, x, y, err := c.point(ctx, tg, id, in.At)
 			if err != nil {
 				return err
 			}
@@ -91,25 +89,115 @@ func addClick(s *kit.Server, m *manager) {
 	})
 }
 
-type refInput struct {
+// target checks that a tool names either an element by ref or a point, and returns the
+// element (zero for a point).
+func (c *call) target(ref string, at []float64) (nodeRef, error) {
+	switch {
+	case ref != "" && len(at) > 0:
+		return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "give ref or at, not both")
+	case len(at) > 0:
+		if len(at) != 2 {
+			return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "at is [x, y]: two numbers")
+		}
+		return nodeRef{}, nil
+	case ref == "":
+		return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "give ref (from a snapshot) or at ([x, y] from a screenshot)")
+	}
+	return c.node(ref)
+}
+
+// point returns where to send mouse input: the middle of the element id (scrolled into view,
+// in its frame's session), or the viewport point at in the page's own session. A point
+// outside the viewport is an error that gives the viewport's size.
+func (c *call) point(ctx context.Context, page *chromedp.Target, id nodeRef, at []float64) (*chromedp.Target, float64, float64, error) {
+	if len(at) == 2 {
+		w, h, err := viewportSize(ctx, page)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		if at[0] >= w || at[1] >= h {
+			return nil, 0, 0, kit.Errorf(kit.CodeInvalidInput, "point %g,%g is outside the %gx%g viewport", at[0], at[1], w, h)
+		}
+		return page, at[0], at[1], nil
+	}
+	tg, err := c.on(ctx, id)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	x, y, err := center(ctx, tg, id.id)
+	return tg, x, y, err
+}
+
+// viewportSize is the size of the page's viewport in CSS pixels.
+func viewportSize(ctx context.Context, tg *chromedp.Target) (float64, float64, error) {
+	lm, err := cdp.Call(ctx, tg, page.GetLayoutMetrics, cdp.Empty{})
+	if err != nil {
+		return 0, 0, err
+	}
+	if lm.CSSVisualViewport == nil {
+		return 0, 0, kit.Errorf(kit.CodeUnavailable, "the page has no viewport")
+	}
+	return lm.CSSVisualViewport.ClientWidth, lm.CSSVisualViewport.ClientHeight, nil
+}
+
+type hoverInput struct {
 	where
-	Ref string `json:"ref" jsonschema:"e.g. e12"`
+	Ref    string    `json:"ref,omitempty" jsonschema:"e.g. e12"`
+	At     []float64 `json:"at,omitempty" jsonschema:"[x, y] in a viewport screenshot, instead of ref" schema:"minItems=2,maxItems=2,minimum=0"`
+	Scroll []float64 `json:"scroll,omitempty" jsonschema:"[dx, dy] mouse wheel pixels there (dy>0 scrolls down)" schema:"minItems=2,maxItems=2"`
 }
 
 func addHover(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_hover",
-		Description: "Hover a ref; reports what changed.",
+		Description: "Move the mouse to a ref or point, optionally turning the wheel there (scroll); reports what changed.",
 		Timeout:     actionTimeout,
-	}, func(ctx context.Context, c *call, in refInput) (string, error) {
-		return c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
-			x, y, err := center(ctx, tg, id.id)
+	}, func(ctx context.Context, c *call, in hoverInput) (string, error) {
+		if in.Ref == "" && len(in.At) == 0 && len(in.Scroll) == 2 {
+			in.At = []float64{-1, -1} // the middle of the viewport, found below
+		}
+		id, err := c.target(in.Ref, in.At)
+		if err != nil {
+			return "", err
+		}
+		var scrolled string
+		out, err := c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
+			if len(in.At) == 2 && in.At[0] < 0 {
+				w, h, err := viewportSize(ctx, tg)
+				if err != nil {
+					return err
+				}
+				in.At = []float64{w / 2, h / 2}
+			}
+			tg, x, y, err := c.point(ctx, tg, id, in.At)
 			if err != nil {
 				return err
 			}
-			_, err = chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y)(ctx, tg)
-			return err
+			if _, err := chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y)(ctx, tg); err != nil {
+				return err
+			}
+			if len(in.Scroll) != 2 {
+				return nil
+			}
+			wheel := input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseWheel, X: x, Y: y, DeltaX: in.Scroll[0], DeltaY: in.Scroll[1]}
+			if _, err := cdp.Call(ctx, tg, input.DispatchMouseEvent, wheel); err != nil {
+				return err
+			}
+			scrolled = "scrolled"
+			return nil
 		})
+		if err != nil || scrolled == "" || c.t.openDialog() != nil {
+			return out, err
+		}
+		// A scroll rarely changes the snapshot: say where the page is now.
+		pos, err := evalValue(ctx, c, "[Math.round(scrollX), Math.round(scrollY), document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+		if err == nil {
+			var p [4]int
+			if json.Unmarshal(pos, &p) == nil {
+				out = fmt.Sprintf("Page scrolled to x=%d y=%d of %dx%d.\n%s", p[0], p[1], p[2], p[3], out)
+			}
+		}
+		return out, nil
 	})
 }
 

@@ -188,16 +188,20 @@ type logsInput struct {
 	Filter string `json:"filter,omitempty" jsonschema:"level, or URL substring"`
 	Type   string `json:"type,omitempty" jsonschema:"e.g. XHR"`
 	Failed bool   `json:"failed,omitempty" jsonschema:"only failures"`
-	All    bool   `json:"all,omitempty" jsonschema:"include older"`
+	All     bool   `json:"all,omitempty" jsonschema:"include older"`
+	Request int    `json:"request,omitempty" jsonschema:"#n of the network list: its headers and body" schema:"minimum=1"`
 }
 
 func addLogs(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_logs",
-		Description: "Console messages and errors since the last call, or network requests.",
+		Description: "Console messages and errors since the last call, or network requests (one in detail).",
 		ReadOnly:    true,
 		Timeout:     readTimeout,
-	}, func(_ context.Context, c *call, in logsInput) (string, error) {
+	}, func(ctx context.Context, c *call, in logsInput) (string, error) {
+		if in.Request > 0 {
+			return c.requestDetail(ctx, in.Request)
+		}
 		if in.Kind == "network" {
 			return c.networkText(in.Filter, in.Type, in.Failed), nil
 		}
@@ -283,7 +287,7 @@ func (c *call) networkText(filter, kind string, failed bool) string {
 		if len(u) > 300 {
 			u = u[:300] + "…"
 		}
-		fmt.Fprintf(&b, "%s %s %s %s\n", r.method, status, r.kind, u)
+		fmt.Fprintf(&b, "#%d %s %s %s %s\n", r.n, r.method, status, r.kind, u)
 	}
 	if n == 0 {
 		return "No matching requests."

@@ -39,6 +39,7 @@ type session struct {
 	cur    *tab
 	nextID int
 	ntabs  atomic.Int32
+	device device // what browser_emulate set; zero: the browser's own
 }
 
 func (s *session) tabCount() int { return int(s.ntabs.Load()) }
@@ -186,6 +187,10 @@ func (s *session) openTab(ctx context.Context, id target.ID) (*tab, error) {
 	t.mu.Lock()
 	t.targetID = chromedp.FromContext(tctx).Target.TargetID
 	t.mu.Unlock()
+	if err := s.emulate(ctx, t.target()); err != nil {
+		cancel()
+		return nil, kit.Errorf(kit.CodeUnavailable, "cannot emulate %s in a new tab: %v", s.device.name, err)
+	}
 	s.tabs = append(s.tabs, t)
 	s.ntabs.Store(int32(len(s.tabs)))
 	s.cur = t

@@ -73,6 +73,7 @@ func addTools(s *kit.Server, m *manager, opts *options) {
 	addHandleDialog(s, m)
 	addWaitFor(s, m)
 	addScreenshot(s, m)
+	addEmulate(s, m)
 	if opts.evaluate {
 		addEvaluate(s, m)
 	}
