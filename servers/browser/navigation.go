@@ -19,6 +19,7 @@ type navigateInput struct {
 	URL        string `json:"url" jsonschema:"http(s) URL, back, forward or reload" schema:"minLength=1"`
 	NoSnapshot bool   `json:"no_snapshot,omitempty" jsonschema:"skip the snapshot"`
 	MaxChars   int    `json:"max_chars,omitempty" jsonschema:"snapshot cap" schema:"minimum=100,maximum=100000,default=20000"`
+	Profile    string `json:"profile,omitempty" jsonschema:"saved login to load into the session and keep saving"`
 }
 
 func addNavigate(s *kit.Server, m *manager) {
@@ -27,11 +28,22 @@ func addNavigate(s *kit.Server, m *manager) {
 		Description: "Open a URL (or back, forward, reload), wait for load; returns status, title, snapshot with [eN] refs.",
 		Timeout:     navTimeout,
 	}, func(ctx context.Context, c *call, in navigateInput) (string, error) {
+		loaded := ""
+		if in.Profile != "" {
+			var err error
+			if loaded, err = c.useProfile(ctx, in.Profile); err != nil {
+				return "", err
+			}
+		}
+		var text string
+		var err error
 		switch in.URL {
 		case "back", "forward", "reload":
-			return c.history(ctx, in.URL, !in.NoSnapshot, in.MaxChars)
+			text, err = c.history(ctx, in.URL, !in.NoSnapshot, in.MaxChars)
+		default:
+			text, err = c.navigate(ctx, in.URL, !in.NoSnapshot, in.MaxChars)
 		}
-		return c.navigate(ctx, in.URL, !in.NoSnapshot, in.MaxChars)
+		return loaded + text, err
 	})
 }
 

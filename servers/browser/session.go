@@ -40,6 +40,9 @@ type session struct {
 	nextID int
 	ntabs  atomic.Int32
 	device device // what browser_emulate set; zero: the browser's own
+
+	caller  string // the token label the session belongs to
+	profile string // the saved login it loads and keeps saving; "" for none
 }
 
 func (s *session) tabCount() int { return int(s.ntabs.Load()) }
@@ -60,6 +63,9 @@ func (s *session) lost() {
 func (s *session) closeLocked() {
 	if s.closed {
 		return
+	}
+	if err := s.saveProfile(context.Background()); err != nil {
+		s.m.log.Warn("saving a profile", "profile", s.profile, "err", err)
 	}
 	s.closed = true
 	for _, t := range s.tabs {

@@ -23,7 +23,8 @@ import (
 type manager struct {
 	opts    *options
 	log     *slog.Logger
-	browser *chromium
+	browser  *chromium
+	profiles profileStore
 
 	mu        sync.Mutex
 	sessions  map[string]*session // by caller + "/" + name
@@ -35,7 +36,7 @@ type manager struct {
 }
 
 func newManager(opts *options, log *slog.Logger) *manager {
-	m := &manager{opts: opts, log: log, sessions: map[string]*session{}, downloads: map[string]*download{}, done: make(chan struct{})}
+	m := &manager{opts: opts, log: log, profiles: profileStore{root: filepath.Join(opts.stateDir, "profiles")}, sessions: map[string]*session{}, downloads: map[string]*download{}, done: make(chan struct{})}
 	m.browser = newChromium(opts, log, m.onBrowserEvent)
 	go m.reap()
 	return m
@@ -120,7 +121,7 @@ func (m *manager) newSession(ctx context.Context, root context.Context, gen int,
 	if err != nil {
 		return nil, kit.Errorf(kit.CodeUnavailable, "cannot set up downloads: %v", err)
 	}
-	return &session{m: m, key: key, name: name, gen: gen, root: root, contextID: res.BrowserContextID, downloadDir: dir, lock: make(chan struct{}, 1)}, nil
+	return &session{m: m, key: key, name: name, caller: kit.Caller(ctx), gen: gen, root: root, contextID: res.BrowserContextID, downloadDir: dir, lock: make(chan struct{}, 1)}, nil
 }
 
 // totalTabs counts open tabs over all sessions; m.mu must be held.

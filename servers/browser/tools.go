@@ -49,6 +49,15 @@ func addTabTool[In located](s *kit.Server, m *manager, t kit.Tool, h handler[In]
 		if err != nil {
 			return nil, pageOut{}, c.browserErr(err)
 		}
+		c.s.mu.Lock()
+		closed := c.s.closed
+		c.s.mu.Unlock()
+		if !closed { // closing saved it
+			if err := c.s.saveProfile(ctx); err != nil {
+				m.log.Warn("saving a profile", "profile", c.s.profile, "err", err)
+				text += "\n(profile " + c.s.profile + " not saved: " + err.Error() + ")"
+			}
+		}
 		if c.notice != "" {
 			text = c.notice + "\n" + text
 		}
@@ -79,6 +88,7 @@ func addTools(s *kit.Server, m *manager, opts *options) {
 	}
 	addLogs(s, m)
 	addTabs(s, m)
+	addProfile(s, m, opts)
 }
 
 // Tool timeouts.
