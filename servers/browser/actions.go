@@ -140,6 +140,18 @@ func viewportSize(ctx context.Context, tg *chromedp.Target) (float64, float64, e
 	return lm.CSSVisualViewport.ClientWidth, lm.CSSVisualViewport.ClientHeight, nil
 }
 
+// wheelParams is Input.dispatchMouseEvent for a wheel event. cdproto's parameters leave out
+// a zero deltaX or deltaY, which Chromium requires for a wheel event.
+type wheelParams struct {
+	Type   input.DispatchMouseEventType `json:"type"`
+	X      float64                      `json:"x"`
+	Y      float64                      `json:"y"`
+	DeltaX float64                      `json:"deltaX"`
+	DeltaY float64                      `json:"deltaY"`
+}
+
+var dispatchWheel = cdp.Command[wheelParams, cdp.Empty]{Method: input.CommandDispatchMouseEvent}
+
 type hoverInput struct {
 	where
 	Ref    string    `json:"ref,omitempty" jsonschema:"e.g. e12"`
@@ -179,8 +191,8 @@ func addHover(s *kit.Server, m *manager) {
 			if len(in.Scroll) != 2 {
 				return nil
 			}
-			wheel := input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseWheel, X: x, Y: y, DeltaX: in.Scroll[0], DeltaY: in.Scroll[1]}
-			if _, err := cdp.Call(ctx, tg, input.DispatchMouseEvent, wheel); err != nil {
+			wheel := wheelParams{Type: input.DispatchMouseEventTypeMouseWheel, X: x, Y: y, DeltaX: in.Scroll[0], DeltaY: in.Scroll[1]}
+			if _, err := cdp.Call(ctx, tg, dispatchWheel, wheel); err != nil {
 				return err
 			}
 			scrolled = "scrolled"
