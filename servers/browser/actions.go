@@ -47,17 +47,17 @@ func (c *call) actOn(ctx context.Context, ref string, full bool, fn func(ctx con
 type clickInput struct {
 	where
 	Ref       string    `json:"ref,omitempty" jsonschema:"e.g. e12"`
-	At        []float64 `json:"at,omitempty" jsonschema:"[x, y] in a viewport screenshot, instead of ref" schema:"minItems=2,maxItems=2,minimum=0"`
-	Double    bool     `json:"double,omitempty" jsonschema:"double-click"`
-	Button    string   `json:"button,omitempty" jsonschema:"mouse button" schema:"enum=left|right|middle,default=left"`
-	Modifiers []string `json:"modifiers,omitempty" jsonschema:"keys held" schema:"enum=Alt|Control|Meta|Shift"`
-	Full      bool     `json:"full,omitempty" jsonschema:"whole snapshot, not a diff"`
+	At        []float64 `json:"at,omitempty" jsonschema:"screenshot [x, y] instead of ref" schema:"minItems=2,maxItems=2,minimum=0"`
+	Double    bool      `json:"double,omitempty" jsonschema:"double-click"`
+	Button    string    `json:"button,omitempty" jsonschema:"mouse button" schema:"enum=left|right|middle,default=left"`
+	Modifiers []string  `json:"modifiers,omitempty" jsonschema:"keys held" schema:"enum=Alt|Control|Meta|Shift"`
+	Full      bool      `json:"full,omitempty" jsonschema:"whole snapshot, not a diff"`
 }
 
 func addClick(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_click",
-		Description: "Click a ref or a point; reports what changed (URL, dialog, tab, download, snapshot diff).",
+		Description: "Click a ref or point; reports what changed.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in clickInput) (string, error) {
 		id, err := c.target(in.Ref, in.At)
@@ -155,14 +155,14 @@ var dispatchWheel = cdp.Command[wheelParams, cdp.Empty]{Method: input.CommandDis
 type hoverInput struct {
 	where
 	Ref    string    `json:"ref,omitempty" jsonschema:"e.g. e12"`
-	At     []float64 `json:"at,omitempty" jsonschema:"[x, y] in a viewport screenshot, instead of ref" schema:"minItems=2,maxItems=2,minimum=0"`
-	Scroll []float64 `json:"scroll,omitempty" jsonschema:"[dx, dy] mouse wheel pixels there (dy>0 scrolls down)" schema:"minItems=2,maxItems=2"`
+	At     []float64 `json:"at,omitempty" jsonschema:"screenshot [x, y] instead of ref" schema:"minItems=2,maxItems=2,minimum=0"`
+	Scroll []float64 `json:"scroll,omitempty" jsonschema:"wheel [dx, dy] px (dy>0: down)" schema:"minItems=2,maxItems=2"`
 }
 
 func addHover(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_hover",
-		Description: "Move the mouse to a ref or point, optionally turning the wheel there (scroll); reports what changed.",
+		Description: "Hover a ref or point; scroll with the wheel there.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in hoverInput) (string, error) {
 		if in.Ref == "" && len(in.At) == 0 && len(in.Scroll) == 2 {
@@ -224,7 +224,7 @@ type typeInput struct {
 func addType(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_type",
-		Description: "Type into a field by ref (replaces its value); optionally press Enter.",
+		Description: "Type into a field by ref (replaces its value).",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in typeInput) (string, error) {
 		return c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
@@ -246,14 +246,14 @@ type formField struct {
 
 type fillFormInput struct {
 	where
-	Fields []formField `json:"fields" jsonschema:"fields to set" schema:"minItems=1"`
+	Fields []formField `json:"fields" jsonschema:"fields to set; a multi-select once per option" schema:"minItems=1"`
 	Submit string      `json:"submit,omitempty" jsonschema:"ref to click after"`
 }
 
 func addFillForm(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_fill_form",
-		Description: "Set fields by ref in one call: text, select option, check box/radio (true/false); then optionally click submit.",
+		Description: "Set fields by ref, then optionally click submit.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in fillFormInput) (string, error) {
 		if len(in.Fields) == 0 {
@@ -276,10 +276,22 @@ func addFillForm(s *kit.Server, m *manager) {
 			submit = id
 		}
 		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
+			done := map[nodeRef]bool{}
 			for i, f := range in.Fields {
+				if done[ids[i]] {
+					continue
+				}
+				done[ids[i]] = true
+				// A select named more than once gets all its values: a multiple select's options.
+				var values []string
+				for j, g := range in.Fields {
+					if ids[j] == ids[i] {
+						values = append(values, g.Value)
+					}
+				}
 				tg, err := c.on(ctx, ids[i])
 				if err == nil {
-					err = fillField(ctx, tg, ids[i].id, f)
+					err = fillField(ctx, tg, ids[i].id, values)
 				}
 				if err != nil {
 					return kit.Errorf(kit.CodeInvalidInput, "field %s: %v", f.Ref, err)
@@ -301,18 +313,20 @@ func addFillForm(s *kit.Server, m *manager) {
 	})
 }
 
-// fillField sets one form field according to its kind.
-func fillField(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, f formField) error {
+// fillField sets one form field according to its kind: the options of a select, or the last
+// of values for any other field.
+func fillField(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, values []string) error {
 	raw, err := callOn(ctx, tg, id, elementKind)
 	if err != nil {
 		return err
 	}
+	value := values[len(values)-1]
 	switch strings.Trim(string(raw), `"`) {
 	case "select":
-		_, err := selectValues(ctx, tg, id, []string{f.Value})
+		_, err := selectValues(ctx, tg, id, values)
 		return err
 	case "check":
-		want, err := parseBool(f.Value)
+		want, err := parseBool(value)
 		if err != nil {
 			return err
 		}
@@ -320,7 +334,7 @@ func fillField(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, f
 	case "file":
 		return fmt.Errorf("a file input: use browser_upload_file")
 	default:
-		return typeText(ctx, tg, id, f.Value, false)
+		return typeText(ctx, tg, id, value, false)
 	}
 }
 
@@ -354,25 +368,6 @@ func setChecked(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, 
 		return fmt.Errorf("clicking did not change its state")
 	}
 	return nil
-}
-
-type selectInput struct {
-	where
-	Ref    string   `json:"ref" jsonschema:"e.g. e12"`
-	Values []string `json:"values" jsonschema:"option values or labels" schema:"minItems=1"`
-}
-
-func addSelectOption(s *kit.Server, m *manager) {
-	addTabTool(s, m, kit.Tool{
-		Name:        "browser_select_option",
-		Description: "Select options of a select ref by label or value.",
-		Timeout:     actionTimeout,
-	}, func(ctx context.Context, c *call, in selectInput) (string, error) {
-		return c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
-			_, err := selectValues(ctx, tg, id.id, in.Values)
-			return err
-		})
-	})
 }
 
 type pressKeyInput struct {
@@ -499,7 +494,7 @@ type uploadInput struct {
 func addUpload(s *kit.Server, m *manager, opts *options) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_upload_file",
-		Description: "Set a file input's files from the upload directory.",
+		Description: "Set a file input's files.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in uploadInput) (string, error) {
 		id, err := c.node(in.Ref)
@@ -555,7 +550,7 @@ func uploadPath(root, name string) (string, error) {
 
 type dialogInput struct {
 	where
-	Accept bool   `json:"accept" jsonschema:"true accepts, false dismisses"`
+	Accept bool   `json:"accept" jsonschema:"false dismisses"`
 	Text   string `json:"text,omitempty" jsonschema:"prompt answer"`
 }
 

@@ -57,11 +57,11 @@ func TestTypeAndSelectByRefs(t *testing.T) {
 	if !strings.Contains(out, ": alice") || strings.Contains(out, "bobalice") {
 		t.Errorf("typing again should replace the value:\n%s", out)
 	}
-	out = callTool(t, cs, "browser_select_option", map[string]any{"ref": ref(t, snap, `combobox "Role"`), "values": []string{"editor"}})
+	out = callTool(t, cs, "browser_fill_form", map[string]any{"fields": []map[string]any{{"ref": ref(t, snap, `combobox "Role"`), "value": "editor"}}})
 	if !strings.Contains(out, ": Editor") {
 		t.Errorf("selecting by value should show the label:\n%s", out)
 	}
-	msg := mcptest.CallError(t, cs, "browser_select_option", map[string]any{"ref": ref(t, snap, `combobox "Role"`), "values": []string{"Owner"}})
+	msg := mcptest.CallError(t, cs, "browser_fill_form", map[string]any{"fields": []map[string]any{{"ref": ref(t, snap, `combobox "Role"`), "value": "Owner"}}})
 	if !strings.Contains(msg, "Viewer | Editor | Administrator") {
 		t.Errorf("a bad option should list the options: %s", msg)
 	}

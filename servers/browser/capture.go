@@ -28,7 +28,7 @@ type screenshotInput struct {
 func addScreenshot(s *kit.Server, m *manager) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "browser_screenshot",
-		Description: "Screenshot (viewport, full page or a ref) as an image; or save a PDF.",
+		Description: "Screenshot the viewport, full page or a ref; or save a PDF.",
 		ReadOnly:    true,
 		OpenWorld:   true,
 		Timeout:     actionTimeout,

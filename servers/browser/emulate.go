@@ -10,7 +10,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
-	"github.com/jck411/mcp-servers/shared/kit"
 )
 
 // device is what a session emulates: the viewport in CSS pixels, the device pixel ratio,
@@ -35,60 +34,37 @@ var devices = map[string]device{
 		ua: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"},
 	"pixel-7": {name: "pixel-7", width: 412, height: 839, scale: 2.625, mobile: true, touch: true,
 		ua: "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/%s Mobile Safari/537.36"},
-	"galaxy-s23": {name: "galaxy-s23", width: 360, height: 780, scale: 3, mobile: true, touch: true,
-		ua: "Mozilla/5.0 (Linux; Android 14; SM-S911B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/%s Mobile Safari/537.36"},
 	"ipad-mini": {name: "ipad-mini", width: 744, height: 1133, scale: 2, mobile: true, touch: true,
 		ua: "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"},
 	"ipad-pro": {name: "ipad-pro", width: 1024, height: 1366, scale: 2, mobile: true, touch: true,
 		ua: "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"},
 }
 
-type emulateInput struct {
-	where
-	Device string  `json:"device,omitempty" jsonschema:"start from this device" schema:"enum=desktop|iphone-15|pixel-7|galaxy-s23|ipad-mini|ipad-pro"`
-	Width  int64   `json:"width,omitempty" jsonschema:"viewport CSS px" schema:"minimum=200,maximum=4000"`
-	Height int64   `json:"height,omitempty" jsonschema:"viewport CSS px" schema:"minimum=200,maximum=4000"`
-	Scale  float64 `json:"scale,omitempty" jsonschema:"device pixel ratio" schema:"minimum=0.5,maximum=4"`
-}
-
-func addEmulate(s *kit.Server, m *manager) {
-	addTabTool(s, m, kit.Tool{
-		Name:        "browser_emulate",
-		Description: "Set the session's viewport or device (size, pixel ratio, touch, mobile, user agent) for all its tabs.",
-		Timeout:     actionTimeout,
-	}, func(ctx context.Context, c *call, in emulateInput) (string, error) {
-		d := c.s.device
-		if in.Device != "" {
-			d = devices[in.Device] // the schema admits only the names in devices
-		}
-		if in.Width > 0 {
-			d.width = in.Width
-		}
-		if in.Height > 0 {
-			d.height = in.Height
-		}
-		if in.Scale > 0 {
-			d.scale = in.Scale
-		}
-		if in.Device == "" && (in.Width > 0 || in.Height > 0 || in.Scale > 0) && d.name != "" {
-			d.name += ", resized"
-		}
-		c.s.device = d
-		for _, t := range c.s.tabs {
-			if t != c.t {
-				if err := c.s.emulate(ctx, t.target()); err != nil {
-					return "", err
-				}
-			}
-		}
-		text, err := c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
-			return c.s.emulate(ctx, tg)
-		})
-		if err != nil {
+// setDevice changes what the session emulates, from a named device or the current one, and
+// applies it to every tab of the session. It runs under the session lock.
+func (c *call) setDevice(ctx context.Context, name string, viewport []int64, scale float64) (string, error) {
+	d := c.s.device
+	if name != "" {
+		d = devices[name] // the schema admits only the names in devices
+	} else if d.name == "" {
+		d = desktop
+	}
+	if len(viewport) == 2 {
+		d.width, d.height = viewport[0], viewport[1]
+	}
+	if scale > 0 {
+		d.scale = scale
+	}
+	if name == "" && !strings.HasSuffix(d.name, ", resized") {
+		d.name += ", resized"
+	}
+	c.s.device = d
+	for _, t := range c.s.tabs {
+		if err := c.s.emulate(ctx, t.target()); err != nil {
 			return "", err
 		}
-		return d.describe() + "\n" + text, nil
-	})
+	}
+	return d.describe() + "\n", nil
 }
 
 // describe says what the device is, for the tool's answer.

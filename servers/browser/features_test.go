@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -96,16 +97,16 @@ func testEmulate(t *testing.T, s sess) {
 	}{
 		{"a phone", map[string]any{"device": "iphone-15"}, "Emulating iphone-15: viewport 393x659 at 3x, mobile, touch.", "viewport 393x659 dpr 3 touch 5 ua iPhone", "iPhone OS 17_5", 393},
 		{"an Android phone", map[string]any{"device": "pixel-7"}, "Emulating pixel-7: viewport 412x839 at 2.625x", "viewport 412x839 dpr 2.625 touch 5 ua Android", "Chrome/1", 412},
-		{"resized, the rest kept", map[string]any{"width": 800, "height": 600, "scale": 1}, "Emulating pixel-7, resized: viewport 800x600 at 1x", "viewport 800x600 dpr 1 touch 5 ua Android", "Android 14", 800},
+		{"resized, the rest kept", map[string]any{"viewport": []int{800, 600}, "scale": 1}, "Emulating pixel-7, resized: viewport 800x600 at 1x", "viewport 800x600 dpr 1 touch 5 ua Android", "Android 14", 800},
 		{"back to the desktop", map[string]any{"device": "desktop"}, "Emulating desktop: viewport 1280x800 at 1x.", "viewport 1280x800 dpr 1 touch 0 ua desktop", "HeadlessChrome", 1280},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
 			s := s.on(t)
-			out := s.call("browser_emulate", st.args)
-			containsAll(t, "browser_emulate", out, st.said)
-			page := s.open("env.html")
-			containsAll(t, "the page", page, st.page)
+			args := maps.Clone(st.args)
+			args["url"] = s.site.URL + "/env.html"
+			page := s.call("browser_navigate", args)
+			containsAll(t, "the page", page, st.said, st.page)
 			// A screenshot's pixels are the viewport's CSS pixels, whatever the pixel ratio.
 			res := mcptest.Call(t, s.cs, "browser_screenshot", s.args(nil))
 			img, ok := res.Content[0].(*mcp.ImageContent)
@@ -123,14 +124,21 @@ func testEmulate(t *testing.T, s sess) {
 			containsAll(t, "the user agent the server saw", ua, st.ua)
 		})
 	}
-	// A new tab of the session gets the session's device.
-	s.call("browser_emulate", map[string]any{"device": "galaxy-s23"})
-	out := s.call("browser_tabs", map[string]any{"action": "new", "url": s.site.URL + "/env.html"})
-	containsAll(t, "a new tab", out, "viewport 360x780 dpr 3 touch 5 ua Android")
-	if msg := s.fail("browser_emulate", map[string]any{"device": "nokia-3310"}); !strings.Contains(msg, "device") {
+	// The device applies to the session's open tabs (reload shows it) and to new ones.
+	s.open("env.html")
+	out := s.call("browser_tabs", map[string]any{"action": "new"})
+	containsAll(t, "a second tab", out, "* t2")
+	out = s.call("browser_navigate", map[string]any{"url": "reload", "device": "ipad-mini"})
+	containsAll(t, "the reloaded page", out, "Emulating ipad-mini", "viewport 744x1133 dpr 2 touch 5")
+	out = s.call("browser_tabs", map[string]any{"action": "select", "tab": "t1"})
+	out = s.call("browser_navigate", map[string]any{"url": "reload"})
+	containsAll(t, "the first tab, reloaded", out, "viewport 744x1133 dpr 2 touch 5")
+	out = s.call("browser_tabs", map[string]any{"action": "new", "url": s.site.URL + "/env.html"})
+	containsAll(t, "a new tab", out, "viewport 744x1133 dpr 2 touch 5")
+	if msg := s.fail("browser_navigate", map[string]any{"url": "reload", "device": "nokia-3310"}); !strings.Contains(msg, "device must be one of") {
 		t.Errorf("an unknown device: %s", msg)
 	}
-	if msg := s.fail("browser_emulate", map[string]any{"width": 50}); !strings.Contains(msg, "minimum") && !strings.Contains(msg, "200") {
+	if msg := s.fail("browser_navigate", map[string]any{"url": "reload", "viewport": []int{50, 600}}); !strings.Contains(msg, "at least 200") {
 		t.Errorf("a tiny width: %s", msg)
 	}
 }

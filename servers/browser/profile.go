@@ -215,15 +215,15 @@ func (s *session) saveProfile(ctx context.Context) error {
 }
 
 type profileInput struct {
-	Action string `json:"action,omitempty" jsonschema:"export/import: Playwright storageState JSON" schema:"enum=list|export|import|clear,default=list"`
+	Action string `json:"action,omitempty" jsonschema:"files are storageState JSON" schema:"enum=list|export|import|clear,default=list"`
 	Name   string `json:"name,omitempty" jsonschema:"profile"`
-	File   string `json:"file,omitempty" jsonschema:"import: path in the upload directory"`
+	File   string `json:"file,omitempty" jsonschema:"import: path in upload dir"`
 }
 
 func addProfile(s *kit.Server, m *manager, opts *options) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "browser_profile",
-		Description: "Saved logins (cookies, local storage) that browser_navigate's profile loads and keeps saving: list, export, import, clear.",
+		Description: "Saved logins (navigate's profile): list, export, import, clear.",
 		Destructive: true,
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in profileInput) (*mcp.CallToolResult, struct{}, error) {

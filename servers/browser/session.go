@@ -82,7 +82,7 @@ func (s *session) closeLocked() {
 
 // where names the session and tab a tool acts on.
 type where struct {
-	Session string `json:"session,omitempty" jsonschema:"handle; default: yours"`
+	Session string `json:"session,omitempty" jsonschema:"handle"`
 }
 
 // call is one tool call's hold on a session and tab.

@@ -21,8 +21,8 @@ import (
 
 // manager owns the browser and the named sessions (browser contexts) in it.
 type manager struct {
-	opts    *options
-	log     *slog.Logger
+	opts     *options
+	log      *slog.Logger
 	browser  *chromium
 	profiles profileStore
 

@@ -15,7 +15,7 @@ const defaultMaxChars = 20000
 // pageOut is every tool's structured output: where it acted. The text content carries the
 // rest, so nothing is sent twice.
 type pageOut struct {
-	Tab string `json:"tab"`
+	Tab string `json:"tab,omitempty"`
 }
 
 // located is an input that names a session and tab.
@@ -75,14 +75,12 @@ func addTools(s *kit.Server, m *manager, opts *options) {
 	addHover(s, m)
 	addType(s, m)
 	addFillForm(s, m)
-	addSelectOption(s, m)
 	addPressKey(s, m)
 	addDrag(s, m)
 	addUpload(s, m, opts)
 	addHandleDialog(s, m)
 	addWaitFor(s, m)
 	addScreenshot(s, m)
-	addEmulate(s, m)
 	if opts.evaluate {
 		addEvaluate(s, m)
 	}
