@@ -126,11 +126,11 @@ func testEmulate(t *testing.T, s sess) {
 	}
 	// The device applies to the session's open tabs (reload shows it) and to new ones.
 	s.open("env.html")
-	out := s.call("browser_tabs", map[string]any{"action": "new"})
-	containsAll(t, "a second tab", out, "* t2")
+	out := s.call("browser_tabs", map[string]any{"action": "new", "url": s.site.URL + "/env.html"})
+	containsAll(t, "a second tab", out, "Opened tab t2")
 	out = s.call("browser_navigate", map[string]any{"url": "reload", "device": "ipad-mini"})
 	containsAll(t, "the reloaded page", out, "Emulating ipad-mini", "viewport 744x1133 dpr 2 touch 5")
-	out = s.call("browser_tabs", map[string]any{"action": "select", "tab": "t1"})
+	s.call("browser_tabs", map[string]any{"action": "select", "tab": "t1"})
 	out = s.call("browser_navigate", map[string]any{"url": "reload"})
 	containsAll(t, "the first tab, reloaded", out, "viewport 744x1133 dpr 2 touch 5")
 	out = s.call("browser_tabs", map[string]any{"action": "new", "url": s.site.URL + "/env.html"})
