@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -33,22 +34,39 @@ func (c *call) useProfile(ctx context.Context, name string) (string, error) {
 	if c.s.profile != "" {
 		return "", kit.Errorf(kit.CodeInvalidInput, "session %q uses profile %q; end it (browser_tabs action end) or use another session for %q", c.s.name, c.s.profile, name)
 	}
-	if other := c.m.profileUser(c.s.caller, name); other != nil {
-		return "", kit.Errorf(kit.CodeInvalidInput, "profile %q is in use by session %q; use that session, or end it first", name, other.name)
-	}
 	st, ok, err := c.m.profiles.load(c.s.caller, name)
 	if err != nil {
 		return "", kit.Errorf(kit.CodeInternal, "%v", err)
 	}
-	c.s.profile = name // claimed before loading, so no other session takes it meanwhile
+	// Claimed before loading, so no other session takes it meanwhile.
+	if other := c.m.claimProfile(c.s, name); other != nil {
+		return "", kit.Errorf(kit.CodeInvalidInput, "profile %q is in use by session %q; use that session, or end it first", name, other.name)
+	}
 	if !ok {
 		return fmt.Sprintf("Profile %s is new; this session's logins will be saved to it.\n", name), nil
 	}
 	if err := c.s.restore(ctx, st); err != nil {
-		c.s.profile = ""
+		c.m.claimProfile(c.s, "")
 		return "", kit.Errorf(kit.CodeUnavailable, "loading profile %s: %v", name, err)
 	}
 	return fmt.Sprintf("Loaded profile %s (%d cookies, local storage of %d origins).\n", name, len(st.Cookies), len(st.Origins)), nil
+}
+
+// claimProfile binds s to the profile name ("" unbinds it) unless another session of its caller
+// uses that profile, which it returns. s.profile is written under m.mu (and the session's lock),
+// so profileUser may read it from other sessions' calls.
+func (m *manager) claimProfile(s *session, name string) *session {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if name != "" {
+		for _, o := range m.sessions {
+			if o != s && o.caller == s.caller && o.profile == name {
+				return o
+			}
+		}
+	}
+	s.profile = name
+	return nil
 }
 
 // profileUser returns the caller's session that uses profile name, if any.
@@ -280,7 +298,7 @@ func (m *manager) profileAction(ctx context.Context, opts *options, in profileIn
 		if err != nil {
 			return "", kit.Errorf(kit.CodeInternal, "%v", err)
 		}
-		dir := filepath.Join(opts.downloadsDir, safeFileName(caller)+"-profiles")
+		dir := filepath.Join(opts.downloadsDir, "profiles-"+base64.RawURLEncoding.EncodeToString([]byte(caller)))
 		name := in.Name + ".storage-state.json"
 		if err := writeAtomic(dir, name, b); err != nil {
 			return "", kit.Errorf(kit.CodeInternal, "%v", err)
@@ -308,7 +326,7 @@ func (m *manager) profileAction(ctx context.Context, opts *options, in profileIn
 	default: // clear; the schema admits only these actions
 		ended := ""
 		if user != nil {
-			if err := m.withSession(ctx, user, func(context.Context) error { user.profile = ""; return nil }); err != nil {
+			if err := m.withSession(ctx, user, func(context.Context) error { m.claimProfile(user, ""); return nil }); err != nil {
 				return "", kit.Errorf(kit.CodeUnavailable, "%v", err)
 			}
 			m.closeSession(user)

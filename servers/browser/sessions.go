@@ -89,8 +89,11 @@ func (m *manager) session(ctx context.Context, name string) (*session, string, e
 	if s != nil && s.gen != gen {
 		delete(m.sessions, key)
 		s.lost()
-		s = nil
 		notice = "Chromium had stopped and was restarted; the earlier tabs of this session are gone."
+		if s.profile != "" || s.device.name != "" {
+			notice += " Pass its profile and device to browser_navigate again."
+		}
+		s = nil
 	}
 	if s == nil {
 		if s, err = m.newSession(ctx, root, gen, key, name); err != nil {
