@@ -375,7 +375,7 @@ func readStorageState(path string) (*storageState, error) {
 	}
 	st := &storageState{}
 	if err := json.Unmarshal(b, st); err != nil {
-		return nil, fmt.Errorf("not a storageState JSON ({\"cookies\": [...], \"origins\": [...]}): %v", err)
+		return nil, fmt.Errorf("not a storageState JSON ({\"cookies\": [...], \"origins\": [...]}): %w", err)
 	}
 	if err := st.check(); err != nil {
 		return nil, err

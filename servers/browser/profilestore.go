@@ -105,7 +105,7 @@ func (p profileStore) load(caller, name string) (st *storageState, ok bool, err 
 	}
 	st = &storageState{}
 	if err := json.Unmarshal(b, st); err != nil {
-		return nil, false, fmt.Errorf("profile %s is damaged (%v); clear it with browser_profile", name, err)
+		return nil, false, fmt.Errorf("profile %s is damaged (%w); clear it with browser_profile", name, err)
 	}
 	return st, true, nil
 }
