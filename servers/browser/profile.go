@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -65,7 +66,7 @@ func (m *manager) claimProfile(s *session, name string) *session {
 			}
 		}
 	}
-	s.profile = name
+	s.profile, s.savedState = name, nil
 	return nil
 }
 
@@ -229,7 +230,19 @@ func (s *session) saveProfile(ctx context.Context) error {
 			}
 		}
 	}
-	return s.m.profiles.save(s.caller, s.profile, st)
+	// Most calls change no cookie and no storage: then the file is not written again.
+	data, err := json.MarshalIndent(st, "", " ")
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(data, s.savedState) {
+		return nil
+	}
+	if err := writeAtomic(s.m.profiles.dir(s.caller), s.profile+".json", data); err != nil {
+		return err
+	}
+	s.savedState = data
+	return nil
 }
 
 type profileInput struct {

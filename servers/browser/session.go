@@ -41,8 +41,9 @@ type session struct {
 	ntabs  atomic.Int32
 	device device // what browser_emulate set; zero: the browser's own
 
-	caller  string // the token label the session belongs to
-	profile string // the saved login it loads and keeps saving; "" for none
+	caller     string // the token label the session belongs to
+	profile    string // the saved login it loads and keeps saving; "" for none
+	savedState []byte // what it last wrote to the profile
 }
 
 func (s *session) tabCount() int { return int(s.ntabs.Load()) }
