@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -71,11 +70,30 @@ func (st *storageState) check() error {
 	return nil
 }
 
-// profileName checks a profile's name: it becomes a file name, so no dots or slashes.
-var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+// isProfileName reports whether name may name a profile: it becomes a file name, so 1-64
+// letters, digits, '_' and '-', starting with a letter or digit (no dots, no slashes).
+func isProfileName(name string) bool {
+	return len(name) > 0 && isAlnum(name[0]) && isName(name, 64, "_-")
+}
+
+// isName reports whether s has at most max bytes, each an ASCII letter or digit or one of
+// extra. (A regexp with {1,64} compiles into a 64-fold program kept in memory for good.)
+func isName(s string, max int, extra string) bool {
+	if len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isAlnum(s[i]) && strings.IndexByte(extra, s[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
 func checkProfileName(name string) error {
-	if !profileName.MatchString(name) {
+	if !isProfileName(name) {
 		return kit.Errorf(kit.CodeInvalidInput, "profile %q: use 1-64 letters, digits, '_' or '-', starting with a letter or digit", name)
 	}
 	return nil
@@ -193,7 +211,7 @@ func (p profileStore) list(caller string) ([]profileInfo, error) {
 	var out []profileInfo
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !profileName.MatchString(name) || !e.Type().IsRegular() {
+		if !ok || !isProfileName(name) || !e.Type().IsRegular() {
 			continue
 		}
 		info := profileInfo{name: name}

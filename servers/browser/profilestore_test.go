@@ -37,6 +37,27 @@ func TestProfileNames(t *testing.T) {
 	}
 }
 
+func TestSessionNames(t *testing.T) {
+	tests := []struct {
+		name string
+		ok   bool
+	}{
+		{"default", true},
+		{"a.b_c-d", true},
+		{"..", true}, // a handle, never a path
+		{strings.Repeat("s", 64), true},
+		{strings.Repeat("s", 65), false},
+		{"a/b", false},
+		{"a b", false},
+		{"ünï", false},
+	}
+	for _, tt := range tests {
+		if got := isName(tt.name, 64, "_.-"); got != tt.ok {
+			t.Errorf("isName(%q) = %v, want %v", tt.name, got, tt.ok)
+		}
+	}
+}
+
 func TestProfileStore(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "profiles")
 	p := profileStore{root: root}

@@ -65,8 +65,6 @@ func (m *manager) onBrowserEvent(ev any) {
 	}
 }
 
-// sessionName checks a session handle given by a caller.
-var sessionName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
 // session returns the caller's named session, creating it (and starting Chromium) when needed.
 // notice is non-empty when the browser had to be restarted and the session's tabs were lost.
@@ -74,7 +72,7 @@ func (m *manager) session(ctx context.Context, name string) (*session, string, e
 	if name == "" {
 		name = "default"
 	}
-	if !sessionName.MatchString(name) {
+	if !isName(name, 64, "_.-") { // 1-64 of them: "" became "default" above
 		return nil, "", kit.Errorf(kit.CodeInvalidInput, "session %q: use 1-64 letters, digits, '.', '_' or '-'", name)
 	}
 	key := kit.Caller(ctx) + "/" + name
