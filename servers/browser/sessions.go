@@ -65,7 +65,6 @@ func (m *manager) onBrowserEvent(ev any) {
 	}
 }
 
-
 // session returns the caller's named session, creating it (and starting Chromium) when needed.
 // notice is non-empty when the browser had to be restarted and the session's tabs were lost.
 func (m *manager) session(ctx context.Context, name string) (*session, string, error) {
