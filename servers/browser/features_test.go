@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -291,9 +292,27 @@ func TestProfiles(t *testing.T) {
 	containsAll(t, "a session without the profile", fresh.call("browser_navigate", map[string]any{"url": site.URL + "/account"}), "Not signed in", "theme: null")
 	containsAll(t, "alice's list", callTool(t, alice.cs, "browser_profile", map[string]any{"action": "list"}), "work: 2 cookies, local storage of 1 origins", "(in use by session mail)")
 
+	// Chromium dies: the session's next call gets a new browser context with the profile loaded.
+	m := regexp.MustCompile(`pid (\d+)`).FindStringSubmatch(h.Server.Health(t.Context()).Checks["chromium"].Detail)
+	if m == nil {
+		t.Fatal("health does not show Chromium's pid")
+	}
+	pid := mustAtoi(t, m[1])
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); syscall.Kill(pid, 0) == nil && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	res := mcptest.Call(t, alice.cs, "browser_navigate", alice.args(map[string]any{"url": site.URL + "/account"}))
+	if res.IsError { // the first call may still meet the dead browser
+		res = mcptest.Call(t, alice.cs, "browser_navigate", alice.args(map[string]any{"url": site.URL + "/account"}))
+	}
+	containsAll(t, "the account page after Chromium's restart", mcptest.Text(res), "restarted", "Loaded profile work", "Signed in as alice", "theme: dark")
+
 	// Export, then import as another profile.
 	out = callTool(t, alice.cs, "browser_profile", map[string]any{"action": "export", "name": "work"})
-	m := regexp.MustCompile(`to (/\S+\.json)\.`).FindStringSubmatch(out)
+	m = regexp.MustCompile(`to (/\S+\.json)\.`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("the export does not name its file: %s", out)
 	}

@@ -44,6 +44,7 @@ type session struct {
 	caller     string // the token label the session belongs to
 	profile    string // the saved login it loads and keeps saving; "" for none
 	savedState []byte // what it last wrote to the profile
+	reload     string // the profile of the session Chromium lost, to load on the next call
 }
 
 func (s *session) tabCount() int { return int(s.ntabs.Load()) }
@@ -116,6 +117,15 @@ func (m *manager) acquire(ctx context.Context, w where, tabID string) (*call, fu
 			continue
 		}
 		c := &call{m: m, s: s, notice: notice}
+		if p := s.reload; p != "" {
+			s.reload = ""
+			loaded, err := c.useProfile(ctx, p)
+			if err != nil {
+				release()
+				return nil, nil, err
+			}
+			c.notice += " " + strings.TrimSpace(loaded)
+		}
 		t, err := s.pick(ctx, tabID)
 		if err != nil {
 			release()

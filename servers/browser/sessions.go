@@ -83,18 +83,21 @@ func (m *manager) session(ctx context.Context, name string) (*session, string, e
 	defer m.mu.Unlock()
 	notice := ""
 	s := m.sessions[key]
+	var lost *session
 	if s != nil && s.gen != gen {
 		delete(m.sessions, key)
 		s.lost()
 		notice = "Chromium had stopped and was restarted; the earlier tabs of this session are gone."
-		if s.profile != "" || s.device.name != "" {
-			notice += " Pass its profile and device to browser_navigate again."
-		}
-		s = nil
+		lost, s = s, nil
 	}
 	if s == nil {
 		if s, err = m.newSession(ctx, root, gen, key, name); err != nil {
 			return nil, "", err
+		}
+		if lost != nil {
+			// The new session emulates the same device and loads the same profile (acquire
+			// does that, holding the session's lock).
+			s.device, s.reload = lost.device, lost.profile
 		}
 		m.sessions[key] = s
 	}
