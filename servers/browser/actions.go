@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,20 +46,21 @@ func (c *call) actOn(ctx context.Context, ref string, full bool, fn func(ctx con
 
 type clickInput struct {
 	where
-	Ref       string   `json:"ref" jsonschema:"e.g. e12"`
-	Double    bool     `json:"double,omitempty" jsonschema:"double-click"`
-	Button    string   `json:"button,omitempty" jsonschema:"mouse button" schema:"enum=left|right|middle,default=left"`
-	Modifiers []string `json:"modifiers,omitempty" jsonschema:"keys held" schema:"enum=Alt|Control|Meta|Shift"`
-	Full      bool     `json:"full,omitempty" jsonschema:"whole snapshot, not a diff"`
+	Ref       string    `json:"ref,omitempty" jsonschema:"e.g. e12"`
+	At        []float64 `json:"at,omitempty" jsonschema:"screenshot [x, y] instead of ref" schema:"minItems=2,maxItems=2,minimum=0"`
+	Double    bool      `json:"double,omitempty" jsonschema:"double-click"`
+	Button    string    `json:"button,omitempty" jsonschema:"mouse button" schema:"enum=left|right|middle,default=left"`
+	Modifiers []string  `json:"modifiers,omitempty" jsonschema:"keys held" schema:"enum=Alt|Control|Meta|Shift"`
+	Full      bool      `json:"full,omitempty" jsonschema:"whole snapshot, not a diff"`
 }
 
 func addClick(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_click",
-		Description: "Click a ref; reports what changed (URL, dialog, tab, download, snapshot diff).",
+		Description: "Click a ref or point; reports what changed.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in clickInput) (string, error) {
-		id, err := c.node(in.Ref)
+		id, err := c.target(in.Ref, in.At)
 		if err != nil {
 			return "", err
 		}
@@ -77,12 +79,8 @@ func addClick(s *kit.Server, m *manager) {
 		if in.Double {
 			clicks = 2
 		}
-		return c.act(ctx, in.Full, func(ctx context.Context, _ *chromedp.Target) error {
-			tg, err := c.on(ctx, id)
-			if err != nil {
-				return err
-			}
-			x, y, err := center(ctx, tg, id.id)
+		return c.act(ctx, in.Full, func(ctx context.Context, tg *chromedp.Target) error {
+			tg, x, y, err := c.point(ctx, tg, id, in.At)
 			if err != nil {
 				return err
 			}
@@ -91,25 +89,127 @@ func addClick(s *kit.Server, m *manager) {
 	})
 }
 
-type refInput struct {
+// target checks that a tool names either an element by ref or a point, and returns the
+// element (zero for a point).
+func (c *call) target(ref string, at []float64) (nodeRef, error) {
+	switch {
+	case ref != "" && len(at) > 0:
+		return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "give ref or at, not both")
+	case len(at) > 0:
+		if len(at) != 2 {
+			return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "at is [x, y]: two numbers")
+		}
+		return nodeRef{}, nil
+	case ref == "":
+		return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "give ref (from a snapshot) or at ([x, y] from a screenshot)")
+	}
+	return c.node(ref)
+}
+
+// point returns where to send mouse input: the middle of the element id (scrolled into view,
+// in its frame's session), or the viewport point at in the page's own session. A point
+// outside the viewport is an error that gives the viewport's size.
+func (c *call) point(ctx context.Context, page *chromedp.Target, id nodeRef, at []float64) (*chromedp.Target, float64, float64, error) {
+	if len(at) == 2 {
+		w, h, err := viewportSize(ctx, page)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		if at[0] >= w || at[1] >= h {
+			return nil, 0, 0, kit.Errorf(kit.CodeInvalidInput, "point %g,%g is outside the %gx%g viewport", at[0], at[1], w, h)
+		}
+		return page, at[0], at[1], nil
+	}
+	tg, err := c.on(ctx, id)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	x, y, err := center(ctx, tg, id.id)
+	return tg, x, y, err
+}
+
+// viewportSize is the size of the page's viewport in CSS pixels.
+func viewportSize(ctx context.Context, tg *chromedp.Target) (float64, float64, error) {
+	lm, err := cdp.Call(ctx, tg, page.GetLayoutMetrics, cdp.Empty{})
+	if err != nil {
+		return 0, 0, err
+	}
+	if lm.CSSVisualViewport == nil {
+		return 0, 0, kit.Errorf(kit.CodeUnavailable, "the page has no viewport")
+	}
+	return lm.CSSVisualViewport.ClientWidth, lm.CSSVisualViewport.ClientHeight, nil
+}
+
+// wheelParams is Input.dispatchMouseEvent for a wheel event. cdproto's parameters leave out
+// a zero deltaX or deltaY, which Chromium requires for a wheel event.
+type wheelParams struct {
+	Type   input.DispatchMouseEventType `json:"type"`
+	X      float64                      `json:"x"`
+	Y      float64                      `json:"y"`
+	DeltaX float64                      `json:"deltaX"`
+	DeltaY float64                      `json:"deltaY"`
+}
+
+var dispatchWheel = cdp.Command[wheelParams, cdp.Empty]{Method: input.CommandDispatchMouseEvent}
+
+type hoverInput struct {
 	where
-	Ref string `json:"ref" jsonschema:"e.g. e12"`
+	Ref    string    `json:"ref,omitempty" jsonschema:"e.g. e12"`
+	At     []float64 `json:"at,omitempty" jsonschema:"screenshot [x, y] instead of ref" schema:"minItems=2,maxItems=2,minimum=0"`
+	Scroll []float64 `json:"scroll,omitempty" jsonschema:"wheel [dx, dy] px (dy>0: down)" schema:"minItems=2,maxItems=2"`
 }
 
 func addHover(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_hover",
-		Description: "Hover a ref; reports what changed.",
+		Description: "Hover a ref or point; scroll with the wheel there.",
 		Timeout:     actionTimeout,
-	}, func(ctx context.Context, c *call, in refInput) (string, error) {
-		return c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
-			x, y, err := center(ctx, tg, id.id)
+	}, func(ctx context.Context, c *call, in hoverInput) (string, error) {
+		if in.Ref == "" && len(in.At) == 0 && len(in.Scroll) == 2 {
+			in.At = []float64{-1, -1} // the middle of the viewport, found below
+		}
+		id, err := c.target(in.Ref, in.At)
+		if err != nil {
+			return "", err
+		}
+		var scrolled string
+		out, err := c.act(ctx, false, func(ctx context.Context, tg *chromedp.Target) error {
+			if len(in.At) == 2 && in.At[0] < 0 {
+				w, h, err := viewportSize(ctx, tg)
+				if err != nil {
+					return err
+				}
+				in.At = []float64{w / 2, h / 2}
+			}
+			tg, x, y, err := c.point(ctx, tg, id, in.At)
 			if err != nil {
 				return err
 			}
-			_, err = chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y)(ctx, tg)
-			return err
+			if _, err := chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y)(ctx, tg); err != nil {
+				return err
+			}
+			if len(in.Scroll) != 2 {
+				return nil
+			}
+			wheel := wheelParams{Type: input.DispatchMouseEventTypeMouseWheel, X: x, Y: y, DeltaX: in.Scroll[0], DeltaY: in.Scroll[1]}
+			if _, err := cdp.Call(ctx, tg, dispatchWheel, wheel); err != nil {
+				return err
+			}
+			scrolled = "scrolled"
+			return nil
 		})
+		if err != nil || scrolled == "" || c.t.openDialog() != nil {
+			return out, err
+		}
+		// A scroll rarely changes the snapshot: say where the page is now.
+		pos, err := evalValue(ctx, c, "[Math.round(scrollX), Math.round(scrollY), document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+		if err == nil {
+			var p [4]int
+			if json.Unmarshal(pos, &p) == nil {
+				out = fmt.Sprintf("Page scrolled to x=%d y=%d of %dx%d.\n%s", p[0], p[1], p[2], p[3], out)
+			}
+		}
+		return out, nil
 	})
 }
 
@@ -124,7 +224,7 @@ type typeInput struct {
 func addType(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_type",
-		Description: "Type into a field by ref (replaces its value); optionally press Enter.",
+		Description: "Type into a field by ref (replaces its value).",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in typeInput) (string, error) {
 		return c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
@@ -146,14 +246,14 @@ type formField struct {
 
 type fillFormInput struct {
 	where
-	Fields []formField `json:"fields" jsonschema:"fields to set" schema:"minItems=1"`
+	Fields []formField `json:"fields" jsonschema:"fields to set; a multi-select once per option" schema:"minItems=1"`
 	Submit string      `json:"submit,omitempty" jsonschema:"ref to click after"`
 }
 
 func addFillForm(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_fill_form",
-		Description: "Set fields by ref in one call: text, select option, check box/radio (true/false); then optionally click submit.",
+		Description: "Set fields by ref, then optionally click submit.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in fillFormInput) (string, error) {
 		if len(in.Fields) == 0 {
@@ -176,10 +276,22 @@ func addFillForm(s *kit.Server, m *manager) {
 			submit = id
 		}
 		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
+			done := map[nodeRef]bool{}
 			for i, f := range in.Fields {
+				if done[ids[i]] {
+					continue
+				}
+				done[ids[i]] = true
+				// A select named more than once gets all its values: a multiple select's options.
+				var values []string
+				for j, g := range in.Fields {
+					if ids[j] == ids[i] {
+						values = append(values, g.Value)
+					}
+				}
 				tg, err := c.on(ctx, ids[i])
 				if err == nil {
-					err = fillField(ctx, tg, ids[i].id, f)
+					err = fillField(ctx, tg, ids[i].id, values)
 				}
 				if err != nil {
 					return kit.Errorf(kit.CodeInvalidInput, "field %s: %v", f.Ref, err)
@@ -201,18 +313,20 @@ func addFillForm(s *kit.Server, m *manager) {
 	})
 }
 
-// fillField sets one form field according to its kind.
-func fillField(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, f formField) error {
+// fillField sets one form field according to its kind: the options of a select, or the last
+// of values for any other field.
+func fillField(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, values []string) error {
 	raw, err := callOn(ctx, tg, id, elementKind)
 	if err != nil {
 		return err
 	}
+	value := values[len(values)-1]
 	switch strings.Trim(string(raw), `"`) {
 	case "select":
-		_, err := selectValues(ctx, tg, id, []string{f.Value})
+		_, err := selectValues(ctx, tg, id, values)
 		return err
 	case "check":
-		want, err := parseBool(f.Value)
+		want, err := parseBool(value)
 		if err != nil {
 			return err
 		}
@@ -220,7 +334,7 @@ func fillField(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, f
 	case "file":
 		return fmt.Errorf("a file input: use browser_upload_file")
 	default:
-		return typeText(ctx, tg, id, f.Value, false)
+		return typeText(ctx, tg, id, value, false)
 	}
 }
 
@@ -254,25 +368,6 @@ func setChecked(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, 
 		return fmt.Errorf("clicking did not change its state")
 	}
 	return nil
-}
-
-type selectInput struct {
-	where
-	Ref    string   `json:"ref" jsonschema:"e.g. e12"`
-	Values []string `json:"values" jsonschema:"option values or labels" schema:"minItems=1"`
-}
-
-func addSelectOption(s *kit.Server, m *manager) {
-	addTabTool(s, m, kit.Tool{
-		Name:        "browser_select_option",
-		Description: "Select options of a select ref by label or value.",
-		Timeout:     actionTimeout,
-	}, func(ctx context.Context, c *call, in selectInput) (string, error) {
-		return c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
-			_, err := selectValues(ctx, tg, id.id, in.Values)
-			return err
-		})
-	})
 }
 
 type pressKeyInput struct {
@@ -399,7 +494,7 @@ type uploadInput struct {
 func addUpload(s *kit.Server, m *manager, opts *options) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_upload_file",
-		Description: "Set a file input's files from the upload directory.",
+		Description: "Set a file input's files.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in uploadInput) (string, error) {
 		id, err := c.node(in.Ref)
@@ -455,7 +550,7 @@ func uploadPath(root, name string) (string, error) {
 
 type dialogInput struct {
 	where
-	Accept bool   `json:"accept" jsonschema:"true accepts, false dismisses"`
+	Accept bool   `json:"accept" jsonschema:"false dismisses"`
 	Text   string `json:"text,omitempty" jsonschema:"prompt answer"`
 }
 

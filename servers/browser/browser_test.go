@@ -57,11 +57,11 @@ func TestTypeAndSelectByRefs(t *testing.T) {
 	if !strings.Contains(out, ": alice") || strings.Contains(out, "bobalice") {
 		t.Errorf("typing again should replace the value:\n%s", out)
 	}
-	out = callTool(t, cs, "browser_select_option", map[string]any{"ref": ref(t, snap, `combobox "Role"`), "values": []string{"editor"}})
+	out = callTool(t, cs, "browser_fill_form", map[string]any{"fields": []map[string]any{{"ref": ref(t, snap, `combobox "Role"`), "value": "editor"}}})
 	if !strings.Contains(out, ": Editor") {
 		t.Errorf("selecting by value should show the label:\n%s", out)
 	}
-	msg := mcptest.CallError(t, cs, "browser_select_option", map[string]any{"ref": ref(t, snap, `combobox "Role"`), "values": []string{"Owner"}})
+	msg := mcptest.CallError(t, cs, "browser_fill_form", map[string]any{"fields": []map[string]any{{"ref": ref(t, snap, `combobox "Role"`), "value": "Owner"}}})
 	if !strings.Contains(msg, "Viewer | Editor | Administrator") {
 		t.Errorf("a bad option should list the options: %s", msg)
 	}
@@ -336,7 +336,12 @@ func TestArgumentRules(t *testing.T) {
 		want string
 	}{
 		{"browser_click", map[string]any{"ref": "e1", "modifiers": []string{"Hyper"}}, `modifiers[0] must be one of "Alt", "Control", "Meta", "Shift"`},
-		{"browser_click", map[string]any{"ref": ""}, "ref is empty"},
+		{"browser_click", map[string]any{"ref": ""}, "give ref (from a snapshot) or at ([x, y] from a screenshot)"},
+		{"browser_type", map[string]any{"ref": "", "text": "x"}, "ref is empty"},
+		{"browser_click", map[string]any{"at": []float64{-1, 5}}, "at"},
+		{"browser_hover", map[string]any{"scroll": []float64{1, 2, 3}}, "scroll must have at most 2 items"},
+		{"browser_navigate", map[string]any{"url": "reload", "scale": 9}, "scale must be at most 4"},
+		{"browser_logs", map[string]any{"request": 0}, "request must be at least 1"},
 		{"browser_screenshot", map[string]any{"format": "gif"}, `format must be one of "png", "jpeg", "pdf"`},
 		{"browser_snapshot", map[string]any{"max_chars": 200000}, "max_chars must be at most 100000"},
 		{"browser_snapshot", map[string]any{"depth": -1}, "depth must be at least 0"},

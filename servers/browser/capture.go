@@ -28,7 +28,7 @@ type screenshotInput struct {
 func addScreenshot(s *kit.Server, m *manager) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "browser_screenshot",
-		Description: "Screenshot (viewport, full page or a ref) as an image; or save a PDF.",
+		Description: "Screenshot the viewport, full page or a ref; or save a PDF.",
 		ReadOnly:    true,
 		OpenWorld:   true,
 		Timeout:     actionTimeout,
@@ -98,6 +98,19 @@ func (c *call) screenshot(ctx context.Context, in screenshotInput) ([]byte, stri
 		}
 		w, h := lm.CSSContentSize.Width, math.Min(lm.CSSContentSize.Height, 16000)
 		clip = &page.Viewport{X: 0, Y: 0, Width: w, Height: h, Scale: 1}
+	}
+	// A device with more than one pixel per CSS pixel would give a bigger image whose pixels are
+	// not the viewport's coordinates; scaled back, a screenshot's x,y are what click takes.
+	if dpr := c.s.device.scale; dpr > 0 && dpr != 1 {
+		if clip == nil {
+			lm, err := cdp.Call(ctx, tg, page.GetLayoutMetrics, cdp.Empty{})
+			if err != nil || lm.CSSVisualViewport == nil {
+				return nil, "", "", kit.Errorf(kit.CodeUnavailable, "the page has no viewport")
+			}
+			v := lm.CSSVisualViewport
+			clip = &page.Viewport{X: v.PageX, Y: v.PageY, Width: v.ClientWidth, Height: v.ClientHeight}
+		}
+		clip.Scale = 1 / dpr
 	}
 	note := ""
 	for attempt := 0; ; attempt++ {

@@ -57,8 +57,30 @@ func newSite(t testing.TB) *site {
 			http.Error(w, "bad credentials", http.StatusUnauthorized)
 			return
 		}
-		fmt.Fprintf(w, "<!doctype html><title>Welcome</title><h1>Welcome back, alice</h1><p>Role: %s. Remember me: %s.</p>",
+		// A session cookie and a lasting one, and a preference in local storage: what a
+		// saved profile must bring back.
+		http.SetCookie(w, &http.Cookie{Name: "sid", Value: "alice-session", Path: "/", HttpOnly: true})
+		http.SetCookie(w, &http.Cookie{Name: "remember", Value: "1", Path: "/", MaxAge: 3600})
+		fmt.Fprintf(w, "<!doctype html><title>Welcome</title><h1>Welcome back, alice</h1><p>Role: %s. Remember me: %s.</p><script>localStorage.setItem('theme', 'dark')</script>",
 			r.Form.Get("role"), map[bool]string{true: "on", false: "off"}[r.Form.Get("remember") == "on"])
+	})
+	mux.HandleFunc("GET /account", func(w http.ResponseWriter, r *http.Request) {
+		who := "Not signed in"
+		if c, err := r.Cookie("sid"); err == nil && c.Value == "alice-session" {
+			who = "Signed in as alice"
+		}
+		fmt.Fprintf(w, "<!doctype html><title>Account</title><h1>%s</h1><p id=theme>theme unknown</p><script>document.getElementById('theme').textContent = 'theme: ' + localStorage.getItem('theme')</script>", who)
+	})
+	mux.HandleFunc("GET /ua", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "<!doctype html><title>UA</title><p>UA: %s</p>", html.EscapeString(r.UserAgent()))
+	})
+	mux.HandleFunc("GET /blob.png", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(append([]byte("\x89PNG\r\n\x1a\n\x00\x00"), make([]byte, 3000)...))
+	})
+	mux.HandleFunc("GET /big.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = io.WriteString(w, strings.Repeat("x", 20000))
 	})
 	mux.HandleFunc("GET /report.csv", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/csv")

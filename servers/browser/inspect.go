@@ -26,7 +26,7 @@ type waitInput struct {
 func addWaitFor(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_wait_for",
-		Description: "Wait for text to appear or go, a ref to show, or seconds; reports what changed.",
+		Description: "Wait for text to appear or go, a ref to show, or seconds.",
 		ReadOnly:    true,
 		Timeout:     50 * time.Second,
 	}, func(ctx context.Context, c *call, in waitInput) (string, error) {
@@ -154,7 +154,7 @@ type evaluateInput struct {
 func addEvaluate(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_evaluate",
-		Description: "Run a JS function in the page, optionally given a ref's element; returns JSON.",
+		Description: "Run a JavaScript function in the page; returns JSON.",
 		Destructive: true,
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in evaluateInput) (string, error) {
@@ -184,20 +184,24 @@ func addEvaluate(s *kit.Server, m *manager) {
 
 type logsInput struct {
 	where
-	Kind   string `json:"kind,omitempty" jsonschema:"which log" schema:"enum=console|network,default=console"`
-	Filter string `json:"filter,omitempty" jsonschema:"level, or URL substring"`
-	Type   string `json:"type,omitempty" jsonschema:"e.g. XHR"`
-	Failed bool   `json:"failed,omitempty" jsonschema:"only failures"`
-	All    bool   `json:"all,omitempty" jsonschema:"include older"`
+	Kind    string `json:"kind,omitempty" jsonschema:"which log" schema:"enum=console|network,default=console"`
+	Filter  string `json:"filter,omitempty" jsonschema:"level, or URL substring"`
+	Type    string `json:"type,omitempty" jsonschema:"e.g. XHR"`
+	Failed  bool   `json:"failed,omitempty" jsonschema:"only failures"`
+	All     bool   `json:"all,omitempty" jsonschema:"include older"`
+	Request int    `json:"request,omitempty" jsonschema:"#n: headers and body" schema:"minimum=1"`
 }
 
 func addLogs(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_logs",
-		Description: "Console messages and errors since the last call, or network requests.",
+		Description: "Console messages since the last call, or network requests.",
 		ReadOnly:    true,
 		Timeout:     readTimeout,
-	}, func(_ context.Context, c *call, in logsInput) (string, error) {
+	}, func(ctx context.Context, c *call, in logsInput) (string, error) {
+		if in.Request > 0 {
+			return c.requestDetail(ctx, in.Request)
+		}
 		if in.Kind == "network" {
 			return c.networkText(in.Filter, in.Type, in.Failed), nil
 		}
@@ -283,7 +287,7 @@ func (c *call) networkText(filter, kind string, failed bool) string {
 		if len(u) > 300 {
 			u = u[:300] + "…"
 		}
-		fmt.Fprintf(&b, "%s %s %s %s\n", r.method, status, r.kind, u)
+		fmt.Fprintf(&b, "#%d %s %s %s %s\n", r.n, r.method, status, r.kind, u)
 	}
 	if n == 0 {
 		return "No matching requests."

@@ -16,22 +16,44 @@ import (
 
 type navigateInput struct {
 	where
-	URL        string `json:"url" jsonschema:"http(s) URL, back, forward or reload" schema:"minLength=1"`
-	NoSnapshot bool   `json:"no_snapshot,omitempty" jsonschema:"skip the snapshot"`
-	MaxChars   int    `json:"max_chars,omitempty" jsonschema:"snapshot cap" schema:"minimum=100,maximum=100000,default=20000"`
+	URL        string  `json:"url" jsonschema:"http(s) URL, back, forward or reload" schema:"minLength=1"`
+	NoSnapshot bool    `json:"no_snapshot,omitempty" jsonschema:"skip the snapshot"`
+	MaxChars   int     `json:"max_chars,omitempty" jsonschema:"snapshot cap" schema:"minimum=100,maximum=100000,default=20000"`
+	Profile    string  `json:"profile,omitempty" jsonschema:"saved login to use and update"`
+	Device     string  `json:"device,omitempty" jsonschema:"session's device" schema:"enum=desktop|iphone-15|pixel-7|ipad-mini|ipad-pro"`
+	Viewport   []int64 `json:"viewport,omitempty" jsonschema:"[width, height] CSS px" schema:"minItems=2,maxItems=2,minimum=200,maximum=4000"`
+	Scale      float64 `json:"scale,omitempty" jsonschema:"device pixel ratio" schema:"minimum=0.5,maximum=4"`
 }
 
 func addNavigate(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_navigate",
-		Description: "Open a URL (or back, forward, reload), wait for load; returns status, title, snapshot with [eN] refs.",
+		Description: "Open a URL (or back, forward, reload); returns status, title, snapshot with [eN] refs.",
 		Timeout:     navTimeout,
 	}, func(ctx context.Context, c *call, in navigateInput) (string, error) {
+		loaded := ""
+		if in.Profile != "" {
+			var err error
+			if loaded, err = c.useProfile(ctx, in.Profile); err != nil {
+				return "", err
+			}
+		}
+		if in.Device != "" || len(in.Viewport) > 0 || in.Scale > 0 {
+			said, err := c.setDevice(ctx, in.Device, in.Viewport, in.Scale)
+			if err != nil {
+				return "", err
+			}
+			loaded += said
+		}
+		var text string
+		var err error
 		switch in.URL {
 		case "back", "forward", "reload":
-			return c.history(ctx, in.URL, !in.NoSnapshot, in.MaxChars)
+			text, err = c.history(ctx, in.URL, !in.NoSnapshot, in.MaxChars)
+		default:
+			text, err = c.navigate(ctx, in.URL, !in.NoSnapshot, in.MaxChars)
 		}
-		return c.navigate(ctx, in.URL, !in.NoSnapshot, in.MaxChars)
+		return loaded + text, err
 	})
 }
 

@@ -24,7 +24,7 @@ type snapshotInput struct {
 func addSnapshot(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_snapshot",
-		Description: "Page as compact accessibility text, [eN] refs on interactive elements; scope to a ref, depth, paging, find text/role.",
+		Description: "Page as compact text with [eN] refs; scope, filter, page.",
 		ReadOnly:    true,
 		Timeout:     readTimeout,
 	}, func(ctx context.Context, c *call, in snapshotInput) (string, error) {
@@ -83,7 +83,7 @@ type getTextInput struct {
 func addGetText(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_get_text",
-		Description: "Main content as Markdown (readability-style, links kept), paged.",
+		Description: "Main content as Markdown, paged.",
 		ReadOnly:    true,
 		Timeout:     readTimeout,
 	}, func(ctx context.Context, c *call, in getTextInput) (string, error) {

@@ -39,6 +39,12 @@ type session struct {
 	cur    *tab
 	nextID int
 	ntabs  atomic.Int32
+	device device // what browser_emulate set; zero: the browser's own
+
+	caller     string // the token label the session belongs to
+	profile    string // the saved login it loads and keeps saving; "" for none
+	savedState []byte // what it last wrote to the profile
+	reload     string // the profile of the session Chromium lost, to load on the next call
 }
 
 func (s *session) tabCount() int { return int(s.ntabs.Load()) }
@@ -60,6 +66,9 @@ func (s *session) closeLocked() {
 	if s.closed {
 		return
 	}
+	if err := s.saveProfile(context.Background()); err != nil {
+		s.m.log.Warn("saving a profile", "profile", s.profile, "err", err)
+	}
 	s.closed = true
 	for _, t := range s.tabs {
 		t.cancel()
@@ -75,7 +84,7 @@ func (s *session) closeLocked() {
 
 // where names the session and tab a tool acts on.
 type where struct {
-	Session string `json:"session,omitempty" jsonschema:"handle; default: yours"`
+	Session string `json:"session,omitempty" jsonschema:"handle"`
 }
 
 // call is one tool call's hold on a session and tab.
@@ -108,6 +117,15 @@ func (m *manager) acquire(ctx context.Context, w where, tabID string) (*call, fu
 			continue
 		}
 		c := &call{m: m, s: s, notice: notice}
+		if p := s.reload; p != "" {
+			s.reload = ""
+			loaded, err := c.useProfile(ctx, p)
+			if err != nil {
+				release()
+				return nil, nil, err
+			}
+			c.notice += " " + strings.TrimSpace(loaded)
+		}
 		t, err := s.pick(ctx, tabID)
 		if err != nil {
 			release()
@@ -186,6 +204,10 @@ func (s *session) openTab(ctx context.Context, id target.ID) (*tab, error) {
 	t.mu.Lock()
 	t.targetID = chromedp.FromContext(tctx).Target.TargetID
 	t.mu.Unlock()
+	if err := s.emulate(ctx, t.target()); err != nil {
+		cancel()
+		return nil, kit.Errorf(kit.CodeUnavailable, "cannot emulate %s in a new tab: %v", s.device.name, err)
+	}
 	s.tabs = append(s.tabs, t)
 	s.ntabs.Store(int32(len(s.tabs)))
 	s.cur = t

@@ -21,9 +21,10 @@ import (
 
 // manager owns the browser and the named sessions (browser contexts) in it.
 type manager struct {
-	opts    *options
-	log     *slog.Logger
-	browser *chromium
+	opts     *options
+	log      *slog.Logger
+	browser  *chromium
+	profiles profileStore
 
 	mu        sync.Mutex
 	sessions  map[string]*session // by caller + "/" + name
@@ -35,7 +36,7 @@ type manager struct {
 }
 
 func newManager(opts *options, log *slog.Logger) *manager {
-	m := &manager{opts: opts, log: log, sessions: map[string]*session{}, downloads: map[string]*download{}, done: make(chan struct{})}
+	m := &manager{opts: opts, log: log, profiles: profileStore{root: filepath.Join(opts.stateDir, "profiles")}, sessions: map[string]*session{}, downloads: map[string]*download{}, done: make(chan struct{})}
 	m.browser = newChromium(opts, log, m.onBrowserEvent)
 	go m.reap()
 	return m
@@ -64,16 +65,13 @@ func (m *manager) onBrowserEvent(ev any) {
 	}
 }
 
-// sessionName checks a session handle given by a caller.
-var sessionName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
-
 // session returns the caller's named session, creating it (and starting Chromium) when needed.
 // notice is non-empty when the browser had to be restarted and the session's tabs were lost.
 func (m *manager) session(ctx context.Context, name string) (*session, string, error) {
 	if name == "" {
 		name = "default"
 	}
-	if !sessionName.MatchString(name) {
+	if !isName(name, 64, "_.-") { // 1-64 of them: "" became "default" above
 		return nil, "", kit.Errorf(kit.CodeInvalidInput, "session %q: use 1-64 letters, digits, '.', '_' or '-'", name)
 	}
 	key := kit.Caller(ctx) + "/" + name
@@ -85,15 +83,21 @@ func (m *manager) session(ctx context.Context, name string) (*session, string, e
 	defer m.mu.Unlock()
 	notice := ""
 	s := m.sessions[key]
+	var lost *session
 	if s != nil && s.gen != gen {
 		delete(m.sessions, key)
 		s.lost()
-		s = nil
 		notice = "Chromium had stopped and was restarted; the earlier tabs of this session are gone."
+		lost, s = s, nil
 	}
 	if s == nil {
 		if s, err = m.newSession(ctx, root, gen, key, name); err != nil {
 			return nil, "", err
+		}
+		if lost != nil {
+			// The new session emulates the same device and loads the same profile (acquire
+			// does that, holding the session's lock).
+			s.device, s.reload = lost.device, lost.profile
 		}
 		m.sessions[key] = s
 	}
@@ -120,7 +124,7 @@ func (m *manager) newSession(ctx context.Context, root context.Context, gen int,
 	if err != nil {
 		return nil, kit.Errorf(kit.CodeUnavailable, "cannot set up downloads: %v", err)
 	}
-	return &session{m: m, key: key, name: name, gen: gen, root: root, contextID: res.BrowserContextID, downloadDir: dir, lock: make(chan struct{}, 1)}, nil
+	return &session{m: m, key: key, name: name, caller: kit.Caller(ctx), gen: gen, root: root, contextID: res.BrowserContextID, downloadDir: dir, lock: make(chan struct{}, 1)}, nil
 }
 
 // totalTabs counts open tabs over all sessions; m.mu must be held.

@@ -35,6 +35,7 @@ type tab struct {
 	console      []consoleEntry
 	consoleSeen  int // entries already returned by browser_console_messages
 	requests     []*netRequest
+	nextRequest  int
 	byRequest    map[network.RequestID]*netRequest
 	inflight     int
 	loading      bool
@@ -52,13 +53,19 @@ type tab struct {
 type consoleEntry struct{ level, text string }
 
 type netRequest struct {
+	n            int // the tab's number for it, shown in the list
 	id           network.RequestID
 	method, url  string
 	kind         string
 	status       int64
+	statusText   string
 	failed       string
 	done         bool
 	blockedGuard string
+	reqHeaders   network.Headers
+	respHeaders  network.Headers
+	mime         string
+	hasPostData  bool
 }
 
 func newTab(id string) *tab {
@@ -99,10 +106,15 @@ func (t *tab) onEvent(ev any) {
 		t.lastActivity = time.Now()
 		if r := t.byRequest[ev.RequestID]; r != nil && ev.RedirectResponse != nil {
 			r.status = ev.RedirectResponse.Status
+			r.statusText = ev.RedirectResponse.StatusText
+			r.respHeaders = ev.RedirectResponse.Headers
+			r.mime = ev.RedirectResponse.MimeType
 			r.done = true
 			t.inflight--
 		}
-		r := &netRequest{id: ev.RequestID, method: ev.Request.Method, url: ev.Request.URL, kind: string(ev.Type)}
+		t.nextRequest++
+		r := &netRequest{n: t.nextRequest, id: ev.RequestID, method: ev.Request.Method, url: ev.Request.URL, kind: string(ev.Type),
+			reqHeaders: ev.Request.Headers, hasPostData: ev.Request.HasPostData}
 		t.byRequest[ev.RequestID] = r
 		t.requests = append(t.requests, r)
 		t.inflight++
@@ -116,13 +128,24 @@ func (t *tab) onEvent(ev any) {
 	case *network.EventResponseReceived:
 		if r := t.byRequest[ev.RequestID]; r != nil && ev.Response != nil {
 			r.status = ev.Response.Status
+			r.statusText = ev.Response.StatusText
+			r.respHeaders = ev.Response.Headers
+			r.mime = ev.Response.MimeType
 			r.noteBlocked(ev.Response.Headers)
+		}
+	case *network.EventRequestWillBeSentExtraInfo:
+		// The headers as sent, cookies included.
+		if r := t.byRequest[ev.RequestID]; r != nil && len(ev.Headers) > 0 {
+			r.reqHeaders = ev.Headers
 		}
 	case *network.EventResponseReceivedExtraInfo:
 		// The raw response: the only report of one that CORS then refused to the page.
 		if r := t.byRequest[ev.RequestID]; r != nil {
 			if r.status == 0 {
 				r.status = ev.StatusCode
+			}
+			if len(r.respHeaders) == 0 {
+				r.respHeaders = ev.Headers
 			}
 			r.noteBlocked(ev.Headers)
 		}

@@ -10,7 +10,7 @@ import (
 
 type tabsInput struct {
 	where
-	Action string `json:"action,omitempty" jsonschema:"end closes the session" schema:"enum=list|new|select|close|end,default=list"`
+	Action string `json:"action,omitempty" jsonschema:"end: close session" schema:"enum=list|new|select|close|end,default=list"`
 	Tab    string `json:"tab,omitempty" jsonschema:"tab id"`
 	URL    string `json:"url,omitempty" jsonschema:"for new"`
 }
@@ -20,7 +20,7 @@ func (in tabsInput) tabID() string { return in.Tab }
 func addTabs(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_tabs",
-		Description: "List, open, select or close tabs; end closes the session.",
+		Description: "List, open, select or close tabs, or end the session.",
 		Timeout:     navTimeout,
 	}, func(ctx context.Context, c *call, in tabsInput) (string, error) {
 		switch in.Action {

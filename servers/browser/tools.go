@@ -15,7 +15,7 @@ const defaultMaxChars = 20000
 // pageOut is every tool's structured output: where it acted. The text content carries the
 // rest, so nothing is sent twice.
 type pageOut struct {
-	Tab string `json:"tab"`
+	Tab string `json:"tab,omitempty"`
 }
 
 // located is an input that names a session and tab.
@@ -49,6 +49,15 @@ func addTabTool[In located](s *kit.Server, m *manager, t kit.Tool, h handler[In]
 		if err != nil {
 			return nil, pageOut{}, c.browserErr(err)
 		}
+		c.s.mu.Lock()
+		closed := c.s.closed
+		c.s.mu.Unlock()
+		if !closed { // closing saved it
+			if err := c.s.saveProfile(ctx); err != nil {
+				m.log.Warn("saving a profile", "profile", c.s.profile, "err", err)
+				text += "\n(profile " + c.s.profile + " not saved: " + err.Error() + ")"
+			}
+		}
 		if c.notice != "" {
 			text = c.notice + "\n" + text
 		}
@@ -66,7 +75,6 @@ func addTools(s *kit.Server, m *manager, opts *options) {
 	addHover(s, m)
 	addType(s, m)
 	addFillForm(s, m)
-	addSelectOption(s, m)
 	addPressKey(s, m)
 	addDrag(s, m)
 	addUpload(s, m, opts)
@@ -78,6 +86,7 @@ func addTools(s *kit.Server, m *manager, opts *options) {
 	}
 	addLogs(s, m)
 	addTabs(s, m)
+	addProfile(s, m, opts)
 }
 
 // Tool timeouts.

@@ -111,7 +111,7 @@ func TestTools(t *testing.T) {
 		{"logs", testLogs},
 		{"hover", testHover},
 		{"press_key", testPressKey},
-		{"select_option", testSelectOption},
+		{"select", testSelect},
 		{"type", testType},
 	}
 	for _, g := range groups {
@@ -584,7 +584,7 @@ func testPressKey(t *testing.T, s sess) {
 	}
 }
 
-func testSelectOption(t *testing.T, s sess) {
+func testSelect(t *testing.T, s sess) {
 	snap := s.open("forms.html")
 	country, langs := ref(t, snap, `combobox "Country"`), ref(t, snap, `listbox "Languages"`)
 	tests := []struct {
@@ -600,7 +600,11 @@ func testSelectOption(t *testing.T, s sess) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := s.on(t)
-			out := s.call("browser_select_option", map[string]any{"ref": tt.ref, "values": tt.values})
+			var fields []map[string]any
+			for _, v := range tt.values {
+				fields = append(fields, map[string]any{"ref": tt.ref, "value": v})
+			}
+			out := s.call("browser_fill_form", map[string]any{"fields": fields})
 			containsAll(t, "the result", out, tt.want...)
 		})
 	}
@@ -608,22 +612,8 @@ func testSelectOption(t *testing.T, s sess) {
 	containsAll(t, "the posted form", out, "country = br", "langs = en|ja")
 
 	snap = s.open("forms.html")
-	errs := []struct {
-		name, ref string
-		values    []string
-		want      string
-	}{
-		{"no such option", ref(t, snap, `combobox "Country"`), []string{"Atlantis"}, "France | Japan | Brazil"},
-		{"not a select", ref(t, snap, `textbox "Name"`), []string{"x"}, "not a <select>"},
-		{"no values", ref(t, snap, `combobox "Country"`), nil, "values must be an array, not null"},
-		{"empty values", ref(t, snap, `combobox "Country"`), []string{}, "values must have at least 1 item"},
-	}
-	for _, tt := range errs {
-		t.Run(tt.name, func(t *testing.T) {
-			s := s.on(t)
-			containsAll(t, "the error", s.fail("browser_select_option", map[string]any{"ref": tt.ref, "values": tt.values}), tt.want)
-		})
-	}
+	msg := s.fail("browser_fill_form", map[string]any{"fields": []map[string]any{{"ref": ref(t, snap, `combobox "Country"`), "value": "Atlantis"}}})
+	containsAll(t, "the error for a missing option", msg, "France | Japan | Brazil")
 }
 
 func testType(t *testing.T, s sess) {
