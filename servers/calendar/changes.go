@@ -4,13 +4,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/calendar/v3"
 )
 
 type createEventInput struct {
@@ -97,25 +98,25 @@ func sendUpdates(s string) string {
 	return s
 }
 
-func attendeesOf(emails []string) ([]*calendar.EventAttendee, error) {
-	out := []*calendar.EventAttendee{}
+func attendeesOf(emails []string) ([]eventAttendee, error) {
+	out := []eventAttendee{}
 	for _, a := range emails {
 		a = strings.TrimSpace(a)
 		if !strings.Contains(a, "@") {
 			return nil, kit.Errorf(kit.CodeInvalidInput, "attendee %q is not an email address", a)
 		}
-		out = append(out, &calendar.EventAttendee{Email: a})
+		out = append(out, eventAttendee{Email: a})
 	}
 	return out, nil
 }
 
-func remindersOf(mins []int64) (*calendar.EventReminders, error) {
+func remindersOf(mins []int64) (*eventReminders, error) {
 	if len(mins) == 0 {
-		return &calendar.EventReminders{UseDefault: true, ForceSendFields: []string{"UseDefault"}}, nil
+		return &eventReminders{UseDefault: true}, nil
 	}
-	r := &calendar.EventReminders{UseDefault: false, ForceSendFields: []string{"UseDefault"}}
+	r := &eventReminders{UseDefault: false}
 	for _, m := range mins {
-		r.Overrides = append(r.Overrides, &calendar.EventReminder{Method: "popup", Minutes: m, ForceSendFields: []string{"Minutes"}})
+		r.Overrides = append(r.Overrides, eventReminder{Method: "popup", Minutes: m})
 	}
 	return r, nil
 }
@@ -139,8 +140,8 @@ func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in create
 	if err != nil {
 		return nil, eventOutput{}, err
 	}
-	ev := &calendar.Event{Summary: in.Summary, Start: start, End: end, Location: in.Location, Description: in.Description,
-		Recurrence: normalizeRecurrence(in.Recurrence), ColorId: in.ColorID, Visibility: in.Visibility}
+	ev := &event{Summary: in.Summary, Start: start, End: end, Location: in.Location, Description: in.Description,
+		Recurrence: normalizeRecurrence(in.Recurrence), ColorID: in.ColorID, Visibility: in.Visibility}
 	if start.Date != "" && len(ev.Recurrence) > 0 {
 		ev.Start.TimeZone, ev.End.TimeZone = t.Zone.String(), t.Zone.String()
 	}
@@ -152,12 +153,10 @@ func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in create
 			return nil, eventOutput{}, err
 		}
 	}
-	call := c.svc.Events.Insert(t.ID, ev).SendUpdates(su).Context(ctx)
 	if in.Meet {
-		ev.ConferenceData = &calendar.ConferenceData{CreateRequest: &calendar.CreateConferenceRequest{RequestId: requestID(), ConferenceSolutionKey: &calendar.ConferenceSolutionKey{Type: "hangoutsMeet"}}}
-		call = call.ConferenceDataVersion(1)
+		ev.ConferenceData = &conferenceData{CreateRequest: &createConferenceRequest{RequestID: requestID(), ConferenceSolutionKey: conferenceSolutionKey{Type: "hangoutsMeet"}}}
 	}
-	got, err := call.Do()
+	got, err := c.insertEvent(ctx, t.ID, ev, su, in.Meet)
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
 	}
@@ -166,8 +165,8 @@ func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in create
 
 // scopeOf checks a scope against the event: an occurrence defaults to this, a series or a
 // single event to all.
-func scopeOf(scope string, e *calendar.Event) (string, error) {
-	occurrence := e.RecurringEventId != ""
+func scopeOf(scope string, e *event) (string, error) {
+	occurrence := e.RecurringEventID != ""
 	switch scope {
 	case "":
 		if occurrence {
@@ -177,7 +176,7 @@ func scopeOf(scope string, e *calendar.Event) (string, error) {
 	case "this", "following":
 		if !occurrence {
 			if len(e.Recurrence) > 0 {
-				return "", kit.Errorf(kit.CodeInvalidInput, "scope %s needs an occurrence id: list_events shows each occurrence's id (with recurring_event_id %s)", scope, e.Id)
+				return "", kit.Errorf(kit.CodeInvalidInput, "scope %s needs an occurrence id: list_events shows each occurrence's id (with recurring_event_id %s)", scope, e.ID)
 			}
 			return "all", nil // not recurring: the event itself
 		}
@@ -185,48 +184,65 @@ func scopeOf(scope string, e *calendar.Event) (string, error) {
 	return scope, nil // all, or this/following of an occurrence
 }
 
-// applyFields copies the given fields onto a patch; start and end are applied by the caller.
-func applyFields(p *calendar.Event, in updateEventInput) error {
+// applyFields copies the given fields onto a patch, empty values included (they clear the
+// field); start and end are applied by the caller.
+func applyFields(p eventPatch, in updateEventInput) error {
 	if in.Summary != nil {
-		p.Summary = *in.Summary
-		p.ForceSendFields = append(p.ForceSendFields, "Summary")
+		p["summary"] = *in.Summary
 	}
 	if in.Location != nil {
-		p.Location = *in.Location
-		p.ForceSendFields = append(p.ForceSendFields, "Location")
+		p["location"] = *in.Location
 	}
 	if in.Description != nil {
-		p.Description = *in.Description
-		p.ForceSendFields = append(p.ForceSendFields, "Description")
+		p["description"] = *in.Description
 	}
 	if in.Attendees != nil {
 		a, err := attendeesOf(*in.Attendees)
 		if err != nil {
 			return err
 		}
-		p.Attendees = a
-		p.ForceSendFields = append(p.ForceSendFields, "Attendees")
+		p["attendees"] = a
 	}
 	if in.ReminderMinutes != nil {
 		r, err := remindersOf(*in.ReminderMinutes)
 		if err != nil {
 			return err
 		}
-		p.Reminders = r
+		p["reminders"] = r
 	}
 	if in.ColorID != nil {
-		p.ColorId = *in.ColorID
-		p.ForceSendFields = append(p.ForceSendFields, "ColorId")
+		p["colorId"] = *in.ColorID
 	}
 	if in.Visibility != nil {
-		p.Visibility = *in.Visibility
-		p.ForceSendFields = append(p.ForceSendFields, "Visibility")
+		p["visibility"] = *in.Visibility
 	}
 	if in.Recurrence != nil {
-		p.Recurrence = normalizeRecurrence(*in.Recurrence)
-		p.ForceSendFields = append(p.ForceSendFields, "Recurrence")
+		p["recurrence"] = normalizeRecurrence(*in.Recurrence)
 	}
 	return nil
+}
+
+// setSpan puts a new start and end into a patch when they were given.
+func (p eventPatch) setSpan(start, end *eventDateTime) {
+	if start != nil {
+		p["start"], p["end"] = start, end
+	}
+}
+
+// withPatch is e as a JSON object with the patch's fields laid over it.
+func withPatch(e *event, p eventPatch) (eventPatch, error) {
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("encode event: %w", err)
+	}
+	out := eventPatch{}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, fmt.Errorf("encode event: %w", err)
+	}
+	for k, v := range p {
+		out[k] = v
+	}
+	return out, nil
 }
 
 func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in updateEventInput) (*mcp.CallToolResult, eventOutput, error) {
@@ -238,7 +254,7 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 	if err != nil {
 		return nil, eventOutput{}, err
 	}
-	ev, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
+	ev, err := c.getEventByID(ctx, t.ID, in.EventID)
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
@@ -249,29 +265,29 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 	if in.Recurrence != nil && scope == "this" {
 		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "recurrence changes need scope all or following")
 	}
-	patch := &calendar.Event{}
+	patch := eventPatch{}
 	if err := applyFields(patch, in); err != nil {
 		return nil, eventOutput{}, err
 	}
-	var newStart, newEnd *calendar.EventDateTime
+	var newStart, newEnd *eventDateTime
 	if in.Start != "" {
 		if newStart, newEnd, err = span(in.Start, in.End, t.Zone); err != nil {
 			return nil, eventOutput{}, err
 		}
 	}
-	var master *calendar.Event
-	if scope != "this" && ev.RecurringEventId != "" {
-		if master, err = c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do(); err != nil {
-			return nil, eventOutput{}, c.google.Fail(err, "series "+ev.RecurringEventId)
+	var master *event
+	if scope != "this" && ev.RecurringEventID != "" {
+		if master, err = c.getEventByID(ctx, t.ID, ev.RecurringEventID); err != nil {
+			return nil, eventOutput{}, c.google.Fail(err, "series "+ev.RecurringEventID)
 		}
 		if scope == "following" && sameStart(master.Start, ev.OriginalStartTime) {
 			scope = "all" // from the first occurrence on is the whole series; a split would leave an empty one
 		}
 	}
 	switch {
-	case scope == "this" || ev.RecurringEventId == "" && len(ev.Recurrence) == 0:
-		patch.Start, patch.End = newStart, newEnd
-		got, err := c.svc.Events.Patch(t.ID, ev.Id, patch).SendUpdates(su).Context(ctx).Do()
+	case scope == "this" || ev.RecurringEventID == "" && len(ev.Recurrence) == 0:
+		patch.setSpan(newStart, newEnd)
+		got, err := c.patchEvent(ctx, t.ID, ev.ID, patch, su)
 		if err != nil {
 			return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 		}
@@ -282,11 +298,11 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		}
 		if newStart != nil {
 			// Times given for one occurrence shift the whole series by the same amount.
-			patch.Start, patch.End = shiftSeries(master, ev, newStart, newEnd, t.Zone)
+			patch.setSpan(shiftSeries(master, ev, newStart, newEnd, t.Zone))
 		}
-		got, err := c.svc.Events.Patch(t.ID, master.Id, patch).SendUpdates(su).Context(ctx).Do()
+		got, err := c.patchEvent(ctx, t.ID, master.ID, patch, su)
 		if err != nil {
-			return nil, eventOutput{}, c.google.Fail(err, "series "+master.Id)
+			return nil, eventOutput{}, c.google.Fail(err, "series "+master.ID)
 		}
 		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (whole series)"}, nil
 	}
@@ -295,63 +311,57 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 	if err != nil {
 		return nil, eventOutput{}, err
 	}
-	next := &calendar.Event{Summary: master.Summary, Location: master.Location, Description: master.Description, Attendees: master.Attendees,
-		Reminders: master.Reminders, ColorId: master.ColorId, Visibility: master.Visibility, Transparency: master.Transparency,
+	next := &event{Summary: master.Summary, Location: master.Location, Description: master.Description, Attendees: master.Attendees,
+		Reminders: master.Reminders, ColorID: master.ColorID, Visibility: master.Visibility, Transparency: master.Transparency,
 		Recurrence: rest, Start: ev.OriginalStartTime, End: sameLength(master, ev.OriginalStartTime)}
 	if next.Start == nil {
 		next.Start, next.End = ev.Start, ev.End
 	}
 	if next.Start.TimeZone == "" && master.Start != nil {
-		next.Start = &calendar.EventDateTime{Date: next.Start.Date, DateTime: next.Start.DateTime, TimeZone: master.Start.TimeZone}
+		next.Start = &eventDateTime{Date: next.Start.Date, DateTime: next.Start.DateTime, TimeZone: master.Start.TimeZone}
 	}
 	if newStart != nil {
 		next.Start, next.End = newStart, newEnd
 	}
-	if err := applyFields(next, in); err != nil {
+	body, err := withPatch(next, patch)
+	if err != nil {
 		return nil, eventOutput{}, err
 	}
-	if next.Reminders != nil && !next.Reminders.UseDefault {
-		next.Reminders.ForceSendFields = []string{"UseDefault"}
-	}
-	got, err := c.svc.Events.Insert(t.ID, next).SendUpdates(su).Context(ctx).Do()
+	got, err := c.insertEvent(ctx, t.ID, body, su, false)
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
 	}
-	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (this and following: new series " + got.Id + ", earlier occurrences stay in " + master.Id + ")"}, nil
+	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (this and following: new series " + got.ID + ", earlier occurrences stay in " + master.ID + ")"}, nil
 }
 
 // splitSeries ends master just before occurrence and returns the recurrence the series from
 // occurrence on keeps (COUNT reduced by the occurrences already held by master).
-func (c *cal) splitSeries(ctx context.Context, t target, master, occurrence *calendar.Event, su string) ([]string, error) {
+func (c *cal) splitSeries(ctx context.Context, t target, master, occurrence *event, su string) ([]string, error) {
 	until, err := untilBefore(occurrence.OriginalStartTime)
 	if err != nil {
-		return nil, kit.Errorf(kit.CodeInvalidInput, "event %s is not an occurrence of a series", occurrence.Id)
+		return nil, kit.Errorf(kit.CodeInvalidInput, "event %s is not an occurrence of a series", occurrence.ID)
 	}
 	rest := master.Recurrence
 	if n := ruleCount(master.Recurrence); n > 0 {
-		before := 0
 		at := occurrence.OriginalStartTime.DateTime
 		if at == "" {
 			at = occurrence.OriginalStartTime.Date + "T00:00:00Z"
 		}
-		err := c.svc.Events.Instances(t.ID, master.Id).TimeMax(at).ShowDeleted(true).MaxResults(2500).Pages(ctx, func(l *calendar.Events) error {
-			before += len(l.Items)
-			return nil
-		})
+		before, err := c.countInstances(ctx, t.ID, master.ID, at)
 		if err != nil {
-			return nil, c.google.Fail(err, "series "+master.Id)
+			return nil, c.google.Fail(err, "series "+master.ID)
 		}
 		rest = withCount(master.Recurrence, max(n-before, 1))
 	}
-	patch := &calendar.Event{Recurrence: endSeries(master.Recurrence, until)}
-	if _, err := c.svc.Events.Patch(t.ID, master.Id, patch).SendUpdates(su).Context(ctx).Do(); err != nil {
-		return nil, c.google.Fail(err, "series "+master.Id)
+	patch := eventPatch{"recurrence": endSeries(master.Recurrence, until)}
+	if _, err := c.patchEvent(ctx, t.ID, master.ID, patch, su); err != nil {
+		return nil, c.google.Fail(err, "series "+master.ID)
 	}
 	return rest, nil
 }
 
 // sameLength is an end at the master's duration after start.
-func sameLength(master *calendar.Event, start *calendar.EventDateTime) *calendar.EventDateTime {
+func sameLength(master *event, start *eventDateTime) *eventDateTime {
 	if start == nil || master.Start == nil || master.End == nil {
 		return nil
 	}
@@ -359,18 +369,18 @@ func sameLength(master *calendar.Event, start *calendar.EventDateTime) *calendar
 		ms, _ := time.Parse(dateLayout, master.Start.Date)
 		me, _ := time.Parse(dateLayout, master.End.Date)
 		s, _ := time.Parse(dateLayout, start.Date)
-		return &calendar.EventDateTime{Date: s.Add(me.Sub(ms)).Format(dateLayout)}
+		return &eventDateTime{Date: s.Add(me.Sub(ms)).Format(dateLayout)}
 	}
 	ms, _ := time.Parse(time.RFC3339, master.Start.DateTime)
 	me, _ := time.Parse(time.RFC3339, master.End.DateTime)
 	s, _ := time.Parse(time.RFC3339, start.DateTime)
-	return &calendar.EventDateTime{DateTime: s.Add(me.Sub(ms)).Format(time.RFC3339), TimeZone: master.End.TimeZone}
+	return &eventDateTime{DateTime: s.Add(me.Sub(ms)).Format(time.RFC3339), TimeZone: master.End.TimeZone}
 }
 
 // shiftSeries moves a series' first start and end by what the new times change for the
 // occurrence they were given for; for the series itself they apply directly.
-func shiftSeries(master, ev *calendar.Event, newStart, newEnd *calendar.EventDateTime, loc *time.Location) (*calendar.EventDateTime, *calendar.EventDateTime) {
-	if ev.Id == master.Id || ev.OriginalStartTime == nil {
+func shiftSeries(master, ev *event, newStart, newEnd *eventDateTime, loc *time.Location) (*eventDateTime, *eventDateTime) {
+	if ev.ID == master.ID || ev.OriginalStartTime == nil {
 		return newStart, newEnd
 	}
 	if newStart.Date != "" || master.Start.Date != "" {
@@ -384,7 +394,7 @@ func shiftSeries(master, ev *calendar.Event, newStart, newEnd *calendar.EventDat
 		ms, _ := time.Parse(dateLayout, master.Start.Date)
 		days := int(n.Sub(o).Hours() / 24)
 		s := ms.AddDate(0, 0, days)
-		return &calendar.EventDateTime{Date: s.Format(dateLayout), TimeZone: master.Start.TimeZone}, &calendar.EventDateTime{Date: s.Add(ne.Sub(n)).Format(dateLayout), TimeZone: master.End.TimeZone}
+		return &eventDateTime{Date: s.Format(dateLayout), TimeZone: master.Start.TimeZone}, &eventDateTime{Date: s.Add(ne.Sub(n)).Format(dateLayout), TimeZone: master.End.TimeZone}
 	}
 	o, _ := time.Parse(time.RFC3339, ev.OriginalStartTime.DateTime)
 	n, _ := time.Parse(time.RFC3339, newStart.DateTime)
@@ -395,8 +405,8 @@ func shiftSeries(master, ev *calendar.Event, newStart, newEnd *calendar.EventDat
 	ol, nl, ml := o.In(loc), n.In(loc), ms.In(loc)
 	days := int(time.Date(nl.Year(), nl.Month(), nl.Day(), 0, 0, 0, 0, time.UTC).Sub(time.Date(ol.Year(), ol.Month(), ol.Day(), 0, 0, 0, 0, time.UTC)).Hours() / 24)
 	s := time.Date(ml.Year(), ml.Month(), ml.Day()+days, nl.Hour(), nl.Minute(), nl.Second(), 0, loc)
-	return &calendar.EventDateTime{DateTime: s.Format(time.RFC3339), TimeZone: loc.String()},
-		&calendar.EventDateTime{DateTime: s.Add(ne.Sub(n)).Format(time.RFC3339), TimeZone: loc.String()}
+	return &eventDateTime{DateTime: s.Format(time.RFC3339), TimeZone: loc.String()},
+		&eventDateTime{DateTime: s.Add(ne.Sub(n)).Format(time.RFC3339), TimeZone: loc.String()}
 }
 
 func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in deleteEventInput) (*mcp.CallToolResult, deleteOutput, error) {
@@ -405,7 +415,7 @@ func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in delete
 	if err != nil {
 		return nil, deleteOutput{}, err
 	}
-	ev, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
+	ev, err := c.getEventByID(ctx, t.ID, in.EventID)
 	if err != nil {
 		return nil, deleteOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
@@ -413,32 +423,32 @@ func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in delete
 	if err != nil {
 		return nil, deleteOutput{}, err
 	}
-	out := deleteOutput{EventID: ev.Id, Scope: scope}
+	out := deleteOutput{EventID: ev.ID, Scope: scope}
 	switch scope {
 	case "this":
-		err = c.svc.Events.Delete(t.ID, ev.Id).SendUpdates(su).Context(ctx).Do()
+		err = c.deleteEventByID(ctx, t.ID, ev.ID, su)
 		out.Detail = fmt.Sprintf("Deleted the occurrence %s of %q; the rest of the series stays.", renderStart(ev.Start, t.Zone), ev.Summary)
 	case "all":
-		id := ev.Id
-		if ev.RecurringEventId != "" {
-			id = ev.RecurringEventId
+		id := ev.ID
+		if ev.RecurringEventID != "" {
+			id = ev.RecurringEventID
 		}
 		out.EventID = id
-		err = c.svc.Events.Delete(t.ID, id).SendUpdates(su).Context(ctx).Do()
+		err = c.deleteEventByID(ctx, t.ID, id, su)
 		out.Detail = fmt.Sprintf("Deleted %q (every occurrence).", ev.Summary)
 	default:
-		master, gerr := c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do()
+		master, gerr := c.getEventByID(ctx, t.ID, ev.RecurringEventID)
 		if gerr != nil {
-			return nil, deleteOutput{}, c.google.Fail(gerr, "series "+ev.RecurringEventId)
+			return nil, deleteOutput{}, c.google.Fail(gerr, "series "+ev.RecurringEventID)
 		}
 		if sameStart(master.Start, ev.OriginalStartTime) {
-			err = c.svc.Events.Delete(t.ID, master.Id).SendUpdates(su).Context(ctx).Do()
-			out.EventID = master.Id
+			err = c.deleteEventByID(ctx, t.ID, master.ID, su)
+			out.EventID = master.ID
 			out.Detail = fmt.Sprintf("Deleted %q: the occurrence was the first, so the whole series went.", ev.Summary)
 			break
 		}
 		_, err = c.splitSeries(ctx, t, master, ev, su)
-		out.EventID = master.Id
+		out.EventID = master.ID
 		out.Detail = fmt.Sprintf("Ended %q before %s: that occurrence and all later ones are gone.", ev.Summary, renderStart(ev.OriginalStartTime, t.Zone))
 	}
 	if err != nil {
@@ -447,7 +457,7 @@ func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in delete
 	return nil, out, nil
 }
 
-func sameStart(a, b *calendar.EventDateTime) bool {
+func sameStart(a, b *eventDateTime) bool {
 	if a == nil || b == nil {
 		return false
 	}
@@ -464,27 +474,27 @@ func (c *cal) respond(ctx context.Context, _ *mcp.CallToolRequest, in respondInp
 	if err != nil {
 		return nil, eventOutput{}, err
 	}
-	ev, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
+	ev, err := c.getEventByID(ctx, t.ID, in.EventID)
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	found := false
-	for _, a := range ev.Attendees {
-		if a.Self {
+	for i := range ev.Attendees {
+		if a := &ev.Attendees[i]; a.Self {
 			a.ResponseStatus, a.Comment, found = in.Response, in.Note, true
 		}
 	}
 	if !found {
 		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "you are not an invited attendee of %q (its organizer is %s)", ev.Summary, orgOf(ev))
 	}
-	got, err := c.svc.Events.Patch(t.ID, ev.Id, &calendar.Event{Attendees: ev.Attendees}).SendUpdates("all").Context(ctx).Do()
+	got, err := c.patchEvent(ctx, t.ID, ev.ID, eventPatch{"attendees": ev.Attendees}, "all")
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: in.Response}, nil
 }
 
-func orgOf(e *calendar.Event) string {
+func orgOf(e *event) string {
 	if e.Organizer == nil {
 		return "unknown"
 	}
@@ -500,8 +510,10 @@ func (c *cal) quickAdd(ctx context.Context, _ *mcp.CallToolRequest, in quickAddI
 	if err != nil {
 		return nil, eventOutput{}, err
 	}
-	got, err := c.svc.Events.QuickAdd(t.ID, in.Text).SendUpdates(su).Context(ctx).Do()
-	if err != nil {
+	q := sendQuery(su)
+	q.Set("text", in.Text)
+	got := &event{}
+	if err := c.google.Do(ctx, http.MethodPost, eventPath(t.ID)+"/quickAdd", q, nil, got); err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
 	}
 	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, nil

@@ -5,13 +5,15 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/calendar/v3"
 )
 
 const maxDescription = 2000
@@ -47,10 +49,10 @@ type eventInfo struct {
 	Link             string     `json:"link,omitempty"`
 }
 
-func toInfo(e *calendar.Event, t target, descCap int) eventInfo {
-	info := eventInfo{ID: e.Id, CalendarID: t.ID, Summary: e.Summary, Start: renderStart(e.Start, t.Zone), End: renderEnd(e.End, t.Zone),
+func toInfo(e *event, t target, descCap int) eventInfo {
+	info := eventInfo{ID: e.ID, CalendarID: t.ID, Summary: e.Summary, Start: renderStart(e.Start, t.Zone), End: renderEnd(e.End, t.Zone),
 		AllDay: e.Start != nil && e.Start.Date != "", TimeZone: t.Zone.String(), Location: e.Location, Status: e.Status,
-		RecurringEventID: e.RecurringEventId, Recurrence: e.Recurrence, MeetLink: e.HangoutLink, ColorID: e.ColorId, Link: e.HtmlLink}
+		RecurringEventID: e.RecurringEventID, Recurrence: e.Recurrence, MeetLink: e.HangoutLink, ColorID: e.ColorID, Link: e.HTMLLink}
 	if e.Visibility != "default" {
 		info.Visibility = e.Visibility
 	}
@@ -186,16 +188,16 @@ func (c *cal) listEvents(ctx context.Context, _ *mcp.CallToolRequest, in listEve
 		if err != nil {
 			return nil, listEventsOutput{}, err
 		}
-		call := c.svc.Events.List(t.ID).SingleEvents(true).OrderBy("startTime").TimeMin(min.Format(time.RFC3339)).TimeMax(max.Format(time.RFC3339)).
-			TimeZone(t.Zone.String()).MaxResults(int64(in.MaxResults)).Context(ctx)
+		q := url.Values{"singleEvents": {"true"}, "orderBy": {"startTime"}, "timeMin": {min.Format(time.RFC3339)}, "timeMax": {max.Format(time.RFC3339)},
+			"timeZone": {t.Zone.String()}, "maxResults": {strconv.Itoa(in.MaxResults)}}
 		if in.Query != "" {
-			call = call.Q(in.Query)
+			q.Set("q", in.Query)
 		}
 		if tok != "" {
-			call = call.PageToken(tok)
+			q.Set("pageToken", tok)
 		}
-		res, err := call.Do()
-		if err != nil {
+		var res eventList
+		if err := c.google.Do(ctx, http.MethodGet, eventPath(t.ID), q, nil, &res); err != nil {
 			return nil, listEventsOutput{}, c.google.Fail(err, fmt.Sprintf("calendar %q", t.Name))
 		}
 		for _, e := range res.Items {
@@ -243,7 +245,7 @@ func (c *cal) getEvent(ctx context.Context, _ *mcp.CallToolRequest, in getEventI
 	if err != nil {
 		return nil, eventOutput{}, err
 	}
-	e, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
+	e, err := c.getEventByID(ctx, t.ID, in.EventID)
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/calendar/v3"
 )
 
 // maxFreeBusyRange is Google's limit for one free/busy query.
@@ -102,7 +102,7 @@ type busySpan struct{ start, end time.Time }
 
 // busy queries free/busy; refs that are not calendars of the user are passed on as ids (email
 // addresses of colleagues work).
-func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) (*time.Location, time.Time, time.Time, []string, *calendar.FreeBusyResponse, error) {
+func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) (*time.Location, time.Time, time.Time, []string, *freeBusyResponse, error) {
 	if len(refs) == 0 {
 		refs = []string{"primary"}
 	}
@@ -115,8 +115,8 @@ func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) 
 	for _, r := range refs {
 		id := r
 		for _, e := range list {
-			if e.Id == r || r == "primary" && e.Primary || strings.EqualFold(entryName(e), r) {
-				id = e.Id
+			if e.ID == r || r == "primary" && e.Primary || strings.EqualFold(entryName(e), r) {
+				id = e.ID
 				if loc == nil {
 					loc, _ = time.LoadLocation(e.TimeZone)
 				}
@@ -140,12 +140,12 @@ func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) 
 	if max.Sub(min) > maxFreeBusyRange {
 		return nil, min, max, nil, nil, kit.Errorf(kit.CodeLimit, "range is longer than 3 months: split it")
 	}
-	req := &calendar.FreeBusyRequest{TimeMin: min.Format(time.RFC3339), TimeMax: max.Format(time.RFC3339), TimeZone: loc.String()}
+	req := &freeBusyRequest{TimeMin: min.Format(time.RFC3339), TimeMax: max.Format(time.RFC3339), TimeZone: loc.String()}
 	for _, id := range ids {
-		req.Items = append(req.Items, &calendar.FreeBusyRequestItem{Id: id})
+		req.Items = append(req.Items, freeBusyCalendar{ID: id})
 	}
-	res, err := c.svc.Freebusy.Query(req).Context(ctx).Do()
-	if err != nil {
+	res := &freeBusyResponse{}
+	if err := c.google.Do(ctx, http.MethodPost, "freeBusy", nil, req, res); err != nil {
 		return nil, min, max, nil, nil, c.google.Fail(err, "free/busy")
 	}
 	return loc, min, max, ids, res, nil
