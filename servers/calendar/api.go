@@ -85,6 +85,47 @@ type event struct {
 	Reminders         *eventReminders `json:"reminders,omitempty"`
 	HangoutLink       string          `json:"hangoutLink,omitempty"`
 	ConferenceData    *conferenceData `json:"conferenceData,omitempty"`
+	// EventType is default, outOfOffice, focusTime or workingLocation (birthday and
+	// fromGmail are Google's own); each status type carries its properties.
+	EventType                 string                     `json:"eventType,omitempty"`
+	OutOfOfficeProperties     *statusProperties          `json:"outOfOfficeProperties,omitempty"`
+	FocusTimeProperties       *statusProperties          `json:"focusTimeProperties,omitempty"`
+	WorkingLocationProperties *workingLocationProperties `json:"workingLocationProperties,omitempty"`
+	Attachments               []eventAttachment          `json:"attachments,omitempty"`
+	// Guest permissions; Google's defaults are false, true and true, so a nil pointer is left
+	// to them.
+	GuestsCanModify         *bool `json:"guestsCanModify,omitempty"`
+	GuestsCanInviteOthers   *bool `json:"guestsCanInviteOthers,omitempty"`
+	GuestsCanSeeOtherGuests *bool `json:"guestsCanSeeOtherGuests,omitempty"`
+}
+
+// statusProperties are an out-of-office or focus-time event's: what happens to invitations
+// that conflict with it (focus time also sets the chat status).
+type statusProperties struct {
+	AutoDeclineMode string `json:"autoDeclineMode,omitempty"`
+	DeclineMessage  string `json:"declineMessage,omitempty"`
+	ChatStatus      string `json:"chatStatus,omitempty"`
+}
+
+// workingLocationProperties say where the user works: type homeOffice, officeLocation or
+// customLocation, the latter two with a label.
+type workingLocationProperties struct {
+	Type           string         `json:"type"`
+	HomeOffice     *struct{}      `json:"homeOffice,omitempty"`
+	OfficeLocation *locationLabel `json:"officeLocation,omitempty"`
+	CustomLocation *locationLabel `json:"customLocation,omitempty"`
+}
+
+type locationLabel struct {
+	Label string `json:"label,omitempty"`
+}
+
+// eventAttachment is a Drive file attached to an event (at most 25).
+type eventAttachment struct {
+	FileURL  string `json:"fileUrl"`
+	Title    string `json:"title,omitempty"`
+	MimeType string `json:"mimeType,omitempty"`
+	FileID   string `json:"fileId,omitempty"`
 }
 
 // eventPatch is the body of events.patch: exactly the fields to change, empty values included
@@ -190,8 +231,10 @@ func (c *cal) getEventByID(ctx context.Context, cal, id string) (*event, error) 
 }
 
 // insertEvent creates an event; meet asks for a Meet link (conferenceDataVersion=1).
+// supportsAttachments is always set: without it Google drops the attachments of the body.
 func (c *cal) insertEvent(ctx context.Context, cal string, body any, su string, meet bool) (*event, error) {
 	q := sendQuery(su)
+	q.Set("supportsAttachments", "true")
 	if meet {
 		q.Set("conferenceDataVersion", "1")
 	}
@@ -202,10 +245,13 @@ func (c *cal) insertEvent(ctx context.Context, cal string, body any, su string, 
 	return &got, nil
 }
 
-// patchEvent changes the fields of body (an eventPatch or an event) on one event.
+// patchEvent changes the fields of body (an eventPatch or an event) on one event; attachments
+// it does not name are kept (supportsAttachments, else Google would drop them).
 func (c *cal) patchEvent(ctx context.Context, cal, id string, body any, su string) (*event, error) {
+	q := sendQuery(su)
+	q.Set("supportsAttachments", "true")
 	var got event
-	if err := c.google.Do(ctx, http.MethodPatch, eventPath(cal, id), sendQuery(su), body, &got); err != nil {
+	if err := c.google.Do(ctx, http.MethodPatch, eventPath(cal, id), q, body, &got); err != nil {
 		return nil, err
 	}
 	return &got, nil

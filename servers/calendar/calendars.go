@@ -151,9 +151,10 @@ func (c *cal) signInProblem() string {
 
 // target is a calendar resolved from an id or a name, with the zone its times are read in.
 type target struct {
-	ID   string
-	Name string
-	Zone *time.Location
+	ID      string
+	Name    string
+	Zone    *time.Location
+	Primary bool // the signed-in user's own calendar, where status events live
 }
 
 // resolve turns ids or names (case-insensitive; "primary" included) into calendars with their
@@ -204,7 +205,7 @@ func (c *cal) resolve(ctx context.Context, refs []string, override string) ([]ta
 			continue
 		}
 		seen[hit.ID] = true
-		t := target{ID: hit.ID, Name: entryName(hit), Zone: over}
+		t := target{ID: hit.ID, Name: entryName(hit), Zone: over, Primary: hit.Primary}
 		if t.Zone == nil {
 			if t.Zone, err = loadZone(hit.TimeZone); err != nil {
 				t.Zone = time.UTC

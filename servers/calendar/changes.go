@@ -5,11 +5,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -29,6 +31,22 @@ type createEventInput struct {
 	Meet            bool     `json:"meet,omitempty" jsonschema:"add a Google Meet link"`
 	ColorID         string   `json:"color_id,omitempty" jsonschema:"event colour; default the calendar's" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
 	Visibility      string   `json:"visibility,omitempty" jsonschema:"who sees the event's details; default the calendar's setting" schema:"enum=default|public|private|confidential"`
+	createExtras
+}
+
+// createExtras are the arguments create_event shares with each item of create_events.
+type createExtras struct {
+	EventType         string   `json:"event_type,omitempty" jsonschema:"status events live on the primary calendar; outOfOffice and focusTime need times, not dates" schema:"enum=default|outOfOffice|focusTime|workingLocation,default=default"`
+	AutoDecline       string   `json:"auto_decline,omitempty" jsonschema:"outOfOffice, focusTime: decline conflicting invitations: all, only new ones, or none" schema:"enum=none|all|new"`
+	DeclineMessage    string   `json:"decline_message,omitempty" jsonschema:"outOfOffice, focusTime: note sent with the declines"`
+	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where; location is the label" schema:"enum=home|office|custom"`
+	OptionalAttendees []string `json:"optional_attendees,omitempty" jsonschema:"email addresses invited as optional"`
+	ShowAsFree        bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time (transparency)"`
+	Attachments       []string `json:"attachments,omitempty" jsonschema:"Google Drive file links" schema:"maxItems=25"`
+	GuestsCanModify   *bool    `json:"guests_can_modify,omitempty" jsonschema:"guests may edit the event; default false"`
+	GuestsCanInvite   *bool    `json:"guests_can_invite_others,omitempty" jsonschema:"default true"`
+	GuestsCanSee      *bool    `json:"guests_can_see_other_guests,omitempty" jsonschema:"default true"`
+	RefuseConflicts   bool     `json:"refuse_conflicts,omitempty" jsonschema:"do not create it over busy time; default: create it and list the conflicts"`
 }
 
 type updateEventInput struct {
@@ -47,6 +65,12 @@ type updateEventInput struct {
 	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; [] means the calendar's defaults" schema:"maxItems=5,minimum=0,maximum=40320"`
 	ColorID         *string   `json:"color_id,omitempty" jsonschema:"new event colour" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
 	Visibility      *string   `json:"visibility,omitempty" jsonschema:"who sees the event's details" schema:"enum=default|public|private|confidential"`
+	Optional        *[]string `json:"optional_attendees,omitempty" jsonschema:"replaces the optional attendees"`
+	ShowAsFree      *bool     `json:"show_as_free,omitempty" jsonschema:"true: do not block the time; false: block it"`
+	GuestsCanModify *bool     `json:"guests_can_modify,omitempty" jsonschema:"guests may edit the event"`
+	GuestsCanInvite *bool     `json:"guests_can_invite_others,omitempty" jsonschema:"guests may invite others"`
+	GuestsCanSee    *bool     `json:"guests_can_see_other_guests,omitempty" jsonschema:"guests see the guest list"`
+	RefuseConflicts bool      `json:"refuse_conflicts,omitempty" jsonschema:"do not move it over busy time; default: move it and list the conflicts"`
 }
 
 type deleteEventInput struct {
@@ -128,17 +152,26 @@ func requestID() string {
 }
 
 func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in createEventInput) (*mcp.CallToolResult, eventOutput, error) {
-	if strings.TrimSpace(in.Summary) == "" {
-		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "summary is empty: give the event a title")
-	}
-	su := sendUpdates(in.SendUpdates)
 	t, err := c.one(ctx, in.Calendar, in.TimeZone)
 	if err != nil {
 		return nil, eventOutput{}, err
 	}
-	start, end, err := span(in.Start, in.End, t.Zone)
+	out, err := c.create(ctx, t, in)
 	if err != nil {
 		return nil, eventOutput{}, err
+	}
+	return nil, out, nil
+}
+
+// create checks and creates one event on t: the body is built and checked in full, then
+// conflicts are looked up, and only then is anything written.
+func (c *cal) create(ctx context.Context, t target, in createEventInput) (eventOutput, error) {
+	if strings.TrimSpace(in.Summary) == "" {
+		return eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "summary is empty: give the event a title")
+	}
+	start, end, err := span(in.Start, in.End, t.Zone)
+	if err != nil {
+		return eventOutput{}, err
 	}
 	ev := &event{Summary: in.Summary, Start: start, End: end, Location: in.Location, Description: in.Description,
 		Recurrence: normalizeRecurrence(in.Recurrence), ColorID: in.ColorID, Visibility: in.Visibility}
@@ -146,21 +179,35 @@ func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in create
 		ev.Start.TimeZone, ev.End.TimeZone = t.Zone.String(), t.Zone.String()
 	}
 	if ev.Attendees, err = attendeesOf(in.Attendees); err != nil {
-		return nil, eventOutput{}, err
+		return eventOutput{}, err
 	}
 	if len(in.ReminderMinutes) > 0 {
 		if ev.Reminders, err = remindersOf(in.ReminderMinutes); err != nil {
-			return nil, eventOutput{}, err
+			return eventOutput{}, err
 		}
 	}
 	if in.Meet {
 		ev.ConferenceData = &conferenceData{CreateRequest: &createConferenceRequest{RequestID: requestID(), ConferenceSolutionKey: conferenceSolutionKey{Type: "hangoutsMeet"}}}
 	}
-	got, err := c.insertEvent(ctx, t.ID, ev, su, in.Meet)
-	if err != nil {
-		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
+	x := in.createExtras
+	if err := applyExtras(ev, eventExtras{EventType: x.EventType, AutoDecline: x.AutoDecline, DeclineMessage: x.DeclineMessage, WorkingLocation: x.WorkingLocation,
+		Location: in.Location, OptionalAttendees: x.OptionalAttendees, ShowAsFree: x.ShowAsFree, Attachments: x.Attachments,
+		GuestsCanModify: x.GuestsCanModify, GuestsCanInvite: x.GuestsCanInvite, GuestsCanSee: x.GuestsCanSee}, t); err != nil {
+		return eventOutput{}, err
 	}
-	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, nil
+	conflicts, err := c.checkConflicts(ctx, t, ev, x.RefuseConflicts, nil)
+	if err != nil {
+		return eventOutput{}, err
+	}
+	got, err := c.insertEvent(ctx, t.ID, ev, sendUpdates(in.SendUpdates), in.Meet)
+	var ae *googleserver.APIError
+	if errors.As(err, &ae) && ae.HasReason("requiredAccessLevel") {
+		return eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "calendar %q is read-only for you (Google: %s): pick one whose access_role is owner or writer in list_calendars", t.Name, ae.Message)
+	}
+	if err != nil {
+		return eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
+	}
+	return eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created", Conflicts: conflicts}, nil
 }
 
 // scopeOf checks a scope against the event: an occurrence defaults to this, a series or a
@@ -185,8 +232,9 @@ func scopeOf(scope string, e *event) (string, error) {
 }
 
 // applyFields copies the given fields onto a patch, empty values included (they clear the
-// field); start and end are applied by the caller.
-func applyFields(p eventPatch, in updateEventInput) error {
+// field); start and end are applied by the caller. ev is the event as it is: optional_attendees
+// alone keeps its required attendees.
+func applyFields(p eventPatch, in updateEventInput, ev *event) error {
 	if in.Summary != nil {
 		p["summary"] = *in.Summary
 	}
@@ -196,12 +244,47 @@ func applyFields(p eventPatch, in updateEventInput) error {
 	if in.Description != nil {
 		p["description"] = *in.Description
 	}
-	if in.Attendees != nil {
-		a, err := attendeesOf(*in.Attendees)
-		if err != nil {
-			return err
+	if in.Attendees != nil || in.Optional != nil {
+		var list []eventAttendee
+		if in.Attendees != nil {
+			a, err := attendeesOf(*in.Attendees)
+			if err != nil {
+				return err
+			}
+			list = a
+		} else {
+			for _, a := range ev.Attendees {
+				if !a.Optional {
+					list = append(list, a)
+				}
+			}
 		}
-		p["attendees"] = a
+		if in.Optional != nil {
+			opt, err := attendeesOf(*in.Optional)
+			if err != nil {
+				return err
+			}
+			for _, a := range opt {
+				a.Optional = true
+				list = append(list, a)
+			}
+		}
+		if list == nil {
+			list = []eventAttendee{}
+		}
+		p["attendees"] = list
+	}
+	if in.ShowAsFree != nil {
+		p["transparency"] = map[bool]string{true: "transparent", false: "opaque"}[*in.ShowAsFree]
+	}
+	if in.GuestsCanModify != nil {
+		p["guestsCanModify"] = *in.GuestsCanModify
+	}
+	if in.GuestsCanInvite != nil {
+		p["guestsCanInviteOthers"] = *in.GuestsCanInvite
+	}
+	if in.GuestsCanSee != nil {
+		p["guestsCanSeeOtherGuests"] = *in.GuestsCanSee
 	}
 	if in.ReminderMinutes != nil {
 		r, err := remindersOf(*in.ReminderMinutes)
@@ -266,7 +349,7 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "recurrence changes need scope all or following")
 	}
 	patch := eventPatch{}
-	if err := applyFields(patch, in); err != nil {
+	if err := applyFields(patch, in, ev); err != nil {
 		return nil, eventOutput{}, err
 	}
 	var newStart, newEnd *eventDateTime
@@ -274,6 +357,10 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		if newStart, newEnd, err = span(in.Start, in.End, t.Zone); err != nil {
 			return nil, eventOutput{}, err
 		}
+	}
+	conflicts, err := c.updateConflicts(ctx, t, ev, in, newStart, newEnd)
+	if err != nil {
+		return nil, eventOutput{}, err
 	}
 	var master *event
 	if scope != "this" && ev.RecurringEventID != "" {
@@ -291,7 +378,7 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		if err != nil {
 			return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 		}
-		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated"}, nil
+		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated", Conflicts: conflicts}, nil
 	case scope == "all":
 		if master == nil {
 			master = ev
@@ -304,7 +391,7 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		if err != nil {
 			return nil, eventOutput{}, c.google.Fail(err, "series "+master.ID)
 		}
-		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (whole series)"}, nil
+		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (whole series)", Conflicts: conflicts}, nil
 	}
 	// following: end the series before this occurrence and start a new one from it.
 	rest, err := c.splitSeries(ctx, t, master, ev, su)
@@ -331,7 +418,7 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
 	}
-	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (this and following: new series " + got.ID + ", earlier occurrences stay in " + master.ID + ")"}, nil
+	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (this and following: new series " + got.ID + ", earlier occurrences stay in " + master.ID + ")", Conflicts: conflicts}, nil
 }
 
 // splitSeries ends master just before occurrence and returns the recurrence the series from

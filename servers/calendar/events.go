@@ -47,6 +47,19 @@ type eventInfo struct {
 	Visibility       string     `json:"visibility,omitempty"`
 	Reminders        []int64    `json:"reminder_minutes,omitempty"`
 	Link             string     `json:"link,omitempty"`
+	EventType        string     `json:"event_type,omitempty"`
+	AutoDecline      string     `json:"auto_decline,omitempty"`
+	WorkingLocation  string     `json:"working_location,omitempty"`
+	ShowAsFree       bool       `json:"show_as_free,omitempty"`
+	Attachments      []fileLink `json:"attachments,omitempty"`
+	GuestsCanModify  bool       `json:"guests_can_modify,omitempty"`
+	GuestsCannot     []string   `json:"guests_cannot,omitempty"`
+}
+
+// fileLink is an attachment: a Drive file's title and address.
+type fileLink struct {
+	Title string `json:"title,omitempty"`
+	URL   string `json:"url"`
 }
 
 func toInfo(e *event, t target, descCap int) eventInfo {
@@ -71,6 +84,31 @@ func toInfo(e *event, t target, descCap int) eventInfo {
 			info.Reminders = append(info.Reminders, r.Minutes)
 		}
 	}
+	if e.EventType != typeDefault {
+		info.EventType = e.EventType
+	}
+	for _, p := range []*statusProperties{e.OutOfOfficeProperties, e.FocusTimeProperties} {
+		if p == nil {
+			continue
+		}
+		for short, google := range autoDeclineModes {
+			if google == p.AutoDeclineMode && short != "none" {
+				info.AutoDecline = short
+			}
+		}
+	}
+	info.WorkingLocation = workingLocationText(e.WorkingLocationProperties)
+	info.ShowAsFree = e.Transparency == "transparent"
+	for _, a := range e.Attachments {
+		info.Attachments = append(info.Attachments, fileLink{Title: a.Title, URL: a.FileURL})
+	}
+	info.GuestsCanModify = e.GuestsCanModify != nil && *e.GuestsCanModify
+	if e.GuestsCanInviteOthers != nil && !*e.GuestsCanInviteOthers {
+		info.GuestsCannot = append(info.GuestsCannot, "invite_others")
+	}
+	if e.GuestsCanSeeOtherGuests != nil && !*e.GuestsCanSeeOtherGuests {
+		info.GuestsCannot = append(info.GuestsCannot, "see_other_guests")
+	}
 	return info
 }
 
@@ -86,6 +124,15 @@ func (e eventInfo) line() string {
 		fmt.Fprintf(&b, "%s – %s", e.Start.DateTime, e.End.DateTime)
 	}
 	fmt.Fprintf(&b, " %s [id %s, calendar %s]", e.Summary, e.ID, e.CalendarID)
+	if e.EventType != "" {
+		fmt.Fprintf(&b, " (%s)", e.EventType)
+	}
+	if e.WorkingLocation != "" {
+		fmt.Fprintf(&b, " working from %s", e.WorkingLocation)
+	}
+	if e.ShowAsFree && e.EventType == "" {
+		b.WriteString(" (shown as free)")
+	}
 	if e.Location != "" {
 		fmt.Fprintf(&b, " @ %s", e.Location)
 	}
@@ -105,6 +152,7 @@ type listEventsInput struct {
 	TimeZone   string   `json:"time_zone,omitempty" jsonschema:"IANA zone for input and output times; default each calendar's own"`
 	MaxResults int      `json:"max_results,omitempty" jsonschema:"events per calendar per page" schema:"minimum=1,maximum=250,default=50"`
 	PageToken  string   `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
+	EventTypes []string `json:"event_types,omitempty" jsonschema:"only these types; default all" schema:"enum=default|outOfOffice|focusTime|workingLocation"`
 }
 
 type listEventsOutput struct {
@@ -134,13 +182,17 @@ type getEventInput struct {
 
 type eventOutput struct {
 	eventInfo
-	Action string `json:"action,omitempty"`
+	Action    string     `json:"action,omitempty"`
+	Conflicts []conflict `json:"conflicts,omitempty" jsonschema:"busy events it overlaps; it was written anyway"`
 }
 
 func (o eventOutput) Text() string {
 	s := o.line()
 	if o.Action != "" {
 		s = "Event " + o.Action + ": " + s
+	}
+	if len(o.Conflicts) > 0 {
+		s += "\nWarning: it overlaps " + conflictsText(o.Conflicts)
 	}
 	if o.MeetLink != "" {
 		s += "\nMeet: " + o.MeetLink
@@ -195,6 +247,9 @@ func (c *cal) listEvents(ctx context.Context, _ *mcp.CallToolRequest, in listEve
 		}
 		if tok != "" {
 			q.Set("pageToken", tok)
+		}
+		for _, typ := range in.EventTypes {
+			q.Add("eventTypes", typ)
 		}
 		var res eventList
 		if err := c.google.Do(ctx, http.MethodGet, eventPath(t.ID), q, nil, &res); err != nil {
