@@ -166,12 +166,21 @@ func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in create
 // create checks and creates one event on t: the body is built and checked in full, then
 // conflicts are looked up, and only then is anything written.
 func (c *cal) create(ctx context.Context, t target, in createEventInput) (eventOutput, error) {
+	ev, err := build(t, in)
+	if err != nil {
+		return eventOutput{}, err
+	}
+	return c.write(ctx, t, ev, in)
+}
+
+// build makes the body of a new event on t, refusing what Google would refuse.
+func build(t target, in createEventInput) (*event, error) {
 	if strings.TrimSpace(in.Summary) == "" {
-		return eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "summary is empty: give the event a title")
+		return nil, kit.Errorf(kit.CodeInvalidInput, "summary is empty: give the event a title")
 	}
 	start, end, err := span(in.Start, in.End, t.Zone)
 	if err != nil {
-		return eventOutput{}, err
+		return nil, err
 	}
 	ev := &event{Summary: in.Summary, Start: start, End: end, Location: in.Location, Description: in.Description,
 		Recurrence: normalizeRecurrence(in.Recurrence), ColorID: in.ColorID, Visibility: in.Visibility}
@@ -179,11 +188,11 @@ func (c *cal) create(ctx context.Context, t target, in createEventInput) (eventO
 		ev.Start.TimeZone, ev.End.TimeZone = t.Zone.String(), t.Zone.String()
 	}
 	if ev.Attendees, err = attendeesOf(in.Attendees); err != nil {
-		return eventOutput{}, err
+		return nil, err
 	}
 	if len(in.ReminderMinutes) > 0 {
 		if ev.Reminders, err = remindersOf(in.ReminderMinutes); err != nil {
-			return eventOutput{}, err
+			return nil, err
 		}
 	}
 	if in.Meet {
@@ -193,9 +202,14 @@ func (c *cal) create(ctx context.Context, t target, in createEventInput) (eventO
 	if err := applyExtras(ev, eventExtras{EventType: x.EventType, AutoDecline: x.AutoDecline, DeclineMessage: x.DeclineMessage, WorkingLocation: x.WorkingLocation,
 		Location: in.Location, OptionalAttendees: x.OptionalAttendees, ShowAsFree: x.ShowAsFree, Attachments: x.Attachments,
 		GuestsCanModify: x.GuestsCanModify, GuestsCanInvite: x.GuestsCanInvite, GuestsCanSee: x.GuestsCanSee}, t); err != nil {
-		return eventOutput{}, err
+		return nil, err
 	}
-	conflicts, err := c.checkConflicts(ctx, t, ev, x.RefuseConflicts, nil)
+	return ev, nil
+}
+
+// write looks up the conflicts of a built event (refusing on them when asked) and inserts it.
+func (c *cal) write(ctx context.Context, t target, ev *event, in createEventInput) (eventOutput, error) {
+	conflicts, err := c.checkConflicts(ctx, t, ev, in.RefuseConflicts, nil)
 	if err != nil {
 		return eventOutput{}, err
 	}
