@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -166,5 +167,42 @@ func TestListEventTypes(t *testing.T) {
 	out, _ = mcptest.CallFor[listEventsOutput](t, cs, "list_events", map[string]any{"time_min": "2026-03-16", "time_max": "2026-03-17"})
 	if len(out.Events) != 1 || out.Events[0].EventType != "" || f.Calls("GET", "/events")[1].Query.Has("eventTypes") {
 		t.Errorf("unfiltered %+v", out.Events)
+	}
+}
+
+// TestFreeSlotsRespectStatusEvents: out of office and focus time are busy (Google's free/busy
+// counts them), and working_location keeps only the times the working location events place
+// the user there.
+func TestFreeSlotsRespectStatusEvents(t *testing.T) {
+	t.Parallel()
+	f, cs := startWith(t, addStatusEvents)
+	week := map[string]any{"duration_minutes": 60, "time_min": "2026-03-17", "time_max": "2026-03-20", "time_zone": "Europe/Berlin"}
+	slots, _ := mcptest.CallFor[freeSlotsOutput](t, cs, "find_free_slots", week)
+	want := []interval{
+		{berlin("2026-03-17T09:00"), berlin("2026-03-17T17:00")},
+		{berlin("2026-03-18T09:00"), berlin("2026-03-18T17:00")},
+		{berlin("2026-03-19T11:00"), berlin("2026-03-19T13:00")}, // focus time before, out of office after
+	}
+	if !slices.Equal(slots.Slots, want) {
+		t.Errorf("slots %+v, want %+v", slots.Slots, want)
+	}
+	for kind, want := range map[string][]interval{
+		"office": {{berlin("2026-03-17T09:00"), berlin("2026-03-17T17:00")}},
+		"home":   {{berlin("2026-03-18T09:00"), berlin("2026-03-18T17:00")}},
+		"custom": {},
+	} {
+		args := maps.Clone(week)
+		args["working_location"] = kind
+		slots, _ := mcptest.CallFor[freeSlotsOutput](t, cs, "find_free_slots", args)
+		if !slices.Equal(slots.Slots, want) {
+			t.Errorf("%s: slots %+v, want %+v", kind, slots.Slots, want)
+		}
+	}
+	var asked bool
+	for _, r := range f.Calls("GET", "/calendars/primary/events") {
+		asked = asked || slices.Equal(r.Query["eventTypes"], []string{"workingLocation"})
+	}
+	if !asked {
+		t.Error("working locations not listed from the primary calendar")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -68,6 +69,7 @@ type freeSlotsInput struct {
 	IncludeWeekends bool     `json:"include_weekends,omitempty" jsonschema:"also search Saturdays and Sundays"`
 	TimeZone        string   `json:"time_zone,omitempty" jsonschema:"IANA zone of the working hours; default the first calendar's own"`
 	MaxSlots        int      `json:"max_slots,omitempty" jsonschema:"how many free windows to return" schema:"minimum=1,maximum=50,default=10"`
+	WorkingLocation string   `json:"working_location,omitempty" jsonschema:"only when your working location events say you work there" schema:"enum=home|office|custom"`
 }
 
 type freeSlotsOutput struct {
@@ -213,6 +215,13 @@ func (c *cal) findFreeSlots(ctx context.Context, _ *mcp.CallToolRequest, in free
 			}
 		}
 	}
+	if in.WorkingLocation != "" {
+		away, err := c.awayFrom(ctx, workingLocationTypes[in.WorkingLocation], min, max, loc)
+		if err != nil {
+			return nil, freeSlotsOutput{}, err
+		}
+		busy = append(busy, away...)
+	}
 	slots, more := freeWindows(busy, min, max, loc, sh, sm, eh, em, !in.IncludeWeekends, time.Duration(in.DurationMinutes)*time.Minute, in.MaxSlots)
 	out := freeSlotsOutput{TimeZone: loc.String(), Slots: []interval{}, More: more}
 	for _, s := range slots {
@@ -263,4 +272,43 @@ func freeWindows(busy []busySpan, min, max time.Time, loc *time.Location, sh, sm
 		}
 	}
 	return out, false
+}
+
+// awayFrom is the time between min and max when the user's primary calendar does not place
+// them at the working location kind (homeOffice, officeLocation, customLocation): the gaps
+// between its working location events of that kind, as busy spans.
+func (c *cal) awayFrom(ctx context.Context, kind string, min, max time.Time, loc *time.Location) ([]busySpan, error) {
+	q := url.Values{"singleEvents": {"true"}, "orderBy": {"startTime"}, "timeMin": {min.Format(time.RFC3339)}, "timeMax": {max.Format(time.RFC3339)},
+		"timeZone": {loc.String()}, "eventTypes": {typeWorkingLocation}, "maxResults": {"250"}}
+	var there []busySpan
+	for {
+		var res eventList
+		if err := c.google.Do(ctx, http.MethodGet, eventPath("primary"), q, nil, &res); err != nil {
+			return nil, c.google.Fail(err, "working locations")
+		}
+		for _, e := range res.Items {
+			if e.EventType == typeWorkingLocation && e.WorkingLocationProperties != nil && e.WorkingLocationProperties.Type == kind && e.Status != "cancelled" {
+				there = append(there, busySpan{instantOf(e.Start, loc), instantOf(e.End, loc)})
+			}
+		}
+		if res.NextPageToken == "" {
+			break
+		}
+		q.Set("pageToken", res.NextPageToken)
+	}
+	sort.Slice(there, func(i, j int) bool { return there[i].start.Before(there[j].start) })
+	var away []busySpan
+	cur := min
+	for _, s := range there {
+		if s.start.After(cur) {
+			away = append(away, busySpan{cur, s.start})
+		}
+		if s.end.After(cur) {
+			cur = s.end
+		}
+	}
+	if max.After(cur) {
+		away = append(away, busySpan{cur, max})
+	}
+	return away, nil
 }

@@ -283,6 +283,7 @@ func bounds(e *calendar.Event) (time.Time, time.Time) {
 func (c *Calendar) calEvents(cal string) []*calendar.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	cal = c.alias(cal)
 	var out []*calendar.Event
 	for _, e := range c.Events[cal] {
 		out = append(out, e)
@@ -294,5 +295,18 @@ func (c *Calendar) calEvents(cal string) []*calendar.Event {
 func (c *Calendar) Event(cal, id string) *calendar.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.Events[cal][id]
+	return c.Events[c.alias(cal)][id]
+}
+
+// alias turns "primary", which Google accepts for the user's own calendar, into its id; the
+// caller holds mu.
+func (c *Calendar) alias(cal string) string {
+	if cal == "primary" {
+		for _, l := range c.Lists {
+			if l.Primary {
+				return l.Id
+			}
+		}
+	}
+	return cal
 }
