@@ -103,7 +103,7 @@ func (o deleteOutput) Text() string { return o.Detail }
 
 func addChangeTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "create_event", Title: "Create an event", OpenWorld: true,
-		Description: "Create an event: timed or all-day, attendees, RRULE recurrence, reminders, Meet link, colour, visibility."}, c.createEvent)
+		Description: "Create an event: timed, all-day or recurring, with guests, Meet, attachments, or a status (out of office, focus time, working location); reports conflicts."}, c.createEvent)
 	kit.AddTool(s, kit.Tool{Name: "update_event", Title: "Update an event", OpenWorld: true,
 		Description: "Change only the given fields of an event, one occurrence, or a recurring series."}, c.updateEvent)
 	kit.AddTool(s, kit.Tool{Name: "delete_event", Title: "Delete an event", Destructive: true, OpenWorld: true,
