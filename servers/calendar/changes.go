@@ -44,8 +44,8 @@ type createExtras struct {
 	ShowAsFree        bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time (transparency)"`
 	Attachments       []string `json:"attachments,omitempty" jsonschema:"Google Drive file links" schema:"maxItems=25"`
 	GuestsCanModify   *bool    `json:"guests_can_modify,omitempty" jsonschema:"guests may edit the event; default false"`
-	GuestsCanInvite   *bool    `json:"guests_can_invite_others,omitempty" jsonschema:"default true"`
-	GuestsCanSee      *bool    `json:"guests_can_see_other_guests,omitempty" jsonschema:"default true"`
+	GuestsCanInvite   *bool    `json:"guests_can_invite_others,omitempty" jsonschema:"guests may invite others; default true"`
+	GuestsCanSee      *bool    `json:"guests_can_see_other_guests,omitempty" jsonschema:"guests see the guest list; default true"`
 	RefuseConflicts   bool     `json:"refuse_conflicts,omitempty" jsonschema:"do not create it over busy time; default: create it and list the conflicts"`
 }
 
