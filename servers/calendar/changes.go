@@ -198,10 +198,7 @@ func build(t target, in createEventInput) (*event, error) {
 	if in.Meet {
 		ev.ConferenceData = &conferenceData{CreateRequest: &createConferenceRequest{RequestID: requestID(), ConferenceSolutionKey: conferenceSolutionKey{Type: "hangoutsMeet"}}}
 	}
-	x := in.createExtras
-	if err := applyExtras(ev, eventExtras{EventType: x.EventType, AutoDecline: x.AutoDecline, DeclineMessage: x.DeclineMessage, WorkingLocation: x.WorkingLocation,
-		Location: in.Location, OptionalAttendees: x.OptionalAttendees, ShowAsFree: x.ShowAsFree, Attachments: x.Attachments,
-		GuestsCanModify: x.GuestsCanModify, GuestsCanInvite: x.GuestsCanInvite, GuestsCanSee: x.GuestsCanSee}, t); err != nil {
+	if err := applyExtras(ev, in.createExtras, in.Location, t); err != nil {
 		return nil, err
 	}
 	return ev, nil

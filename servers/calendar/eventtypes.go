@@ -31,25 +31,11 @@ var workingLocationTypes = map[string]string{
 	"custom": "customLocation",
 }
 
-// eventExtras are create_event's fields beyond the basic ones, shared with create_events.
-type eventExtras struct {
-	EventType         string
-	AutoDecline       string
-	DeclineMessage    string
-	WorkingLocation   string
-	Location          string
-	OptionalAttendees []string
-	ShowAsFree        bool
-	Attachments       []string
-	GuestsCanModify   *bool
-	GuestsCanInvite   *bool
-	GuestsCanSee      *bool
-}
-
 // applyExtras sets the event type with its properties, transparency, optional attendees,
 // attachments and guest permissions on ev, refusing combinations Google would refuse (and
-// saying what to do instead) before anything is sent.
-func applyExtras(ev *event, x eventExtras, t target) error {
+// saying what to do instead) before anything is sent. location is the event's, which names a
+// working location.
+func applyExtras(ev *event, x createExtras, location string, t target) error {
 	typ := x.EventType
 	if typ == "" {
 		typ = typeDefault
@@ -92,12 +78,12 @@ func applyExtras(ev *event, x eventExtras, t target) error {
 		case "homeOffice":
 			p.HomeOffice = &struct{}{}
 		case "officeLocation":
-			p.OfficeLocation = &locationLabel{Label: x.Location}
+			p.OfficeLocation = &locationLabel{Label: location}
 		default:
-			if x.Location == "" {
+			if location == "" {
 				return kit.Errorf(kit.CodeInvalidInput, "working_location custom needs location, its label (e.g. Café Luz)")
 			}
-			p.CustomLocation = &locationLabel{Label: x.Location}
+			p.CustomLocation = &locationLabel{Label: location}
 		}
 		ev.WorkingLocationProperties = p
 		ev.Transparency, ev.Visibility = "transparent", "public"
