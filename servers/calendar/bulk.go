@@ -43,7 +43,7 @@ type bulkFailure struct {
 }
 
 type createEventsOutput struct {
-	Created []eventOutput `json:"created"`
+	Created []writeOutput `json:"created"`
 	Failed  []bulkFailure `json:"failed,omitempty"`
 }
 
@@ -89,7 +89,7 @@ func (c *cal) createEvents(ctx context.Context, _ *mcp.CallToolRequest, in creat
 			return nil, createEventsOutput{}, kit.Errorf(kit.CodeInvalidInput, "events[%d] %q: %s (nothing was created)", i, e.Summary, err.Error())
 		}
 	}
-	out := createEventsOutput{Created: []eventOutput{}}
+	out := createEventsOutput{Created: []writeOutput{}}
 	for i, ev := range bodies {
 		if ctx.Err() != nil {
 			return nil, out, c.google.Fail(ctx.Err(), "create_events")

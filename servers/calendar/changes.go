@@ -151,24 +151,24 @@ func requestID() string {
 	return hex.EncodeToString(b)
 }
 
-func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in createEventInput) (*mcp.CallToolResult, eventOutput, error) {
+func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in createEventInput) (*mcp.CallToolResult, writeOutput, error) {
 	t, err := c.one(ctx, in.Calendar, in.TimeZone)
 	if err != nil {
-		return nil, eventOutput{}, err
+		return nil, writeOutput{}, err
 	}
 	out, err := c.create(ctx, t, in)
 	if err != nil {
-		return nil, eventOutput{}, err
+		return nil, writeOutput{}, err
 	}
 	return nil, out, nil
 }
 
 // create checks and creates one event on t: the body is built and checked in full, then
 // conflicts are looked up, and only then is anything written.
-func (c *cal) create(ctx context.Context, t target, in createEventInput) (eventOutput, error) {
+func (c *cal) create(ctx context.Context, t target, in createEventInput) (writeOutput, error) {
 	ev, err := build(t, in)
 	if err != nil {
-		return eventOutput{}, err
+		return writeOutput{}, err
 	}
 	return c.write(ctx, t, ev, in)
 }
@@ -205,20 +205,20 @@ func build(t target, in createEventInput) (*event, error) {
 }
 
 // write looks up the conflicts of a built event (refusing on them when asked) and inserts it.
-func (c *cal) write(ctx context.Context, t target, ev *event, in createEventInput) (eventOutput, error) {
+func (c *cal) write(ctx context.Context, t target, ev *event, in createEventInput) (writeOutput, error) {
 	conflicts, err := c.checkConflicts(ctx, t, ev, in.RefuseConflicts, nil)
 	if err != nil {
-		return eventOutput{}, err
+		return writeOutput{}, err
 	}
 	got, err := c.insertEvent(ctx, t.ID, ev, sendUpdates(in.SendUpdates), in.Meet)
 	var ae *googleserver.APIError
 	if errors.As(err, &ae) && ae.HasReason("requiredAccessLevel") {
-		return eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "calendar %q is read-only for you (Google: %s): pick one whose access_role is owner or writer in list_calendars", t.Name, ae.Message)
+		return writeOutput{}, kit.Errorf(kit.CodeInvalidInput, "calendar %q is read-only for you (Google: %s): pick one whose access_role is owner or writer in list_calendars", t.Name, ae.Message)
 	}
 	if err != nil {
-		return eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
+		return writeOutput{}, c.google.Fail(err, "calendar "+t.Name)
 	}
-	return eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created", Conflicts: conflicts}, nil
+	return writeOutput{eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, conflicts}, nil
 }
 
 // scopeOf checks a scope against the event: an occurrence defaults to this, a series or a
@@ -339,44 +339,44 @@ func withPatch(e *event, p eventPatch) (eventPatch, error) {
 	return out, nil
 }
 
-func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in updateEventInput) (*mcp.CallToolResult, eventOutput, error) {
+func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in updateEventInput) (*mcp.CallToolResult, writeOutput, error) {
 	su := sendUpdates(in.SendUpdates)
 	if (in.Start == "") != (in.End == "") && !isDate(in.Start) {
-		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "give start and end together")
+		return nil, writeOutput{}, kit.Errorf(kit.CodeInvalidInput, "give start and end together")
 	}
 	t, err := c.one(ctx, in.Calendar, in.TimeZone)
 	if err != nil {
-		return nil, eventOutput{}, err
+		return nil, writeOutput{}, err
 	}
 	ev, err := c.getEventByID(ctx, t.ID, in.EventID)
 	if err != nil {
-		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
+		return nil, writeOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	scope, err := scopeOf(in.Scope, ev)
 	if err != nil {
-		return nil, eventOutput{}, err
+		return nil, writeOutput{}, err
 	}
 	if in.Recurrence != nil && scope == "this" {
-		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "recurrence changes need scope all or following")
+		return nil, writeOutput{}, kit.Errorf(kit.CodeInvalidInput, "recurrence changes need scope all or following")
 	}
 	patch := eventPatch{}
 	if err := applyFields(patch, in, ev); err != nil {
-		return nil, eventOutput{}, err
+		return nil, writeOutput{}, err
 	}
 	var newStart, newEnd *eventDateTime
 	if in.Start != "" {
 		if newStart, newEnd, err = span(in.Start, in.End, t.Zone); err != nil {
-			return nil, eventOutput{}, err
+			return nil, writeOutput{}, err
 		}
 	}
 	conflicts, err := c.updateConflicts(ctx, t, ev, in, newStart, newEnd)
 	if err != nil {
-		return nil, eventOutput{}, err
+		return nil, writeOutput{}, err
 	}
 	var master *event
 	if scope != "this" && ev.RecurringEventID != "" {
 		if master, err = c.getEventByID(ctx, t.ID, ev.RecurringEventID); err != nil {
-			return nil, eventOutput{}, c.google.Fail(err, "series "+ev.RecurringEventID)
+			return nil, writeOutput{}, c.google.Fail(err, "series "+ev.RecurringEventID)
 		}
 		if scope == "following" && sameStart(master.Start, ev.OriginalStartTime) {
 			scope = "all" // from the first occurrence on is the whole series; a split would leave an empty one
@@ -387,9 +387,9 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		patch.setSpan(newStart, newEnd)
 		got, err := c.patchEvent(ctx, t.ID, ev.ID, patch, su)
 		if err != nil {
-			return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
+			return nil, writeOutput{}, c.google.Fail(err, "event "+in.EventID)
 		}
-		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated", Conflicts: conflicts}, nil
+		return nil, writeOutput{eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated"}, conflicts}, nil
 	case scope == "all":
 		if master == nil {
 			master = ev
@@ -400,14 +400,14 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		}
 		got, err := c.patchEvent(ctx, t.ID, master.ID, patch, su)
 		if err != nil {
-			return nil, eventOutput{}, c.google.Fail(err, "series "+master.ID)
+			return nil, writeOutput{}, c.google.Fail(err, "series "+master.ID)
 		}
-		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (whole series)", Conflicts: conflicts}, nil
+		return nil, writeOutput{eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (whole series)"}, conflicts}, nil
 	}
 	// following: end the series before this occurrence and start a new one from it.
 	rest, err := c.splitSeries(ctx, t, master, ev, su)
 	if err != nil {
-		return nil, eventOutput{}, err
+		return nil, writeOutput{}, err
 	}
 	next := &event{Summary: master.Summary, Location: master.Location, Description: master.Description, Attendees: master.Attendees,
 		Reminders: master.Reminders, ColorID: master.ColorID, Visibility: master.Visibility, Transparency: master.Transparency,
@@ -423,13 +423,13 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 	}
 	body, err := withPatch(next, patch)
 	if err != nil {
-		return nil, eventOutput{}, err
+		return nil, writeOutput{}, err
 	}
 	got, err := c.insertEvent(ctx, t.ID, body, su, false)
 	if err != nil {
-		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
+		return nil, writeOutput{}, c.google.Fail(err, "calendar "+t.Name)
 	}
-	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (this and following: new series " + got.ID + ", earlier occurrences stay in " + master.ID + ")", Conflicts: conflicts}, nil
+	return nil, writeOutput{eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (this and following: new series " + got.ID + ", earlier occurrences stay in " + master.ID + ")"}, conflicts}, nil
 }
 
 // splitSeries ends master just before occurrence and returns the recurrence the series from

@@ -16,10 +16,10 @@ const maxConflicts = 20
 
 // conflict is an existing event that blocks part of a new or moved event's time.
 type conflict struct {
-	ID      string    `json:"id"`
-	Summary string    `json:"summary"`
-	Start   eventTime `json:"start"`
-	End     eventTime `json:"end"`
+	ID      string `json:"id"`
+	Summary string `json:"summary"`
+	Start   string `json:"start"`
+	End     string `json:"end"`
 }
 
 func (c conflict) String() string {
@@ -71,7 +71,7 @@ func (c *cal) conflicts(ctx context.Context, t target, start, end *eventDateTime
 		if es, ee := instantOf(e.Start, t.Zone), instantOf(e.End, t.Zone); !es.Before(to) || !ee.After(from) {
 			continue
 		}
-		out = append(out, conflict{ID: e.ID, Summary: e.Summary, Start: renderStart(e.Start, t.Zone), End: renderEnd(e.End, t.Zone)})
+		out = append(out, conflict{ID: e.ID, Summary: e.Summary, Start: renderStart(e.Start, t.Zone).String(), End: renderEnd(e.End, t.Zone).String()})
 		if len(out) == maxConflicts {
 			break
 		}

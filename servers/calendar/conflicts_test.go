@@ -91,7 +91,7 @@ func TestConflicts(t *testing.T) {
 				}
 				return
 			}
-			out, res := mcptest.CallFor[eventOutput](t, cs, tc.tool, tc.args)
+			out, res := mcptest.CallFor[writeOutput](t, cs, tc.tool, tc.args)
 			if got := conflictIDs(out.Conflicts); !slices.Equal(got, tc.want) {
 				t.Errorf("conflicts %v, want %v", got, tc.want)
 			}

@@ -182,17 +182,33 @@ type getEventInput struct {
 
 type eventOutput struct {
 	eventInfo
-	Action    string     `json:"action,omitempty"`
+	Action string `json:"action,omitempty"`
+}
+
+// writeOutput is what create_event, update_event and each event of create_events return: the
+// event and the busy events it overlaps.
+type writeOutput struct {
+	eventOutput
 	Conflicts []conflict `json:"conflicts,omitempty" jsonschema:"busy events it overlaps; it was written anyway"`
+}
+
+func (o writeOutput) Text() string {
+	s := o.eventOutput.Text()
+	if len(o.Conflicts) == 0 {
+		return s
+	}
+	first, rest, _ := strings.Cut(s, "\n")
+	s = first + "\nWarning: it overlaps " + conflictsText(o.Conflicts)
+	if rest != "" {
+		s += "\n" + rest
+	}
+	return s
 }
 
 func (o eventOutput) Text() string {
 	s := o.line()
 	if o.Action != "" {
 		s = "Event " + o.Action + ": " + s
-	}
-	if len(o.Conflicts) > 0 {
-		s += "\nWarning: it overlaps " + conflictsText(o.Conflicts)
 	}
 	if o.MeetLink != "" {
 		s += "\nMeet: " + o.MeetLink
