@@ -67,6 +67,7 @@ type updateEventInput struct {
 	Visibility      *string   `json:"visibility,omitempty" jsonschema:"who sees the event's details" schema:"enum=default|public|private|confidential"`
 	Optional        *[]string `json:"optional_attendees,omitempty" jsonschema:"replaces the optional attendees"`
 	ShowAsFree      *bool     `json:"show_as_free,omitempty" jsonschema:"true: do not block the time; false: block it"`
+	Attachments     *[]string `json:"attachments,omitempty" jsonschema:"replaces the Drive file links; [] removes them" schema:"maxItems=25"`
 	GuestsCanModify *bool     `json:"guests_can_modify,omitempty" jsonschema:"guests may edit the event"`
 	GuestsCanInvite *bool     `json:"guests_can_invite_others,omitempty" jsonschema:"guests may invite others"`
 	GuestsCanSee    *bool     `json:"guests_can_see_other_guests,omitempty" jsonschema:"guests see the guest list"`
@@ -284,6 +285,16 @@ func applyFields(p eventPatch, in updateEventInput, ev *event) error {
 			list = []eventAttendee{}
 		}
 		p["attendees"] = list
+	}
+	if in.Attachments != nil {
+		a, err := attachmentsOf(*in.Attachments)
+		if err != nil {
+			return err
+		}
+		if a == nil {
+			a = []eventAttachment{}
+		}
+		p["attachments"] = a
 	}
 	if in.ShowAsFree != nil {
 		p["transparency"] = map[bool]string{true: "transparent", false: "opaque"}[*in.ShowAsFree]

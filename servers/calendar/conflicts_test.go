@@ -163,6 +163,17 @@ func TestGuestsAttachmentsTransparency(t *testing.T) {
 	if _, sent := p["guestsCanInviteOthers"]; sent {
 		t.Errorf("unasked field sent: %v", p)
 	}
+	// Attachments are replaced; [] removes them.
+	for i, links := range [][]string{{"https://drive.google.com/file/d/f789/view"}, {}} {
+		_, _ = mcptest.CallFor[writeOutput](t, cs, "update_event", map[string]any{"event_id": "dentist", "attachments": links})
+		r := f.Calls("PATCH", "/events/dentist")[i]
+		if got := r.Body["attachments"].([]any); len(got) != len(links) || r.Query.Get("supportsAttachments") != "true" {
+			t.Errorf("attachments patched %v (%v)", got, r.Query)
+		}
+	}
+	if msg := mcptest.CallError(t, cs, "update_event", map[string]any{"event_id": "dentist", "attachments": []string{"ftp://drive.google.com/x"}}); !strings.Contains(msg, "not a Google Drive link") {
+		t.Errorf("bad attachment: %q", msg)
+	}
 	// With attendees too, both replace the list.
 	_, _ = mcptest.CallFor[eventOutput](t, cs, "update_event", map[string]any{"event_id": "review", "attendees": []string{"bob@example.com"}, "optional_attendees": []string{}})
 	if got := f.Calls("PATCH", "/events/review")[1].Body["attendees"].([]any); len(got) != 1 {
