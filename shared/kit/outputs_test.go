@@ -24,7 +24,9 @@ func TestOutputSchemaSharedByType(t *testing.T) {
 		Text string `json:"text"`
 	}
 	counter := func(n int) func(context.Context, *mcp.CallToolRequest, in) (*mcp.CallToolResult, count, error) {
-		return func(context.Context, *mcp.CallToolRequest, in) (*mcp.CallToolResult, count, error) { return nil, count{n}, nil }
+		return func(context.Context, *mcp.CallToolRequest, in) (*mcp.CallToolResult, count, error) {
+			return nil, count{n}, nil
+		}
 	}
 	s, err := New(Spec{Name: "outputs", Port: 9999, Setup: func(s *Server) error {
 		AddTool(s, Tool{Name: "one", Description: "One."}, counter(1))
