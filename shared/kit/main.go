@@ -75,6 +75,7 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 		return 0
 	case cfg.Transport == config.TransportStdio:
 		s.StartBackground()
+		go debug.FreeOSMemory() // as for HTTP below
 		if err := s.RunStdio(ctx); err != nil {
 			s.log.Error("stdio transport failed", "error", err.Error())
 			return 1
