@@ -382,7 +382,7 @@ func TestReadOnlyAndSignIn(t *testing.T) {
 func TestAllToolsAnnotated(t *testing.T) {
 	t.Parallel()
 	_, cs := start(t)
-	googletest.CheckOpenWorld(t, cs, 11)
+	googletest.CheckOpenWorld(t, cs, 12)
 }
 
 func TestSeriesHelpers(t *testing.T) {

@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/calendar/v3"
 )
 
 type calendarInfo struct {
@@ -75,16 +76,11 @@ func addCalendarTools(s *kit.Server, c *cal) {
 }
 
 // calendars lists the calendar list, all pages.
-func (c *cal) calendars(ctx context.Context) ([]*calendar.CalendarListEntry, error) {
-	var all []*calendar.CalendarListEntry
-	err := c.svc.CalendarList.List().MaxResults(250).Pages(ctx, func(l *calendar.CalendarList) error {
-		all = append(all, l.Items...)
-		return nil
-	})
-	return all, err
+func (c *cal) calendars(ctx context.Context) ([]*calendarListEntry, error) {
+	return c.calendarListAll(ctx)
 }
 
-func entryName(e *calendar.CalendarListEntry) string {
+func entryName(e *calendarListEntry) string {
 	if e.SummaryOverride != "" {
 		return e.SummaryOverride
 	}
@@ -98,7 +94,7 @@ func (c *cal) listCalendars(ctx context.Context, _ *mcp.CallToolRequest, _ noInp
 	}
 	out := listCalendarsOutput{Calendars: []calendarInfo{}}
 	for _, e := range list {
-		out.Calendars = append(out.Calendars, calendarInfo{ID: e.Id, Name: entryName(e), Primary: e.Primary, AccessRole: e.AccessRole, TimeZone: e.TimeZone, Color: e.BackgroundColor})
+		out.Calendars = append(out.Calendars, calendarInfo{ID: e.ID, Name: entryName(e), Primary: e.Primary, AccessRole: e.AccessRole, TimeZone: e.TimeZone, Color: e.BackgroundColor})
 	}
 	return nil, out, nil
 }
@@ -121,7 +117,8 @@ func (c *cal) currentTime(ctx context.Context, _ *mcp.CallToolRequest, in curren
 	default:
 		why := c.signInProblem()
 		if why == "" {
-			e, err := c.svc.CalendarList.Get("primary").Context(ctx).Do()
+			var e calendarListEntry
+			err := c.google.Do(ctx, http.MethodGet, "users/me/calendarList/primary", nil, nil, &e)
 			switch {
 			case ctx.Err() != nil:
 				return nil, currentTimeOutput{}, c.google.Fail(ctx.Err(), "primary calendar")
@@ -154,9 +151,10 @@ func (c *cal) signInProblem() string {
 
 // target is a calendar resolved from an id or a name, with the zone its times are read in.
 type target struct {
-	ID   string
-	Name string
-	Zone *time.Location
+	ID      string
+	Name    string
+	Zone    *time.Location
+	Primary bool // the signed-in user's own calendar, where status events live
 }
 
 // resolve turns ids or names (case-insensitive; "primary" included) into calendars with their
@@ -180,9 +178,9 @@ func (c *cal) resolve(ctx context.Context, refs []string, override string) ([]ta
 	seen := map[string]bool{}
 	for _, ref := range refs {
 		ref = strings.TrimSpace(ref)
-		var hit *calendar.CalendarListEntry
+		var hit *calendarListEntry
 		for _, e := range list {
-			if e.Id == ref || ref == "primary" && e.Primary {
+			if e.ID == ref || ref == "primary" && e.Primary {
 				hit = e
 				break
 			}
@@ -197,17 +195,17 @@ func (c *cal) resolve(ctx context.Context, refs []string, override string) ([]ta
 		}
 		if hit == nil {
 			// Not in the list: another calendar by id (a colleague's, a public one).
-			got, err := c.svc.Calendars.Get(ref).Context(ctx).Do()
-			if err != nil {
+			var got calendarResource
+			if err := c.google.Do(ctx, http.MethodGet, "calendars/"+url.PathEscape(ref), nil, nil, &got); err != nil {
 				return nil, c.google.Fail(err, fmt.Sprintf("calendar %q (give an id or a name from list_calendars)", ref))
 			}
-			hit = &calendar.CalendarListEntry{Id: got.Id, Summary: got.Summary, TimeZone: got.TimeZone}
+			hit = &calendarListEntry{ID: got.ID, Summary: got.Summary, TimeZone: got.TimeZone}
 		}
-		if seen[hit.Id] {
+		if seen[hit.ID] {
 			continue
 		}
-		seen[hit.Id] = true
-		t := target{ID: hit.Id, Name: entryName(hit), Zone: over}
+		seen[hit.ID] = true
+		t := target{ID: hit.ID, Name: entryName(hit), Zone: over, Primary: hit.Primary}
 		if t.Zone == nil {
 			if t.Zone, err = loadZone(hit.TimeZone); err != nil {
 				t.Zone = time.UTC

@@ -4,13 +4,16 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/calendar/v3"
 )
 
 type createEventInput struct {
@@ -28,6 +31,22 @@ type createEventInput struct {
 	Meet            bool     `json:"meet,omitempty" jsonschema:"add a Google Meet link"`
 	ColorID         string   `json:"color_id,omitempty" jsonschema:"event colour; default the calendar's" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
 	Visibility      string   `json:"visibility,omitempty" jsonschema:"who sees the event's details; default the calendar's setting" schema:"enum=default|public|private|confidential"`
+	createExtras
+}
+
+// createExtras are the arguments create_event shares with each item of create_events.
+type createExtras struct {
+	EventType         string   `json:"event_type,omitempty" jsonschema:"status events live on the primary calendar; outOfOffice and focusTime need times, not dates" schema:"enum=default|outOfOffice|focusTime|workingLocation,default=default"`
+	AutoDecline       string   `json:"auto_decline,omitempty" jsonschema:"outOfOffice, focusTime: decline conflicting invitations: all, only new ones, or none" schema:"enum=none|all|new"`
+	DeclineMessage    string   `json:"decline_message,omitempty" jsonschema:"outOfOffice, focusTime: note sent with the declines"`
+	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where; location is the label" schema:"enum=home|office|custom"`
+	OptionalAttendees []string `json:"optional_attendees,omitempty" jsonschema:"email addresses invited as optional"`
+	ShowAsFree        bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time (transparency)"`
+	Attachments       []string `json:"attachments,omitempty" jsonschema:"Google Drive file links" schema:"maxItems=25"`
+	GuestsCanModify   *bool    `json:"guests_can_modify,omitempty" jsonschema:"guests may edit the event; default false"`
+	GuestsCanInvite   *bool    `json:"guests_can_invite_others,omitempty" jsonschema:"guests may invite others; default true"`
+	GuestsCanSee      *bool    `json:"guests_can_see_other_guests,omitempty" jsonschema:"guests see the guest list; default true"`
+	RefuseConflicts   bool     `json:"refuse_conflicts,omitempty" jsonschema:"do not create it over busy time; default: create it and list the conflicts"`
 }
 
 type updateEventInput struct {
@@ -46,6 +65,13 @@ type updateEventInput struct {
 	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; [] means the calendar's defaults" schema:"maxItems=5,minimum=0,maximum=40320"`
 	ColorID         *string   `json:"color_id,omitempty" jsonschema:"new event colour" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
 	Visibility      *string   `json:"visibility,omitempty" jsonschema:"who sees the event's details" schema:"enum=default|public|private|confidential"`
+	Optional        *[]string `json:"optional_attendees,omitempty" jsonschema:"replaces the optional attendees"`
+	ShowAsFree      *bool     `json:"show_as_free,omitempty" jsonschema:"true: do not block the time; false: block it"`
+	Attachments     *[]string `json:"attachments,omitempty" jsonschema:"replaces the Drive file links; [] removes them" schema:"maxItems=25"`
+	GuestsCanModify *bool     `json:"guests_can_modify,omitempty" jsonschema:"guests may edit the event"`
+	GuestsCanInvite *bool     `json:"guests_can_invite_others,omitempty" jsonschema:"guests may invite others"`
+	GuestsCanSee    *bool     `json:"guests_can_see_other_guests,omitempty" jsonschema:"guests see the guest list"`
+	RefuseConflicts bool      `json:"refuse_conflicts,omitempty" jsonschema:"do not move it over busy time; default: move it and list the conflicts"`
 }
 
 type deleteEventInput struct {
@@ -78,7 +104,7 @@ func (o deleteOutput) Text() string { return o.Detail }
 
 func addChangeTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "create_event", Title: "Create an event", OpenWorld: true,
-		Description: "Create an event: timed or all-day, attendees, RRULE recurrence, reminders, Meet link, colour, visibility."}, c.createEvent)
+		Description: "Create an event: timed, all-day or recurring, with guests, Meet, attachments, or a status (out of office, focus time, working location); reports conflicts."}, c.createEvent)
 	kit.AddTool(s, kit.Tool{Name: "update_event", Title: "Update an event", OpenWorld: true,
 		Description: "Change only the given fields of an event, one occurrence, or a recurring series."}, c.updateEvent)
 	kit.AddTool(s, kit.Tool{Name: "delete_event", Title: "Delete an event", Destructive: true, OpenWorld: true,
@@ -97,25 +123,25 @@ func sendUpdates(s string) string {
 	return s
 }
 
-func attendeesOf(emails []string) ([]*calendar.EventAttendee, error) {
-	out := []*calendar.EventAttendee{}
+func attendeesOf(emails []string) ([]eventAttendee, error) {
+	out := []eventAttendee{}
 	for _, a := range emails {
 		a = strings.TrimSpace(a)
 		if !strings.Contains(a, "@") {
 			return nil, kit.Errorf(kit.CodeInvalidInput, "attendee %q is not an email address", a)
 		}
-		out = append(out, &calendar.EventAttendee{Email: a})
+		out = append(out, eventAttendee{Email: a})
 	}
 	return out, nil
 }
 
-func remindersOf(mins []int64) (*calendar.EventReminders, error) {
+func remindersOf(mins []int64) (*eventReminders, error) {
 	if len(mins) == 0 {
-		return &calendar.EventReminders{UseDefault: true, ForceSendFields: []string{"UseDefault"}}, nil
+		return &eventReminders{UseDefault: true}, nil
 	}
-	r := &calendar.EventReminders{UseDefault: false, ForceSendFields: []string{"UseDefault"}}
+	r := &eventReminders{UseDefault: false}
 	for _, m := range mins {
-		r.Overrides = append(r.Overrides, &calendar.EventReminder{Method: "popup", Minutes: m, ForceSendFields: []string{"Minutes"}})
+		r.Overrides = append(r.Overrides, eventReminder{Method: "popup", Minutes: m})
 	}
 	return r, nil
 }
@@ -126,48 +152,80 @@ func requestID() string {
 	return hex.EncodeToString(b)
 }
 
-func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in createEventInput) (*mcp.CallToolResult, eventOutput, error) {
-	if strings.TrimSpace(in.Summary) == "" {
-		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "summary is empty: give the event a title")
-	}
-	su := sendUpdates(in.SendUpdates)
+func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in createEventInput) (*mcp.CallToolResult, writeOutput, error) {
 	t, err := c.one(ctx, in.Calendar, in.TimeZone)
 	if err != nil {
-		return nil, eventOutput{}, err
+		return nil, writeOutput{}, err
+	}
+	out, err := c.create(ctx, t, in)
+	if err != nil {
+		return nil, writeOutput{}, err
+	}
+	return nil, out, nil
+}
+
+// create checks and creates one event on t: the body is built and checked in full, then
+// conflicts are looked up, and only then is anything written.
+func (c *cal) create(ctx context.Context, t target, in createEventInput) (writeOutput, error) {
+	ev, err := build(t, in)
+	if err != nil {
+		return writeOutput{}, err
+	}
+	return c.write(ctx, t, ev, in)
+}
+
+// build makes the body of a new event on t, refusing what Google would refuse.
+func build(t target, in createEventInput) (*event, error) {
+	if strings.TrimSpace(in.Summary) == "" {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "summary is empty: give the event a title")
 	}
 	start, end, err := span(in.Start, in.End, t.Zone)
 	if err != nil {
-		return nil, eventOutput{}, err
+		return nil, err
 	}
-	ev := &calendar.Event{Summary: in.Summary, Start: start, End: end, Location: in.Location, Description: in.Description,
-		Recurrence: normalizeRecurrence(in.Recurrence), ColorId: in.ColorID, Visibility: in.Visibility}
+	ev := &event{Summary: in.Summary, Start: start, End: end, Location: in.Location, Description: in.Description,
+		Recurrence: normalizeRecurrence(in.Recurrence), ColorID: in.ColorID, Visibility: in.Visibility}
 	if start.Date != "" && len(ev.Recurrence) > 0 {
 		ev.Start.TimeZone, ev.End.TimeZone = t.Zone.String(), t.Zone.String()
 	}
 	if ev.Attendees, err = attendeesOf(in.Attendees); err != nil {
-		return nil, eventOutput{}, err
+		return nil, err
 	}
 	if len(in.ReminderMinutes) > 0 {
 		if ev.Reminders, err = remindersOf(in.ReminderMinutes); err != nil {
-			return nil, eventOutput{}, err
+			return nil, err
 		}
 	}
-	call := c.svc.Events.Insert(t.ID, ev).SendUpdates(su).Context(ctx)
 	if in.Meet {
-		ev.ConferenceData = &calendar.ConferenceData{CreateRequest: &calendar.CreateConferenceRequest{RequestId: requestID(), ConferenceSolutionKey: &calendar.ConferenceSolutionKey{Type: "hangoutsMeet"}}}
-		call = call.ConferenceDataVersion(1)
+		ev.ConferenceData = &conferenceData{CreateRequest: &createConferenceRequest{RequestID: requestID(), ConferenceSolutionKey: conferenceSolutionKey{Type: "hangoutsMeet"}}}
 	}
-	got, err := call.Do()
+	if err := applyExtras(ev, in.createExtras, in.Location, t); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+// write looks up the conflicts of a built event (refusing on them when asked) and inserts it.
+func (c *cal) write(ctx context.Context, t target, ev *event, in createEventInput) (writeOutput, error) {
+	conflicts, err := c.checkConflicts(ctx, t, ev, in.RefuseConflicts, nil)
 	if err != nil {
-		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
+		return writeOutput{}, err
 	}
-	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, nil
+	got, err := c.insertEvent(ctx, t.ID, ev, sendUpdates(in.SendUpdates), in.Meet)
+	var ae *googleserver.APIError
+	if errors.As(err, &ae) && ae.HasReason("requiredAccessLevel") {
+		return writeOutput{}, kit.Errorf(kit.CodeInvalidInput, "calendar %q is read-only for you (Google: %s): pick one whose access_role is owner or writer in list_calendars", t.Name, ae.Message)
+	}
+	if err != nil {
+		return writeOutput{}, c.google.Fail(err, "calendar "+t.Name)
+	}
+	return writeOutput{eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, conflicts}, nil
 }
 
 // scopeOf checks a scope against the event: an occurrence defaults to this, a series or a
 // single event to all.
-func scopeOf(scope string, e *calendar.Event) (string, error) {
-	occurrence := e.RecurringEventId != ""
+func scopeOf(scope string, e *event) (string, error) {
+	occurrence := e.RecurringEventID != ""
 	switch scope {
 	case "":
 		if occurrence {
@@ -177,7 +235,7 @@ func scopeOf(scope string, e *calendar.Event) (string, error) {
 	case "this", "following":
 		if !occurrence {
 			if len(e.Recurrence) > 0 {
-				return "", kit.Errorf(kit.CodeInvalidInput, "scope %s needs an occurrence id: list_events shows each occurrence's id (with recurring_event_id %s)", scope, e.Id)
+				return "", kit.Errorf(kit.CodeInvalidInput, "scope %s needs an occurrence id: list_events shows each occurrence's id (with recurring_event_id %s)", scope, e.ID)
 			}
 			return "all", nil // not recurring: the event itself
 		}
@@ -185,173 +243,234 @@ func scopeOf(scope string, e *calendar.Event) (string, error) {
 	return scope, nil // all, or this/following of an occurrence
 }
 
-// applyFields copies the given fields onto a patch; start and end are applied by the caller.
-func applyFields(p *calendar.Event, in updateEventInput) error {
+// applyFields copies the given fields onto a patch, empty values included (they clear the
+// field); start and end are applied by the caller. ev is the event as it is: optional_attendees
+// alone keeps its required attendees.
+func applyFields(p eventPatch, in updateEventInput, ev *event) error {
 	if in.Summary != nil {
-		p.Summary = *in.Summary
-		p.ForceSendFields = append(p.ForceSendFields, "Summary")
+		p["summary"] = *in.Summary
 	}
 	if in.Location != nil {
-		p.Location = *in.Location
-		p.ForceSendFields = append(p.ForceSendFields, "Location")
+		p["location"] = *in.Location
 	}
 	if in.Description != nil {
-		p.Description = *in.Description
-		p.ForceSendFields = append(p.ForceSendFields, "Description")
+		p["description"] = *in.Description
 	}
-	if in.Attendees != nil {
-		a, err := attendeesOf(*in.Attendees)
+	if in.Attendees != nil || in.Optional != nil {
+		var list []eventAttendee
+		if in.Attendees != nil {
+			a, err := attendeesOf(*in.Attendees)
+			if err != nil {
+				return err
+			}
+			list = a
+		} else {
+			for _, a := range ev.Attendees {
+				if !a.Optional {
+					list = append(list, a)
+				}
+			}
+		}
+		if in.Optional != nil {
+			opt, err := attendeesOf(*in.Optional)
+			if err != nil {
+				return err
+			}
+			for _, a := range opt {
+				a.Optional = true
+				list = append(list, a)
+			}
+		}
+		if list == nil {
+			list = []eventAttendee{}
+		}
+		p["attendees"] = list
+	}
+	if in.Attachments != nil {
+		a, err := attachmentsOf(*in.Attachments)
 		if err != nil {
 			return err
 		}
-		p.Attendees = a
-		p.ForceSendFields = append(p.ForceSendFields, "Attendees")
+		if a == nil {
+			a = []eventAttachment{}
+		}
+		p["attachments"] = a
+	}
+	if in.ShowAsFree != nil {
+		p["transparency"] = map[bool]string{true: "transparent", false: "opaque"}[*in.ShowAsFree]
+	}
+	if in.GuestsCanModify != nil {
+		p["guestsCanModify"] = *in.GuestsCanModify
+	}
+	if in.GuestsCanInvite != nil {
+		p["guestsCanInviteOthers"] = *in.GuestsCanInvite
+	}
+	if in.GuestsCanSee != nil {
+		p["guestsCanSeeOtherGuests"] = *in.GuestsCanSee
 	}
 	if in.ReminderMinutes != nil {
 		r, err := remindersOf(*in.ReminderMinutes)
 		if err != nil {
 			return err
 		}
-		p.Reminders = r
+		p["reminders"] = r
 	}
 	if in.ColorID != nil {
-		p.ColorId = *in.ColorID
-		p.ForceSendFields = append(p.ForceSendFields, "ColorId")
+		p["colorId"] = *in.ColorID
 	}
 	if in.Visibility != nil {
-		p.Visibility = *in.Visibility
-		p.ForceSendFields = append(p.ForceSendFields, "Visibility")
+		p["visibility"] = *in.Visibility
 	}
 	if in.Recurrence != nil {
-		p.Recurrence = normalizeRecurrence(*in.Recurrence)
-		p.ForceSendFields = append(p.ForceSendFields, "Recurrence")
+		p["recurrence"] = normalizeRecurrence(*in.Recurrence)
 	}
 	return nil
 }
 
-func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in updateEventInput) (*mcp.CallToolResult, eventOutput, error) {
+// setSpan puts a new start and end into a patch when they were given.
+func (p eventPatch) setSpan(start, end *eventDateTime) {
+	if start != nil {
+		p["start"], p["end"] = start, end
+	}
+}
+
+// withPatch is e as a JSON object with the patch's fields laid over it.
+func withPatch(e *event, p eventPatch) (eventPatch, error) {
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("encode event: %w", err)
+	}
+	out := eventPatch{}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, fmt.Errorf("encode event: %w", err)
+	}
+	for k, v := range p {
+		out[k] = v
+	}
+	return out, nil
+}
+
+func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in updateEventInput) (*mcp.CallToolResult, writeOutput, error) {
 	su := sendUpdates(in.SendUpdates)
 	if (in.Start == "") != (in.End == "") && !isDate(in.Start) {
-		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "give start and end together")
+		return nil, writeOutput{}, kit.Errorf(kit.CodeInvalidInput, "give start and end together")
 	}
 	t, err := c.one(ctx, in.Calendar, in.TimeZone)
 	if err != nil {
-		return nil, eventOutput{}, err
+		return nil, writeOutput{}, err
 	}
-	ev, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
+	ev, err := c.getEventByID(ctx, t.ID, in.EventID)
 	if err != nil {
-		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
+		return nil, writeOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	scope, err := scopeOf(in.Scope, ev)
 	if err != nil {
-		return nil, eventOutput{}, err
+		return nil, writeOutput{}, err
 	}
 	if in.Recurrence != nil && scope == "this" {
-		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "recurrence changes need scope all or following")
+		return nil, writeOutput{}, kit.Errorf(kit.CodeInvalidInput, "recurrence changes need scope all or following")
 	}
-	patch := &calendar.Event{}
-	if err := applyFields(patch, in); err != nil {
-		return nil, eventOutput{}, err
+	patch := eventPatch{}
+	if err := applyFields(patch, in, ev); err != nil {
+		return nil, writeOutput{}, err
 	}
-	var newStart, newEnd *calendar.EventDateTime
+	var newStart, newEnd *eventDateTime
 	if in.Start != "" {
 		if newStart, newEnd, err = span(in.Start, in.End, t.Zone); err != nil {
-			return nil, eventOutput{}, err
+			return nil, writeOutput{}, err
 		}
 	}
-	var master *calendar.Event
-	if scope != "this" && ev.RecurringEventId != "" {
-		if master, err = c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do(); err != nil {
-			return nil, eventOutput{}, c.google.Fail(err, "series "+ev.RecurringEventId)
+	conflicts, err := c.updateConflicts(ctx, t, ev, in, newStart, newEnd)
+	if err != nil {
+		return nil, writeOutput{}, err
+	}
+	var master *event
+	if scope != "this" && ev.RecurringEventID != "" {
+		if master, err = c.getEventByID(ctx, t.ID, ev.RecurringEventID); err != nil {
+			return nil, writeOutput{}, c.google.Fail(err, "series "+ev.RecurringEventID)
 		}
 		if scope == "following" && sameStart(master.Start, ev.OriginalStartTime) {
 			scope = "all" // from the first occurrence on is the whole series; a split would leave an empty one
 		}
 	}
 	switch {
-	case scope == "this" || ev.RecurringEventId == "" && len(ev.Recurrence) == 0:
-		patch.Start, patch.End = newStart, newEnd
-		got, err := c.svc.Events.Patch(t.ID, ev.Id, patch).SendUpdates(su).Context(ctx).Do()
+	case scope == "this" || ev.RecurringEventID == "" && len(ev.Recurrence) == 0:
+		patch.setSpan(newStart, newEnd)
+		got, err := c.patchEvent(ctx, t.ID, ev.ID, patch, su)
 		if err != nil {
-			return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
+			return nil, writeOutput{}, c.google.Fail(err, "event "+in.EventID)
 		}
-		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated"}, nil
+		return nil, writeOutput{eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated"}, conflicts}, nil
 	case scope == "all":
 		if master == nil {
 			master = ev
 		}
 		if newStart != nil {
 			// Times given for one occurrence shift the whole series by the same amount.
-			patch.Start, patch.End = shiftSeries(master, ev, newStart, newEnd, t.Zone)
+			patch.setSpan(shiftSeries(master, ev, newStart, newEnd, t.Zone))
 		}
-		got, err := c.svc.Events.Patch(t.ID, master.Id, patch).SendUpdates(su).Context(ctx).Do()
+		got, err := c.patchEvent(ctx, t.ID, master.ID, patch, su)
 		if err != nil {
-			return nil, eventOutput{}, c.google.Fail(err, "series "+master.Id)
+			return nil, writeOutput{}, c.google.Fail(err, "series "+master.ID)
 		}
-		return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (whole series)"}, nil
+		return nil, writeOutput{eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (whole series)"}, conflicts}, nil
 	}
 	// following: end the series before this occurrence and start a new one from it.
 	rest, err := c.splitSeries(ctx, t, master, ev, su)
 	if err != nil {
-		return nil, eventOutput{}, err
+		return nil, writeOutput{}, err
 	}
-	next := &calendar.Event{Summary: master.Summary, Location: master.Location, Description: master.Description, Attendees: master.Attendees,
-		Reminders: master.Reminders, ColorId: master.ColorId, Visibility: master.Visibility, Transparency: master.Transparency,
+	next := &event{Summary: master.Summary, Location: master.Location, Description: master.Description, Attendees: master.Attendees,
+		Reminders: master.Reminders, ColorID: master.ColorID, Visibility: master.Visibility, Transparency: master.Transparency,
 		Recurrence: rest, Start: ev.OriginalStartTime, End: sameLength(master, ev.OriginalStartTime)}
 	if next.Start == nil {
 		next.Start, next.End = ev.Start, ev.End
 	}
 	if next.Start.TimeZone == "" && master.Start != nil {
-		next.Start = &calendar.EventDateTime{Date: next.Start.Date, DateTime: next.Start.DateTime, TimeZone: master.Start.TimeZone}
+		next.Start = &eventDateTime{Date: next.Start.Date, DateTime: next.Start.DateTime, TimeZone: master.Start.TimeZone}
 	}
 	if newStart != nil {
 		next.Start, next.End = newStart, newEnd
 	}
-	if err := applyFields(next, in); err != nil {
-		return nil, eventOutput{}, err
-	}
-	if next.Reminders != nil && !next.Reminders.UseDefault {
-		next.Reminders.ForceSendFields = []string{"UseDefault"}
-	}
-	got, err := c.svc.Events.Insert(t.ID, next).SendUpdates(su).Context(ctx).Do()
+	body, err := withPatch(next, patch)
 	if err != nil {
-		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
+		return nil, writeOutput{}, err
 	}
-	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (this and following: new series " + got.Id + ", earlier occurrences stay in " + master.Id + ")"}, nil
+	got, err := c.insertEvent(ctx, t.ID, body, su, false)
+	if err != nil {
+		return nil, writeOutput{}, c.google.Fail(err, "calendar "+t.Name)
+	}
+	return nil, writeOutput{eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (this and following: new series " + got.ID + ", earlier occurrences stay in " + master.ID + ")"}, conflicts}, nil
 }
 
 // splitSeries ends master just before occurrence and returns the recurrence the series from
 // occurrence on keeps (COUNT reduced by the occurrences already held by master).
-func (c *cal) splitSeries(ctx context.Context, t target, master, occurrence *calendar.Event, su string) ([]string, error) {
+func (c *cal) splitSeries(ctx context.Context, t target, master, occurrence *event, su string) ([]string, error) {
 	until, err := untilBefore(occurrence.OriginalStartTime)
 	if err != nil {
-		return nil, kit.Errorf(kit.CodeInvalidInput, "event %s is not an occurrence of a series", occurrence.Id)
+		return nil, kit.Errorf(kit.CodeInvalidInput, "event %s is not an occurrence of a series", occurrence.ID)
 	}
 	rest := master.Recurrence
 	if n := ruleCount(master.Recurrence); n > 0 {
-		before := 0
 		at := occurrence.OriginalStartTime.DateTime
 		if at == "" {
 			at = occurrence.OriginalStartTime.Date + "T00:00:00Z"
 		}
-		err := c.svc.Events.Instances(t.ID, master.Id).TimeMax(at).ShowDeleted(true).MaxResults(2500).Pages(ctx, func(l *calendar.Events) error {
-			before += len(l.Items)
-			return nil
-		})
+		before, err := c.countInstances(ctx, t.ID, master.ID, at)
 		if err != nil {
-			return nil, c.google.Fail(err, "series "+master.Id)
+			return nil, c.google.Fail(err, "series "+master.ID)
 		}
 		rest = withCount(master.Recurrence, max(n-before, 1))
 	}
-	patch := &calendar.Event{Recurrence: endSeries(master.Recurrence, until)}
-	if _, err := c.svc.Events.Patch(t.ID, master.Id, patch).SendUpdates(su).Context(ctx).Do(); err != nil {
-		return nil, c.google.Fail(err, "series "+master.Id)
+	patch := eventPatch{"recurrence": endSeries(master.Recurrence, until)}
+	if _, err := c.patchEvent(ctx, t.ID, master.ID, patch, su); err != nil {
+		return nil, c.google.Fail(err, "series "+master.ID)
 	}
 	return rest, nil
 }
 
 // sameLength is an end at the master's duration after start.
-func sameLength(master *calendar.Event, start *calendar.EventDateTime) *calendar.EventDateTime {
+func sameLength(master *event, start *eventDateTime) *eventDateTime {
 	if start == nil || master.Start == nil || master.End == nil {
 		return nil
 	}
@@ -359,18 +478,18 @@ func sameLength(master *calendar.Event, start *calendar.EventDateTime) *calendar
 		ms, _ := time.Parse(dateLayout, master.Start.Date)
 		me, _ := time.Parse(dateLayout, master.End.Date)
 		s, _ := time.Parse(dateLayout, start.Date)
-		return &calendar.EventDateTime{Date: s.Add(me.Sub(ms)).Format(dateLayout)}
+		return &eventDateTime{Date: s.Add(me.Sub(ms)).Format(dateLayout)}
 	}
 	ms, _ := time.Parse(time.RFC3339, master.Start.DateTime)
 	me, _ := time.Parse(time.RFC3339, master.End.DateTime)
 	s, _ := time.Parse(time.RFC3339, start.DateTime)
-	return &calendar.EventDateTime{DateTime: s.Add(me.Sub(ms)).Format(time.RFC3339), TimeZone: master.End.TimeZone}
+	return &eventDateTime{DateTime: s.Add(me.Sub(ms)).Format(time.RFC3339), TimeZone: master.End.TimeZone}
 }
 
 // shiftSeries moves a series' first start and end by what the new times change for the
 // occurrence they were given for; for the series itself they apply directly.
-func shiftSeries(master, ev *calendar.Event, newStart, newEnd *calendar.EventDateTime, loc *time.Location) (*calendar.EventDateTime, *calendar.EventDateTime) {
-	if ev.Id == master.Id || ev.OriginalStartTime == nil {
+func shiftSeries(master, ev *event, newStart, newEnd *eventDateTime, loc *time.Location) (*eventDateTime, *eventDateTime) {
+	if ev.ID == master.ID || ev.OriginalStartTime == nil {
 		return newStart, newEnd
 	}
 	if newStart.Date != "" || master.Start.Date != "" {
@@ -384,7 +503,7 @@ func shiftSeries(master, ev *calendar.Event, newStart, newEnd *calendar.EventDat
 		ms, _ := time.Parse(dateLayout, master.Start.Date)
 		days := int(n.Sub(o).Hours() / 24)
 		s := ms.AddDate(0, 0, days)
-		return &calendar.EventDateTime{Date: s.Format(dateLayout), TimeZone: master.Start.TimeZone}, &calendar.EventDateTime{Date: s.Add(ne.Sub(n)).Format(dateLayout), TimeZone: master.End.TimeZone}
+		return &eventDateTime{Date: s.Format(dateLayout), TimeZone: master.Start.TimeZone}, &eventDateTime{Date: s.Add(ne.Sub(n)).Format(dateLayout), TimeZone: master.End.TimeZone}
 	}
 	o, _ := time.Parse(time.RFC3339, ev.OriginalStartTime.DateTime)
 	n, _ := time.Parse(time.RFC3339, newStart.DateTime)
@@ -395,8 +514,8 @@ func shiftSeries(master, ev *calendar.Event, newStart, newEnd *calendar.EventDat
 	ol, nl, ml := o.In(loc), n.In(loc), ms.In(loc)
 	days := int(time.Date(nl.Year(), nl.Month(), nl.Day(), 0, 0, 0, 0, time.UTC).Sub(time.Date(ol.Year(), ol.Month(), ol.Day(), 0, 0, 0, 0, time.UTC)).Hours() / 24)
 	s := time.Date(ml.Year(), ml.Month(), ml.Day()+days, nl.Hour(), nl.Minute(), nl.Second(), 0, loc)
-	return &calendar.EventDateTime{DateTime: s.Format(time.RFC3339), TimeZone: loc.String()},
-		&calendar.EventDateTime{DateTime: s.Add(ne.Sub(n)).Format(time.RFC3339), TimeZone: loc.String()}
+	return &eventDateTime{DateTime: s.Format(time.RFC3339), TimeZone: loc.String()},
+		&eventDateTime{DateTime: s.Add(ne.Sub(n)).Format(time.RFC3339), TimeZone: loc.String()}
 }
 
 func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in deleteEventInput) (*mcp.CallToolResult, deleteOutput, error) {
@@ -405,7 +524,7 @@ func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in delete
 	if err != nil {
 		return nil, deleteOutput{}, err
 	}
-	ev, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
+	ev, err := c.getEventByID(ctx, t.ID, in.EventID)
 	if err != nil {
 		return nil, deleteOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
@@ -413,32 +532,32 @@ func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in delete
 	if err != nil {
 		return nil, deleteOutput{}, err
 	}
-	out := deleteOutput{EventID: ev.Id, Scope: scope}
+	out := deleteOutput{EventID: ev.ID, Scope: scope}
 	switch scope {
 	case "this":
-		err = c.svc.Events.Delete(t.ID, ev.Id).SendUpdates(su).Context(ctx).Do()
+		err = c.deleteEventByID(ctx, t.ID, ev.ID, su)
 		out.Detail = fmt.Sprintf("Deleted the occurrence %s of %q; the rest of the series stays.", renderStart(ev.Start, t.Zone), ev.Summary)
 	case "all":
-		id := ev.Id
-		if ev.RecurringEventId != "" {
-			id = ev.RecurringEventId
+		id := ev.ID
+		if ev.RecurringEventID != "" {
+			id = ev.RecurringEventID
 		}
 		out.EventID = id
-		err = c.svc.Events.Delete(t.ID, id).SendUpdates(su).Context(ctx).Do()
+		err = c.deleteEventByID(ctx, t.ID, id, su)
 		out.Detail = fmt.Sprintf("Deleted %q (every occurrence).", ev.Summary)
 	default:
-		master, gerr := c.svc.Events.Get(t.ID, ev.RecurringEventId).Context(ctx).Do()
+		master, gerr := c.getEventByID(ctx, t.ID, ev.RecurringEventID)
 		if gerr != nil {
-			return nil, deleteOutput{}, c.google.Fail(gerr, "series "+ev.RecurringEventId)
+			return nil, deleteOutput{}, c.google.Fail(gerr, "series "+ev.RecurringEventID)
 		}
 		if sameStart(master.Start, ev.OriginalStartTime) {
-			err = c.svc.Events.Delete(t.ID, master.Id).SendUpdates(su).Context(ctx).Do()
-			out.EventID = master.Id
+			err = c.deleteEventByID(ctx, t.ID, master.ID, su)
+			out.EventID = master.ID
 			out.Detail = fmt.Sprintf("Deleted %q: the occurrence was the first, so the whole series went.", ev.Summary)
 			break
 		}
 		_, err = c.splitSeries(ctx, t, master, ev, su)
-		out.EventID = master.Id
+		out.EventID = master.ID
 		out.Detail = fmt.Sprintf("Ended %q before %s: that occurrence and all later ones are gone.", ev.Summary, renderStart(ev.OriginalStartTime, t.Zone))
 	}
 	if err != nil {
@@ -447,7 +566,7 @@ func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in delete
 	return nil, out, nil
 }
 
-func sameStart(a, b *calendar.EventDateTime) bool {
+func sameStart(a, b *eventDateTime) bool {
 	if a == nil || b == nil {
 		return false
 	}
@@ -464,27 +583,27 @@ func (c *cal) respond(ctx context.Context, _ *mcp.CallToolRequest, in respondInp
 	if err != nil {
 		return nil, eventOutput{}, err
 	}
-	ev, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
+	ev, err := c.getEventByID(ctx, t.ID, in.EventID)
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	found := false
-	for _, a := range ev.Attendees {
-		if a.Self {
+	for i := range ev.Attendees {
+		if a := &ev.Attendees[i]; a.Self {
 			a.ResponseStatus, a.Comment, found = in.Response, in.Note, true
 		}
 	}
 	if !found {
 		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "you are not an invited attendee of %q (its organizer is %s)", ev.Summary, orgOf(ev))
 	}
-	got, err := c.svc.Events.Patch(t.ID, ev.Id, &calendar.Event{Attendees: ev.Attendees}).SendUpdates("all").Context(ctx).Do()
+	got, err := c.patchEvent(ctx, t.ID, ev.ID, eventPatch{"attendees": ev.Attendees}, "all")
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: in.Response}, nil
 }
 
-func orgOf(e *calendar.Event) string {
+func orgOf(e *event) string {
 	if e.Organizer == nil {
 		return "unknown"
 	}
@@ -500,8 +619,10 @@ func (c *cal) quickAdd(ctx context.Context, _ *mcp.CallToolRequest, in quickAddI
 	if err != nil {
 		return nil, eventOutput{}, err
 	}
-	got, err := c.svc.Events.QuickAdd(t.ID, in.Text).SendUpdates(su).Context(ctx).Do()
-	if err != nil {
+	q := sendQuery(su)
+	q.Set("text", in.Text)
+	got := &event{}
+	if err := c.google.Do(ctx, http.MethodPost, eventPath(t.ID)+"/quickAdd", q, nil, got); err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
 	}
 	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, nil

@@ -5,13 +5,15 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/calendar/v3"
 )
 
 const maxDescription = 2000
@@ -45,12 +47,25 @@ type eventInfo struct {
 	Visibility       string     `json:"visibility,omitempty"`
 	Reminders        []int64    `json:"reminder_minutes,omitempty"`
 	Link             string     `json:"link,omitempty"`
+	EventType        string     `json:"event_type,omitempty"`
+	AutoDecline      string     `json:"auto_decline,omitempty"`
+	WorkingLocation  string     `json:"working_location,omitempty"`
+	ShowAsFree       bool       `json:"show_as_free,omitempty"`
+	Attachments      []fileLink `json:"attachments,omitempty"`
+	GuestsCanModify  bool       `json:"guests_can_modify,omitempty"`
+	GuestsCannot     []string   `json:"guests_cannot,omitempty"`
 }
 
-func toInfo(e *calendar.Event, t target, descCap int) eventInfo {
-	info := eventInfo{ID: e.Id, CalendarID: t.ID, Summary: e.Summary, Start: renderStart(e.Start, t.Zone), End: renderEnd(e.End, t.Zone),
+// fileLink is an attachment: a Drive file's title and address.
+type fileLink struct {
+	Title string `json:"title,omitempty"`
+	URL   string `json:"url"`
+}
+
+func toInfo(e *event, t target, descCap int) eventInfo {
+	info := eventInfo{ID: e.ID, CalendarID: t.ID, Summary: e.Summary, Start: renderStart(e.Start, t.Zone), End: renderEnd(e.End, t.Zone),
 		AllDay: e.Start != nil && e.Start.Date != "", TimeZone: t.Zone.String(), Location: e.Location, Status: e.Status,
-		RecurringEventID: e.RecurringEventId, Recurrence: e.Recurrence, MeetLink: e.HangoutLink, ColorID: e.ColorId, Link: e.HtmlLink}
+		RecurringEventID: e.RecurringEventID, Recurrence: e.Recurrence, MeetLink: e.HangoutLink, ColorID: e.ColorID, Link: e.HTMLLink}
 	if e.Visibility != "default" {
 		info.Visibility = e.Visibility
 	}
@@ -69,6 +84,31 @@ func toInfo(e *calendar.Event, t target, descCap int) eventInfo {
 			info.Reminders = append(info.Reminders, r.Minutes)
 		}
 	}
+	if e.EventType != typeDefault {
+		info.EventType = e.EventType
+	}
+	for _, p := range []*statusProperties{e.OutOfOfficeProperties, e.FocusTimeProperties} {
+		if p == nil {
+			continue
+		}
+		for short, google := range autoDeclineModes {
+			if google == p.AutoDeclineMode && short != "none" {
+				info.AutoDecline = short
+			}
+		}
+	}
+	info.WorkingLocation = workingLocationText(e.WorkingLocationProperties)
+	info.ShowAsFree = e.Transparency == "transparent"
+	for _, a := range e.Attachments {
+		info.Attachments = append(info.Attachments, fileLink{Title: a.Title, URL: a.FileURL})
+	}
+	info.GuestsCanModify = e.GuestsCanModify != nil && *e.GuestsCanModify
+	if e.GuestsCanInviteOthers != nil && !*e.GuestsCanInviteOthers {
+		info.GuestsCannot = append(info.GuestsCannot, "invite_others")
+	}
+	if e.GuestsCanSeeOtherGuests != nil && !*e.GuestsCanSeeOtherGuests {
+		info.GuestsCannot = append(info.GuestsCannot, "see_other_guests")
+	}
 	return info
 }
 
@@ -84,6 +124,15 @@ func (e eventInfo) line() string {
 		fmt.Fprintf(&b, "%s – %s", e.Start.DateTime, e.End.DateTime)
 	}
 	fmt.Fprintf(&b, " %s [id %s, calendar %s]", e.Summary, e.ID, e.CalendarID)
+	if e.EventType != "" {
+		fmt.Fprintf(&b, " (%s)", e.EventType)
+	}
+	if e.WorkingLocation != "" {
+		fmt.Fprintf(&b, " working from %s", e.WorkingLocation)
+	}
+	if e.ShowAsFree && e.EventType == "" {
+		b.WriteString(" (shown as free)")
+	}
 	if e.Location != "" {
 		fmt.Fprintf(&b, " @ %s", e.Location)
 	}
@@ -103,6 +152,7 @@ type listEventsInput struct {
 	TimeZone   string   `json:"time_zone,omitempty" jsonschema:"IANA zone for input and output times; default each calendar's own"`
 	MaxResults int      `json:"max_results,omitempty" jsonschema:"events per calendar per page" schema:"minimum=1,maximum=250,default=50"`
 	PageToken  string   `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
+	EventTypes []string `json:"event_types,omitempty" jsonschema:"only these types; default all" schema:"enum=default|outOfOffice|focusTime|workingLocation"`
 }
 
 type listEventsOutput struct {
@@ -133,6 +183,26 @@ type getEventInput struct {
 type eventOutput struct {
 	eventInfo
 	Action string `json:"action,omitempty"`
+}
+
+// writeOutput is what create_event, update_event and each event of create_events return: the
+// event and the busy events it overlaps.
+type writeOutput struct {
+	eventOutput
+	Conflicts []conflict `json:"conflicts,omitempty" jsonschema:"busy events it overlaps; it was written anyway"`
+}
+
+func (o writeOutput) Text() string {
+	s := o.eventOutput.Text()
+	if len(o.Conflicts) == 0 {
+		return s
+	}
+	first, rest, _ := strings.Cut(s, "\n")
+	s = first + "\nWarning: it overlaps " + conflictsText(o.Conflicts)
+	if rest != "" {
+		s += "\n" + rest
+	}
+	return s
 }
 
 func (o eventOutput) Text() string {
@@ -186,16 +256,19 @@ func (c *cal) listEvents(ctx context.Context, _ *mcp.CallToolRequest, in listEve
 		if err != nil {
 			return nil, listEventsOutput{}, err
 		}
-		call := c.svc.Events.List(t.ID).SingleEvents(true).OrderBy("startTime").TimeMin(min.Format(time.RFC3339)).TimeMax(max.Format(time.RFC3339)).
-			TimeZone(t.Zone.String()).MaxResults(int64(in.MaxResults)).Context(ctx)
+		q := url.Values{"singleEvents": {"true"}, "orderBy": {"startTime"}, "timeMin": {min.Format(time.RFC3339)}, "timeMax": {max.Format(time.RFC3339)},
+			"timeZone": {t.Zone.String()}, "maxResults": {strconv.Itoa(in.MaxResults)}}
 		if in.Query != "" {
-			call = call.Q(in.Query)
+			q.Set("q", in.Query)
 		}
 		if tok != "" {
-			call = call.PageToken(tok)
+			q.Set("pageToken", tok)
 		}
-		res, err := call.Do()
-		if err != nil {
+		for _, typ := range in.EventTypes {
+			q.Add("eventTypes", typ)
+		}
+		var res eventList
+		if err := c.google.Do(ctx, http.MethodGet, eventPath(t.ID), q, nil, &res); err != nil {
 			return nil, listEventsOutput{}, c.google.Fail(err, fmt.Sprintf("calendar %q", t.Name))
 		}
 		for _, e := range res.Items {
@@ -243,7 +316,7 @@ func (c *cal) getEvent(ctx context.Context, _ *mcp.CallToolRequest, in getEventI
 	if err != nil {
 		return nil, eventOutput{}, err
 	}
-	e, err := c.svc.Events.Get(t.ID, in.EventID).Context(ctx).Do()
+	e, err := c.getEventByID(ctx, t.ID, in.EventID)
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}

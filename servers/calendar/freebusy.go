@@ -3,13 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/calendar/v3"
 )
 
 // maxFreeBusyRange is Google's limit for one free/busy query.
@@ -68,6 +69,7 @@ type freeSlotsInput struct {
 	IncludeWeekends bool     `json:"include_weekends,omitempty" jsonschema:"also search Saturdays and Sundays"`
 	TimeZone        string   `json:"time_zone,omitempty" jsonschema:"IANA zone of the working hours; default the first calendar's own"`
 	MaxSlots        int      `json:"max_slots,omitempty" jsonschema:"how many free windows to return" schema:"minimum=1,maximum=50,default=10"`
+	WorkingLocation string   `json:"working_location,omitempty" jsonschema:"only when your working location events say you work there" schema:"enum=home|office|custom"`
 }
 
 type freeSlotsOutput struct {
@@ -102,7 +104,7 @@ type busySpan struct{ start, end time.Time }
 
 // busy queries free/busy; refs that are not calendars of the user are passed on as ids (email
 // addresses of colleagues work).
-func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) (*time.Location, time.Time, time.Time, []string, *calendar.FreeBusyResponse, error) {
+func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) (*time.Location, time.Time, time.Time, []string, *freeBusyResponse, error) {
 	if len(refs) == 0 {
 		refs = []string{"primary"}
 	}
@@ -115,8 +117,8 @@ func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) 
 	for _, r := range refs {
 		id := r
 		for _, e := range list {
-			if e.Id == r || r == "primary" && e.Primary || strings.EqualFold(entryName(e), r) {
-				id = e.Id
+			if e.ID == r || r == "primary" && e.Primary || strings.EqualFold(entryName(e), r) {
+				id = e.ID
 				if loc == nil {
 					loc, _ = time.LoadLocation(e.TimeZone)
 				}
@@ -140,12 +142,12 @@ func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) 
 	if max.Sub(min) > maxFreeBusyRange {
 		return nil, min, max, nil, nil, kit.Errorf(kit.CodeLimit, "range is longer than 3 months: split it")
 	}
-	req := &calendar.FreeBusyRequest{TimeMin: min.Format(time.RFC3339), TimeMax: max.Format(time.RFC3339), TimeZone: loc.String()}
+	req := &freeBusyRequest{TimeMin: min.Format(time.RFC3339), TimeMax: max.Format(time.RFC3339), TimeZone: loc.String()}
 	for _, id := range ids {
-		req.Items = append(req.Items, &calendar.FreeBusyRequestItem{Id: id})
+		req.Items = append(req.Items, freeBusyCalendar{ID: id})
 	}
-	res, err := c.svc.Freebusy.Query(req).Context(ctx).Do()
-	if err != nil {
+	res := &freeBusyResponse{}
+	if err := c.google.Do(ctx, http.MethodPost, "freeBusy", nil, req, res); err != nil {
 		return nil, min, max, nil, nil, c.google.Fail(err, "free/busy")
 	}
 	return loc, min, max, ids, res, nil
@@ -213,6 +215,13 @@ func (c *cal) findFreeSlots(ctx context.Context, _ *mcp.CallToolRequest, in free
 			}
 		}
 	}
+	if in.WorkingLocation != "" {
+		away, err := c.awayFrom(ctx, workingLocationTypes[in.WorkingLocation], min, max, loc)
+		if err != nil {
+			return nil, freeSlotsOutput{}, err
+		}
+		busy = append(busy, away...)
+	}
 	slots, more := freeWindows(busy, min, max, loc, sh, sm, eh, em, !in.IncludeWeekends, time.Duration(in.DurationMinutes)*time.Minute, in.MaxSlots)
 	out := freeSlotsOutput{TimeZone: loc.String(), Slots: []interval{}, More: more}
 	for _, s := range slots {
@@ -263,4 +272,43 @@ func freeWindows(busy []busySpan, min, max time.Time, loc *time.Location, sh, sm
 		}
 	}
 	return out, false
+}
+
+// awayFrom is the time between min and max when the user's primary calendar does not place
+// them at the working location kind (homeOffice, officeLocation, customLocation): the gaps
+// between its working location events of that kind, as busy spans.
+func (c *cal) awayFrom(ctx context.Context, kind string, min, max time.Time, loc *time.Location) ([]busySpan, error) {
+	q := url.Values{"singleEvents": {"true"}, "orderBy": {"startTime"}, "timeMin": {min.Format(time.RFC3339)}, "timeMax": {max.Format(time.RFC3339)},
+		"timeZone": {loc.String()}, "eventTypes": {typeWorkingLocation}, "maxResults": {"250"}}
+	var there []busySpan
+	for {
+		var res eventList
+		if err := c.google.Do(ctx, http.MethodGet, eventPath("primary"), q, nil, &res); err != nil {
+			return nil, c.google.Fail(err, "working locations")
+		}
+		for _, e := range res.Items {
+			if e.EventType == typeWorkingLocation && e.WorkingLocationProperties != nil && e.WorkingLocationProperties.Type == kind && e.Status != "cancelled" {
+				there = append(there, busySpan{instantOf(e.Start, loc), instantOf(e.End, loc)})
+			}
+		}
+		if res.NextPageToken == "" {
+			break
+		}
+		q.Set("pageToken", res.NextPageToken)
+	}
+	sort.Slice(there, func(i, j int) bool { return there[i].start.Before(there[j].start) })
+	var away []busySpan
+	cur := min
+	for _, s := range there {
+		if s.start.After(cur) {
+			away = append(away, busySpan{cur, s.start})
+		}
+		if s.end.After(cur) {
+			cur = s.end
+		}
+	}
+	if max.After(cur) {
+		away = append(away, busySpan{cur, max})
+	}
+	return away, nil
 }

@@ -44,6 +44,7 @@ func spec() kit.Spec {
 			addCalendarTools(s, c)
 			addEventTools(s, c)
 			addChangeTools(s, c)
+			addBulkTools(s, c)
 			addFreeBusyTools(s, c)
 			return nil
 		},

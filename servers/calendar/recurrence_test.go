@@ -6,21 +6,20 @@ import (
 	"testing"
 
 	"github.com/jck411/mcp-servers/shared/mcptest"
-	"google.golang.org/api/calendar/v3"
 )
 
 func TestUntilBefore(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		orig *calendar.EventDateTime
+		orig *eventDateTime
 		want string
 	}{
-		{"timed in UTC", &calendar.EventDateTime{DateTime: "2026-03-16T08:00:00Z"}, "20260316T075959Z"},
-		{"timed with an offset is written in UTC", &calendar.EventDateTime{DateTime: "2026-03-30T09:00:00+02:00", TimeZone: "Europe/Berlin"}, "20260330T065959Z"},
-		{"timed at midnight UTC ends the day before", &calendar.EventDateTime{DateTime: "2026-01-01T00:00:00Z"}, "20251231T235959Z"},
-		{"all-day ends the day before, as a date", &calendar.EventDateTime{Date: "2026-03-01"}, "20260228"},
-		{"all-day across a year", &calendar.EventDateTime{Date: "2026-01-01"}, "20251231"},
+		{"timed in UTC", &eventDateTime{DateTime: "2026-03-16T08:00:00Z"}, "20260316T075959Z"},
+		{"timed with an offset is written in UTC", &eventDateTime{DateTime: "2026-03-30T09:00:00+02:00", TimeZone: "Europe/Berlin"}, "20260330T065959Z"},
+		{"timed at midnight UTC ends the day before", &eventDateTime{DateTime: "2026-01-01T00:00:00Z"}, "20251231T235959Z"},
+		{"all-day ends the day before, as a date", &eventDateTime{Date: "2026-03-01"}, "20260228"},
+		{"all-day across a year", &eventDateTime{Date: "2026-01-01"}, "20251231"},
 	}
 	for _, tc := range tests {
 		got, err := untilBefore(tc.orig)
@@ -28,7 +27,7 @@ func TestUntilBefore(t *testing.T) {
 			t.Errorf("%s: untilBefore = %q, %v; want %q", tc.name, got, err, tc.want)
 		}
 	}
-	for _, bad := range []*calendar.EventDateTime{nil, {Date: "2026-13-01"}, {DateTime: "tomorrow"}, {}} {
+	for _, bad := range []*eventDateTime{nil, {Date: "2026-13-01"}, {DateTime: "tomorrow"}, {}} {
 		if got, err := untilBefore(bad); err == nil {
 			t.Errorf("untilBefore(%+v) = %q, want an error", bad, got)
 		}
@@ -93,12 +92,12 @@ func TestNormalizeRecurrence(t *testing.T) {
 
 func TestScopeOf(t *testing.T) {
 	t.Parallel()
-	single := &calendar.Event{Id: "dentist"}
-	series := &calendar.Event{Id: "standup", Recurrence: []string{"RRULE:FREQ=WEEKLY"}}
-	occurrence := &calendar.Event{Id: "standup_20260316T080000Z", RecurringEventId: "standup"}
+	single := &event{ID: "dentist"}
+	series := &event{ID: "standup", Recurrence: []string{"RRULE:FREQ=WEEKLY"}}
+	occurrence := &event{ID: "standup_20260316T080000Z", RecurringEventID: "standup"}
 	tests := []struct {
 		scope   string
-		ev      *calendar.Event
+		ev      *event
 		want    string
 		wantErr string
 	}{
@@ -118,9 +117,9 @@ func TestScopeOf(t *testing.T) {
 		got, err := scopeOf(tc.scope, tc.ev)
 		switch {
 		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
-			t.Errorf("scopeOf(%q, %s) error %v, want %q", tc.scope, tc.ev.Id, err, tc.wantErr)
+			t.Errorf("scopeOf(%q, %s) error %v, want %q", tc.scope, tc.ev.ID, err, tc.wantErr)
 		case tc.wantErr == "" && (err != nil || got != tc.want):
-			t.Errorf("scopeOf(%q, %s) = %q, %v; want %q", tc.scope, tc.ev.Id, got, err, tc.want)
+			t.Errorf("scopeOf(%q, %s) = %q, %v; want %q", tc.scope, tc.ev.ID, got, err, tc.want)
 		}
 	}
 }

@@ -63,7 +63,7 @@ func TestSchemaDefaultsReachGoogle(t *testing.T) {
 		t.Errorf("quick_add sendUpdates %q, want the default none", got)
 	}
 	// Working hours default to 09:00-17:00: the first window of a free weekday starts at 09:00.
-	slots, _ := mcptest.CallFor[freeSlotsOutput](t, cs, "find_free_slots", map[string]any{"duration_minutes": 60, "time_min": "2026-03-16", "time_max": "2026-03-17", "time_zone": "Europe/Berlin"})
+	slots, _ := mcptest.CallFor[freeSlotsOutput](t, cs, "find_free_slots", map[string]any{"duration_minutes": 60, "time_min": "2026-03-17", "time_max": "2026-03-18", "time_zone": "Europe/Berlin"})
 	if len(slots.Slots) == 0 || !strings.HasSuffix(slots.Slots[0].Start, "T09:00:00+01:00") || !strings.HasSuffix(slots.Slots[len(slots.Slots)-1].End, "T17:00:00+01:00") {
 		t.Errorf("default working hours: %+v", slots.Slots)
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
-	"google.golang.org/api/calendar/v3"
 )
 
 const dateLayout = "2006-01-02"
@@ -86,7 +85,7 @@ func (e eventTime) String() string {
 // renderStart renders an event start. All-day dates are calendar dates, not instants: they are
 // returned as Google stores them, whatever the zone (the peers' off-by-one came from reading
 // them as UTC midnight and shifting).
-func renderStart(t *calendar.EventDateTime, loc *time.Location) eventTime {
+func renderStart(t *eventDateTime, loc *time.Location) eventTime {
 	if t == nil {
 		return eventTime{}
 	}
@@ -98,7 +97,7 @@ func renderStart(t *calendar.EventDateTime, loc *time.Location) eventTime {
 
 // renderEnd renders an event end; an all-day end becomes the inclusive last day (Google stores
 // the exclusive next day).
-func renderEnd(t *calendar.EventDateTime, loc *time.Location) eventTime {
+func renderEnd(t *eventDateTime, loc *time.Location) eventTime {
 	if t == nil {
 		return eventTime{}
 	}
@@ -122,7 +121,7 @@ func renderInstant(s string, loc *time.Location) string {
 
 // instantOf is the start of an event as an instant for sorting and free-time arithmetic;
 // all-day dates count from midnight in loc.
-func instantOf(t *calendar.EventDateTime, loc *time.Location) time.Time {
+func instantOf(t *eventDateTime, loc *time.Location) time.Time {
 	if t == nil {
 		return time.Time{}
 	}
@@ -137,7 +136,7 @@ func instantOf(t *calendar.EventDateTime, loc *time.Location) time.Time {
 // span builds Google's start and end for an event. Dates give an all-day event whose end is
 // inclusive (defaulting to the start day); times are read in loc when they carry no offset and
 // sent with the zone so that recurrences follow its DST rules.
-func span(start, end string, loc *time.Location) (*calendar.EventDateTime, *calendar.EventDateTime, error) {
+func span(start, end string, loc *time.Location) (*eventDateTime, *eventDateTime, error) {
 	if isDate(start) {
 		if end == "" {
 			end = start
@@ -150,7 +149,7 @@ func span(start, end string, loc *time.Location) (*calendar.EventDateTime, *cale
 		if e.Before(s) {
 			return nil, nil, kit.Errorf(kit.CodeInvalidInput, "end date %s is before start date %s", end, start)
 		}
-		return &calendar.EventDateTime{Date: start}, &calendar.EventDateTime{Date: e.AddDate(0, 0, 1).Format(dateLayout)}, nil
+		return &eventDateTime{Date: start}, &eventDateTime{Date: e.AddDate(0, 0, 1).Format(dateLayout)}, nil
 	}
 	if end == "" {
 		return nil, nil, kit.Errorf(kit.CodeInvalidInput, "end is required for a timed event")
@@ -169,8 +168,8 @@ func span(start, end string, loc *time.Location) (*calendar.EventDateTime, *cale
 	if !e.After(s) {
 		return nil, nil, kit.Errorf(kit.CodeInvalidInput, "end %s is not after start %s", end, start)
 	}
-	return &calendar.EventDateTime{DateTime: s.In(loc).Format(time.RFC3339), TimeZone: loc.String()},
-		&calendar.EventDateTime{DateTime: e.In(loc).Format(time.RFC3339), TimeZone: loc.String()}, nil
+	return &eventDateTime{DateTime: s.In(loc).Format(time.RFC3339), TimeZone: loc.String()},
+		&eventDateTime{DateTime: e.In(loc).Format(time.RFC3339), TimeZone: loc.String()}, nil
 }
 
 // Recurrence rules are edited here as text on purpose, not with github.com/teambition/rrule-go
@@ -187,7 +186,7 @@ func span(start, end string, loc *time.Location) (*calendar.EventDateTime, *cale
 
 // untilBefore is an RRULE UNTIL value ending a series just before the occurrence at t: the day
 // before for all-day series, one second before in UTC otherwise.
-func untilBefore(orig *calendar.EventDateTime) (string, error) {
+func untilBefore(orig *eventDateTime) (string, error) {
 	if orig == nil {
 		return "", fmt.Errorf("occurrence has no original start")
 	}

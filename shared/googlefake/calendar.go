@@ -3,6 +3,7 @@ package googlefake
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -13,7 +14,11 @@ import (
 
 // Calendar is the Calendar API over HTTP. Recurring series are stored as Google returns them:
 // a master (with Recurrence) plus its expanded occurrences (with RecurringEventId). A test
-// fills the exported state before its first call.
+// fills the exported state before its first call. Inserts on a calendar the user may only
+// read are refused with 403 requiredAccessLevel. Free/busy answers Busy plus the stored
+// events that block time, merged, as Google does; events.insert refuses status events
+// (outOfOffice, focusTime, workingLocation) where Google does and drops attachments unless
+// supportsAttachments=true.
 type Calendar struct {
 	*Server
 	Lists     []*calendar.CalendarListEntry         // the signed-in user's calendar list
@@ -73,6 +78,20 @@ func NewCalendar(t testing.TB) *Calendar {
 	c.handle("POST "+base+"/calendars/{cal}/events", func(w http.ResponseWriter, r *http.Request, rq Request) {
 		var e calendar.Event
 		_ = rq.Decode(&e)
+		if c.readOnly(r.PathValue("cal")) {
+			WriteError(w, http.StatusForbidden, "You need to have writer access to this calendar.", "requiredAccessLevel")
+			return
+		}
+		if msg := c.refuseStatusEvent(r.PathValue("cal"), &e); msg != "" {
+			WriteError(w, http.StatusBadRequest, msg, "invalid")
+			return
+		}
+		if r.URL.Query().Get("supportsAttachments") != "true" {
+			e.Attachments = nil
+		}
+		for _, a := range e.Attachments {
+			a.Title = "file " + a.FileUrl[strings.LastIndex(a.FileUrl, "/")+1:]
+		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		e.Id = c.newID("new")
@@ -108,9 +127,13 @@ func (c *Calendar) list(w http.ResponseWriter, r *http.Request, _ Request) {
 	}
 	min, _ := time.Parse(time.RFC3339, q.Get("timeMin"))
 	max, _ := time.Parse(time.RFC3339, q.Get("timeMax"))
+	types := q["eventTypes"]
 	var hits []*calendar.Event
 	for _, e := range c.calEvents(r.PathValue("cal")) {
 		if len(e.Recurrence) > 0 || e.Status == "cancelled" {
+			continue
+		}
+		if typ := e.EventType; len(types) > 0 && !slices.Contains(types, typ) && (typ != "" || !slices.Contains(types, "default")) {
 			continue
 		}
 		s, en := bounds(e)
@@ -157,6 +180,8 @@ func (c *Calendar) freeBusy(w http.ResponseWriter, _ *http.Request, rq Request) 
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	min, _ := time.Parse(time.RFC3339, req.TimeMin)
+	max, _ := time.Parse(time.RFC3339, req.TimeMax)
 	res := &calendar.FreeBusyResponse{Calendars: map[string]calendar.FreeBusyCalendar{}}
 	for _, it := range req.Items {
 		busy, ok := c.Busy[it.Id]
@@ -167,9 +192,79 @@ func (c *Calendar) freeBusy(w http.ResponseWriter, _ *http.Request, rq Request) 
 			res.Calendars[it.Id] = calendar.FreeBusyCalendar{Errors: []*calendar.Error{{Domain: "global", Reason: "notFound"}}}
 			continue
 		}
-		res.Calendars[it.Id] = calendar.FreeBusyCalendar{Busy: busy}
+		var spans [][2]time.Time
+		for _, p := range busy {
+			s, _ := time.Parse(time.RFC3339, p.Start)
+			e, _ := time.Parse(time.RFC3339, p.End)
+			spans = append(spans, [2]time.Time{s, e})
+		}
+		for _, e := range c.Events[it.Id] {
+			if len(e.Recurrence) > 0 || e.Status == "cancelled" || e.Transparency == "transparent" || e.EventType == "workingLocation" {
+				continue
+			}
+			if s, en := bounds(e); s.Before(max) && en.After(min) {
+				spans = append(spans, [2]time.Time{s, en})
+			}
+		}
+		res.Calendars[it.Id] = calendar.FreeBusyCalendar{Busy: merge(spans)}
 	}
 	WriteJSON(w, res)
+}
+
+// merge sorts busy spans and joins those that overlap or touch, as free/busy answers them.
+func merge(spans [][2]time.Time) []*calendar.TimePeriod {
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0].Before(spans[j][0]) })
+	var out [][2]time.Time
+	for _, s := range spans {
+		if n := len(out); n > 0 && !s[0].After(out[n-1][1]) {
+			if s[1].After(out[n-1][1]) {
+				out[n-1][1] = s[1]
+			}
+			continue
+		}
+		out = append(out, s)
+	}
+	periods := []*calendar.TimePeriod{}
+	for _, s := range out {
+		periods = append(periods, &calendar.TimePeriod{Start: s[0].UTC().Format(time.RFC3339), End: s[1].UTC().Format(time.RFC3339)})
+	}
+	return periods
+}
+
+// readOnly reports whether the user's list has cal with reader or free/busy access only, where
+// Google refuses writes with 403 requiredAccessLevel.
+func (c *Calendar) readOnly(cal string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range c.Lists {
+		if l.Id == cal {
+			return l.AccessRole == "reader" || l.AccessRole == "freeBusyReader"
+		}
+	}
+	return false
+}
+
+// refuseStatusEvent is Google's refusal of a status event where it cannot be, or "".
+func (c *Calendar) refuseStatusEvent(cal string, e *calendar.Event) string {
+	name := map[string]string{"outOfOffice": "Out of office", "focusTime": "Focus time", "workingLocation": "Working location"}[e.EventType]
+	if name == "" {
+		return ""
+	}
+	c.mu.Lock()
+	primary := false
+	for _, l := range c.Lists {
+		primary = primary || l.Id == cal && l.Primary
+	}
+	c.mu.Unlock()
+	switch {
+	case !primary:
+		return name + " events can only be created on the primary calendar."
+	case e.EventType != "workingLocation" && e.Start != nil && e.Start.Date != "":
+		return name + " events cannot be all-day events."
+	case e.EventType == "workingLocation" && e.WorkingLocationProperties == nil:
+		return "Working location properties are required for working location events."
+	}
+	return ""
 }
 
 // bounds is an event's start and end; an all-day event's are midnight UTC.
@@ -188,6 +283,7 @@ func bounds(e *calendar.Event) (time.Time, time.Time) {
 func (c *Calendar) calEvents(cal string) []*calendar.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	cal = c.alias(cal)
 	var out []*calendar.Event
 	for _, e := range c.Events[cal] {
 		out = append(out, e)
@@ -199,5 +295,18 @@ func (c *Calendar) calEvents(cal string) []*calendar.Event {
 func (c *Calendar) Event(cal, id string) *calendar.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.Events[cal][id]
+	return c.Events[c.alias(cal)][id]
+}
+
+// alias turns "primary", which Google accepts for the user's own calendar, into its id; the
+// caller holds mu.
+func (c *Calendar) alias(cal string) string {
+	if cal == "primary" {
+		for _, l := range c.Lists {
+			if l.Primary {
+				return l.Id
+			}
+		}
+	}
+	return cal
 }

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -58,8 +59,9 @@ type Server struct {
 	mcp      *mcp.Server
 	health   *health.Registry
 	metrics  *metrics.Registry
-	tools    map[string]Tool // offered tools
-	declared map[string]bool // every tool the server has, offered or not
+	tools    map[string]Tool               // offered tools
+	outputs  map[reflect.Type]outputSchema // output schemas by type, shared by the tools returning it
+	declared map[string]bool               // every tool the server has, offered or not
 	closers  []func()
 	tasks    []func(context.Context)
 	notify   string // $NOTIFY_SOCKET, when systemd supervises the server
@@ -81,6 +83,7 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		sdkLog:   sdkLog,
 		metrics:  metrics.NewRegistry(spec.Name, version),
 		tools:    map[string]Tool{},
+		outputs:  map[reflect.Type]outputSchema{},
 		declared: map[string]bool{},
 		memory:   newMemoryTrimmer(log),
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"runtime/debug"
 	"time"
 
@@ -70,6 +71,14 @@ func Errorf(code, format string, args ...any) error {
 	return &Error{Code: code, Err: fmt.Errorf(format, args...)}
 }
 
+// outputSchema is an output type's schema and its resolved form, inferred once per server:
+// tools returning the same type share it, which saves the inference's allocations at start-up
+// (never collected while idle, so resident).
+type outputSchema struct {
+	schema   *jsonschema.Schema
+	resolved *jsonschema.Resolved
+}
+
 // AddTool registers a typed tool unless the configuration drops it (--read-only,
 // --enable-tools, --disable-tools). Its input and output schemas are inferred from In and Out;
 // arguments are validated against the input schema before h runs. The handler returns a nil
@@ -92,14 +101,20 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	if err != nil {
 		panic(fmt.Sprintf("kit.AddTool %s: input schema: %v", t.Name, err))
 	}
-	outSchema, err := jsonschema.For[Out](nil)
-	if err != nil {
-		panic(fmt.Sprintf("kit.AddTool %s: output schema: %v", t.Name, err))
+	out, ok := s.outputs[reflect.TypeFor[Out]()]
+	if !ok {
+		schema, err := jsonschema.For[Out](nil)
+		if err != nil {
+			panic(fmt.Sprintf("kit.AddTool %s: output schema: %v", t.Name, err))
+		}
+		resolved, err := schema.Resolve(nil)
+		if err != nil {
+			panic(fmt.Sprintf("kit.AddTool %s: output schema: %v", t.Name, err))
+		}
+		out = outputSchema{schema, resolved}
+		s.outputs[reflect.TypeFor[Out]()] = out
 	}
-	outResolved, err := outSchema.Resolve(nil)
-	if err != nil {
-		panic(fmt.Sprintf("kit.AddTool %s: output schema: %v", t.Name, err))
-	}
+	outSchema, outResolved := out.schema, out.resolved
 	destructive := t.Destructive && !t.ReadOnly
 	openWorld := t.OpenWorld
 	tool := &mcp.Tool{
