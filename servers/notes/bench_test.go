@@ -56,7 +56,7 @@ func corpus(tb testing.TB, dir string, count int) []string {
 
 func benchStore(b *testing.B, state string) *store {
 	b.Helper()
-	cfg := storeConfig{notesDir: filepath.Join(state, "notes"), indexFile: filepath.Join(state, "index.sqlite"), scanInterval: 2 * time.Second, dailyFolder: "daily"}
+	cfg := storeConfig{notesDir: filepath.Join(state, "notes"), indexFile: filepath.Join(state, "index.sqlite"), scanInterval: 2 * time.Second}
 	n, err := openStore(b.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		b.Fatal(err)

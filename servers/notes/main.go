@@ -22,7 +22,10 @@ type settings struct {
 	scanInterval  time.Duration
 	dailyFolder   string
 	dailyTemplate string
-	sync          syncSettings
+	// weekly and monthly notes, the daily note's siblings
+	weeklyFolder, weeklyTemplate   string
+	monthlyFolder, monthlyTemplate string
+	sync                           syncSettings
 }
 
 // spec describes the notes server.
@@ -39,6 +42,10 @@ func spec() kit.Spec {
 			fs.DurationVar(&st.scanInterval, "scan-interval", 2*time.Second, "how stale the index may get before a read looks for notes changed outside the server (0: look before every read)")
 			fs.StringVar(&st.dailyFolder, "daily-folder", "daily", "folder daily_note keeps one note a day in (YYYY-MM-DD.md)")
 			fs.StringVar(&st.dailyTemplate, "daily-template", "templates/daily.md", "note daily_note copies into a new day's note when it exists; {{date}}, {{title}} and {{weekday}} are filled in")
+			fs.StringVar(&st.weeklyFolder, "weekly-folder", "weekly", "folder daily_note period week keeps one note an ISO week in (YYYY-Www.md)")
+			fs.StringVar(&st.weeklyTemplate, "weekly-template", "templates/weekly.md", "note a new weekly note starts from when it exists; {{date}}, {{title}}, {{start}} and {{end}} are filled in")
+			fs.StringVar(&st.monthlyFolder, "monthly-folder", "monthly", "folder daily_note period month keeps one note a month in (YYYY-MM.md)")
+			fs.StringVar(&st.monthlyTemplate, "monthly-template", "templates/monthly.md", "note a new monthly note starts from when it exists; {{date}}, {{title}}, {{start}} and {{end}} are filled in")
 			st.sync.register(fs)
 		},
 		Setup: func(s *kit.Server) error {

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/jck411/mcp-servers/servers/notes/vault"
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -20,7 +18,7 @@ func addWriteTools(s *kit.Server, n *store) {
 	kit.AddTool(s, kit.Tool{Name: "tag_note", Title: "Tag note", Idempotent: true,
 		Description: "Add or remove tags on a note (front matter and inline #tags are kept in agreement)."}, n.tagNote)
 	kit.AddTool(s, kit.Tool{Name: "daily_note", Title: "Daily note", Idempotent: true,
-		Description: "Today's (or a given date's) daily note, created from the template when missing."}, n.dailyNote)
+		Description: "Today's (or a date's) daily, weekly or monthly note, created from its template when missing."}, n.dailyNote)
 }
 
 type createInput struct {
@@ -201,51 +199,4 @@ func (n *store) tagNote(ctx context.Context, _ *mcp.CallToolRequest, in tagInput
 		tags = []string{}
 	}
 	return nil, writeOutput{Path: rel, Hash: hash, Changed: changed, Tags: tags}, nil
-}
-
-type dailyInput struct {
-	Date string `json:"date,omitempty" jsonschema:"YYYY-MM-DD (default: today in the server's time zone)"`
-}
-
-const defaultDailyTemplate = "# {{date}}\n"
-
-func (n *store) dailyNote(ctx context.Context, _ *mcp.CallToolRequest, in dailyInput) (*mcp.CallToolResult, noteOutput, error) {
-	day := n.now()
-	if in.Date != "" {
-		d, err := time.ParseInLocation("2006-01-02", strings.TrimSpace(in.Date), time.Local)
-		if err != nil {
-			return nil, noteOutput{}, kit.Errorf(kit.CodeInvalidInput, "date %q: give YYYY-MM-DD", in.Date)
-		}
-		day = d
-	}
-	date := day.Format("2006-01-02")
-	rel := date + vault.Ext
-	if n.cfg.dailyFolder != "" {
-		rel = n.cfg.dailyFolder + "/" + rel
-	}
-	isNew := false
-	if !n.v.Exists(rel) {
-		tmpl := defaultDailyTemplate
-		if n.cfg.dailyTemplate != "" {
-			if data, err := n.v.ReadFile(n.cfg.dailyTemplate); err == nil {
-				tmpl = vault.Parse(string(data)).Body
-			}
-		}
-		body := strings.NewReplacer("{{date}}", date, "{{title}}", date, "{{weekday}}", day.Weekday().String()).Replace(tmpl)
-		_, err := n.create(ctx, rel, vault.Note{Title: date, Tags: []string{"daily"}, Body: body}, false)
-		var kerr *kit.Error
-		lostRace := errors.As(err, &kerr) && kerr.Code == kit.CodeInvalidInput && n.v.Exists(rel) // created meanwhile
-		if err != nil && !lostRace {
-			return nil, noteOutput{}, err
-		}
-		isNew = err == nil
-	}
-	note, data, err := n.read(rel)
-	if err != nil {
-		return nil, noteOutput{}, err
-	}
-	out := describe(rel, note, data)
-	out.New = isNew
-	out.Content, out.Truncated, out.NextOffset = truncate(note.Body, 0)
-	return nil, out, nil
 }
