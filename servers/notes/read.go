@@ -20,9 +20,9 @@ func addReadTools(s *kit.Server, n *store) {
 	kit.AddTool(s, kit.Tool{Name: "get_note", Title: "Get note", ReadOnly: true, Idempotent: true,
 		Description: "Read a note: the whole of it, only the section under one heading, or just its outline of headings."}, n.getNote)
 	kit.AddTool(s, kit.Tool{Name: "list_notes", Title: "List notes", ReadOnly: true, Idempotent: true,
-		Description: "List notes in a folder or with a tag, most recently updated first (or by path or creation); trashed: true lists the trash."}, n.listNotes)
+		Description: "List notes by folder, tag or date, most recently updated first (or by path or creation); changed_since lists what was created, updated or deleted since; trashed: true lists the trash."}, n.listNotes)
 	kit.AddTool(s, kit.Tool{Name: "search_notes", Title: "Search notes", ReadOnly: true, Idempotent: true,
-		Description: "Full-text search of the notes, ranked, with snippets; filter by tag and folder."}, n.searchNotes)
+		Description: "Full-text search of the notes, ranked, with snippets; finds word forms and near spellings after exact matches; filter by tag, folder, dates."}, n.searchNotes)
 	kit.AddTool(s, kit.Tool{Name: "list_note_tags", Title: "List note tags", ReadOnly: true, Idempotent: true,
 		Description: "List the tags used in the notes with how many notes carry each."}, n.listTags)
 	kit.AddTool(s, kit.Tool{Name: "get_note_links", Title: "Get note links", ReadOnly: true, Idempotent: true,
@@ -144,8 +144,53 @@ type listNotesInput struct {
 	Tag     string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
 	Sort    string `json:"sort,omitempty" jsonschema:"order: updated and created are newest first" schema:"enum=updated|created|path,default=updated"`
 	Trashed bool   `json:"trashed,omitempty" jsonschema:"list the trash instead (restore with restore_note)"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"at most this many" schema:"minimum=1,maximum=200,default=50"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
+	dateFilters
+	ChangedSince string `json:"changed_since,omitempty" jsonschema:"list notes created, updated or deleted since this date or time, newest first"`
+	Limit        int    `json:"limit,omitempty" jsonschema:"at most this many" schema:"minimum=1,maximum=200,default=50"`
+	Offset       int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
+}
+
+// dateFilters narrow searches and listings by date: YYYY-MM-DD (the day's start in the server's
+// time zone) or an RFC 3339 time.
+type dateFilters struct {
+	CreatedAfter  string `json:"created_after,omitempty" jsonschema:"only notes created at or after, YYYY-MM-DD or RFC 3339"`
+	CreatedBefore string `json:"created_before,omitempty" jsonschema:"only notes created before"`
+	UpdatedAfter  string `json:"updated_after,omitempty" jsonschema:"only notes updated at or after"`
+	UpdatedBefore string `json:"updated_before,omitempty" jsonschema:"only notes updated before"`
+}
+
+// filter builds the index filter from the arguments.
+func (d dateFilters) filter(folder, tag string) (index.Filter, error) {
+	f := index.Filter{Folder: folder, Tag: vault.NormalizeTag(tag)}
+	for _, c := range []struct {
+		name, value string
+		to          *time.Time
+	}{{"created_after", d.CreatedAfter, &f.CreatedAfter}, {"created_before", d.CreatedBefore, &f.CreatedBefore}, {"updated_after", d.UpdatedAfter, &f.UpdatedAfter}, {"updated_before", d.UpdatedBefore, &f.UpdatedBefore}} {
+		if c.value == "" {
+			continue
+		}
+		t, err := parseWhen(c.name, c.value)
+		if err != nil {
+			return f, err
+		}
+		*c.to = t
+	}
+	return f, nil
+}
+
+// parseWhen reads a date (YYYY-MM-DD, the start of that day in the server's time zone) or time
+// (RFC 3339, or YYYY-MM-DDTHH:MM in the server's time zone).
+func parseWhen(name, s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{"2006-01-02", "2006-01-02T15:04", "2006-01-02T15:04:05"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, kit.Errorf(kit.CodeInvalidInput, "%s %q: give YYYY-MM-DD or an RFC 3339 time such as 2026-03-04T09:30:00Z", name, s)
 }
 
 type noteEntry struct {
@@ -154,6 +199,8 @@ type noteEntry struct {
 	Tags    []string `json:"tags,omitempty"`
 	Updated string   `json:"updated,omitempty"`
 	Snippet string   `json:"snippet,omitempty"`
+	Match   string   `json:"match,omitempty" jsonschema:"stem: matched another form of a word; near: a similar spelling"`
+	Change  string   `json:"change,omitempty" jsonschema:"with changed_since: created, updated or deleted (at the time in updated)"`
 }
 
 type listOutput struct {
@@ -168,7 +215,13 @@ func (o listOutput) Text() string {
 	}
 	var b strings.Builder
 	for _, e := range o.Notes {
+		if e.Change != "" {
+			b.WriteString(e.Change + ": ")
+		}
 		fmt.Fprintf(&b, "%s — %s", e.Path, e.Title)
+		if e.Match != "" {
+			fmt.Fprintf(&b, " (%s match)", e.Match)
+		}
 		if len(e.Tags) > 0 {
 			fmt.Fprintf(&b, " [#%s]", strings.Join(e.Tags, " #"))
 		}
@@ -196,16 +249,42 @@ func (n *store) listNotes(ctx context.Context, _ *mcp.CallToolRequest, in listNo
 	if in.Trashed {
 		return n.listTrash(folder, limit, offset)
 	}
+	f, err := in.filter(folder, in.Tag)
+	if err != nil {
+		return nil, listOutput{}, err
+	}
 	if err := n.fresh(ctx); err != nil {
 		return nil, listOutput{}, err
 	}
-	entries, more, err := n.ix.List(ctx, index.Filter{Folder: folder, Tag: vault.NormalizeTag(in.Tag)}, sort, limit, offset)
+	if in.ChangedSince != "" {
+		return n.listChanges(ctx, in.ChangedSince, f, limit, offset)
+	}
+	entries, more, err := n.ix.List(ctx, f, sort, limit, offset)
 	if err != nil {
 		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "list notes: %w", err)
 	}
 	out := listOutput{Notes: make([]noteEntry, 0, len(entries)), More: more}
 	for _, e := range entries {
 		out.Notes = append(out.Notes, noteEntry{Path: e.Path, Title: e.Title, Tags: e.Tags, Updated: fmtTime(e.Updated)})
+	}
+	if more {
+		out.NextOffset = offset + limit
+	}
+	return nil, out, nil
+}
+
+func (n *store) listChanges(ctx context.Context, sinceArg string, f index.Filter, limit, offset int) (*mcp.CallToolResult, listOutput, error) {
+	since, err := parseWhen("changed_since", sinceArg)
+	if err != nil {
+		return nil, listOutput{}, err
+	}
+	changes, more, err := n.ix.Changes(ctx, since, f, limit, offset)
+	if err != nil {
+		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "list changes: %w", err)
+	}
+	out := listOutput{Notes: make([]noteEntry, 0, len(changes)), More: more}
+	for _, c := range changes {
+		out.Notes = append(out.Notes, noteEntry{Path: c.Path, Title: c.Title, Updated: fmtTime(c.At), Change: c.Kind})
 	}
 	if more {
 		out.NextOffset = offset + limit
@@ -240,8 +319,9 @@ type searchInput struct {
 	Query  string `json:"query" jsonschema:"words that must all appear; \"quoted phrase\", prefix*, a OR b, -excluded" schema:"minLength=1"`
 	Tag    string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
 	Folder string `json:"folder,omitempty" jsonschema:"only notes in this folder and below"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many hits" schema:"minimum=1,maximum=50,default=10"`
-	Offset int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
+	dateFilters
+	Limit  int `json:"limit,omitempty" jsonschema:"at most this many hits" schema:"minimum=1,maximum=50,default=10"`
+	Offset int `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
 }
 
 func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, listOutput, error) {
@@ -250,12 +330,16 @@ func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in sear
 	if err != nil {
 		return nil, listOutput{}, err
 	}
+	f, err := in.filter(folder, in.Tag)
+	if err != nil {
+		return nil, listOutput{}, err
+	}
 	if err := n.fresh(ctx); err != nil {
 		return nil, listOutput{}, err
 	}
 	sctx, cancel := context.WithTimeout(ctx, n.searchTimeout())
 	defer cancel()
-	hits, more, err := n.ix.Search(sctx, in.Query, index.Filter{Folder: folder, Tag: vault.NormalizeTag(in.Tag)}, limit, offset)
+	hits, more, err := n.ix.Search(sctx, in.Query, f, limit, offset)
 	switch {
 	case errors.Is(err, index.ErrEmptyQuery):
 		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "query %q has no words to search for; to browse, use list_notes", in.Query)
@@ -271,7 +355,11 @@ func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in sear
 	}
 	out := listOutput{Notes: make([]noteEntry, 0, len(hits)), More: more}
 	for _, h := range hits {
-		out.Notes = append(out.Notes, noteEntry{Path: h.Path, Title: h.Title, Tags: h.Tags, Updated: fmtTime(h.Updated), Snippet: h.Snippet})
+		e := noteEntry{Path: h.Path, Title: h.Title, Tags: h.Tags, Updated: fmtTime(h.Updated), Snippet: h.Snippet}
+		if h.Match != index.MatchExact {
+			e.Match = string(h.Match)
+		}
+		out.Notes = append(out.Notes, e)
 	}
 	if more {
 		out.NextOffset = offset + limit
