@@ -53,20 +53,20 @@ INSERT INTO passages(passages, rank) VALUES ('automerge', 2);
 
 // Doc is what the index holds of one note.
 type Doc struct {
-	Path    string
-	Folder  string
-	Stem    string
-	Title   string
-	Body    string
-	Tags    []string
-	Links   []string // wikilink targets as written
+	Path   string
+	Folder string
+	Stem   string
+	Title  string
+	Body   string
+	Tags   []string
+	Links  []string // wikilink targets as written
 	// Relations are the typed links ("- works_at [[Acme]]"); their targets are in Links too.
 	Relations []vault.Relation
-	Created time.Time
-	Updated time.Time
-	MTime   int64
-	Size    int64
-	Hash    string
+	Created   time.Time
+	Updated   time.Time
+	MTime     int64
+	Size      int64
+	Hash      string
 }
 
 // Index is an open index database. Changes go through one writer connection, searches and

@@ -65,7 +65,7 @@ func TestSearchWordFormsAndTypos(t *testing.T) {
 		{"cafe", []string{"cafe.md"}, []Match{MatchExact}},
 		{"wolf -hunted", []string{"lone.md"}, []Match{MatchExact}},
 		{"wolf -hunt", []string{"lone.md"}, []Match{MatchExact}}, // an exclusion excludes every form
-		{`"lone wolves"`, nil, nil},                                 // a phrase matches as typed
+		{`"lone wolves"`, nil, nil},                              // a phrase matches as typed
 		{"wol*", []string{"pack.md", "lone.md"}, []Match{MatchExact, MatchExact}},
 		{"gardenn OR wolf", []string{"lone.md", "pack.md", "garden.md"}, []Match{MatchExact, MatchStem, MatchNear}},
 		{"zzzz", nil, nil},
