@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -43,6 +46,7 @@ type noteOutput struct {
 	Created    string          `json:"created,omitempty"`
 	Updated    string          `json:"updated,omitempty"`
 	Hash       string          `json:"hash" jsonschema:"content hash; pass it as expected_hash to update_note"`
+	Fields     map[string]any  `json:"fields,omitempty" jsonschema:"front matter fields other than title, tags, created and updated"`
 	Content    string          `json:"content,omitempty"`
 	Outline    []vault.Heading `json:"outline,omitempty"`
 	Truncated  bool            `json:"truncated,omitempty"`
@@ -57,6 +61,13 @@ func (o noteOutput) Text() string {
 		fmt.Fprintf(&b, " [#%s]", strings.Join(o.Tags, " #"))
 	}
 	fmt.Fprintf(&b, " (updated %s, hash %s)\n", o.Updated, o.Hash)
+	if len(o.Fields) > 0 {
+		keys := slices.Sorted(maps.Keys(o.Fields))
+		for _, k := range keys {
+			v, _ := json.Marshal(o.Fields[k])
+			fmt.Fprintf(&b, "%s: %s\n", k, v)
+		}
+	}
 	for _, h := range o.Outline {
 		fmt.Fprintf(&b, "%s %s (line %d)\n", strings.Repeat("#", h.Level), h.Text, h.Line)
 	}
@@ -121,10 +132,18 @@ func truncate(content string, offset int) (string, bool, int) {
 }
 
 func describe(rel string, note vault.Note, data []byte) noteOutput {
-	return noteOutput{
+	out := noteOutput{
 		Path: rel, Title: noteTitle(rel, note), Tags: allTags(note),
 		Created: fmtTime(note.Created), Updated: fmtTime(note.Updated), Hash: vault.Hash(data),
+		Fields: note.Fields(),
 	}
+	for _, k := range []string{"title", "tags", "created", "updated"} {
+		delete(out.Fields, k) // shown on their own
+	}
+	if len(out.Fields) == 0 {
+		out.Fields = nil
+	}
+	return out
 }
 
 func headingList(body string) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -17,6 +18,8 @@ func addWriteTools(s *kit.Server, n *store) {
 		Description: "Change a note: replace, append, prepend, find_replace, or replace_section under a heading; expected_hash refuses to overwrite a newer version."}, n.updateNote)
 	kit.AddTool(s, kit.Tool{Name: "tag_note", Title: "Tag note", Idempotent: true,
 		Description: "Add or remove tags on a note (front matter and inline #tags are kept in agreement)."}, n.tagNote)
+	kit.AddTool(s, kit.Tool{Name: "set_note_field", Title: "Set note field", Idempotent: true, Destructive: true,
+		Description: "Set or remove one front matter field of a note, typed; the rest of the note is kept as written (get_note returns all fields)."}, n.setNoteField)
 	kit.AddTool(s, kit.Tool{Name: "daily_note", Title: "Daily note", Idempotent: true,
 		Description: "Today's (or a date's) daily, weekly or monthly note, created from its template when missing."}, n.dailyNote)
 }
@@ -199,4 +202,37 @@ func (n *store) tagNote(ctx context.Context, _ *mcp.CallToolRequest, in tagInput
 		tags = []string{}
 	}
 	return nil, writeOutput{Path: rel, Hash: hash, Changed: changed, Tags: tags}, nil
+}
+
+type setFieldInput struct {
+	Path         string `json:"path" jsonschema:"the note"`
+	Field        string `json:"field" jsonschema:"front matter key, e.g. 'status', 'due', 'aliases'" schema:"minLength=1,maxLength=100"`
+	Value        any    `json:"value,omitempty" jsonschema:"string, number, true/false or list; omit or null to remove the field"`
+	Type         string `json:"type,omitempty" jsonschema:"how to write value; auto follows its JSON type; date takes YYYY-MM-DD or RFC 3339" schema:"enum=auto|string|number|date|bool|list,default=auto"`
+	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"the hash from get_note; refused if the note changed since"`
+}
+
+func (n *store) setNoteField(ctx context.Context, _ *mcp.CallToolRequest, in setFieldInput) (*mcp.CallToolResult, writeOutput, error) {
+	rel, err := notePath(in.Path)
+	if err != nil {
+		return nil, writeOutput{}, err
+	}
+	field := strings.TrimSpace(in.Field)
+	var detail string
+	hash, changed, err := n.change(ctx, rel, strings.TrimSpace(in.ExpectedHash), func(note *vault.Note) error {
+		if err := note.SetField(field, in.Value, in.Type); err != nil {
+			return kit.Errorf(kit.CodeInvalidInput, "%s: %w", field, err)
+		}
+		if v, ok := note.Fields()[field]; ok {
+			b, _ := json.Marshal(v)
+			detail = field + " = " + string(b)
+		} else {
+			detail = field + " removed"
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, writeOutput{}, err
+	}
+	return nil, writeOutput{Path: rel, Hash: hash, Changed: changed, Detail: detail}, nil
 }
