@@ -29,7 +29,7 @@ func addReadTools(s *kit.Server, n *store) {
 	kit.AddTool(s, kit.Tool{Name: "list_note_tags", Title: "List note tags", ReadOnly: true, Idempotent: true,
 		Description: "List the tags used in the notes with how many notes carry each."}, n.listTags)
 	kit.AddTool(s, kit.Tool{Name: "get_note_links", Title: "Get note links", ReadOnly: true, Idempotent: true,
-		Description: "A note's outgoing [[wikilinks]] (with the notes they resolve to) and its backlinks."}, n.getLinks)
+		Description: "A note's outgoing [[wikilinks]] and backlinks, with relation types ('- works_at [[Acme]]'); hops adds the notes up to N links away, newest first."}, n.getLinks)
 }
 
 type getNoteInput struct {
@@ -433,15 +433,39 @@ type pathInput struct {
 	Path string `json:"path" jsonschema:"note path relative to the notes folder ('.md' optional)"`
 }
 
+type linksInput struct {
+	Path  string `json:"path" jsonschema:"note path relative to the notes folder ('.md' optional)"`
+	Hops  int    `json:"hops,omitempty" jsonschema:"also list the notes up to this many links away, both directions (the note's context)" schema:"minimum=1,maximum=3"`
+	Limit int    `json:"limit,omitempty" jsonschema:"with hops: at most this many notes, most recently updated first" schema:"minimum=1,maximum=100,default=20"`
+}
+
 type outLink struct {
 	Target string `json:"target"`
+	Type   string `json:"type,omitempty" jsonschema:"the relation's type, for a link written '- TYPE [[target]]'"`
 	Path   string `json:"path,omitempty" jsonschema:"the note it resolves to; empty when none exists"`
 }
 
+type backlink struct {
+	Path string `json:"path"`
+	Type string `json:"type,omitempty"`
+}
+
+type contextNote struct {
+	Path     string `json:"path"`
+	Title    string `json:"title,omitempty"`
+	Updated  string `json:"updated,omitempty"`
+	Hops     int    `json:"hops"`
+	Via      string `json:"via" jsonschema:"the note it was reached from"`
+	Relation string `json:"relation" jsonschema:"the link's type, or 'link' for a plain [[wikilink]]"`
+	FromVia  bool   `json:"from_via" jsonschema:"true: via links to this note; false: this note links to via"`
+}
+
 type linksOutput struct {
-	Path      string    `json:"path"`
-	Outgoing  []outLink `json:"outgoing"`
-	Backlinks []string  `json:"backlinks"`
+	Path        string        `json:"path"`
+	Outgoing    []outLink     `json:"outgoing"`
+	Backlinks   []backlink    `json:"backlinks"`
+	Context     []contextNote `json:"context,omitempty"`
+	MoreContext bool          `json:"more_context,omitempty" jsonschema:"more notes are within hops than limit allowed"`
 }
 
 func (o linksOutput) Text() string {
@@ -455,19 +479,39 @@ func (o linksOutput) Text() string {
 		if to == "" {
 			to = "(no such note)"
 		}
-		fmt.Fprintf(&b, "\n  [[%s]] → %s", l.Target, to)
+		if l.Type != "" {
+			fmt.Fprintf(&b, "\n  %s [[%s]] → %s", l.Type, l.Target, to)
+		} else {
+			fmt.Fprintf(&b, "\n  [[%s]] → %s", l.Target, to)
+		}
 	}
 	b.WriteString("\nlinked from:")
 	if len(o.Backlinks) == 0 {
 		b.WriteString(" nothing")
 	}
-	for _, p := range o.Backlinks {
-		b.WriteString("\n  " + p)
+	for _, l := range o.Backlinks {
+		b.WriteString("\n  " + l.Path)
+		if l.Type != "" {
+			b.WriteString(" (" + l.Type + ")")
+		}
+	}
+	if o.Context != nil {
+		b.WriteString("\ncontext, newest first:")
+		for _, c := range o.Context {
+			from, to := c.Path, c.Via
+			if c.FromVia {
+				from, to = c.Via, c.Path
+			}
+			fmt.Fprintf(&b, "\n  %s — %s (updated %s; %d hop(s): %s -%s-> %s)", c.Path, c.Title, c.Updated, c.Hops, from, c.Relation, to)
+		}
+		if o.MoreContext {
+			b.WriteString("\n  [more: raise limit]")
+		}
 	}
 	return b.String()
 }
 
-func (n *store) getLinks(ctx context.Context, _ *mcp.CallToolRequest, in pathInput) (*mcp.CallToolResult, linksOutput, error) {
+func (n *store) getLinks(ctx context.Context, _ *mcp.CallToolRequest, in linksInput) (*mcp.CallToolResult, linksOutput, error) {
 	rel, err := notePath(in.Path)
 	if err != nil {
 		return nil, linksOutput{}, err
@@ -479,23 +523,39 @@ func (n *store) getLinks(ctx context.Context, _ *mcp.CallToolRequest, in pathInp
 		_, _, err := n.read(rel)
 		return nil, linksOutput{}, err
 	}
-	targets, err := n.ix.Outgoing(ctx, rel)
+	links, err := n.ix.Outgoing(ctx, rel)
 	if err != nil {
 		return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "links: %w", err)
 	}
-	out := linksOutput{Path: rel, Outgoing: make([]outLink, 0, len(targets))}
-	for _, t := range targets {
-		p, err := n.ix.Resolve(ctx, t)
+	out := linksOutput{Path: rel, Outgoing: make([]outLink, 0, len(links))}
+	for _, l := range links {
+		p, err := n.ix.Resolve(ctx, l.Target)
 		if err != nil {
 			return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "links: %w", err)
 		}
-		out.Outgoing = append(out.Outgoing, outLink{Target: t, Path: p})
+		out.Outgoing = append(out.Outgoing, outLink{Target: l.Target, Type: l.Type, Path: p})
 	}
-	if out.Backlinks, err = n.ix.Backlinks(ctx, rel); err != nil {
+	back, err := n.ix.TypedBacklinks(ctx, rel)
+	if err != nil {
 		return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "backlinks: %w", err)
 	}
-	if out.Backlinks == nil {
-		out.Backlinks = []string{}
+	out.Backlinks = make([]backlink, 0, len(back))
+	for _, b := range back {
+		out.Backlinks = append(out.Backlinks, backlink{Path: b.Path, Type: b.Type})
+	}
+	if in.Hops > 0 {
+		related, more, err := n.ix.Neighborhood(ctx, rel, in.Hops, in.Limit)
+		if err != nil {
+			return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "context: %w", err)
+		}
+		out.Context, out.MoreContext = make([]contextNote, 0, len(related)), more
+		for _, r := range related {
+			c := contextNote{Path: r.Path, Title: r.Title, Updated: fmtTime(r.Updated), Hops: r.Hops, Via: r.Via, Relation: r.Type, FromVia: r.Out}
+			if c.Relation == "" {
+				c.Relation = "link"
+			}
+			out.Context = append(out.Context, c)
+		}
 	}
 	return nil, out, nil
 }

@@ -36,6 +36,7 @@ CREATE TABLE notes(
 );
 CREATE INDEX notes_updated ON notes(updated);
 CREATE INDEX notes_stem ON notes(stem);
+CREATE INDEX notes_pkey ON notes(pkey);
 CREATE INDEX notes_tkey ON notes(tkey);
 CREATE TABLE tags(note INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY(note, tag)) WITHOUT ROWID;
 CREATE INDEX tags_tag ON tags(tag, note);

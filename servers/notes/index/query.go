@@ -1,9 +1,12 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -519,22 +522,162 @@ func (ix *Index) Resolve(ctx context.Context, target string) (string, error) {
 	return "", nil
 }
 
-// Outgoing lists a note's wikilink targets as written.
-func (ix *Index) Outgoing(ctx context.Context, path string) ([]string, error) {
-	rows, err := ix.read.QueryContext(ctx, `SELECT l.target FROM links l JOIN notes n ON n.id = l.src WHERE n.path = ? ORDER BY l.target`, path)
+// Link is a wikilink of a note: its target as written, and its type when it is a typed
+// relation ("- works_at [[Acme]]").
+type Link struct {
+	Target string
+	Type   string
+}
+
+// Outgoing lists a note's wikilinks; a target written as a typed relation is listed with its
+// type (once per type) instead of as a plain link.
+func (ix *Index) Outgoing(ctx context.Context, path string) ([]Link, error) {
+	rows, err := ix.read.QueryContext(ctx, `SELECT l.target, l.rel FROM links l JOIN notes n ON n.id = l.src WHERE n.path = ? ORDER BY l.target, l.rel`, path)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []string
+	var out []Link
 	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
+		var l Link
+		if err := rows.Scan(&l.Target, &l.Type); err != nil {
 			return nil, err
 		}
-		out = append(out, t)
+		out = append(out, l)
 	}
 	return out, rows.Err()
+}
+
+// Backlink is a note linking to another, with the relation's type when the link is typed.
+type Backlink struct {
+	Path string
+	Type string
+}
+
+// TypedBacklinks lists the notes with a wikilink resolving to path (as Backlinks does), once
+// per relation type.
+func (ix *Index) TypedBacklinks(ctx context.Context, path string) ([]Backlink, error) {
+	rows, err := ix.read.QueryContext(ctx, `SELECT DISTINCT s.path, l.rel FROM notes d
+		JOIN links l ON l.key IN (d.pkey, d.stem, d.tkey)
+		JOIN notes s ON s.id = l.src
+		WHERE d.path = ? AND s.id != d.id ORDER BY s.path, l.rel`, path)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Backlink
+	for rows.Next() {
+		var b Backlink
+		if err := rows.Scan(&b.Path, &b.Type); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// Related is a note reached from another through links, in either direction.
+type Related struct {
+	Path    string
+	Title   string
+	Updated time.Time
+	Hops    int    // links between it and the note asked about
+	Via     string // the note it was reached from
+	Type    string // the relation's type, when the link is typed
+	Out     bool   // Via links to it (else it links to Via)
+}
+
+// maxExplore caps how many notes Neighborhood visits.
+const maxExplore = 1000
+
+// Neighborhood lists the notes within hops links of path (following links both ways), most
+// recently updated first, at most limit; more reports that there were others. It visits at
+// most maxExplore notes, nearest first.
+func (ix *Index) Neighborhood(ctx context.Context, path string, hops, limit int) (out []Related, more bool, err error) {
+	var start int64
+	if err := ix.read.QueryRowContext(ctx, `SELECT id FROM notes WHERE path = ?`, path).Scan(&start); err != nil {
+		return nil, false, err
+	}
+	type visit struct {
+		hops int
+		via  int64
+		typ  string
+		out  bool
+	}
+	seen := map[int64]visit{start: {}}
+	frontier := []int64{start}
+	for h := 1; h <= hops && len(frontier) > 0 && len(seen) < maxExplore; h++ {
+		ids, _ := json.Marshal(frontier)
+		rows, err := ix.read.QueryContext(ctx, `
+			SELECT l.src, d.id, l.rel, 1 FROM json_each(?1) f JOIN links l ON l.src = f.value JOIN notes d ON d.pkey = l.key
+			UNION SELECT l.src, d.id, l.rel, 1 FROM json_each(?1) f JOIN links l ON l.src = f.value JOIN notes d ON d.stem = l.key
+			UNION SELECT l.src, d.id, l.rel, 1 FROM json_each(?1) f JOIN links l ON l.src = f.value JOIN notes d ON d.tkey = l.key
+			UNION SELECT d.id, s.id, l.rel, 0 FROM json_each(?1) f JOIN notes d ON d.id = f.value
+				JOIN links l ON l.key IN (d.pkey, d.stem, d.tkey) JOIN notes s ON s.id = l.src
+			ORDER BY 1, 2, 3`, string(ids))
+		if err != nil {
+			return nil, false, err
+		}
+		var next []int64
+		for rows.Next() {
+			var from, to int64
+			var typ string
+			var isOut bool
+			if err := rows.Scan(&from, &to, &typ, &isOut); err != nil {
+				rows.Close()
+				return nil, false, err
+			}
+			if _, ok := seen[to]; ok || len(seen) >= maxExplore {
+				continue
+			}
+			seen[to] = visit{hops: h, via: from, typ: typ, out: isOut}
+			next = append(next, to)
+		}
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			return nil, false, err
+		}
+		frontier = next
+	}
+	all := make([]int64, 0, len(seen))
+	for id := range seen {
+		all = append(all, id)
+	}
+	ids, _ := json.Marshal(all)
+	rows, err := ix.read.QueryContext(ctx, `SELECT n.id, n.path, n.title, n.updated FROM json_each(?) f JOIN notes n ON n.id = f.value`, string(ids))
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	paths := map[int64]string{}
+	var found []Related
+	var foundIDs []int64
+	for rows.Next() {
+		var id, updated int64
+		var r Related
+		if err := rows.Scan(&id, &r.Path, &r.Title, &updated); err != nil {
+			return nil, false, err
+		}
+		paths[id] = r.Path
+		if id == start {
+			continue
+		}
+		r.Updated = fromUnix(updated)
+		found, foundIDs = append(found, r), append(foundIDs, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	for i, id := range foundIDs {
+		v := seen[id]
+		found[i].Hops, found[i].Via, found[i].Type, found[i].Out = v.hops, paths[v.via], v.typ, v.out
+	}
+	slices.SortFunc(found, func(a, b Related) int {
+		return cmp.Or(b.Updated.Compare(a.Updated), cmp.Compare(a.Hops, b.Hops), cmp.Compare(a.Path, b.Path))
+	})
+	if len(found) > limit {
+		return found[:limit], true, nil
+	}
+	return found, false, nil
 }
 
 // Backlinks lists the notes with a wikilink that resolves to path (by its path, file name or

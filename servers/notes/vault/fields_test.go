@@ -120,3 +120,14 @@ func TestSetField(t *testing.T) {
 		}
 	}
 }
+
+func TestRelations(t *testing.T) {
+	t.Parallel()
+	body := "- works_at [[Acme]] since 2020\n* part of [[Project X|the project]]\n+ knows [[Bo#Intro]]\n- works_at [[acme]]\n" +
+		"  - mentor_of [[Cy]]\n- [[Plain]] link\n- see also the [[Long Type Name]]\nText with - likes [[Nothing]]\n- ![[embed.png]]\n" +
+		"```\n- works_at [[Code]]\n```\n- empty [[]]\n"
+	want := []Relation{{"works_at", "Acme"}, {"part of", "Project X"}, {"knows", "Bo"}, {"mentor_of", "Cy"}, {"see also the", "Long Type Name"}}
+	if got := Relations(body); !reflect.DeepEqual(got, want) {
+		t.Errorf("Relations =\n%+v\nwant\n%+v", got, want)
+	}
+}
