@@ -23,13 +23,13 @@ func addReadTools(s *kit.Server, n *store) {
 	kit.AddTool(s, kit.Tool{Name: "get_note", Title: "Get note", ReadOnly: true, Idempotent: true,
 		Description: "Read a note: the whole of it, only the section under one heading, or just its outline of headings."}, n.getNote)
 	kit.AddTool(s, kit.Tool{Name: "list_notes", Title: "List notes", ReadOnly: true, Idempotent: true,
-		Description: "List notes by folder, tag or date, most recently updated first (or by path or creation); changed_since lists what was created, updated or deleted since; trashed: true lists the trash."}, n.listNotes)
+		Description: "List notes by folder, tag or date, newest first (or by path); changed_since lists what was created, updated or deleted since; trashed: true lists the trash."}, n.listNotes)
 	kit.AddTool(s, kit.Tool{Name: "search_notes", Title: "Search notes", ReadOnly: true, Idempotent: true,
 		Description: "Full-text search of the notes, ranked, with snippets; finds word forms and near spellings after exact matches; filter by tag, folder, dates."}, n.searchNotes)
 	kit.AddTool(s, kit.Tool{Name: "list_note_tags", Title: "List note tags", ReadOnly: true, Idempotent: true,
 		Description: "List the tags used in the notes with how many notes carry each."}, n.listTags)
 	kit.AddTool(s, kit.Tool{Name: "get_note_links", Title: "Get note links", ReadOnly: true, Idempotent: true,
-		Description: "A note's outgoing [[wikilinks]] and backlinks, with relation types ('- works_at [[Acme]]'); hops adds the notes up to N links away, newest first."}, n.getLinks)
+		Description: "A note's outgoing [[wikilinks]] and backlinks with relation types ('- works_at [[Acme]]'); hops adds the notes up to N links away, newest first."}, n.getLinks)
 }
 
 type getNoteInput struct {

@@ -19,7 +19,7 @@ func addWriteTools(s *kit.Server, n *store) {
 	kit.AddTool(s, kit.Tool{Name: "tag_note", Title: "Tag note", Idempotent: true,
 		Description: "Add or remove tags on a note (front matter and inline #tags are kept in agreement)."}, n.tagNote)
 	kit.AddTool(s, kit.Tool{Name: "set_note_field", Title: "Set note field", Idempotent: true, Destructive: true,
-		Description: "Set or remove one front matter field of a note, typed; the rest of the note is kept as written (get_note returns all fields)."}, n.setNoteField)
+		Description: "Set or remove one typed front matter field, keeping the rest of the note as written (get_note shows the fields)."}, n.setNoteField)
 	kit.AddTool(s, kit.Tool{Name: "daily_note", Title: "Daily note", Idempotent: true,
 		Description: "Today's (or a date's) daily, weekly or monthly note, created from its template when missing."}, n.dailyNote)
 }
