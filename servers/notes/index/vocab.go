@@ -206,6 +206,9 @@ func stemKeys(word string) []string {
 
 // isTokenRune reports whether r is part of a word for the unicode61 tokenizer.
 func isTokenRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
 	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
 }
 
@@ -226,8 +229,16 @@ func fold(word string) string {
 	return word
 }
 
-// words lists the distinct folded words of texts.
+// words adds the distinct folded words of texts to seen.
 func words(seen map[string]struct{}, texts ...string) {
+	raw := map[string]struct{}{} // words as written already folded: most repeat
+	add := func(w string) {
+		if _, ok := raw[w]; ok {
+			return
+		}
+		raw[w] = struct{}{}
+		seen[fold(w)] = struct{}{}
+	}
 	for _, text := range texts {
 		start := -1
 		for i, r := range text {
@@ -238,12 +249,12 @@ func words(seen map[string]struct{}, texts ...string) {
 				continue
 			}
 			if start >= 0 {
-				seen[fold(text[start:i])] = struct{}{}
+				add(text[start:i])
 				start = -1
 			}
 		}
 		if start >= 0 {
-			seen[fold(text[start:])] = struct{}{}
+			add(text[start:])
 		}
 	}
 }

@@ -169,3 +169,34 @@ func TestDateFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestVocabularyMatchesTokenizer checks that the vocabulary holds exactly the words the
+// full-text table holds, for text with case, diacritics, punctuation and other scripts.
+func TestVocabularyMatchesTokenizer(t *testing.T) {
+	t.Parallel()
+	ix := openTest(t, Doc{Path: "a.md", Title: "Café Über", Body: "Straße naïve e-mail don't ÉCOLE 3.14 x_y αβγ 日本語 Zoë's ﬁne", Tags: []string{"to-do", "a/b"}, Updated: time.Now()})
+	if _, err := ix.db.ExecContext(t.Context(), `CREATE VIRTUAL TABLE temp.v USING fts5vocab('main', 'fts', 'row')`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ix.db.QueryContext(t.Context(), `SELECT term FROM temp.v ORDER BY term`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var want []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, s)
+	}
+	var got []string
+	for term := range ix.vocab.terms {
+		got = append(got, term)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("vocabulary %q, tokenizer %q", got, want)
+	}
+}
