@@ -595,7 +595,11 @@ const maxExplore = 1000
 // most maxExplore notes, nearest first.
 func (ix *Index) Neighborhood(ctx context.Context, path string, hops, limit int) (out []Related, more bool, err error) {
 	var start int64
-	if err := ix.read.QueryRowContext(ctx, `SELECT id FROM notes WHERE path = ?`, path).Scan(&start); err != nil {
+	err = ix.read.QueryRowContext(ctx, `SELECT id FROM notes WHERE path = ?`, path).Scan(&start)
+	if errors.Is(err, sql.ErrNoRows) {
+		return []Related{}, false, nil // not indexed yet: nothing known around it
+	}
+	if err != nil {
 		return nil, false, err
 	}
 	type visit struct {
