@@ -131,3 +131,27 @@ func TestRelations(t *testing.T) {
 		t.Errorf("Relations =\n%+v\nwant\n%+v", got, want)
 	}
 }
+
+// FuzzSetField: a string written with SetField reads back as the same string, whatever it
+// looks like (a number, a date, a list, quotes, a comment), and the other fields stay.
+func FuzzSetField(f *testing.F) {
+	for _, s := range []string{"42", "2026-01-05", "[a, b]", "true", "null", "a # b", `"q"`, "'s'", "- x", "", " pad ", "a: b", "~", "1e5", ".5", "#x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, value string) {
+		if strings.ContainsAny(value, "\r\n") || strings.ToValidUTF8(value, "\uFFFD") != value {
+			return
+		}
+		n := Parse(fieldsNote)
+		if err := n.SetField("note_text", value, TypeString); err != nil {
+			t.Fatalf("SetField(%q): %v", value, err)
+		}
+		back := Parse(n.Render()).Fields()
+		if got := back["note_text"]; got != value {
+			t.Fatalf("%q read back as %#v\n%s", value, got, n.Render())
+		}
+		if back["priority"] != 2.0 || back["status"] != "draft" {
+			t.Fatalf("other fields changed: %#v", back)
+		}
+	})
+}
