@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jck411/mcp-servers/shared/mcptest"
 )
 
 // TestFindWordFormsTyposAndDates drives search_notes and list_notes over HTTP: other word
@@ -86,6 +88,10 @@ func TestFindWordFormsTyposAndDates(t *testing.T) {
 	}
 	if want := []string{"deleted sport/track.md", "updated wild/lone.md", "created wild/den.md"}; !slices.Equal(got, want) {
 		t.Errorf("changed_since = %v, want %v", got, want)
+	}
+	text := mcptest.Text(mcptest.Call(t, e.cs, "list_notes", map[string]any{"changed_since": since}))
+	if !strings.HasPrefix(text, "deleted: sport/track.md (") || !strings.Contains(text, "\ncreated: wild/den.md — den (") {
+		t.Errorf("changed_since text:\n%s", text)
 	}
 	wild := call[listOutput](e, "list_notes", map[string]any{"changed_since": since, "folder": "wild", "limit": 1})
 	if len(wild.Notes) != 1 || wild.Notes[0].Path != "wild/lone.md" || !wild.More {

@@ -237,7 +237,10 @@ func (o listOutput) Text() string {
 		if e.Change != "" {
 			b.WriteString(e.Change + ": ")
 		}
-		fmt.Fprintf(&b, "%s — %s", e.Path, e.Title)
+		b.WriteString(e.Path)
+		if e.Title != "" {
+			b.WriteString(" — " + e.Title)
+		}
 		if e.Match != "" {
 			fmt.Fprintf(&b, " (%s match)", e.Match)
 		}
