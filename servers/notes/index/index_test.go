@@ -39,7 +39,7 @@ func FuzzSearchQuery(f *testing.F) {
 	if err := ix.Apply(f.Context(), []Doc{{Path: "a.md", Title: "Alpha", Body: "the quick brown fox; wolves running through gardens, café", Tags: []string{"x"}, Updated: time.Now()}}, nil); err != nil {
 		f.Fatal(err)
 	}
-	for _, s := range []string{"fox", `"quick brown"`, "a OR b", "-x y", `NEAR(a b)`, `title:fox`, `"`, "*", "^a", "x AND", "(((", "a\x00b", "wolf -run", "gardne OR cafe", "runing wolfs"} {
+	for _, s := range []string{"fox", `"quick brown"`, "a OR b", "-x y", `NEAR(a b)`, `title:fox`, `"`, "*", "^a", "x AND", "(((", "a\x00b", "wolf -run", "gardne OR cafe", "runnin wolfs"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {

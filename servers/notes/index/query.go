@@ -232,7 +232,6 @@ func (ix *Index) Search(ctx context.Context, q string, f Filter, limit, offset i
 	defer release()
 	tiers := ix.tiers(p)
 	need, skip := limit+1, offset
-	var ids []int64
 	for i, t := range tiers {
 		match := t.match
 		if i > 0 { // each tier's matches hold the previous tier's: leave those out
@@ -258,7 +257,7 @@ func (ix *Index) Search(ctx context.Context, q string, f Filter, limit, offset i
 				return nil, false, err
 			}
 		}
-		ids, hits, need = append(ids, tids...), append(hits, thits...), need-len(thits)
+		hits, need = append(hits, thits...), need-len(thits)
 		if need == 0 {
 			break
 		}

@@ -30,9 +30,6 @@ var (
 	dateRe     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[-+]\d{2}:?\d{2})?)?$`)
 )
 
-// ownedKeys are the front matter keys the vault interprets itself.
-var ownedKeys = map[string]bool{"title": true, "tags": true, "tag": true, "created": true, "updated": true, "modified": true}
-
 // Fields is every front matter field of the note with its value: a string, a float64, a bool,
 // a []any list, a date as its ISO text (YYYY-MM-DD, or an RFC 3339 time), or for a nested
 // block the block's YAML text. The owned keys are included (created and updated in RFC 3339).
@@ -187,17 +184,17 @@ func (n *Note) SetField(key string, value any, typ string) error {
 	if err != nil {
 		return err
 	}
-	switch lk := strings.ToLower(key); {
-	case lk == "updated" || lk == "modified":
+	switch strings.ToLower(key) {
+	case "updated", "modified":
 		return fmt.Errorf("%w: %s is set by the server on every change", ErrFieldValue, key)
-	case lk == "title":
+	case "title":
 		s, ok := value.(string)
 		if !ok || typ != TypeAuto && typ != TypeString {
 			return fmt.Errorf("%w: title is a string", ErrFieldValue)
 		}
 		n.Title = strings.TrimSpace(s)
 		return nil
-	case lk == "tags" || lk == "tag":
+	case "tags", "tag":
 		items, ok := value.([]any)
 		if !ok {
 			return fmt.Errorf("%w: tags is a list of strings", ErrFieldValue)
@@ -208,7 +205,7 @@ func (n *Note) SetField(key string, value any, typ string) error {
 		}
 		n.Tags = NormalizeTags(tags)
 		return nil
-	case lk == "created":
+	case "created":
 		t := parseTime(unquote(text))
 		if t.IsZero() {
 			return fmt.Errorf("%w: created is a date, YYYY-MM-DD or RFC 3339", ErrFieldValue)
