@@ -52,6 +52,7 @@ func TestFindWordFormsTyposAndDates(t *testing.T) {
 	}{
 		{map[string]any{"query": "wolf"}, []hit{{"wild/lone.md", ""}, {"wild/pack.md", "stem"}}},
 		{map[string]any{"query": "run"}, []hit{{"sport/race.md", ""}, {"sport/track.md", "stem"}}},
+		{map[string]any{"query": "ran", "folder": "sport"}, []hit{{"sport/race.md", "stem"}, {"sport/track.md", "stem"}}},
 		{map[string]any{"query": "crosed ridge"}, []hit{{"wild/lone.md", "near"}}},
 		{map[string]any{"query": "wolf", "created_after": "2026-02-01"}, []hit{{"wild/lone.md", ""}}},
 		{map[string]any{"query": "wolf", "updated_after": "2026-02-20", "updated_before": "2026-03-02"}, []hit{{"wild/pack.md", "stem"}}},

@@ -180,15 +180,28 @@ func editDistance(a []rune, bs string, max int) int {
 	return prev[len(b)]
 }
 
-// irregular maps English plurals that no suffix rule undoes to their singular.
+// irregular maps English plurals and verb forms that no suffix rule undoes to their base form.
+// Forms of be, have and do are left out: joining them would widen nearly every query.
 var irregular = map[string]string{
 	"men": "man", "women": "woman", "children": "child", "people": "person", "mice": "mouse",
 	"geese": "goose", "feet": "foot", "teeth": "tooth", "lice": "louse", "oxen": "ox",
+	"ran": "run", "went": "go", "gone": "go", "ate": "eat", "eaten": "eat", "wrote": "write",
+	"written": "write", "took": "take", "taken": "take", "gave": "give", "given": "give",
+	"came": "come", "knew": "know", "known": "know", "thought": "think", "bought": "buy",
+	"brought": "bring", "taught": "teach", "caught": "catch", "spoke": "speak", "spoken": "speak",
+	"drove": "drive", "driven": "drive", "chose": "choose", "chosen": "choose", "began": "begin",
+	"begun": "begin", "swam": "swim", "swum": "swim", "sang": "sing", "sung": "sing", "flew": "fly",
+	"flown": "fly", "grew": "grow", "grown": "grow", "drew": "draw", "drawn": "draw",
+	"threw": "throw", "thrown": "throw", "forgot": "forget", "forgotten": "forget",
+	"broke": "break", "broken": "break", "stole": "steal", "stolen": "steal", "wore": "wear",
+	"worn": "wear", "slept": "sleep", "kept": "keep", "felt": "feel", "met": "meet", "sent": "send",
+	"spent": "spend", "built": "build", "sold": "sell", "told": "tell", "paid": "pay", "said": "say",
+	"made": "make", "sought": "seek", "fought": "fight",
 }
 
 // stemKeys are the keys under which word's forms are grouped: its Snowball (Porter2) English
-// stem, and for plurals the stemmer leaves apart from their singular (wolves, knives, leaves;
-// men, children) the singular's stem too.
+// stem, and for plurals and verb forms the stemmer leaves apart from their base (wolves, knives,
+// leaves; men, children; ran, written) the base's stem too.
 func stemKeys(word string) []string {
 	if strings.ContainsFunc(word, unicode.IsDigit) {
 		return []string{word} // codes and numbers have no word forms

@@ -9,13 +9,14 @@ import (
 func TestStemKeysAndEditDistance(t *testing.T) {
 	t.Parallel()
 	same := [][2]string{{"wolf", "wolves"}, {"run", "running"}, {"run", "runs"}, {"knife", "knives"}, {"leaf", "leaves"},
-		{"pony", "ponies"}, {"child", "children"}, {"man", "men"}, {"garden", "gardening"}, {"connect", "connection"}}
+		{"pony", "ponies"}, {"child", "children"}, {"man", "men"}, {"garden", "gardening"}, {"connect", "connection"},
+		{"run", "ran"}, {"ran", "running"}, {"write", "written"}, {"wrote", "writing"}, {"bought", "buying"}}
 	for _, p := range same {
 		if !slices.ContainsFunc(stemKeys(p[0]), func(k string) bool { return slices.Contains(stemKeys(p[1]), k) }) {
 			t.Errorf("%s and %s share no stem: %v %v", p[0], p[1], stemKeys(p[0]), stemKeys(p[1]))
 		}
 	}
-	apart := [][2]string{{"wolf", "woolen"}, {"run", "rune"}, {"news", "new"}, {"x2", "x2s"}}
+	apart := [][2]string{{"wolf", "woolen"}, {"run", "rune"}, {"news", "new"}, {"x2", "x2s"}, {"was", "be"}, {"had", "have"}}
 	for _, p := range apart {
 		if slices.ContainsFunc(stemKeys(p[0]), func(k string) bool { return slices.Contains(stemKeys(p[1]), k) }) {
 			t.Errorf("%s and %s share a stem: %v %v", p[0], p[1], stemKeys(p[0]), stemKeys(p[1]))
@@ -69,7 +70,8 @@ func TestSearchWordFormsAndTypos(t *testing.T) {
 		{"wol*", []string{"pack.md", "lone.md"}, []Match{MatchExact, MatchExact}},
 		{"gardenn OR wolf", []string{"lone.md", "pack.md", "garden.md"}, []Match{MatchExact, MatchStem, MatchNear}},
 		{"zzzz", nil, nil},
-		{"ran", nil, nil}, // only suffix forms, and ran is no typo of run (too short)
+		{"ran", []string{"sprint.md", "race.md"}, []Match{MatchStem, MatchStem}}, // an irregular form
+		{"rann", nil, nil}, // a typo of a word in no note
 	}
 	for _, c := range cases {
 		hits, more, err := ix.Search(t.Context(), c.query, Filter{}, 10, 0)
