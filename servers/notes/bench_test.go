@@ -56,7 +56,7 @@ func corpus(tb testing.TB, dir string, count int) []string {
 
 func benchStore(b *testing.B, state string) *store {
 	b.Helper()
-	cfg := storeConfig{notesDir: filepath.Join(state, "notes"), indexFile: filepath.Join(state, "index.sqlite"), scanInterval: 2 * time.Second, dailyFolder: "daily"}
+	cfg := storeConfig{notesDir: filepath.Join(state, "notes"), indexFile: filepath.Join(state, "index.sqlite"), scanInterval: 2 * time.Second}
 	n, err := openStore(b.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		b.Fatal(err)
@@ -68,7 +68,9 @@ func benchStore(b *testing.B, state string) *store {
 // snippets; not the HTTP transport) over 10,000 notes, reporting p50 and p95 latency, for two
 // query mixes: "words" draws one or two words evenly from the vocabulary (what people look
 // for: distinctive words), "common" draws them as often as they occur in the text, so most
-// queries hit words that are in thousands of notes (the worst case: every match is ranked).
+// queries hit words that are in thousands of notes (the worst case: every match is ranked),
+// "typos" draws words evenly and changes one letter to one no word has, so every query takes
+// all three passes (exact, word forms, near spellings).
 func BenchmarkSearchNotes10k(b *testing.B) {
 	state := b.TempDir()
 	vocab := corpus(b, filepath.Join(state, "notes"), 10_000)
@@ -82,6 +84,11 @@ func BenchmarkSearchNotes10k(b *testing.B) {
 	}{
 		{"words", func() string { return vocab[r.IntN(len(vocab))] }},
 		{"common", func() string { return vocab[zipf.Uint64()] }},
+		{"typos", func() string {
+			w := vocab[r.IntN(len(vocab))]
+			i := 1 + r.IntN(len(w)-2)
+			return w[:i] + "x" + w[i+1:]
+		}},
 	}
 	for _, mix := range mixes {
 		queries := make([]string, 256)
@@ -108,6 +115,7 @@ func BenchmarkSearchNotes10k(b *testing.B) {
 			if hits == 0 {
 				b.Fatal("no query found anything")
 			}
+			b.ReportMetric(float64(hits)/float64(b.N), "hits/op")
 			slices.Sort(durs)
 			b.ReportMetric(float64(durs[len(durs)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(durs[len(durs)*95/100].Microseconds())/1000, "p95-ms")

@@ -13,8 +13,13 @@ import (
 type storeConfig struct {
 	notesDir, indexFile string
 	scanInterval        time.Duration
-	dailyFolder         string
-	dailyTemplate       string
+	// periods holds the daily, weekly and monthly notes' folders and templates by period.
+	periods map[string]periodConfig
+}
+
+// periodConfig is where one kind of periodic note lives and the note a new one starts from.
+type periodConfig struct {
+	folder, template string
 }
 
 // resolve checks the flags and fills in the defaults under stateDir; it creates the index's folder.
@@ -38,14 +43,24 @@ func (st *settings) resolve(stateDir string) (storeConfig, error) {
 	if err == nil && filepath.IsLocal(rel) && !filepath.IsAbs(rel) && rel != "." && !hiddenFirst(rel) {
 		return c, fmt.Errorf("--index-file %s is inside --notes-dir: put it elsewhere or in a hidden folder such as .index/", c.indexFile)
 	}
-	var err2 error
-	if c.dailyFolder, err2 = vault.CleanFolder(st.dailyFolder); err2 != nil {
-		return c, fmt.Errorf("--daily-folder: %w", err2)
-	}
-	if st.dailyTemplate != "" {
-		if c.dailyTemplate, err2 = vault.CleanPath(st.dailyTemplate); err2 != nil {
-			return c, fmt.Errorf("--daily-template: %w", err2)
+	c.periods = map[string]periodConfig{}
+	for _, p := range []struct{ name, folder, template string }{
+		{"day", st.dailyFolder, st.dailyTemplate},
+		{"week", st.weeklyFolder, st.weeklyTemplate},
+		{"month", st.monthlyFolder, st.monthlyTemplate},
+	} {
+		flagName := map[string]string{"day": "daily", "week": "weekly", "month": "monthly"}[p.name]
+		var pc periodConfig
+		var err error
+		if pc.folder, err = vault.CleanFolder(p.folder); err != nil {
+			return c, fmt.Errorf("--%s-folder: %w", flagName, err)
 		}
+		if p.template != "" {
+			if pc.template, err = vault.CleanPath(p.template); err != nil {
+				return c, fmt.Errorf("--%s-template: %w", flagName, err)
+			}
+		}
+		c.periods[p.name] = pc
 	}
 	if err := st.sync.check(); err != nil {
 		return c, err

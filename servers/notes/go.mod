@@ -4,7 +4,9 @@ go 1.26.0
 
 require (
 	github.com/jck411/mcp-servers/shared v0.0.0
+	github.com/kljensen/snowball v0.10.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	golang.org/x/text v0.43.0
 	google.golang.org/api v0.290.0
 	modernc.org/sqlite v1.52.0
 )
@@ -44,7 +46,6 @@ require (
 	golang.org/x/oauth2 v0.37.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260706201446-f0a921348800 // indirect
 	google.golang.org/grpc v1.82.0 // indirect

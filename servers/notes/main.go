@@ -22,7 +22,10 @@ type settings struct {
 	scanInterval  time.Duration
 	dailyFolder   string
 	dailyTemplate string
-	sync          syncSettings
+	// weekly and monthly notes, the daily note's siblings
+	weeklyFolder, weeklyTemplate   string
+	monthlyFolder, monthlyTemplate string
+	sync                           syncSettings
 }
 
 // spec describes the notes server.
@@ -32,13 +35,17 @@ func spec() kit.Spec {
 		Name:         "notes",
 		Title:        "Notes",
 		Port:         9009,
-		Instructions: "The user's notes: Markdown files with front matter in folders. Find notes with search_notes (full text) or list_notes, read them with get_note, write with create_note and update_note (pass the hash from get_note as expected_hash to avoid overwriting someone else's change). Link notes with [[wikilinks]] and tag them with #tags. A note named NAME.conflict-TIMESTAMP.md is the Drive sync's copy of a note changed in two places: offer to merge it into NAME.md and delete it.",
+		Instructions: "The user's notes: Markdown files with front matter in folders. Find notes with search_notes (full text, also word forms and typos) or list_notes (changed_since: what changed), read them with get_note, write with create_note and update_note (pass the hash from get_note as expected_hash to avoid overwriting someone else's change). Link notes with [[wikilinks]] or typed relations ('- works_at [[Acme]]'; get_note_links hops gives a note's context) and tag them with #tags. A note named NAME.conflict-TIMESTAMP.md is the Drive sync's copy of a note changed in two places: offer to merge it into NAME.md and delete it.",
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&st.notesDir, "notes-dir", "", "folder the notes live in, created 0700 (default: STATE-DIR/notes)")
 			fs.StringVar(&st.indexFile, "index-file", "", "the search index database, rebuilt from the notes when missing or stale (default: STATE-DIR/notes-index.sqlite)")
 			fs.DurationVar(&st.scanInterval, "scan-interval", 2*time.Second, "how stale the index may get before a read looks for notes changed outside the server (0: look before every read)")
 			fs.StringVar(&st.dailyFolder, "daily-folder", "daily", "folder daily_note keeps one note a day in (YYYY-MM-DD.md)")
 			fs.StringVar(&st.dailyTemplate, "daily-template", "templates/daily.md", "note daily_note copies into a new day's note when it exists; {{date}}, {{title}} and {{weekday}} are filled in")
+			fs.StringVar(&st.weeklyFolder, "weekly-folder", "weekly", "folder daily_note period week keeps one note an ISO week in (YYYY-Www.md)")
+			fs.StringVar(&st.weeklyTemplate, "weekly-template", "templates/weekly.md", "note a new weekly note starts from when it exists; {{date}}, {{title}}, {{start}} and {{end}} are filled in")
+			fs.StringVar(&st.monthlyFolder, "monthly-folder", "monthly", "folder daily_note period month keeps one note a month in (YYYY-MM.md)")
+			fs.StringVar(&st.monthlyTemplate, "monthly-template", "templates/monthly.md", "note a new monthly note starts from when it exists; {{date}}, {{title}}, {{start}} and {{end}} are filled in")
 			st.sync.register(fs)
 		},
 		Setup: func(s *kit.Server) error {

@@ -401,7 +401,7 @@ func TestMoveDeleteRestoreLinks(t *testing.T) {
 	call[writeOutput](e, "create_note", map[string]any{"path": "index", "content": "See [[ideas/garden]], [[garden|the garden]] and [[Garden#Beds]].\n\n```\n[[ideas/garden]] in code\n```\n"})
 	call[writeOutput](e, "create_note", map[string]any{"path": "other", "content": "Unrelated [[missing note]]."})
 	links := call[linksOutput](e, "get_note_links", map[string]any{"path": "ideas/garden"})
-	if !slices.Equal(links.Backlinks, []string{"index.md"}) {
+	if !slices.Equal(links.Backlinks, []backlink{{Path: "index.md"}}) {
 		t.Errorf("backlinks = %+v", links)
 	}
 	out := call[linksOutput](e, "get_note_links", map[string]any{"path": "index"})
@@ -420,7 +420,7 @@ func TestMoveDeleteRestoreLinks(t *testing.T) {
 	if !strings.Contains(idx, "See [[archive/yard]], [[archive/yard|the garden]] and [[archive/yard#Beds]].") || !strings.Contains(idx, "[[ideas/garden]] in code") {
 		t.Errorf("rewritten links:\n%s", idx)
 	}
-	if links := call[linksOutput](e, "get_note_links", map[string]any{"path": "archive/yard"}); !slices.Equal(links.Backlinks, []string{"index.md"}) {
+	if links := call[linksOutput](e, "get_note_links", map[string]any{"path": "archive/yard"}); !slices.Equal(links.Backlinks, []backlink{{Path: "index.md"}}) {
 		t.Errorf("backlinks after move = %+v", links)
 	}
 	if _, err := os.Stat(filepath.Join(e.dir, "ideas")); !os.IsNotExist(err) {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -20,13 +23,13 @@ func addReadTools(s *kit.Server, n *store) {
 	kit.AddTool(s, kit.Tool{Name: "get_note", Title: "Get note", ReadOnly: true, Idempotent: true,
 		Description: "Read a note: the whole of it, only the section under one heading, or just its outline of headings."}, n.getNote)
 	kit.AddTool(s, kit.Tool{Name: "list_notes", Title: "List notes", ReadOnly: true, Idempotent: true,
-		Description: "List notes in a folder or with a tag, most recently updated first (or by path or creation); trashed: true lists the trash."}, n.listNotes)
+		Description: "List notes by folder, tag or date, newest first (or by path); changed_since lists what was created, updated or deleted since; trashed: true lists the trash."}, n.listNotes)
 	kit.AddTool(s, kit.Tool{Name: "search_notes", Title: "Search notes", ReadOnly: true, Idempotent: true,
-		Description: "Full-text search of the notes, ranked, with snippets; filter by tag and folder."}, n.searchNotes)
+		Description: "Full-text search of the notes, ranked, with snippets; finds word forms and near spellings after exact matches; filter by tag, folder, dates."}, n.searchNotes)
 	kit.AddTool(s, kit.Tool{Name: "list_note_tags", Title: "List note tags", ReadOnly: true, Idempotent: true,
 		Description: "List the tags used in the notes with how many notes carry each."}, n.listTags)
 	kit.AddTool(s, kit.Tool{Name: "get_note_links", Title: "Get note links", ReadOnly: true, Idempotent: true,
-		Description: "A note's outgoing [[wikilinks]] (with the notes they resolve to) and its backlinks."}, n.getLinks)
+		Description: "A note's outgoing [[wikilinks]] and backlinks with relation types ('- works_at [[Acme]]'); hops adds the notes up to N links away, newest first."}, n.getLinks)
 }
 
 type getNoteInput struct {
@@ -43,6 +46,7 @@ type noteOutput struct {
 	Created    string          `json:"created,omitempty"`
 	Updated    string          `json:"updated,omitempty"`
 	Hash       string          `json:"hash" jsonschema:"content hash; pass it as expected_hash to update_note"`
+	Fields     map[string]any  `json:"fields,omitempty" jsonschema:"front matter fields other than title, tags, created and updated"`
 	Content    string          `json:"content,omitempty"`
 	Outline    []vault.Heading `json:"outline,omitempty"`
 	Truncated  bool            `json:"truncated,omitempty"`
@@ -57,6 +61,13 @@ func (o noteOutput) Text() string {
 		fmt.Fprintf(&b, " [#%s]", strings.Join(o.Tags, " #"))
 	}
 	fmt.Fprintf(&b, " (updated %s, hash %s)\n", o.Updated, o.Hash)
+	if len(o.Fields) > 0 {
+		keys := slices.Sorted(maps.Keys(o.Fields))
+		for _, k := range keys {
+			v, _ := json.Marshal(o.Fields[k])
+			fmt.Fprintf(&b, "%s: %s\n", k, v)
+		}
+	}
 	for _, h := range o.Outline {
 		fmt.Fprintf(&b, "%s %s (line %d)\n", strings.Repeat("#", h.Level), h.Text, h.Line)
 	}
@@ -121,10 +132,18 @@ func truncate(content string, offset int) (string, bool, int) {
 }
 
 func describe(rel string, note vault.Note, data []byte) noteOutput {
-	return noteOutput{
+	out := noteOutput{
 		Path: rel, Title: noteTitle(rel, note), Tags: allTags(note),
 		Created: fmtTime(note.Created), Updated: fmtTime(note.Updated), Hash: vault.Hash(data),
+		Fields: note.Fields(),
 	}
+	for _, k := range []string{"title", "tags", "created", "updated"} {
+		delete(out.Fields, k) // shown on their own
+	}
+	if len(out.Fields) == 0 {
+		out.Fields = nil
+	}
+	return out
 }
 
 func headingList(body string) string {
@@ -144,8 +163,53 @@ type listNotesInput struct {
 	Tag     string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
 	Sort    string `json:"sort,omitempty" jsonschema:"order: updated and created are newest first" schema:"enum=updated|created|path,default=updated"`
 	Trashed bool   `json:"trashed,omitempty" jsonschema:"list the trash instead (restore with restore_note)"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"at most this many" schema:"minimum=1,maximum=200,default=50"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
+	dateFilters
+	ChangedSince string `json:"changed_since,omitempty" jsonschema:"list notes created, updated or deleted since this date or time, newest first"`
+	Limit        int    `json:"limit,omitempty" jsonschema:"at most this many" schema:"minimum=1,maximum=200,default=50"`
+	Offset       int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
+}
+
+// dateFilters narrow searches and listings by date: YYYY-MM-DD (the day's start in the server's
+// time zone) or an RFC 3339 time.
+type dateFilters struct {
+	CreatedAfter  string `json:"created_after,omitempty" jsonschema:"only notes created at or after, YYYY-MM-DD or RFC 3339"`
+	CreatedBefore string `json:"created_before,omitempty" jsonschema:"only notes created before"`
+	UpdatedAfter  string `json:"updated_after,omitempty" jsonschema:"only notes updated at or after"`
+	UpdatedBefore string `json:"updated_before,omitempty" jsonschema:"only notes updated before"`
+}
+
+// filter builds the index filter from the arguments.
+func (d dateFilters) filter(folder, tag string) (index.Filter, error) {
+	f := index.Filter{Folder: folder, Tag: vault.NormalizeTag(tag)}
+	for _, c := range []struct {
+		name, value string
+		to          *time.Time
+	}{{"created_after", d.CreatedAfter, &f.CreatedAfter}, {"created_before", d.CreatedBefore, &f.CreatedBefore}, {"updated_after", d.UpdatedAfter, &f.UpdatedAfter}, {"updated_before", d.UpdatedBefore, &f.UpdatedBefore}} {
+		if c.value == "" {
+			continue
+		}
+		t, err := parseWhen(c.name, c.value)
+		if err != nil {
+			return f, err
+		}
+		*c.to = t
+	}
+	return f, nil
+}
+
+// parseWhen reads a date (YYYY-MM-DD, the start of that day in the server's time zone) or time
+// (RFC 3339, or YYYY-MM-DDTHH:MM in the server's time zone).
+func parseWhen(name, s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{"2006-01-02", "2006-01-02T15:04", "2006-01-02T15:04:05"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, kit.Errorf(kit.CodeInvalidInput, "%s %q: give YYYY-MM-DD or an RFC 3339 time such as 2026-03-04T09:30:00Z", name, s)
 }
 
 type noteEntry struct {
@@ -154,6 +218,8 @@ type noteEntry struct {
 	Tags    []string `json:"tags,omitempty"`
 	Updated string   `json:"updated,omitempty"`
 	Snippet string   `json:"snippet,omitempty"`
+	Match   string   `json:"match,omitempty" jsonschema:"stem: matched another form of a word; near: a similar spelling"`
+	Change  string   `json:"change,omitempty" jsonschema:"with changed_since: created, updated or deleted (at the time in updated)"`
 }
 
 type listOutput struct {
@@ -168,7 +234,16 @@ func (o listOutput) Text() string {
 	}
 	var b strings.Builder
 	for _, e := range o.Notes {
-		fmt.Fprintf(&b, "%s — %s", e.Path, e.Title)
+		if e.Change != "" {
+			b.WriteString(e.Change + ": ")
+		}
+		b.WriteString(e.Path)
+		if e.Title != "" {
+			b.WriteString(" — " + e.Title)
+		}
+		if e.Match != "" {
+			fmt.Fprintf(&b, " (%s match)", e.Match)
+		}
 		if len(e.Tags) > 0 {
 			fmt.Fprintf(&b, " [#%s]", strings.Join(e.Tags, " #"))
 		}
@@ -196,16 +271,42 @@ func (n *store) listNotes(ctx context.Context, _ *mcp.CallToolRequest, in listNo
 	if in.Trashed {
 		return n.listTrash(folder, limit, offset)
 	}
+	f, err := in.filter(folder, in.Tag)
+	if err != nil {
+		return nil, listOutput{}, err
+	}
 	if err := n.fresh(ctx); err != nil {
 		return nil, listOutput{}, err
 	}
-	entries, more, err := n.ix.List(ctx, index.Filter{Folder: folder, Tag: vault.NormalizeTag(in.Tag)}, sort, limit, offset)
+	if in.ChangedSince != "" {
+		return n.listChanges(ctx, in.ChangedSince, f, limit, offset)
+	}
+	entries, more, err := n.ix.List(ctx, f, sort, limit, offset)
 	if err != nil {
 		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "list notes: %w", err)
 	}
 	out := listOutput{Notes: make([]noteEntry, 0, len(entries)), More: more}
 	for _, e := range entries {
 		out.Notes = append(out.Notes, noteEntry{Path: e.Path, Title: e.Title, Tags: e.Tags, Updated: fmtTime(e.Updated)})
+	}
+	if more {
+		out.NextOffset = offset + limit
+	}
+	return nil, out, nil
+}
+
+func (n *store) listChanges(ctx context.Context, sinceArg string, f index.Filter, limit, offset int) (*mcp.CallToolResult, listOutput, error) {
+	since, err := parseWhen("changed_since", sinceArg)
+	if err != nil {
+		return nil, listOutput{}, err
+	}
+	changes, more, err := n.ix.Changes(ctx, since, f, limit, offset)
+	if err != nil {
+		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "list changes: %w", err)
+	}
+	out := listOutput{Notes: make([]noteEntry, 0, len(changes)), More: more}
+	for _, c := range changes {
+		out.Notes = append(out.Notes, noteEntry{Path: c.Path, Title: c.Title, Updated: fmtTime(c.At), Change: c.Kind})
 	}
 	if more {
 		out.NextOffset = offset + limit
@@ -240,8 +341,9 @@ type searchInput struct {
 	Query  string `json:"query" jsonschema:"words that must all appear; \"quoted phrase\", prefix*, a OR b, -excluded" schema:"minLength=1"`
 	Tag    string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
 	Folder string `json:"folder,omitempty" jsonschema:"only notes in this folder and below"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many hits" schema:"minimum=1,maximum=50,default=10"`
-	Offset int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
+	dateFilters
+	Limit  int `json:"limit,omitempty" jsonschema:"at most this many hits" schema:"minimum=1,maximum=50,default=10"`
+	Offset int `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
 }
 
 func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, listOutput, error) {
@@ -250,12 +352,16 @@ func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in sear
 	if err != nil {
 		return nil, listOutput{}, err
 	}
+	f, err := in.filter(folder, in.Tag)
+	if err != nil {
+		return nil, listOutput{}, err
+	}
 	if err := n.fresh(ctx); err != nil {
 		return nil, listOutput{}, err
 	}
 	sctx, cancel := context.WithTimeout(ctx, n.searchTimeout())
 	defer cancel()
-	hits, more, err := n.ix.Search(sctx, in.Query, index.Filter{Folder: folder, Tag: vault.NormalizeTag(in.Tag)}, limit, offset)
+	hits, more, err := n.ix.Search(sctx, in.Query, f, limit, offset)
 	switch {
 	case errors.Is(err, index.ErrEmptyQuery):
 		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "query %q has no words to search for; to browse, use list_notes", in.Query)
@@ -271,7 +377,11 @@ func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in sear
 	}
 	out := listOutput{Notes: make([]noteEntry, 0, len(hits)), More: more}
 	for _, h := range hits {
-		out.Notes = append(out.Notes, noteEntry{Path: h.Path, Title: h.Title, Tags: h.Tags, Updated: fmtTime(h.Updated), Snippet: h.Snippet})
+		e := noteEntry{Path: h.Path, Title: h.Title, Tags: h.Tags, Updated: fmtTime(h.Updated), Snippet: h.Snippet}
+		if h.Match != index.MatchExact {
+			e.Match = string(h.Match)
+		}
+		out.Notes = append(out.Notes, e)
 	}
 	if more {
 		out.NextOffset = offset + limit
@@ -326,15 +436,39 @@ type pathInput struct {
 	Path string `json:"path" jsonschema:"note path relative to the notes folder ('.md' optional)"`
 }
 
+type linksInput struct {
+	Path  string `json:"path" jsonschema:"note path relative to the notes folder ('.md' optional)"`
+	Hops  int    `json:"hops,omitempty" jsonschema:"also list the notes up to this many links away, both directions (the note's context)" schema:"minimum=1,maximum=3"`
+	Limit int    `json:"limit,omitempty" jsonschema:"with hops: at most this many notes, most recently updated first" schema:"minimum=1,maximum=100,default=20"`
+}
+
 type outLink struct {
 	Target string `json:"target"`
+	Type   string `json:"type,omitempty" jsonschema:"the relation's type, for a link written '- TYPE [[target]]'"`
 	Path   string `json:"path,omitempty" jsonschema:"the note it resolves to; empty when none exists"`
 }
 
+type backlink struct {
+	Path string `json:"path"`
+	Type string `json:"type,omitempty"`
+}
+
+type contextNote struct {
+	Path     string `json:"path"`
+	Title    string `json:"title,omitempty"`
+	Updated  string `json:"updated,omitempty"`
+	Hops     int    `json:"hops"`
+	Via      string `json:"via" jsonschema:"the note it was reached from"`
+	Relation string `json:"relation" jsonschema:"the link's type, or 'link' for a plain [[wikilink]]"`
+	FromVia  bool   `json:"from_via" jsonschema:"true: via links to this note; false: this note links to via"`
+}
+
 type linksOutput struct {
-	Path      string    `json:"path"`
-	Outgoing  []outLink `json:"outgoing"`
-	Backlinks []string  `json:"backlinks"`
+	Path        string        `json:"path"`
+	Outgoing    []outLink     `json:"outgoing"`
+	Backlinks   []backlink    `json:"backlinks"`
+	Context     []contextNote `json:"context,omitempty"`
+	MoreContext bool          `json:"more_context,omitempty" jsonschema:"more notes are within hops than limit allowed"`
 }
 
 func (o linksOutput) Text() string {
@@ -348,19 +482,39 @@ func (o linksOutput) Text() string {
 		if to == "" {
 			to = "(no such note)"
 		}
-		fmt.Fprintf(&b, "\n  [[%s]] → %s", l.Target, to)
+		if l.Type != "" {
+			fmt.Fprintf(&b, "\n  %s [[%s]] → %s", l.Type, l.Target, to)
+		} else {
+			fmt.Fprintf(&b, "\n  [[%s]] → %s", l.Target, to)
+		}
 	}
 	b.WriteString("\nlinked from:")
 	if len(o.Backlinks) == 0 {
 		b.WriteString(" nothing")
 	}
-	for _, p := range o.Backlinks {
-		b.WriteString("\n  " + p)
+	for _, l := range o.Backlinks {
+		b.WriteString("\n  " + l.Path)
+		if l.Type != "" {
+			b.WriteString(" (" + l.Type + ")")
+		}
+	}
+	if o.Context != nil {
+		b.WriteString("\ncontext, newest first:")
+		for _, c := range o.Context {
+			from, to := c.Path, c.Via
+			if c.FromVia {
+				from, to = c.Via, c.Path
+			}
+			fmt.Fprintf(&b, "\n  %s — %s (updated %s; %d hop(s): %s -%s-> %s)", c.Path, c.Title, c.Updated, c.Hops, from, c.Relation, to)
+		}
+		if o.MoreContext {
+			b.WriteString("\n  [more: raise limit]")
+		}
 	}
 	return b.String()
 }
 
-func (n *store) getLinks(ctx context.Context, _ *mcp.CallToolRequest, in pathInput) (*mcp.CallToolResult, linksOutput, error) {
+func (n *store) getLinks(ctx context.Context, _ *mcp.CallToolRequest, in linksInput) (*mcp.CallToolResult, linksOutput, error) {
 	rel, err := notePath(in.Path)
 	if err != nil {
 		return nil, linksOutput{}, err
@@ -372,23 +526,39 @@ func (n *store) getLinks(ctx context.Context, _ *mcp.CallToolRequest, in pathInp
 		_, _, err := n.read(rel)
 		return nil, linksOutput{}, err
 	}
-	targets, err := n.ix.Outgoing(ctx, rel)
+	links, err := n.ix.Outgoing(ctx, rel)
 	if err != nil {
 		return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "links: %w", err)
 	}
-	out := linksOutput{Path: rel, Outgoing: make([]outLink, 0, len(targets))}
-	for _, t := range targets {
-		p, err := n.ix.Resolve(ctx, t)
+	out := linksOutput{Path: rel, Outgoing: make([]outLink, 0, len(links))}
+	for _, l := range links {
+		p, err := n.ix.Resolve(ctx, l.Target)
 		if err != nil {
 			return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "links: %w", err)
 		}
-		out.Outgoing = append(out.Outgoing, outLink{Target: t, Path: p})
+		out.Outgoing = append(out.Outgoing, outLink{Target: l.Target, Type: l.Type, Path: p})
 	}
-	if out.Backlinks, err = n.ix.Backlinks(ctx, rel); err != nil {
+	back, err := n.ix.TypedBacklinks(ctx, rel)
+	if err != nil {
 		return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "backlinks: %w", err)
 	}
-	if out.Backlinks == nil {
-		out.Backlinks = []string{}
+	out.Backlinks = make([]backlink, 0, len(back))
+	for _, b := range back {
+		out.Backlinks = append(out.Backlinks, backlink{Path: b.Path, Type: b.Type})
+	}
+	if in.Hops > 0 {
+		related, more, err := n.ix.Neighborhood(ctx, rel, in.Hops, in.Limit)
+		if err != nil {
+			return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "context: %w", err)
+		}
+		out.Context, out.MoreContext = make([]contextNote, 0, len(related)), more
+		for _, r := range related {
+			c := contextNote{Path: r.Path, Title: r.Title, Updated: fmtTime(r.Updated), Hops: r.Hops, Via: r.Via, Relation: r.Type, FromVia: r.Out}
+			if c.Relation == "" {
+				c.Relation = "link"
+			}
+			out.Context = append(out.Context, c)
+		}
 	}
 	return nil, out, nil
 }

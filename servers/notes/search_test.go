@@ -199,7 +199,7 @@ func TestSearchTimeLimit(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(state, "notes", "a.md"), []byte("# A\n\nthe alpha note\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg := storeConfig{notesDir: filepath.Join(state, "notes"), indexFile: filepath.Join(state, "index.sqlite"), scanInterval: time.Hour, dailyFolder: "daily"}
+	cfg := storeConfig{notesDir: filepath.Join(state, "notes"), indexFile: filepath.Join(state, "index.sqlite"), scanInterval: time.Hour}
 	n, err := openStore(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)

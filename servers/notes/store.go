@@ -215,18 +215,19 @@ func (n *store) scan(ctx context.Context) (changed, removed int, err error) {
 func makeDoc(rel string, data []byte, mtime, size int64) index.Doc {
 	note := vault.Parse(string(data))
 	d := index.Doc{
-		Path:    rel,
-		Folder:  vault.Folder(rel),
-		Stem:    vault.Stem(rel),
-		Title:   noteTitle(rel, note),
-		Body:    note.Body,
-		Tags:    allTags(note),
-		Links:   vault.Links(note.Body),
-		Created: note.Created,
-		Updated: note.Updated,
-		MTime:   mtime,
-		Size:    size,
-		Hash:    vault.Hash(data),
+		Path:      rel,
+		Folder:    vault.Folder(rel),
+		Stem:      vault.Stem(rel),
+		Title:     noteTitle(rel, note),
+		Body:      note.Body,
+		Tags:      allTags(note),
+		Links:     vault.Links(note.Body),
+		Relations: vault.Relations(note.Body),
+		Created:   note.Created,
+		Updated:   note.Updated,
+		MTime:     mtime,
+		Size:      size,
+		Hash:      vault.Hash(data),
 	}
 	if d.Updated.IsZero() {
 		d.Updated = time.Unix(0, mtime)

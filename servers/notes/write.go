@@ -2,10 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/jck411/mcp-servers/servers/notes/vault"
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -19,8 +18,10 @@ func addWriteTools(s *kit.Server, n *store) {
 		Description: "Change a note: replace, append, prepend, find_replace, or replace_section under a heading; expected_hash refuses to overwrite a newer version."}, n.updateNote)
 	kit.AddTool(s, kit.Tool{Name: "tag_note", Title: "Tag note", Idempotent: true,
 		Description: "Add or remove tags on a note (front matter and inline #tags are kept in agreement)."}, n.tagNote)
+	kit.AddTool(s, kit.Tool{Name: "set_note_field", Title: "Set note field", Idempotent: true, Destructive: true,
+		Description: "Set or remove one typed front matter field, keeping the rest of the note as written (get_note shows the fields)."}, n.setNoteField)
 	kit.AddTool(s, kit.Tool{Name: "daily_note", Title: "Daily note", Idempotent: true,
-		Description: "Today's (or a given date's) daily note, created from the template when missing."}, n.dailyNote)
+		Description: "Today's (or a date's) daily, weekly or monthly note, created from its template when missing."}, n.dailyNote)
 }
 
 type createInput struct {
@@ -203,49 +204,35 @@ func (n *store) tagNote(ctx context.Context, _ *mcp.CallToolRequest, in tagInput
 	return nil, writeOutput{Path: rel, Hash: hash, Changed: changed, Tags: tags}, nil
 }
 
-type dailyInput struct {
-	Date string `json:"date,omitempty" jsonschema:"YYYY-MM-DD (default: today in the server's time zone)"`
+type setFieldInput struct {
+	Path         string `json:"path" jsonschema:"the note"`
+	Field        string `json:"field" jsonschema:"front matter key, e.g. 'status', 'due', 'aliases'" schema:"minLength=1,maxLength=100"`
+	Value        any    `json:"value,omitempty" jsonschema:"string, number, true/false or list; omit or null to remove the field"`
+	Type         string `json:"type,omitempty" jsonschema:"how to write value; auto follows its JSON type; date takes YYYY-MM-DD or RFC 3339" schema:"enum=auto|string|number|date|bool|list,default=auto"`
+	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"the hash from get_note; refused if the note changed since"`
 }
 
-const defaultDailyTemplate = "# {{date}}\n"
-
-func (n *store) dailyNote(ctx context.Context, _ *mcp.CallToolRequest, in dailyInput) (*mcp.CallToolResult, noteOutput, error) {
-	day := n.now()
-	if in.Date != "" {
-		d, err := time.ParseInLocation("2006-01-02", strings.TrimSpace(in.Date), time.Local)
-		if err != nil {
-			return nil, noteOutput{}, kit.Errorf(kit.CodeInvalidInput, "date %q: give YYYY-MM-DD", in.Date)
-		}
-		day = d
-	}
-	date := day.Format("2006-01-02")
-	rel := date + vault.Ext
-	if n.cfg.dailyFolder != "" {
-		rel = n.cfg.dailyFolder + "/" + rel
-	}
-	isNew := false
-	if !n.v.Exists(rel) {
-		tmpl := defaultDailyTemplate
-		if n.cfg.dailyTemplate != "" {
-			if data, err := n.v.ReadFile(n.cfg.dailyTemplate); err == nil {
-				tmpl = vault.Parse(string(data)).Body
-			}
-		}
-		body := strings.NewReplacer("{{date}}", date, "{{title}}", date, "{{weekday}}", day.Weekday().String()).Replace(tmpl)
-		_, err := n.create(ctx, rel, vault.Note{Title: date, Tags: []string{"daily"}, Body: body}, false)
-		var kerr *kit.Error
-		lostRace := errors.As(err, &kerr) && kerr.Code == kit.CodeInvalidInput && n.v.Exists(rel) // created meanwhile
-		if err != nil && !lostRace {
-			return nil, noteOutput{}, err
-		}
-		isNew = err == nil
-	}
-	note, data, err := n.read(rel)
+func (n *store) setNoteField(ctx context.Context, _ *mcp.CallToolRequest, in setFieldInput) (*mcp.CallToolResult, writeOutput, error) {
+	rel, err := notePath(in.Path)
 	if err != nil {
-		return nil, noteOutput{}, err
+		return nil, writeOutput{}, err
 	}
-	out := describe(rel, note, data)
-	out.New = isNew
-	out.Content, out.Truncated, out.NextOffset = truncate(note.Body, 0)
-	return nil, out, nil
+	field := strings.TrimSpace(in.Field)
+	var detail string
+	hash, changed, err := n.change(ctx, rel, strings.TrimSpace(in.ExpectedHash), func(note *vault.Note) error {
+		if err := note.SetField(field, in.Value, in.Type); err != nil {
+			return kit.Errorf(kit.CodeInvalidInput, "%s: %w", field, err)
+		}
+		if v, ok := note.Fields()[field]; ok {
+			b, _ := json.Marshal(v)
+			detail = field + " = " + string(b)
+		} else {
+			detail = field + " removed"
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, writeOutput{}, err
+	}
+	return nil, writeOutput{Path: rel, Hash: hash, Changed: changed, Detail: detail}, nil
 }

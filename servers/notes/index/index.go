@@ -16,7 +16,7 @@ import (
 )
 
 // schemaVersion changes whenever the tables change; a database of another version is rebuilt.
-const schemaVersion = "3"
+const schemaVersion = "4"
 
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -36,31 +36,38 @@ CREATE TABLE notes(
 );
 CREATE INDEX notes_updated ON notes(updated);
 CREATE INDEX notes_stem ON notes(stem);
+CREATE INDEX notes_pkey ON notes(pkey);
 CREATE INDEX notes_tkey ON notes(tkey);
 CREATE TABLE tags(note INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY(note, tag)) WITHOUT ROWID;
 CREATE INDEX tags_tag ON tags(tag, note);
-CREATE TABLE links(src INTEGER NOT NULL, target TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY(src, key)) WITHOUT ROWID;
+-- rel is a typed relation's type ("- works_at [[Acme]]"), '' for a plain link
+CREATE TABLE links(src INTEGER NOT NULL, target TEXT NOT NULL, key TEXT NOT NULL, rel TEXT NOT NULL, PRIMARY KEY(src, key, rel)) WITHOUT ROWID;
 CREATE INDEX links_key ON links(key, src);
-CREATE VIRTUAL TABLE fts USING fts5(title, body, tags, content='', contentless_delete=1, tokenize='porter unicode61');
+CREATE TABLE terms(term TEXT PRIMARY KEY) WITHOUT ROWID; -- every word of the notes (see vocab.go)
+CREATE TABLE deletions(path TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID; -- notes gone, and when
+CREATE INDEX deletions_at ON deletions(at);
+CREATE VIRTUAL TABLE fts USING fts5(title, body, tags, content='', contentless_delete=1, tokenize='unicode61');
 INSERT INTO fts(fts, rank) VALUES ('automerge', 2); -- fewer segments for searches to walk
-CREATE VIRTUAL TABLE passages USING fts5(body, columnsize=0, tokenize='porter unicode61'); -- no BM25 here: no sizes
+CREATE VIRTUAL TABLE passages USING fts5(body, columnsize=0, tokenize='unicode61'); -- no BM25 here: no sizes
 INSERT INTO passages(passages, rank) VALUES ('automerge', 2);
 `
 
 // Doc is what the index holds of one note.
 type Doc struct {
-	Path    string
-	Folder  string
-	Stem    string
-	Title   string
-	Body    string
-	Tags    []string
-	Links   []string // wikilink targets as written
-	Created time.Time
-	Updated time.Time
-	MTime   int64
-	Size    int64
-	Hash    string
+	Path   string
+	Folder string
+	Stem   string
+	Title  string
+	Body   string
+	Tags   []string
+	Links  []string // wikilink targets as written
+	// Relations are the typed links ("- works_at [[Acme]]"); their targets are in Links too.
+	Relations []vault.Relation
+	Created   time.Time
+	Updated   time.Time
+	MTime     int64
+	Size      int64
+	Hash      string
 }
 
 // Index is an open index database. Changes go through one writer connection, searches and
@@ -76,6 +83,10 @@ type Index struct {
 	searches chan struct{}
 
 	passageMatch, passageFirst *sql.Stmt // on read
+
+	vocab *vocab
+	// now stamps deletions (tests may replace it).
+	now func() time.Time
 }
 
 // Reader pool and search limits.
@@ -131,7 +142,12 @@ func newIndex(ctx context.Context, file string, db *sql.DB) (*Index, error) {
 		_ = read.Close()
 		return nil, err
 	}
-	ix := &Index{db: db, read: read, probe: probe, searches: make(chan struct{}, maxSearches)}
+	ix := &Index{db: db, read: read, probe: probe, searches: make(chan struct{}, maxSearches), vocab: newVocab(), now: time.Now}
+	if err := ix.loadVocab(ctx); err != nil {
+		_ = read.Close()
+		_ = probe.Close()
+		return nil, fmt.Errorf("load the vocabulary: %w", err)
+	}
 	if ix.passageMatch, err = read.PrepareContext(ctx, passageMatchSQL); err == nil {
 		ix.passageFirst, err = read.PrepareContext(ctx, passageFirstSQL)
 	}
@@ -203,6 +219,25 @@ func create(ctx context.Context, file, root string) (*Index, error) {
 	return ix, err
 }
 
+// loadVocab reads the terms table into memory.
+func (ix *Index) loadVocab(ctx context.Context) error {
+	rows, err := ix.db.QueryContext(ctx, `SELECT term FROM terms`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var terms []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return err
+		}
+		terms = append(terms, t)
+	}
+	ix.vocab.add(terms)
+	return rows.Err()
+}
+
 // Close closes the database.
 func (ix *Index) Close() error {
 	return errors.Join(ix.passageMatch.Close(), ix.passageFirst.Close(), ix.read.Close(), ix.probe.Close(), ix.db.Close())
@@ -240,14 +275,36 @@ func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
 		return err
 	}
 	defer func() { _ = tx.Rollback() }()
+	now := ix.now().UnixNano()
 	for _, p := range remove {
-		if err := deleteDoc(ctx, tx, p); err != nil {
+		existed, err := deleteDoc(ctx, tx, p)
+		if err != nil {
 			return err
 		}
+		if existed {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO deletions(path, at) VALUES (?, ?)`, p, now); err != nil {
+				return err
+			}
+		}
 	}
+	seen := map[string]struct{}{}
 	for i := range docs {
 		if err := putDoc(ctx, tx, &docs[i]); err != nil {
 			return err
+		}
+		words(seen, docs[i].Title, docs[i].Body, strings.Join(docs[i].Tags, " "))
+	}
+	newTerms := ix.vocab.missing(seen)
+	if len(newTerms) > 0 {
+		st, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO terms(term) VALUES (?)`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for _, t := range newTerms {
+			if _, err := st.ExecContext(ctx, t); err != nil {
+				return err
+			}
 		}
 	}
 	if len(docs) >= optimizeBatch {
@@ -259,34 +316,42 @@ func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
 			}
 		}
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	ix.vocab.add(newTerms)
+	return nil
 }
 
 // optimizeBatch is the size of a batch of documents after which the full-text index is merged
 // into one segment.
 const optimizeBatch = 200
 
-func deleteDoc(ctx context.Context, tx *sql.Tx, path string) error {
+// deleteDoc removes the note at path from the index and reports whether it was there.
+func deleteDoc(ctx context.Context, tx *sql.Tx, path string) (bool, error) {
 	var id int64
 	err := tx.QueryRowContext(ctx, `SELECT id FROM notes WHERE path = ?`, path).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	for _, q := range []string{`DELETE FROM notes WHERE id = ?`, `DELETE FROM tags WHERE note = ?`, `DELETE FROM links WHERE src = ?`, `DELETE FROM fts WHERE rowid = ?`} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
-			return err
+			return false, err
 		}
 	}
 	lo, hi := passageRange(id)
 	_, err = tx.ExecContext(ctx, `DELETE FROM passages WHERE rowid BETWEEN ? AND ?`, lo, hi)
-	return err
+	return true, err
 }
 
 func putDoc(ctx context.Context, tx *sql.Tx, d *Doc) error {
-	if err := deleteDoc(ctx, tx, d.Path); err != nil {
+	if _, err := deleteDoc(ctx, tx, d.Path); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM deletions WHERE path = ?`, d.Path); err != nil {
 		return err
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO notes(path, folder, stem, pkey, title, tkey, created, updated, mtime, size, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
@@ -309,8 +374,18 @@ func putDoc(ctx context.Context, tx *sql.Tx, d *Doc) error {
 			return err
 		}
 	}
+	typed := map[string]bool{}
+	for _, r := range d.Relations {
+		typed[vault.LinkKey(r.Target)] = true
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO links(src, target, key, rel) VALUES (?,?,?,?)`, id, r.Target, vault.LinkKey(r.Target), r.Type); err != nil {
+			return err
+		}
+	}
 	for _, l := range d.Links {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO links(src, target, key) VALUES (?,?,?)`, id, l, vault.LinkKey(l)); err != nil {
+		if typed[vault.LinkKey(l)] {
+			continue // the relation stands for it
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO links(src, target, key, rel) VALUES (?,?,?,'')`, id, l, vault.LinkKey(l)); err != nil {
 			return err
 		}
 	}

@@ -36,10 +36,10 @@ func FuzzSearchQuery(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { _ = ix.Close() })
-	if err := ix.Apply(f.Context(), []Doc{{Path: "a.md", Title: "Alpha", Body: "the quick brown fox", Tags: []string{"x"}, Updated: time.Now()}}, nil); err != nil {
+	if err := ix.Apply(f.Context(), []Doc{{Path: "a.md", Title: "Alpha", Body: "the quick brown fox; wolves running through gardens, café", Tags: []string{"x"}, Updated: time.Now()}}, nil); err != nil {
 		f.Fatal(err)
 	}
-	for _, s := range []string{"fox", `"quick brown"`, "a OR b", "-x y", `NEAR(a b)`, `title:fox`, `"`, "*", "^a", "x AND", "(((", "a\x00b"} {
+	for _, s := range []string{"fox", `"quick brown"`, "a OR b", "-x y", `NEAR(a b)`, `title:fox`, `"`, "*", "^a", "x AND", "(((", "a\x00b", "wolf -run", "gardne OR cafe", "runnin wolfs"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {

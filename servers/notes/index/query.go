@@ -1,9 +1,12 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -16,32 +19,84 @@ var ErrEmptyQuery = errors.New("the query has no words to search for")
 
 // MatchQuery turns what a person types into an FTS5 query that cannot be a syntax error: words
 // and "quoted phrases" must all appear, a trailing * makes a prefix, OR between two terms
-// makes either do, and -word excludes a word.
+// makes either do, and -word excludes a word. Words match only as typed; Search widens them.
 func MatchQuery(q string) (string, error) {
-	pos, neg := parseQuery(q)
-	if len(pos) == 0 {
+	p := parseQuery(q)
+	if len(p.pos) == 0 {
 		return "", ErrEmptyQuery
 	}
-	out := strings.Join(pos, " AND ")
-	for _, n := range neg {
-		out = "(" + out + ") NOT " + n
+	return p.render(asTyped, asTyped), nil
+}
+
+// qterm is one term of a query: a word, a "phrase" or a prefix*.
+type qterm struct {
+	text   string // as typed, without quotes or *
+	prefix bool
+	word   string // the folded word when the term is one plain word (it gets other forms), else ""
+}
+
+// literal is the term as an FTS5 string (a phrase, or a prefix with its *).
+func (t qterm) literal() string {
+	s := `"` + strings.ReplaceAll(t.text, `"`, `""`) + `"`
+	if t.prefix {
+		s += "*"
 	}
-	return out, nil
+	return s
 }
 
-// anyQuery is the FTS5 query matching text with any of q's wanted terms.
-func anyQuery(q string) string {
-	pos, _ := parseQuery(q)
-	return strings.Join(pos, " OR ")
+// query is a parsed search: groups that must all match (each one term, or terms joined by
+// OR), and terms that must not.
+type query struct {
+	pos [][]qterm
+	neg []qterm
 }
 
-// parseQuery splits q into quoted FTS5 terms that must appear (an OR pair as one group) and
-// terms that must not.
-func parseQuery(q string) (pos, neg []string) {
+// expand gives the FTS5 strings a term may match as.
+type expand func(qterm) []string
+
+func asTyped(t qterm) []string { return []string{t.literal()} }
+
+// render is the FTS5 query with every wanted term widened by pos and every excluded one by neg.
+func (q query) render(pos, neg expand) string {
+	groups := make([]string, len(q.pos))
+	for i, g := range q.pos {
+		groups[i] = alternatives(g, pos)
+	}
+	out := strings.Join(groups, " AND ")
+	for _, t := range q.neg {
+		out = "(" + out + ") NOT " + alternatives([]qterm{t}, neg)
+	}
+	return out
+}
+
+// anyTerm is the FTS5 query matching text with any of the wanted terms, widened by pos.
+func (q query) anyTerm(pos expand) string {
+	var all []qterm
+	for _, g := range q.pos {
+		all = append(all, g...)
+	}
+	return alternatives(all, pos)
+}
+
+func alternatives(ts []qterm, e expand) string {
+	var alts []string
+	for _, t := range ts {
+		alts = append(alts, e(t)...)
+	}
+	if len(alts) == 1 {
+		return alts[0]
+	}
+	return "(" + strings.Join(alts, " OR ") + ")"
+}
+
+// parseQuery splits q into the terms that must appear (an OR pair as one group) and those that
+// must not.
+func parseQuery(q string) query {
+	var p query
 	orNext := false
 	for _, tok := range tokens(q) {
 		if tok == "OR" {
-			orNext = len(pos) > 0
+			orNext = len(p.pos) > 0
 			continue
 		}
 		negate := false
@@ -49,6 +104,7 @@ func parseQuery(q string) (pos, neg []string) {
 			negate, tok = true, tok[1:]
 		}
 		prefix := strings.HasSuffix(tok, "*")
+		quoted := strings.HasPrefix(tok, `"`)
 		tok = strings.Map(func(r rune) rune {
 			if unicode.IsControl(r) {
 				return -1
@@ -58,21 +114,21 @@ func parseQuery(q string) (pos, neg []string) {
 		if !strings.ContainsFunc(tok, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) {
 			continue
 		}
-		term := `"` + strings.ReplaceAll(tok, `"`, `""`) + `"`
-		if prefix {
-			term += "*"
+		t := qterm{text: tok, prefix: prefix}
+		if !prefix && !quoted {
+			t.word, _ = oneWord(tok)
 		}
 		switch {
 		case negate:
-			neg = append(neg, term)
+			p.neg = append(p.neg, t)
 		case orNext:
-			pos[len(pos)-1] = "(" + pos[len(pos)-1] + " OR " + term + ")"
+			p.pos[len(p.pos)-1] = append(p.pos[len(p.pos)-1], t)
 		default:
-			pos = append(pos, term)
+			p.pos = append(p.pos, []qterm{t})
 		}
 		orNext = false
 	}
-	return pos, neg
+	return p
 }
 
 // tokens splits on spaces, keeping "quoted phrases" (and a trailing * after them) whole.
@@ -108,13 +164,29 @@ type Hit struct {
 	Tags    []string
 	Updated time.Time
 	Snippet string
-	Score   float64 // higher is better
+	Score   float64 // higher is better, within its Match kind
+	Match   Match
 }
 
-// Filter narrows searches and listings.
+// Match says how a hit matched the query's words; exact hits rank before stem hits, and
+// those before near ones.
+type Match string
+
+// Match kinds.
+const (
+	MatchExact Match = "exact" // the words as typed
+	MatchStem  Match = "stem"  // other forms of the words (wolves for wolf)
+	MatchNear  Match = "near"  // a word in no note matched by a spelling one or two edits away
+)
+
+// Filter narrows searches and listings. Zero values do not filter.
 type Filter struct {
-	Folder string // clean folder, "" for all
-	Tag    string // normalized tag, "" for any
+	Folder        string    // clean folder, "" for all
+	Tag           string    // normalized tag, "" for any
+	CreatedAfter  time.Time // created at or after
+	CreatedBefore time.Time // created before
+	UpdatedAfter  time.Time // updated at or after
+	UpdatedBefore time.Time // updated before
 }
 
 func (f Filter) where(args []any) (string, []any) {
@@ -127,6 +199,15 @@ func (f Filter) where(args []any) (string, []any) {
 		sb.WriteString(` AND EXISTS (SELECT 1 FROM tags t WHERE t.note = n.id AND t.tag = ?)`)
 		args = append(args, f.Tag)
 	}
+	for _, c := range []struct {
+		cond string
+		t    time.Time
+	}{{"n.created >= ?", f.CreatedAfter}, {"n.created < ?", f.CreatedBefore}, {"n.updated >= ?", f.UpdatedAfter}, {"n.updated < ?", f.UpdatedBefore}} {
+		if !c.t.IsZero() {
+			sb.WriteString(" AND " + c.cond)
+			args = append(args, c.t.UnixNano())
+		}
+	}
 	return sb.String(), args
 }
 
@@ -134,33 +215,115 @@ func (f Filter) where(args []any) (string, []any) {
 var ErrBusy = errors.New("too many searches are running")
 
 // Search runs a full-text search ranked by BM25 over whole notes (title matches weigh most,
-// then tags), with a snippet from the body around the match. more reports that another page
-// exists. At most maxSearches run at once: a search that finds no free slot within searchWait
-// fails with ErrBusy. When ctx ends, the statement running is interrupted inside SQLite.
-func (ix *Index) Search(ctx context.Context, query string, f Filter, limit, offset int) (hits []Hit, more bool, err error) {
-	match, err := MatchQuery(query)
-	if err != nil {
-		return nil, false, err
+// then tags), with a snippet from the body around the match. Notes matching the words as typed
+// come first, then notes matching only other forms of them, then (for a word in no note) notes
+// matching a near spelling. more reports that another page exists. At most maxSearches run at
+// once: a search that finds no free slot within searchWait fails with ErrBusy. When ctx ends,
+// the statement running is interrupted inside SQLite.
+func (ix *Index) Search(ctx context.Context, q string, f Filter, limit, offset int) (hits []Hit, more bool, err error) {
+	p := parseQuery(q)
+	if len(p.pos) == 0 {
+		return nil, false, ErrEmptyQuery
 	}
 	release, err := ix.acquire(ctx)
 	if err != nil {
 		return nil, false, err
 	}
 	defer release()
-	ids, hits, err := ix.rank(ctx, match, f, limit, offset)
-	if err != nil {
-		return nil, false, err
-	}
-	anyTerm := anyQuery(query)
-	for i := range hits {
-		if hits[i].Snippet, err = ix.snippet(ctx, ids[i], match, anyTerm); err != nil {
+	tiers := ix.tiers(p)
+	need, skip := limit+1, offset
+	for i, t := range tiers {
+		match := t.match
+		if i > 0 { // each tier's matches hold the previous tier's: leave those out
+			match = "(" + t.match + ") NOT (" + tiers[i-1].match + ")"
+		}
+		tids, thits, err := ix.rank(ctx, match, f, need, skip)
+		if err != nil {
 			return nil, false, err
+		}
+		switch {
+		case len(thits) > 0:
+			skip = 0
+		case skip > 0: // the page starts past this tier: skip its matches
+			n, err := ix.countMatches(ctx, match, f)
+			if err != nil {
+				return nil, false, err
+			}
+			skip -= n
+		}
+		for j := range thits {
+			thits[j].Match = t.kind
+			if thits[j].Snippet, err = ix.snippet(ctx, tids[j], t.match, t.anyTerm); err != nil {
+				return nil, false, err
+			}
+		}
+		hits, need = append(hits, thits...), need-len(thits)
+		if need == 0 {
+			break
 		}
 	}
 	if len(hits) > limit {
 		return hits[:limit], true, nil
 	}
 	return hits, false, nil
+}
+
+// tier is one pass of a search: what its notes must match, what its snippets highlight.
+type tier struct {
+	kind           Match
+	match, anyTerm string
+}
+
+// tiers are the passes of a search, exact first; a pass that would match no more than the
+// one before is left out.
+func (ix *Index) tiers(p query) []tier {
+	stems := func(t qterm) []string {
+		if t.word == "" {
+			return asTyped(t)
+		}
+		return quoteAll(ix.vocab.forms(t.word))
+	}
+	near := func(t qterm) []string {
+		if t.word == "" {
+			return asTyped(t)
+		}
+		forms := ix.vocab.forms(t.word)
+		if len(forms) == 1 && !ix.vocab.has(t.word) { // in no note: perhaps a typo
+			forms = append(forms, ix.vocab.near(t.word)...)
+		}
+		return quoteAll(forms)
+	}
+	out := []tier{{MatchExact, p.render(asTyped, stems), p.anyTerm(asTyped)}}
+	for _, t := range []struct {
+		kind Match
+		e    expand
+	}{{MatchStem, stems}, {MatchNear, near}} {
+		m := p.render(t.e, stems)
+		if m != out[len(out)-1].match {
+			out = append(out, tier{t.kind, m, p.anyTerm(t.e)})
+		}
+	}
+	return out
+}
+
+func quoteAll(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
+	}
+	return out
+}
+
+// countMatches counts the notes matching match within f.
+func (ix *Index) countMatches(ctx context.Context, match string, f Filter) (int, error) {
+	where, args := f.where([]any{match})
+	from := `fts`
+	if where != "" {
+		from = `fts JOIN notes n ON n.id = fts.rowid`
+	}
+	var n int
+	err := ix.read.QueryRowContext(ctx, `SELECT count(*) FROM `+from+` WHERE fts MATCH ?1`+where, args...).Scan(&n)
+	return n, err
 }
 
 // The snippet statements, prepared once (on each reader as it is used).
@@ -184,11 +347,10 @@ func (ix *Index) acquire(ctx context.Context) (release func(), err error) {
 	}
 }
 
-// rank returns the page of hits (one more than limit when there is another page) without
-// snippets, and their note ids. Its one statement does all its work in its first step (the
+// rank returns up to n hits from offset without snippets, and their note ids. Its one statement does all its work in its first step (the
 // sort of every match keeping only the page), which is where the driver interrupts SQLite when
 // ctx ends; the rows after it are read from the sorted page.
-func (ix *Index) rank(ctx context.Context, match string, f Filter, limit, offset int) (ids []int64, hits []Hit, err error) {
+func (ix *Index) rank(ctx context.Context, match string, f Filter, n, offset int) (ids []int64, hits []Hit, err error) {
 	where, args := f.where([]any{match})
 	// SQLite's sort with a LIMIT holds just the page, unlike FTS5's own ORDER BY rank, which
 	// sorts every match; the rowid breaks ties, so pages never overlap.
@@ -200,7 +362,7 @@ func (ix *Index) rank(ctx context.Context, match string, f Filter, limit, offset
 		(SELECT group_concat(tag, ' ') FROM tags t WHERE t.note = n.id)
 		FROM (SELECT fts.rowid AS id, bm25(fts, 10.0, 1.0, 5.0) AS score FROM `+from+` WHERE fts MATCH ?1`+where+`
 			ORDER BY score, fts.rowid LIMIT ? OFFSET ?) AS top
-		JOIN notes n ON n.id = top.id ORDER BY top.score, top.id`, append(args, limit+1, offset)...)
+		JOIN notes n ON n.id = top.id ORDER BY top.score, top.id`, append(args, n, offset)...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -359,22 +521,166 @@ func (ix *Index) Resolve(ctx context.Context, target string) (string, error) {
 	return "", nil
 }
 
-// Outgoing lists a note's wikilink targets as written.
-func (ix *Index) Outgoing(ctx context.Context, path string) ([]string, error) {
-	rows, err := ix.read.QueryContext(ctx, `SELECT l.target FROM links l JOIN notes n ON n.id = l.src WHERE n.path = ? ORDER BY l.target`, path)
+// Link is a wikilink of a note: its target as written, and its type when it is a typed
+// relation ("- works_at [[Acme]]").
+type Link struct {
+	Target string
+	Type   string
+}
+
+// Outgoing lists a note's wikilinks; a target written as a typed relation is listed with its
+// type (once per type) instead of as a plain link.
+func (ix *Index) Outgoing(ctx context.Context, path string) ([]Link, error) {
+	rows, err := ix.read.QueryContext(ctx, `SELECT l.target, l.rel FROM links l JOIN notes n ON n.id = l.src WHERE n.path = ? ORDER BY l.target, l.rel`, path)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []string
+	var out []Link
 	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
+		var l Link
+		if err := rows.Scan(&l.Target, &l.Type); err != nil {
 			return nil, err
 		}
-		out = append(out, t)
+		out = append(out, l)
 	}
 	return out, rows.Err()
+}
+
+// Backlink is a note linking to another, with the relation's type when the link is typed.
+type Backlink struct {
+	Path string
+	Type string
+}
+
+// TypedBacklinks lists the notes with a wikilink resolving to path (as Backlinks does), once
+// per relation type.
+func (ix *Index) TypedBacklinks(ctx context.Context, path string) ([]Backlink, error) {
+	rows, err := ix.read.QueryContext(ctx, `SELECT DISTINCT s.path, l.rel FROM notes d
+		JOIN links l ON l.key IN (d.pkey, d.stem, d.tkey)
+		JOIN notes s ON s.id = l.src
+		WHERE d.path = ? AND s.id != d.id ORDER BY s.path, l.rel`, path)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Backlink
+	for rows.Next() {
+		var b Backlink
+		if err := rows.Scan(&b.Path, &b.Type); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// Related is a note reached from another through links, in either direction.
+type Related struct {
+	Path    string
+	Title   string
+	Updated time.Time
+	Hops    int    // links between it and the note asked about
+	Via     string // the note it was reached from
+	Type    string // the relation's type, when the link is typed
+	Out     bool   // Via links to it (else it links to Via)
+}
+
+// maxExplore caps how many notes Neighborhood visits.
+const maxExplore = 1000
+
+// Neighborhood lists the notes within hops links of path (following links both ways), most
+// recently updated first, at most limit; more reports that there were others. It visits at
+// most maxExplore notes, nearest first.
+func (ix *Index) Neighborhood(ctx context.Context, path string, hops, limit int) (out []Related, more bool, err error) {
+	var start int64
+	err = ix.read.QueryRowContext(ctx, `SELECT id FROM notes WHERE path = ?`, path).Scan(&start)
+	if errors.Is(err, sql.ErrNoRows) {
+		return []Related{}, false, nil // not indexed yet: nothing known around it
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	type visit struct {
+		hops int
+		via  int64
+		typ  string
+		out  bool
+	}
+	seen := map[int64]visit{start: {}}
+	frontier := []int64{start}
+	for h := 1; h <= hops && len(frontier) > 0 && len(seen) < maxExplore; h++ {
+		ids, _ := json.Marshal(frontier)
+		rows, err := ix.read.QueryContext(ctx, `
+			SELECT l.src, d.id, l.rel, 1 FROM json_each(?1) f JOIN links l ON l.src = f.value JOIN notes d ON d.pkey = l.key
+			UNION SELECT l.src, d.id, l.rel, 1 FROM json_each(?1) f JOIN links l ON l.src = f.value JOIN notes d ON d.stem = l.key
+			UNION SELECT l.src, d.id, l.rel, 1 FROM json_each(?1) f JOIN links l ON l.src = f.value JOIN notes d ON d.tkey = l.key
+			UNION SELECT d.id, s.id, l.rel, 0 FROM json_each(?1) f JOIN notes d ON d.id = f.value
+				JOIN links l ON l.key IN (d.pkey, d.stem, d.tkey) JOIN notes s ON s.id = l.src
+			ORDER BY 1, 2, 3`, string(ids))
+		if err != nil {
+			return nil, false, err
+		}
+		var next []int64
+		for rows.Next() {
+			var from, to int64
+			var typ string
+			var isOut bool
+			if err := rows.Scan(&from, &to, &typ, &isOut); err != nil {
+				rows.Close()
+				return nil, false, err
+			}
+			if _, ok := seen[to]; ok || len(seen) >= maxExplore {
+				continue
+			}
+			seen[to] = visit{hops: h, via: from, typ: typ, out: isOut}
+			next = append(next, to)
+		}
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			return nil, false, err
+		}
+		frontier = next
+	}
+	all := make([]int64, 0, len(seen))
+	for id := range seen {
+		all = append(all, id)
+	}
+	ids, _ := json.Marshal(all)
+	rows, err := ix.read.QueryContext(ctx, `SELECT n.id, n.path, n.title, n.updated FROM json_each(?) f JOIN notes n ON n.id = f.value`, string(ids))
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	paths := map[int64]string{}
+	var found []Related
+	var foundIDs []int64
+	for rows.Next() {
+		var id, updated int64
+		var r Related
+		if err := rows.Scan(&id, &r.Path, &r.Title, &updated); err != nil {
+			return nil, false, err
+		}
+		paths[id] = r.Path
+		if id == start {
+			continue
+		}
+		r.Updated = fromUnix(updated)
+		found, foundIDs = append(found, r), append(foundIDs, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	for i, id := range foundIDs {
+		v := seen[id]
+		found[i].Hops, found[i].Via, found[i].Type, found[i].Out = v.hops, paths[v.via], v.typ, v.out
+	}
+	slices.SortFunc(found, func(a, b Related) int {
+		return cmp.Or(b.Updated.Compare(a.Updated), cmp.Compare(a.Hops, b.Hops), cmp.Compare(a.Path, b.Path))
+	})
+	if len(found) > limit {
+		return found[:limit], true, nil
+	}
+	return found, false, nil
 }
 
 // Backlinks lists the notes with a wikilink that resolves to path (by its path, file name or
@@ -397,4 +703,49 @@ func (ix *Index) Backlinks(ctx context.Context, path string) ([]string, error) {
 		out = append(out, p)
 	}
 	return out, rows.Err()
+}
+
+// Change is a note created, updated or deleted since some time.
+type Change struct {
+	Path  string
+	Title string
+	Kind  string // created, updated or deleted
+	At    time.Time
+}
+
+// Changes lists the notes created, updated (by their updated time or their file's modification
+// time, whichever is later) or deleted at or after since, newest first; more reports that
+// another page exists. Deleted notes are narrowed by f's folder alone, and are known only
+// since the index was last built.
+func (ix *Index) Changes(ctx context.Context, since time.Time, f Filter, limit, offset int) (changes []Change, more bool, err error) {
+	where, args := f.where([]any{since.UnixNano()})
+	var delWhere string
+	if f.Folder != "" {
+		delWhere = ` AND d.path >= ? AND d.path < ?`
+		args = append(args, f.Folder+"/", f.Folder+"0")
+	}
+	rows, err := ix.read.QueryContext(ctx, `SELECT path, title, kind, at FROM (
+		SELECT n.path, n.title, CASE WHEN n.created >= ?1 THEN 'created' ELSE 'updated' END AS kind,
+			max(n.created, n.updated, n.mtime) AS at
+		FROM notes n WHERE max(n.created, n.updated, n.mtime) >= ?1`+where+`
+		UNION ALL
+		SELECT d.path, '', 'deleted', d.at FROM deletions d WHERE d.at >= ?1`+delWhere+`
+	) ORDER BY at DESC, path LIMIT ? OFFSET ?`, append(args, limit+1, offset)...)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c Change
+		var at int64
+		if err := rows.Scan(&c.Path, &c.Title, &c.Kind, &at); err != nil {
+			return nil, false, err
+		}
+		c.At = fromUnix(at)
+		changes = append(changes, c)
+	}
+	if len(changes) > limit {
+		return changes[:limit], true, rows.Err()
+	}
+	return changes, false, rows.Err()
 }

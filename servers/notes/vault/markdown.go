@@ -206,3 +206,35 @@ func RewriteLinks(body string, replace func(target string) (string, bool)) (stri
 	})
 	return strings.Join(ls, "\n"), n
 }
+
+// Relation is a typed link, written as a list item whose text before the link names its type:
+// "- works_at [[Acme]]", "* part of [[Project X]]".
+type Relation struct {
+	Type   string `json:"type"`
+	Target string `json:"target"`
+}
+
+var relationRe = regexp.MustCompile(`^[ \t]*[-*+][ \t]+([\p{L}_][\p{L}\p{N}_-]*(?:[ \t]+[\p{L}\p{N}_-]+){0,2})[ \t]+!?\[\[([^\[\]\n|#]*)`)
+
+// Relations lists the body's typed links outside code, each type and target once.
+func Relations(body string) []Relation {
+	seen := map[Relation]bool{}
+	var out []Relation
+	lines(body, func(_ int, line string, code bool) {
+		if code {
+			return
+		}
+		m := relationRe.FindStringSubmatch(line)
+		if m == nil {
+			return
+		}
+		r := Relation{Type: strings.Join(strings.Fields(m[1]), " "), Target: strings.TrimSpace(m[2])}
+		key := Relation{Type: strings.ToLower(r.Type), Target: LinkKey(r.Target)}
+		if r.Target == "" || seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, r)
+	})
+	return out
+}

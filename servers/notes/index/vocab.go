@@ -1,0 +1,281 @@
+package index
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// The full-text tables keep words as written (unicode61: lower case, diacritics removed), and
+// the vocabulary, every distinct word of the notes, is what a query word is widened with: its
+// other forms (the words sharing its English stem: run, runs, running) and, for a word that is
+// in no note, the words within one or two edits of it (a typo). A search ranks the notes
+// matching the words as typed first, then those matching other forms, then near spellings.
+//
+// The vocabulary is kept in the index's terms table and in memory. Words of deleted notes stay
+// in it until the index is rebuilt: they widen a query with a form no note has, which finds
+// nothing, and keep a word that no note has any more from being taken for a typo.
+
+// Typo tolerance: a query word of at least fuzzyMin1 letters matches words one edit away
+// (a letter added, dropped, changed, or two neighbours swapped), of at least fuzzyMin2 two;
+// at most fuzzyMax near words are used per query word, the nearest first.
+const (
+	fuzzyMin1 = 4
+	fuzzyMin2 = 8
+	fuzzyMax  = 12
+)
+
+// vocab is the index's vocabulary in memory, safe for concurrent use.
+type vocab struct {
+	mu      sync.RWMutex
+	terms   map[string]struct{}
+	byStem  map[string][]string // stem key -> the words with it
+	byFirst map[rune][]string   // first letter -> the words starting with it (typo candidates)
+}
+
+func newVocab() *vocab {
+	return &vocab{terms: map[string]struct{}{}, byStem: map[string][]string{}, byFirst: map[rune][]string{}}
+}
+
+// has reports whether term is known.
+func (v *vocab) has(term string) bool {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	_, ok := v.terms[term]
+	return ok
+}
+
+// missing lists the words of set that are not known yet.
+func (v *vocab) missing(set map[string]struct{}) []string {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	var out []string
+	for t := range set {
+		if _, ok := v.terms[t]; !ok {
+			out = append(out, strings.Clone(t)) // not a slice of a note's whole text
+		}
+	}
+	return out
+}
+
+// add records terms (already folded).
+func (v *vocab) add(terms []string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, t := range terms {
+		if _, ok := v.terms[t]; ok {
+			continue
+		}
+		v.terms[t] = struct{}{}
+		for _, k := range stemKeys(t) {
+			v.byStem[k] = append(v.byStem[k], t)
+		}
+		r, _ := utf8.DecodeRuneInString(t)
+		v.byFirst[r] = append(v.byFirst[r], t)
+	}
+}
+
+// forms is word and the known words sharing one of its stems, sorted, word first.
+func (v *vocab) forms(word string) []string {
+	out := []string{word}
+	v.mu.RLock()
+	for _, k := range stemKeys(word) {
+		for _, t := range v.byStem[k] {
+			if t != word {
+				out = append(out, t)
+			}
+		}
+	}
+	v.mu.RUnlock()
+	slices.Sort(out[1:])
+	return slices.Compact(out)
+}
+
+// near lists up to fuzzyMax known words within the typo distance of word, nearest first. The
+// candidates start with word's first or second letter, so a typo in the first letter is
+// found only when it swaps the first two letters or adds a letter in front.
+func (v *vocab) near(word string) []string {
+	n := utf8.RuneCountInString(word)
+	maxDist := 0
+	switch {
+	case n >= fuzzyMin2:
+		maxDist = 2
+	case n >= fuzzyMin1:
+		maxDist = 1
+	default:
+		return nil
+	}
+	w := []rune(word)
+	type cand struct {
+		term string
+		dist int
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	v.mu.RLock()
+	for _, first := range []rune{w[0], w[1]} {
+		for _, t := range v.byFirst[first] {
+			if seen[t] || t == word {
+				continue
+			}
+			seen[t] = true
+			if d := editDistance(w, t, maxDist); d <= maxDist {
+				cands = append(cands, cand{t, d})
+			}
+		}
+	}
+	v.mu.RUnlock()
+	slices.SortFunc(cands, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.dist, b.dist), cmp.Compare(a.term, b.term))
+	})
+	out := make([]string, 0, min(len(cands), fuzzyMax))
+	for i := 0; i < len(cands) && i < fuzzyMax; i++ {
+		out = append(out, cands[i].term)
+	}
+	return out
+}
+
+// editDistance is the optimal string alignment distance between a and b (insertions,
+// deletions, substitutions, and swaps of two neighbours each cost one), or max+1 when it
+// is more than max.
+func editDistance(a []rune, bs string, max int) int {
+	b := []rune(bs)
+	if d := len(a) - len(b); d > max || -d > max {
+		return max + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			c := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				c = min(c, prev2[j-2]+1)
+			}
+			cur[j] = c
+			rowMin = min(rowMin, c)
+		}
+		if rowMin > max {
+			return max + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// irregular maps English plurals and verb forms that no suffix rule undoes to their base form.
+// Forms of be, have and do are left out: joining them would widen nearly every query.
+var irregular = map[string]string{
+	"men": "man", "women": "woman", "children": "child", "people": "person", "mice": "mouse",
+	"geese": "goose", "feet": "foot", "teeth": "tooth", "lice": "louse", "oxen": "ox",
+	"ran": "run", "went": "go", "gone": "go", "ate": "eat", "eaten": "eat", "wrote": "write",
+	"written": "write", "took": "take", "taken": "take", "gave": "give", "given": "give",
+	"came": "come", "knew": "know", "known": "know", "thought": "think", "bought": "buy",
+	"brought": "bring", "taught": "teach", "caught": "catch", "spoke": "speak", "spoken": "speak",
+	"drove": "drive", "driven": "drive", "chose": "choose", "chosen": "choose", "began": "begin",
+	"begun": "begin", "swam": "swim", "swum": "swim", "sang": "sing", "sung": "sing", "flew": "fly",
+	"flown": "fly", "grew": "grow", "grown": "grow", "drew": "draw", "drawn": "draw",
+	"threw": "throw", "thrown": "throw", "forgot": "forget", "forgotten": "forget",
+	"broke": "break", "broken": "break", "stole": "steal", "stolen": "steal", "wore": "wear",
+	"worn": "wear", "slept": "sleep", "kept": "keep", "felt": "feel", "met": "meet", "sent": "send",
+	"spent": "spend", "built": "build", "sold": "sell", "told": "tell", "paid": "pay", "said": "say",
+	"made": "make", "sought": "seek", "fought": "fight",
+}
+
+// stemKeys are the keys under which word's forms are grouped: its Snowball (Porter2) English
+// stem, and for plurals and verb forms the stemmer leaves apart from their base (wolves, knives,
+// leaves; men, children; ran, written) the base's stem too.
+func stemKeys(word string) []string {
+	if strings.ContainsFunc(word, unicode.IsDigit) {
+		return []string{word} // codes and numbers have no word forms
+	}
+	keys := []string{english.Stem(word, true)}
+	if s, ok := irregular[word]; ok {
+		keys = append(keys, english.Stem(s, true))
+	}
+	if base, ok := strings.CutSuffix(word, "ves"); ok && len(base) >= 2 {
+		keys = append(keys, english.Stem(base+"f", true), english.Stem(base+"fe", true))
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// isTokenRune reports whether r is part of a word for the unicode61 tokenizer.
+func isTokenRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
+}
+
+var stripMarks = runes.Remove(runes.In(unicode.Mn))
+
+// fold is a word as the tokenizer keeps it: lower case, without diacritics.
+func fold(word string) string {
+	word = strings.ToLower(word)
+	for i := 0; i < len(word); i++ {
+		if word[i] >= utf8.RuneSelf {
+			t := transform.Chain(norm.NFD, stripMarks, norm.NFC)
+			if out, _, err := transform.String(t, word); err == nil {
+				return out
+			}
+			return word
+		}
+	}
+	return word
+}
+
+// words adds the distinct folded words of texts to seen.
+func words(seen map[string]struct{}, texts ...string) {
+	raw := map[string]struct{}{} // words as written already folded: most repeat
+	add := func(w string) {
+		if _, ok := raw[w]; ok {
+			return
+		}
+		raw[w] = struct{}{}
+		seen[fold(w)] = struct{}{}
+	}
+	for _, text := range texts {
+		start := -1
+		for i, r := range text {
+			if isTokenRune(r) {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+			if start >= 0 {
+				add(text[start:i])
+				start = -1
+			}
+		}
+		if start >= 0 {
+			add(text[start:])
+		}
+	}
+}
+
+// oneWord reports whether s is a single word for the tokenizer, and returns it folded.
+func oneWord(s string) (string, bool) {
+	if s == "" || strings.IndexFunc(s, func(r rune) bool { return !isTokenRune(r) }) >= 0 {
+		return "", false
+	}
+	return fold(s), true
+}
