@@ -27,6 +27,20 @@ type oauthServer struct {
 	dcr   bool
 }
 
+// VerifyAuthRequest lets a client leave out scope (MCP clients may): the scopes then default
+// to the named resource's read and write, which the owner can narrow at consent. Without a
+// resource it is offline_access alone, so that CreateAuthRequest, not the library's "scope
+// missing", says what is wrong (no server named, or an unknown one).
+func (s *oauthServer) VerifyAuthRequest(ctx context.Context, r *op.Request[oidc.AuthRequest]) (*op.ClientRequest[oidc.AuthRequest], error) {
+	if len(r.Data.Scopes) == 0 {
+		r.Data.Scopes = oidc.SpaceDelimitedArray{oidc.ScopeOfflineAccess}
+		if name, ok := s.fleet.server(r.Form.Get("resource")); ok && len(r.Form["resource"]) == 1 {
+			r.Data.Scopes = oidc.SpaceDelimitedArray{name + ":read", name + ":write"}
+		}
+	}
+	return s.LegacyServer.VerifyAuthRequest(ctx, r)
+}
+
 // Authorize hands the resource parameters to CreateAuthRequest.
 func (s *oauthServer) Authorize(ctx context.Context, r *op.ClientRequest[oidc.AuthRequest]) (*op.Redirect, error) {
 	return s.LegacyServer.Authorize(withResources(ctx, r.Form["resource"]), r)
@@ -50,7 +64,7 @@ func checkResource(form map[string][]string, granted string) error {
 
 // CodeExchange checks the code, PKCE verifier, client and redirect URI, then issues tokens.
 func (s *oauthServer) CodeExchange(ctx context.Context, r *op.ClientRequest[oidc.AccessTokenRequest]) (*op.Response, error) {
-	ar, err := op.AuthRequestByCode(ctx, s.store, r.Data.Code)
+	ar, err := s.store.AuthRequestByCode(ctx, r.Data.Code)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +97,7 @@ func (s *oauthServer) CodeExchange(ctx context.Context, r *op.ClientRequest[oidc
 
 // RefreshToken rotates a refresh token (reuse revokes the grant) and issues a new access token.
 func (s *oauthServer) RefreshToken(ctx context.Context, r *op.ClientRequest[oidc.RefreshTokenRequest]) (*op.Response, error) {
-	req, err := op.RefreshTokenRequestByRefreshToken(ctx, s.store, r.Data.RefreshToken)
+	req, err := s.store.TokenRequestByRefreshToken(ctx, r.Data.RefreshToken)
 	if err != nil {
 		return nil, err
 	}
