@@ -132,6 +132,10 @@ func startFleet(t *testing.T, opts ...envOption) *fleetEnv {
 	e.callbackURL = "http://127.0.0.1:" + pCB + "/callback"
 	e.callbackHits = make(chan url.Values, 4)
 	serveOn(t, lnCB, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/callback" {
+			http.NotFound(w, r) // the browser's favicon request
+			return
+		}
 		e.callbackHits <- r.URL.Query()
 		_, _ = io.WriteString(w, "<html><body id=done>You can close this window.</body></html>")
 	}))
