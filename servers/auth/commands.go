@@ -208,14 +208,11 @@ func cmdKeys(ctx context.Context, d *db, args []string, stdout io.Writer) error 
 	if len(args) != 1 || args[0] != "rotate" {
 		return usageError{"usage: auth keys rotate"}
 	}
-	kr := newKeyring(d, 0)
-	if err := kr.rotate(ctx); err != nil {
-		return err
-	}
-	keys, err := kr.load(ctx)
+	k, err := newKeyring(d, 0).rotate(ctx)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "New signing key %s; the previous one stays published for %s.\n", keys[0].id, keyOverlap)
+	fmt.Fprintf(stdout, "New signing key %s, published now, signs from %s; the previous one stays published %s after that.\n",
+		k.id, k.activeFrom.UTC().Format(time.RFC3339), keyOverlap)
 	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
 )
 
 // jwtParts decodes a JWT's header and claims without checking it.
@@ -266,4 +265,3 @@ func TestRegistration(t *testing.T) {
 		}
 	})
 }
-

@@ -15,19 +15,23 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/op"
 )
 
-// accessTokenLifetime is how long an access token works; a key stays published this long
-// (plus clock skew) after it stops signing.
+// accessTokenLifetime is how long an access token works.
 const accessTokenLifetime = 10 * time.Minute
 
-// keyOverlap is how long a retired key stays in the JWKS: its last token's lifetime plus skew.
+// keyOverlap is how long a key stays in the JWKS after it stops signing: its last token's
+// lifetime plus clock skew.
 const keyOverlap = accessTokenLifetime + 2*time.Minute
+
+// keyLead is how long a new key is published before it signs. A resource server refetches the
+// JWKS for an unknown kid at most every 10 s, so one that fetched just before a rotation would
+// refuse the first tokens of a key that signed at once; a minute ahead it already has it.
+const keyLead = time.Minute
 
 // signingKey is one ES256 key pair.
 type signingKey struct {
-	id      string
-	priv    *ecdsa.PrivateKey
-	created time.Time
-	retired time.Time // zero while it signs
+	id         string
+	priv       *ecdsa.PrivateKey
+	activeFrom time.Time
 }
 
 // SignatureAlgorithm, Key and ID make a signingKey an op.SigningKey.
@@ -43,11 +47,6 @@ func (p publicKey) Algorithm() jose.SignatureAlgorithm { return jose.ES256 }
 func (p publicKey) Use() string                        { return "sig" }
 func (p publicKey) Key() any                           { return &p.k.priv.PublicKey }
 
-// signs reports whether k is the key to sign with at now.
-func (k *signingKey) signs(now time.Time, life time.Duration) bool {
-	return k.retired.IsZero() && now.Sub(k.created) < life
-}
-
 // keyring hands out the signing key, rotating it when it is older than lifetime, and the
 // public keys still in use. Keys live in the database so host commands (auth keys rotate)
 // and restarts see the same ones; parsed keys are cached by id.
@@ -62,9 +61,9 @@ func newKeyring(d *db, lifetime time.Duration) *keyring {
 	return &keyring{db: d, lifetime: lifetime, parsed: map[string]*ecdsa.PrivateKey{}}
 }
 
-// load reads every key from the database, newest first.
+// load reads every key from the database, the one that signs last first.
 func (kr *keyring) load(ctx context.Context) ([]*signingKey, error) {
-	rows, err := kr.db.sql.QueryContext(ctx, "SELECT id, private, created, retired FROM keys ORDER BY created DESC, rowid DESC")
+	rows, err := kr.db.sql.QueryContext(ctx, "SELECT id, private, active_from FROM keys ORDER BY active_from DESC, rowid DESC")
 	if err != nil {
 		return nil, fmt.Errorf("read signing keys: %w", err)
 	}
@@ -72,58 +71,91 @@ func (kr *keyring) load(ctx context.Context) ([]*signingKey, error) {
 	var keys []*signingKey
 	for rows.Next() {
 		var (
-			id               string
-			der              []byte
-			created, retired int64
+			id   string
+			der  []byte
+			from int64
 		)
-		if err := rows.Scan(&id, &der, &created, &retired); err != nil {
+		if err := rows.Scan(&id, &der, &from); err != nil {
 			return nil, fmt.Errorf("read signing keys: %w", err)
 		}
-		kr.mu.Lock()
-		priv, ok := kr.parsed[id]
-		kr.mu.Unlock()
-		if !ok {
-			k, err := x509.ParsePKCS8PrivateKey(der)
-			if err != nil {
-				return nil, fmt.Errorf("signing key %s is damaged: %w", id, err)
-			}
-			if priv, ok = k.(*ecdsa.PrivateKey); !ok {
-				return nil, fmt.Errorf("signing key %s is not an EC key", id)
-			}
-			kr.mu.Lock()
-			kr.parsed[id] = priv
-			kr.mu.Unlock()
+		priv, err := kr.parse(id, der)
+		if err != nil {
+			return nil, err
 		}
-		sk := &signingKey{id: id, priv: priv, created: time.Unix(created, 0)}
-		if retired > 0 {
-			sk.retired = time.Unix(retired, 0)
-		}
-		keys = append(keys, sk)
+		keys = append(keys, &signingKey{id: id, priv: priv, activeFrom: time.Unix(from, 0)})
 	}
 	return keys, rows.Err()
 }
 
-// current returns the key that signs now, making a new one when there is none or the newest
-// has outlived the key lifetime (the old one is retired, still published for keyOverlap).
+func (kr *keyring) parse(id string, der []byte) (*ecdsa.PrivateKey, error) {
+	kr.mu.Lock()
+	defer kr.mu.Unlock()
+	if priv, ok := kr.parsed[id]; ok {
+		return priv, nil
+	}
+	k, err := x509.ParsePKCS8PrivateKey(der)
+	if err != nil {
+		return nil, fmt.Errorf("signing key %s is damaged: %w", id, err)
+	}
+	priv, ok := k.(*ecdsa.PrivateKey)
+	if !ok {
+		return nil, fmt.Errorf("signing key %s is not an EC key", id)
+	}
+	kr.parsed[id] = priv
+	return priv, nil
+}
+
+// current returns the key that signs now: the newest whose time has come. The first key
+// signs at once; when the signing key has outlived the key lifetime and no successor is
+// waiting, a successor is made that signs keyLead later.
 func (kr *keyring) current(ctx context.Context) (*signingKey, error) {
 	keys, err := kr.load(ctx)
 	if err != nil {
 		return nil, err
 	}
 	now := kr.db.now()
+	var signing *signingKey
+	pending := false
 	for _, k := range keys {
-		if k.signs(now, kr.lifetime) {
-			return k, nil
+		if k.activeFrom.After(now) {
+			pending = true
+			continue
+		}
+		signing = k
+		break
+	}
+	if signing == nil {
+		if pending { // only a waiting key (a clock set back): sign with it rather than nothing
+			return keys[len(keys)-1], nil
+		}
+		if err := kr.add(ctx, now); err != nil {
+			return nil, err
+		}
+		return kr.current(ctx)
+	}
+	if !pending && now.Sub(signing.activeFrom) >= kr.lifetime {
+		if err := kr.add(ctx, now.Add(keyLead)); err != nil {
+			return nil, err
 		}
 	}
-	if err := kr.rotate(ctx); err != nil {
-		return nil, err
-	}
-	return kr.current(ctx)
+	return signing, nil
 }
 
-// rotate retires the signing key and makes a new one.
-func (kr *keyring) rotate(ctx context.Context) error {
+// rotate makes a new key that starts signing keyLead from now.
+func (kr *keyring) rotate(ctx context.Context) (*signingKey, error) {
+	from := kr.db.now().Add(keyLead)
+	if err := kr.add(ctx, from); err != nil {
+		return nil, err
+	}
+	keys, err := kr.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return keys[0], nil
+}
+
+// add stores a new key that signs from the given time, and deletes keys no token can need.
+func (kr *keyring) add(ctx context.Context, from time.Time) error {
 	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return fmt.Errorf("generate signing key: %w", err)
@@ -132,43 +164,48 @@ func (kr *keyring) rotate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("encode signing key: %w", err)
 	}
-	now := kr.db.now().Unix()
-	tx, err := kr.db.sql.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("rotate signing key: %w", err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "UPDATE keys SET retired = ? WHERE retired = 0", now); err != nil {
-		return fmt.Errorf("retire signing key: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO keys (id, private, created) VALUES (?, ?, ?)", randomToken(12), der, now); err != nil {
+	now := kr.db.now()
+	if _, err := kr.db.sql.ExecContext(ctx, "INSERT INTO keys (id, private, created, active_from) VALUES (?, ?, ?, ?)",
+		randomToken(12), der, now.Unix(), from.Unix()); err != nil {
 		return fmt.Errorf("store signing key: %w", err)
 	}
-	// Keys retired long enough ago that no token they signed still works are deleted.
-	if _, err := tx.ExecContext(ctx, "DELETE FROM keys WHERE retired > 0 AND retired < ?", now-int64(keyOverlap.Seconds())); err != nil {
-		return fmt.Errorf("delete old signing keys: %w", err)
+	keys, err := kr.load(ctx)
+	if err != nil {
+		return err
 	}
-	return tx.Commit()
+	for _, k := range kr.unpublished(keys, now) {
+		if _, err := kr.db.sql.ExecContext(ctx, "DELETE FROM keys WHERE id = ?", k.id); err != nil {
+			return fmt.Errorf("delete old signing key: %w", err)
+		}
+	}
+	return nil
 }
 
-// published returns the public keys a resource server may still meet: the signing key, and
-// keys that stopped signing (retired or expired) less than keyOverlap ago.
+// unpublished lists the keys that stopped signing more than keyOverlap ago (keys is newest first).
+func (kr *keyring) unpublished(keys []*signingKey, now time.Time) []*signingKey {
+	var out []*signingKey
+	for i := 1; i < len(keys); i++ {
+		if end := keys[i-1].activeFrom; !end.After(now) && now.Sub(end) > keyOverlap {
+			out = append(out, keys[i])
+		}
+	}
+	return out
+}
+
+// published returns the public keys a resource server may meet: any waiting to sign, the
+// signing key, and keys that stopped signing less than keyOverlap ago.
 func (kr *keyring) published(ctx context.Context) ([]op.Key, error) {
-	if _, err := kr.current(ctx); err != nil { // makes the first key, or a fresh one when it expired
+	if _, err := kr.current(ctx); err != nil { // makes the first key, or the successor when due
 		return nil, err
 	}
 	keys, err := kr.load(ctx)
 	if err != nil {
 		return nil, err
 	}
-	now := kr.db.now()
+	old := kr.unpublished(keys, kr.db.now())
 	var out []op.Key
 	for _, k := range keys {
-		end := k.retired
-		if end.IsZero() || k.created.Add(kr.lifetime).Before(end) {
-			end = k.created.Add(kr.lifetime)
-		}
-		if now.Before(end.Add(keyOverlap)) {
+		if !containsKey(old, k) {
 			out = append(out, publicKey{k})
 		}
 	}
@@ -176,4 +213,13 @@ func (kr *keyring) published(ctx context.Context) ([]op.Key, error) {
 		return nil, errors.New("no signing key")
 	}
 	return out, nil
+}
+
+func containsKey(l []*signingKey, k *signingKey) bool {
+	for _, x := range l {
+		if x.id == k.id {
+			return true
+		}
+	}
+	return false
 }

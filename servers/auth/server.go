@@ -140,7 +140,7 @@ func (a *app) build(iss *url.URL) error {
 		if err != nil {
 			return health.Result{Status: health.Fail, Detail: err.Error()}
 		}
-		return health.Result{Status: health.OK, Detail: "kid " + k.id + ", since " + k.created.UTC().Format(time.RFC3339)}
+		return health.Result{Status: health.OK, Detail: "kid " + k.id + ", signing since " + k.activeFrom.UTC().Format(time.RFC3339)}
 	})
 	a.health.Add("passkeys", func(ctx context.Context) health.Result {
 		o, err := a.passkeys.owner(ctx)

@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS keys (
 	id TEXT PRIMARY KEY,
 	private BLOB NOT NULL,     -- PKCS#8 DER of the ES256 key
 	created INTEGER NOT NULL,
-	retired INTEGER NOT NULL DEFAULT 0 -- unix time it stopped signing; 0 while it signs
+	active_from INTEGER NOT NULL -- unix time it starts signing; a newer active key ends it
 );
 CREATE TABLE IF NOT EXISTS clients (
 	id TEXT PRIMARY KEY,
