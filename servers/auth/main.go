@@ -182,6 +182,8 @@ func checkIssuer(raw string) error {
 		return fmt.Errorf("invalid --issuer %q: use https", raw)
 	case u.RawQuery != "" || u.Fragment != "" || u.User != nil || (u.Path != "" && u.Path != "/"):
 		return fmt.Errorf("invalid --issuer %q: give scheme://host[:port] only", raw)
+	case net.ParseIP(strings.Trim(u.Hostname(), "[]")) != nil:
+		return fmt.Errorf("invalid --issuer %q: give a host name, not an IP address (passkeys are bound to a domain), e.g. http://localhost:%d for a local test", raw, defaultPort)
 	}
 	return nil
 }
