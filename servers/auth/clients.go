@@ -261,7 +261,6 @@ type clientStore struct {
 	db       *db
 	fetch    *http.Client // for metadata documents
 	cimd     bool
-	dcr      bool
 	loginURL func(id string) string
 }
 

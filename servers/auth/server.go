@@ -84,7 +84,7 @@ func (a *app) Close() error { return a.db.Close() }
 
 func (a *app) build(iss *url.URL) error {
 	issuer := strings.TrimSuffix(a.Issuer, "/")
-	clients := &clientStore{db: a.db, fetch: a.CIMDClient, cimd: a.CIMD, dcr: a.DCR,
+	clients := &clientStore{db: a.db, fetch: a.CIMDClient, cimd: a.CIMD,
 		loginURL: func(id string) string { return issuer + loginPath + "?id=" + url.QueryEscape(id) }}
 	a.store = &storage{db: a.db, keys: newKeyring(a.db, a.KeyLifetime), clients: clients, fleet: a.Fleet}
 	if _, err := a.store.keys.current(context.Background()); err != nil {
