@@ -180,7 +180,7 @@ func revoke(ctx context.Context, d *db, table, id string, also func(*sql.Tx, int
 	if err != nil {
 		return fmt.Errorf("revoke: %w", err)
 	}
-	defer tx.Rollback()
+	defer func() { _ = tx.Rollback() }()
 	set := "revoked = ?"
 	if table == "grants" {
 		set += ", revoked_why = 'revoked by the owner'"

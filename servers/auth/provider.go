@@ -122,9 +122,9 @@ func (s *oauthServer) RefreshToken(ctx context.Context, r *op.ClientRequest[oidc
 func (s *oauthServer) issue(ctx context.Context, req op.TokenRequest, client op.Client, currentRefresh string) (*oidc.AccessTokenResponse, error) {
 	var (
 		id, refresh string
+		exp         time.Time
 		err         error
 	)
-	exp := s.store.db.now()
 	if slices.Contains(client.GrantTypes(), oidc.GrantTypeRefreshToken) {
 		id, refresh, exp, err = s.store.CreateAccessAndRefreshTokens(ctx, req, currentRefresh)
 	} else {

@@ -30,8 +30,11 @@ func parseResources(s string) (*fleet, error) {
 			return nil, fmt.Errorf("invalid --resources entry %q: give NAME=URL, e.g. gmail=https://gmail.example.com/mcp", item)
 		}
 		u, err := url.Parse(raw)
-		if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil ||
-			!(u.Scheme == "https" || (u.Scheme == "http" && config.IsLoopback(u.Hostname()))) || !strings.HasSuffix(u.Path, "/mcp") {
+		if err != nil {
+			return nil, fmt.Errorf("invalid --resources URL %q for %s: %w", raw, name, err)
+		}
+		secure := u.Scheme == "https" || (u.Scheme == "http" && config.IsLoopback(u.Hostname()))
+		if !secure || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil || !strings.HasSuffix(u.Path, "/mcp") {
 			return nil, fmt.Errorf("invalid --resources URL %q for %s: give the server's https URL ending in /mcp, e.g. https://%s.example.com/mcp", raw, name, name)
 		}
 		if _, dup := f.byName[name]; dup {

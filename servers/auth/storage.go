@@ -206,7 +206,7 @@ func (s *storage) CreateAccessToken(ctx context.Context, req op.TokenRequest) (s
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("issue token: %w", err)
 	}
-	defer tx.Rollback()
+	defer func() { _ = tx.Rollback() }()
 	grantID, err := s.grantFor(ctx, tx, req)
 	if err != nil {
 		return "", time.Time{}, err
@@ -226,14 +226,14 @@ func (s *storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.Token
 	if err != nil {
 		return "", "", time.Time{}, fmt.Errorf("issue token: %w", err)
 	}
-	defer tx.Rollback()
+	defer func() { _ = tx.Rollback() }()
 	if g, ok := req.(*grantRequest); ok {
 		r, err := tx.ExecContext(ctx, "UPDATE refresh_tokens SET used = 1 WHERE hash = ? AND used = 0", g.hash)
 		if err != nil {
 			return "", "", time.Time{}, fmt.Errorf("rotate refresh token: %w", err)
 		}
 		if n, _ := r.RowsAffected(); n != 1 {
-			tx.Rollback()
+			_ = tx.Rollback()
 			_ = s.revokeGrant(ctx, g.GrantID, "refresh token reused")
 			return "", "", time.Time{}, errInvalidGrant("the refresh token was already used; the grant is revoked: sign in again")
 		}
@@ -353,8 +353,12 @@ func (s *storage) RevokeToken(ctx context.Context, tokenOrID, _, clientID string
 		q, arg = "SELECT g.id, g.client_id FROM access_tokens a JOIN grants g ON g.id = a.grant_id WHERE a.id = ?", tokenOrID
 	}
 	var grantID, owner string
-	if err := s.db.sql.QueryRowContext(ctx, q, arg).Scan(&grantID, &owner); err != nil || owner != clientID {
+	err := s.db.sql.QueryRowContext(ctx, q, arg).Scan(&grantID, &owner)
+	switch {
+	case errors.Is(err, sql.ErrNoRows) || (err == nil && owner != clientID):
 		return nil
+	case err != nil:
+		return oidc.ErrServerError().WithParent(err)
 	}
 	if err := s.revokeGrant(ctx, grantID, "revoked by the client"); err != nil {
 		return oidc.ErrServerError().WithParent(err)

@@ -190,7 +190,12 @@ func TestRateLimit(t *testing.T) {
 		}
 	}
 	// One budget per IP covers them all; the metadata and keys are not limited.
-	if resp, err := http.Get(e.Issuer + "/keys"); err != nil || resp.StatusCode != 200 {
-		t.Errorf("keys: %v", err)
+	resp, err := http.Get(e.Issuer + "/keys")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("keys: %d", resp.StatusCode)
 	}
 }
