@@ -190,7 +190,7 @@ func TestAuthorizeRefusals(t *testing.T) {
 		{"no PKCE", func(q url.Values) { q.Del("code_challenge"); q.Del("code_challenge_method") }, "invalid_request"},
 		{"an unknown resource", func(q url.Values) { q.Set("resource", "https://evil.example.com/mcp") }, "invalid_target"},
 		{"two resources", func(q url.Values) { q["resource"] = []string{e.Alpha + "/mcp", e.Beta + "/mcp"} }, "invalid_target"},
-		{"another server's scope", func(q url.Values) { q.Set("scope", "alpha:read beta:write") }, "invalid_target"},
+		{"two servers' scopes without a resource", func(q url.Values) { q.Del("resource"); q.Set("scope", "alpha:read beta:write") }, "invalid_target"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

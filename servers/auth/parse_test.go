@@ -86,6 +86,7 @@ func TestResolve(t *testing.T) {
 		{"scopes alone", nil, []string{"drive:write"}, "https://drive.example.com/mcp", []string{"drive:write"}, ""},
 		{"nothing", nil, []string{"openid"}, "", nil, "name the server"},
 		{"two servers' scopes", nil, []string{"drive:read", "gmail:read"}, "", nil, "one server"},
+		{"a resource drops other servers' scopes", []string{"https://drive.example.com/mcp"}, []string{"gmail:write", "drive:read"}, "https://drive.example.com/mcp", []string{"drive:read"}, ""},
 		{"an unknown resource", []string{"https://x.example.com/mcp"}, nil, "", nil, "not one of"},
 		{"two resources", []string{"https://gmail.example.com/mcp", "https://drive.example.com/mcp"}, nil, "", nil, "one resource"},
 	}

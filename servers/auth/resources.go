@@ -81,15 +81,18 @@ func (f *fleet) scopeServer(scope string) (string, bool) {
 }
 
 // resolve decides the one resource and the scopes of an authorization request: resource is
-// the RFC 8707 parameter (may be empty when the scopes name exactly one server). Scopes of
-// other servers are an error; scopes that are not the fleet's (openid, offline_access,
-// profile) are dropped; with none left, both of the server's scopes are asked.
+// the RFC 8707 parameter (may be empty when the scopes name exactly one server). With a
+// resource, scopes of other servers are dropped (a client may ask for every scope the
+// metadata lists); without one, scopes of two servers are an error. Scopes that are not the
+// fleet's (openid, offline_access, profile) are dropped; with none left, both of the server's
+// scopes are asked.
 func (f *fleet) resolve(resources []string, scopes []string) (resource string, granted []string, err error) {
 	if len(resources) > 1 {
 		return "", nil, errors.New("give one resource: a token is for one server")
 	}
 	var name string
-	if len(resources) == 1 {
+	explicit := len(resources) == 1
+	if explicit {
 		var ok bool
 		if name, ok = f.server(resources[0]); !ok {
 			return "", nil, fmt.Errorf("resource %q is not one of this fleet's servers", resources[0])
@@ -102,6 +105,9 @@ func (f *fleet) resolve(resources []string, scopes []string) (resource string, g
 		}
 		if name == "" {
 			name = srv
+		}
+		if srv != name && explicit {
+			continue
 		}
 		if srv != name {
 			return "", nil, fmt.Errorf("scope %q is for another server than %s: a token is for one server, ask for each separately", s, name)
