@@ -81,6 +81,16 @@ func TestServe(t *testing.T) {
 		!strings.Contains(body.String(), "auth enroll") {
 		t.Errorf("healthz %d %s", resp.StatusCode, body.String())
 	}
+	// Metrics answer this machine.
+	mresp, err := http.Get("http://127.0.0.1:" + port + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ = mresp.Body.Read(buf)
+	mresp.Body.Close()
+	if mresp.StatusCode != 200 || !strings.Contains(string(buf[:n]), "mcp_build_info") {
+		t.Errorf("metrics %d %s", mresp.StatusCode, buf[:n])
+	}
 	cancel()
 	select {
 	case code := <-done:
