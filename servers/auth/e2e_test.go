@@ -28,8 +28,9 @@ const chromiumPath = "/usr/bin/chromium"
 // browser is a headless Chromium tab with a virtual passkey authenticator (CTAP2, internal,
 // resident keys, user verification that succeeds).
 type browser struct {
-	ctx context.Context
-	t   *testing.T
+	ctx     context.Context
+	t       *testing.T
+	consent string // the text of the last consent page
 }
 
 func newBrowser(t *testing.T) *browser {
@@ -111,7 +112,12 @@ func (b *browser) enrol(e *fleetEnv) {
 // untick, and presses button (allow or deny) on the consent page.
 func (b *browser) signIn(authURL string, untick []string, button string) error {
 	actions := []chromedp.Action[chromedp.Void]{chromedp.Navigate(authURL), chromedp.WaitVisible(chromedp.ID("signin")), chromedp.Click(chromedp.ID("signin")),
-		chromedp.WaitVisible(chromedp.ID("allow"))}
+		chromedp.WaitVisible(chromedp.ID("allow")),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			var err error
+			b.consent, err = chromedp.Text(chromedp.CSS("form"))(ctx, tg)
+			return err
+		})}
 	for _, s := range untick {
 		actions = append(actions, chromedp.Click(chromedp.CSS(fmt.Sprintf(`input[value=%q]`, s))))
 	}
@@ -221,6 +227,12 @@ func TestEndToEnd(t *testing.T) {
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "alpha_write", Arguments: map[string]any{"text": "hello"}})
 		if err != nil || res.IsError {
 			t.Fatalf("call: %v %+v", err, res)
+		}
+		// The consent page named the client, where the answer goes, the server and its scopes.
+		for _, want := range []string{"E2E DCR Client", "registered itself", strings.TrimPrefix(e.callbackURL[:strings.LastIndex(e.callbackURL, "/")], "http://"), "alpha", "alpha:read", "alpha:write"} {
+			if !strings.Contains(b.consent, want) {
+				t.Errorf("consent page lacks %q: %s", want, b.consent)
+			}
 		}
 		out, _ := json.Marshal(res.StructuredContent)
 		if !strings.Contains(string(out), `"echo":"hello"`) || !strings.Contains(string(out), `"caller":"oauth:dcr-`) {
