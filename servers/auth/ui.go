@@ -119,9 +119,9 @@ func (u *ui) script(w http.ResponseWriter, _ *http.Request) {
 	_, _ = w.Write(passkeyJS)
 }
 
-// pending loads an authorization request and checks the browser that signed in is this one
-// and the CSRF token matches; csrf "" skips the token (GET pages).
-func (u *ui) pending(r *http.Request, id, csrf string) (*authRequest, error) {
+// bound loads an authorization request and checks that this browser is the one that opened
+// its sign-in page (the cookie set there); pages that only show something use it.
+func (u *ui) bound(r *http.Request, id string) (*authRequest, error) {
 	a, err := u.store.authRequest(r.Context(), "id", id)
 	if err != nil {
 		return nil, errors.New("this sign-in has expired or is unknown: start again from the app")
@@ -129,8 +129,17 @@ func (u *ui) pending(r *http.Request, id, csrf string) (*authRequest, error) {
 	if a.Binding == "" || subtle.ConstantTimeCompare([]byte(hashToken(u.cookie(r, "mcp-auth"))), []byte(a.Binding)) != 1 {
 		return nil, errors.New("this sign-in was started in another browser: start again from the app")
 	}
-	if csrf != "" && subtle.ConstantTimeCompare([]byte(csrf), []byte(a.CSRF)) != 1 {
-		return nil, errors.New("the form is stale (CSRF token mismatch): reload the page")
+	return a, nil
+}
+
+// pending is bound plus the page's CSRF token, which every step that changes something sends.
+func (u *ui) pending(r *http.Request, id, csrf string) (*authRequest, error) {
+	a, err := u.bound(r, id)
+	if err != nil {
+		return nil, err
+	}
+	if csrf == "" || subtle.ConstantTimeCompare([]byte(csrf), []byte(a.CSRF)) != 1 {
+		return nil, errors.New("the form is stale (CSRF token missing or wrong): reload the page")
 	}
 	return a, nil
 }
@@ -255,7 +264,7 @@ func (u *ui) consent(w http.ResponseWriter, r *http.Request) {
 		u.consentPost(w, r)
 		return
 	}
-	a, err := u.pending(r, r.URL.Query().Get("id"), "")
+	a, err := u.bound(r, r.URL.Query().Get("id"))
 	if err != nil {
 		u.message(w, http.StatusForbidden, "Cannot continue", err.Error())
 		return
