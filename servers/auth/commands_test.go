@@ -150,3 +150,34 @@ func TestHostCommands(t *testing.T) {
 		t.Errorf("enroll: %d %s", c, out)
 	}
 }
+
+// TestCleanUp: the janitor keeps what is in use and deletes what expired.
+func TestCleanUp(t *testing.T) {
+	e := startFleet(t)
+	redirect := "http://127.0.0.1:5555/cb"
+	used := e.register(t, redirect)
+	unused := e.register(t, redirect)
+	p := newPKCE()
+	code := e.codeFor(t, used, redirect, e.Alpha+"/mcp", "alpha:read", p)
+	if st, body := e.exchange(t, used, redirect, code, p.verifier, nil); st != 200 {
+		t.Fatalf("%d %v", st, body)
+	}
+	count := func(q string, args ...any) int {
+		var n int
+		if err := e.app.db.sql.QueryRow(q, args...).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	e.app.db.now = func() time.Time { return time.Now().Add(unusedClientLifetime + time.Hour) }
+	if err := e.app.db.gc(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if count("SELECT count(*) FROM clients WHERE id = ?", used) != 1 || count("SELECT count(*) FROM clients WHERE id = ?", unused) != 0 {
+		t.Error("the janitor kept the unused client or deleted the used one")
+	}
+	// Thirty days on, the refresh token has expired too; the grant stays until revoked.
+	if count("SELECT count(*) FROM access_tokens") != 0 || count("SELECT count(*) FROM refresh_tokens") != 0 || count("SELECT count(*) FROM grants") != 1 {
+		t.Error("expired tokens kept, or the grant deleted")
+	}
+}

@@ -141,8 +141,12 @@ func hashToken(s string) string {
 // errNotFound marks a row that does not exist.
 var errNotFound = errors.New("not found")
 
-// gc deletes what has expired: auth requests older than an hour, used or expired refresh
-// tokens and access token records, enrolment codes, and grants revoked a week ago.
+// unusedClientLifetime is how long a registered client that never got a grant is kept.
+const unusedClientLifetime = 30 * 24 * time.Hour
+
+// gc deletes what has expired: auth requests older than an hour, expired refresh tokens and
+// access token records, used or expired enrolment codes, grants revoked a week ago, and
+// clients that registered (or were fetched) 30 days ago and never got a grant.
 func (d *db) gc(ctx context.Context) error {
 	now := d.now().Unix()
 	stmts := []struct {
@@ -155,6 +159,7 @@ func (d *db) gc(ctx context.Context) error {
 		{"DELETE FROM enrol_codes WHERE expires < ? OR used = 1", []any{now}},
 		{"DELETE FROM refresh_tokens WHERE grant_id IN (SELECT id FROM grants WHERE revoked > 0 AND revoked < ?)", []any{now - 7*86400}},
 		{"DELETE FROM grants WHERE revoked > 0 AND revoked < ?", []any{now - 7*86400}},
+		{"DELETE FROM clients WHERE created < ? AND id NOT IN (SELECT client_id FROM grants)", []any{now - int64(unusedClientLifetime.Seconds())}},
 	}
 	for _, s := range stmts {
 		if _, err := d.sql.ExecContext(ctx, s.q, s.args...); err != nil {
