@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -21,9 +22,23 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
-// chromiumPath is the browser the end-to-end test drives; without it the test is skipped,
-// except in CI, where it must run.
-const chromiumPath = "/usr/bin/chromium"
+// findChromium returns the browser the end-to-end test drives: $MCP_TEST_CHROMIUM, else
+// Debian's chromium or chromium-headless-shell (what scripts/test-deps.sh installs).
+func findChromium() (string, error) {
+	if p := os.Getenv("MCP_TEST_CHROMIUM"); p != "" {
+		return p, nil
+	}
+	for _, name := range []string{"chromium", "chromium-headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	const shell = "/usr/lib/chromium/chromium-headless-shell"
+	if _, err := os.Stat(shell); err == nil {
+		return shell, nil
+	}
+	return "", errors.New("no chromium or chromium-headless-shell: apt-get install -y chromium")
+}
 
 // browser is a headless Chromium tab with a virtual passkey authenticator (CTAP2, internal,
 // resident keys, user verification that succeeds).
@@ -35,14 +50,15 @@ type browser struct {
 
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
+	path, err := findChromium()
+	if err != nil {
 		if os.Getenv("CI") != "" {
-			t.Fatalf("chromium is required in CI: %v", err)
+			t.Fatalf("a browser is required in CI: %v", err)
 		}
-		t.Skipf("no chromium at %s: apt-get install -y chromium", chromiumPath)
+		t.Skip(err)
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath),
+		chromedp.ExecPath(path),
 		chromedp.NoSandbox,
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.Flag("disable-gpu", true),
@@ -51,7 +67,7 @@ func newBrowser(t *testing.T) *browser {
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	t.Cleanup(func() { cancel(); cancelAlloc() })
-	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	err = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, tg, webauthn.Enable, webauthn.EnableParams{}); err != nil {
 			return err
 		}
