@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -68,7 +70,13 @@ func (c command) run(ctx context.Context, args []string, getenv func(string) str
 		words = append(words, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	d, err := openDB(stateDirOr(*stateDir, getenv), nil)
+	dir := stateDirOr(*stateDir, getenv)
+	// A command on the wrong folder would make a new, empty state the server never reads.
+	if _, err := os.Stat(filepath.Join(dir, dbFile)); err != nil {
+		fmt.Fprintf(stderr, "auth: no %s in %s: give the server's --state-dir (on the host: /var/lib/mcp-servers/auth), and start the server once first\n", dbFile, dir)
+		return 1
+	}
+	d, err := openDB(dir, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "auth: %v\n", err)
 		return 1

@@ -16,6 +16,18 @@ func runCmd(t *testing.T, env map[string]string, args ...string) (int, string) {
 	return code, out.String()
 }
 
+// stateDir is a folder holding an (empty) state file, as the server leaves it.
+func stateDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	d, err := openDB(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	return dir
+}
+
 func TestFlags(t *testing.T) {
 	res := "a=https://a.example.com/mcp"
 	cases := []struct {
@@ -36,7 +48,8 @@ func TestFlags(t *testing.T) {
 		{"help", nil, []string{"--help"}, 0, "auth grants list | revoke ID"},
 		{"version", nil, []string{"--version"}, 0, "auth "},
 		{"command help", nil, []string{"clients", "--help"}, 0, "Usage: auth COMMAND list | revoke ID"},
-		{"command usage", map[string]string{"HOME": t.TempDir()}, []string{"grants", "delete", "x"}, 2, "usage: auth grants list"},
+		{"command usage", map[string]string{"MCP_STATE_DIR": stateDir(t)}, []string{"grants", "delete", "x"}, 2, "usage: auth grants list"},
+		{"a folder without state", nil, []string{"enroll", "--state-dir", t.TempDir()}, 1, "no auth.db"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
