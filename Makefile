@@ -6,6 +6,9 @@ SHELL := /bin/bash
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/jck411/mcp-servers/shared/buildinfo.Version=$(VERSION)
 SERVERS := $(patsubst servers/%/main.go,%,$(wildcard servers/*/main.go))
+# The authorization server (servers/auth) is built, tested, linted and released with the
+# fleet but speaks OAuth, not MCP: it has no tools, snapshots, conformance run or benchmark.
+MCP_SERVERS := $(filter-out auth,$(SERVERS))
 MODULES = $(shell go list -m -f '{{.Dir}}')
 GOLANGCI_VERSION := v2.15.0
 GOLANGCI := $(CURDIR)/.tools/golangci-lint-$(GOLANGCI_VERSION)
@@ -54,11 +57,11 @@ $(GOLANGCI):
 	@GOBIN=$(CURDIR)/.tools GOWORK=off go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
 	@mv .tools/golangci-lint $(GOLANGCI)
 
-run: build ## run the fleet on loopback, each on its fixed port (plus FLEET_PORT_OFFSET); Ctrl-C or SIGTERM to make stops all
-	@scripts/run-fleet.sh $(SERVERS)
+run: build ## run the MCP servers on loopback, each on its fixed port (plus FLEET_PORT_OFFSET); Ctrl-C or SIGTERM to make stops all
+	@scripts/run-fleet.sh $(MCP_SERVERS)
 
 conformance: build ## the official MCP conformance suite against every server
-	@scripts/conformance.sh $(SERVERS)
+	@scripts/conformance.sh $(MCP_SERVERS)
 
 memcheck: build ## start each server idle and fail when one holds more than 12 MiB resident (docs/performance.md)
 	@go run ./scripts/cmd/memcheck -bin bin $(SERVERS)
@@ -70,7 +73,7 @@ bench: build ## Go benchmarks, then throughput, latency, CPU per call (against a
 	@go run ./scripts/cmd/bench -bin bin
 
 toolsnaps: ## rewrite every server's tool snapshots (servers/*/testdata/toolsnaps) from its tools; review and commit the diff
-	@for s in $(SERVERS); do \
+	@for s in $(MCP_SERVERS); do \
 		echo "toolsnaps $$s"; \
 		(cd servers/$$s && UPDATE_TOOLSNAPS=1 go test -count=1 -run '^TestToolSnaps$$' .); \
 	done
@@ -79,7 +82,7 @@ docs: toolsnaps ## rewrite the tool snapshots, then docs/tools.md from them
 	@go run ./scripts/cmd/toolsdoc -servers servers -out docs/tools.md
 
 docs-check: ## fail when a tool snapshot or docs/tools.md is stale, or tool names repeat across the fleet
-	@for s in $(SERVERS); do \
+	@for s in $(MCP_SERVERS); do \
 		(cd servers/$$s && go test -count=1 -run '^TestToolSnaps$$' .); \
 	done
 	@go run ./scripts/cmd/toolsdoc -servers servers -out docs/tools.md -check

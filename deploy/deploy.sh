@@ -5,7 +5,7 @@ set -euo pipefail
 
 # id:port — the fixed table (docs/deploy.md). Keep in step with setup-host.sh and
 # scripts/gen-*.sh; deploy/test/run.sh checks that the copies agree.
-SERVER_TABLE="shell:9001 calculator:9003 calendar:9004 gmail:9005 drive:9006 notes:9009 spotify:9010 browser:9011"
+SERVER_TABLE="shell:9001 auth:9002 calculator:9003 calendar:9004 gmail:9005 drive:9006 notes:9009 spotify:9010 browser:9011"
 
 usage() {
 	cat <<'EOF'
@@ -636,6 +636,7 @@ do_add_token() {
 	lock
 	local dir=$CREDS/$name f token
 	table_port "$name" >/dev/null || managed "$name" || die "unknown server '$name'"
+	[[ $name != auth ]] || die "auth takes no bearer tokens: its owner signs in with a passkey (auth enroll, docs/oauth.md)"
 	[[ -d $dir ]] || install -d -m 0700 "$dir"
 	f=$dir/auth-tokens
 	if has_label "$f" "$label"; then
@@ -702,7 +703,9 @@ do_status() {
 			[[ $state == active && $HZ_CODE == 200 ]] || bad=1
 		fi
 		count=$(token_count "$n")
-		if [[ $(env_value "$ETC/$n.env" MCP_INSECURE_NO_AUTH) == true ]]; then
+		if [[ $n == auth ]]; then
+			auth=passkeys
+		elif [[ $(env_value "$ETC/$n.env" MCP_INSECURE_NO_AUTH) == true ]]; then
 			auth=insecure
 		elif [[ $count -eq 0 ]]; then
 			auth="no tokens"

@@ -6,7 +6,7 @@ set -euo pipefail
 
 # id:port — the fixed table (docs/deploy.md). Keep in step with deploy.sh and scripts/gen-*.sh;
 # deploy/test/run.sh checks that the copies agree.
-SERVER_TABLE="shell:9001 calculator:9003 calendar:9004 gmail:9005 drive:9006 notes:9009 spotify:9010 browser:9011"
+SERVER_TABLE="shell:9001 auth:9002 calculator:9003 calendar:9004 gmail:9005 drive:9006 notes:9009 spotify:9010 browser:9011"
 GOOGLE_SERVERS="calendar gmail drive notes"
 
 usage() {
@@ -25,13 +25,15 @@ Prepares this host (as root) for the MCP servers:
   - installs the systemd template mcp-server@.service and its drop-ins into /etc/systemd/system
   - writes /etc/mcp-servers/<id>.env with the server's fixed port, unless it exists
   - writes a first bearer token (label "owner") to
-    /etc/mcp-servers/credentials/<id>/auth-tokens, unless that file exists
+    /etc/mcp-servers/credentials/<id>/auth-tokens, unless that file exists (not for auth,
+    which signs its owner in with passkeys)
   - enables mcp-server@<id> for each chosen server whose binary is already deployed
     (deploy.sh enables and starts the others when a release brings them)
 
 Options:
   --servers LIST        comma-separated server ids, or "all" (default: all):
-                        shell, calculator, calendar, gmail, drive, notes, spotify, browser
+                        shell, auth, calculator, calendar, gmail, drive, notes, spotify, browser
+                        (auth is the fleet's OAuth authorization server, docs/oauth.md)
   --host ADDR           MCP_HOST written into new env files (default 127.0.0.1, loopback only;
                         0.0.0.0 or the LAN address to let the LAN reach the servers)
   --allowed-hosts LIST  MCP_ALLOWED_HOSTS written into new env files (e.g. the LAN address
@@ -247,6 +249,30 @@ if [[ $units_changed -eq 1 ]]; then
 fi
 
 # --- settings files -------------------------------------------------------------------------
+# auth_env PORT: the authorization server's settings. It starts on loopback names (a working
+# issuer for tests on this host); publishing it means setting MCP_ISSUER to its tunnel URL and
+# MCP_RESOURCES to the servers' public /mcp URLs (docs/oauth.md).
+auth_env() {
+	local port=$1 res='' e id
+	for e in $SERVER_TABLE; do
+		id=${e%%:*}
+		[[ $id == auth ]] && continue
+		res+="${res:+,}$id=http://127.0.0.1:${e##*:}/mcp"
+	done
+	printf '# Settings for mcp-server@auth, the fleet'"'"'s OAuth authorization server (not secret).\n'
+	printf '# Written by setup-host.sh; yours to edit. Apply: deploy.sh --restart auth. See docs/oauth.md.\n'
+	printf '# Every --flag has an MCP_* variable; see: auth --help\n'
+	printf 'MCP_HOST=%s\n' "$host"
+	printf 'MCP_PORT=%s\n' "$port"
+	printf 'MCP_LOG_LEVEL=info\n'
+	printf '# Its public URL, e.g. https://mcp-auth.example.com once published through the tunnel:\n'
+	printf 'MCP_ISSUER=http://localhost:%s\n' "$port"
+	printf '# The MCP URLs tokens may be for (each server runs with --oauth-issuer and --public-url):\n'
+	printf 'MCP_RESOURCES=%s\n' "$res"
+	printf '# Client registration: cimd (client ID metadata documents), dcr (RFC 7591), or both:\n'
+	printf 'MCP_REGISTRATION=cimd,dcr\n'
+}
+
 for s in "${servers[@]}"; do
 	f=$ETC/$s.env
 	if [[ -e $f ]]; then
@@ -255,6 +281,13 @@ for s in "${servers[@]}"; do
 	fi
 	port=$(table_port "$s")
 	tmp=$(mktemp "$ETC/.$s.env.XXXXXX")
+	if [[ $s == auth ]]; then
+		auth_env "$port" >"$tmp"
+		chmod 0640 "$tmp"
+		mv "$tmp" "$f"
+		changed "wrote $f (port $port, host $host, loopback issuer until you set MCP_ISSUER)"
+		continue
+	fi
 	{
 		printf '# Settings for mcp-server@%s (not secret). Written by setup-host.sh; yours to edit.\n' "$s"
 		printf '# Secrets go in %s/credentials/%s/, never here. Apply: deploy.sh --restart %s\n' /etc/mcp-servers "$s" "$s"
@@ -282,6 +315,7 @@ done
 new_token() { head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
 
 for s in "${servers[@]}"; do
+	[[ $s == auth ]] && continue # passkeys, not bearer tokens
 	f=$CREDS/$s/auth-tokens
 	if [[ -e $f ]]; then
 		if [[ $(stat -c '%a %U' "$f") != "600 root" ]]; then

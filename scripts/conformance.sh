@@ -10,7 +10,8 @@ node_version=22
 
 servers=("$@")
 if [ ${#servers[@]} -eq 0 ]; then
-	for d in servers/*/; do servers+=("$(basename "$d")"); done
+	# Every MCP server; the authorization server (servers/auth) speaks OAuth, not MCP.
+	for d in servers/*/; do [ "$(basename "$d")" = auth ] || servers+=("$(basename "$d")"); done
 fi
 
 mkdir -p .conformance

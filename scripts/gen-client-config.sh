@@ -4,7 +4,7 @@
 set -euo pipefail
 
 # id:port — the fixed table (docs/deploy.md); deploy/test/run.sh checks the copies agree.
-SERVER_TABLE="shell:9001 calculator:9003 calendar:9004 gmail:9005 drive:9006 notes:9009 spotify:9010 browser:9011"
+SERVER_TABLE="shell:9001 auth:9002 calculator:9003 calendar:9004 gmail:9005 drive:9006 notes:9009 spotify:9010 browser:9011"
 
 usage() {
 	cat <<'EOF'
@@ -114,9 +114,13 @@ fi
 
 servers=()
 if [[ $servers_arg == all ]]; then
-	for e in $SERVER_TABLE; do servers+=("${e%%:*}"); done
+	# The MCP servers; auth is the fleet's authorization server, not one a client connects to.
+	for e in $SERVER_TABLE; do [[ ${e%%:*} == auth ]] || servers+=("${e%%:*}"); done
 else
 	IFS=, read -r -a servers <<<"$servers_arg"
+	for s in "${servers[@]}"; do
+		[[ $s != auth ]] || die "auth is the authorization server, not an MCP server: clients find it through the servers' OAuth metadata (docs/oauth.md)"
+	done
 fi
 [[ ${#servers[@]} -gt 0 ]] || die "no server chosen"
 

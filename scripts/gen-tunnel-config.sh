@@ -4,7 +4,7 @@
 set -euo pipefail
 
 # id:port — the fixed table (docs/deploy.md); deploy/test/run.sh checks the copies agree.
-SERVER_TABLE="shell:9001 calculator:9003 calendar:9004 gmail:9005 drive:9006 notes:9009 spotify:9010 browser:9011"
+SERVER_TABLE="shell:9001 auth:9002 calculator:9003 calendar:9004 gmail:9005 drive:9006 notes:9009 spotify:9010 browser:9011"
 
 usage() {
 	cat <<'EOF'

@@ -18,7 +18,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-IDS=(shell calculator calendar gmail drive notes spotify browser)
+IDS=(shell auth calculator calendar gmail drive notes spotify browser)
 
 passed=0
 failed=0
@@ -279,7 +279,8 @@ if "$SETUP" >"$T/setup1.log" 2>&1; then ok "setup-host.sh: first run"; else bad 
 for id in "${IDS[@]}"; do
 	grep -q "^mcp-$id:" "$R/etc/passwd" || bad "user mcp-$id missing"
 done
-check "eight users, one per server, each with its own group" bash -c "[[ \$(grep -c '^mcp-' '$R/etc/passwd') -eq 8 && \$(cut -d: -f4 '$R/etc/passwd' | sort -u | wc -l) -eq 8 ]]"
+check "nine users, one per server, each with its own group" bash -c "[[ \$(grep -c '^mcp-' '$R/etc/passwd') -eq 9 && \$(cut -d: -f4 '$R/etc/passwd' | sort -u | wc -l) -eq 9 ]]"
+check "auth.env: a working loopback issuer and the servers' loopback URLs; no bearer tokens" bash -c "grep -qx 'MCP_ISSUER=http://localhost:9002' '$R/etc/mcp-servers/auth.env' && grep -qx 'MCP_RESOURCES=shell=http://127.0.0.1:9001/mcp,calculator=http://127.0.0.1:9003/mcp,calendar=http://127.0.0.1:9004/mcp,gmail=http://127.0.0.1:9005/mcp,drive=http://127.0.0.1:9006/mcp,notes=http://127.0.0.1:9009/mcp,spotify=http://127.0.0.1:9010/mcp,browser=http://127.0.0.1:9011/mcp' '$R/etc/mcp-servers/auth.env' && [[ ! -e '$R/etc/mcp-servers/credentials/auth/auth-tokens' ]]"
 check "users have no login shell" bash -c "! grep '^mcp-' '$R/etc/passwd' | grep -v ':/usr/sbin/nologin$'"
 check "/etc/mcp-servers is 0750" bash -c "[[ \$(stat -c %a '$R/etc/mcp-servers') == 750 ]]"
 check "credentials folder is 0700" bash -c "[[ \$(stat -c %a '$R/etc/mcp-servers/credentials') == 700 ]]"
@@ -516,7 +517,7 @@ check "tunnel YAML: structure cloudflared requires (allowed-hosts mode)" validat
 "$GT" --tunnel $TUN --domain example.com --servers calculator --rewrite-host >"$T/t2.yml"
 check "tunnel YAML: --rewrite-host sets httpHostHeader per rule" validate_yaml "$T/t2.yml" 1 "calculator:9003"
 "$GT" --tunnel $TUN --domain example.com >"$T/t3.yml"
-check "tunnel YAML: all eight servers by default" validate_yaml "$T/t3.yml" 0 "shell:9001 calculator:9003 calendar:9004 gmail:9005 drive:9006 notes:9009 spotify:9010 browser:9011"
+check "tunnel YAML: all nine servers by default" validate_yaml "$T/t3.yml" 0 "shell:9001 auth:9002 calculator:9003 calendar:9004 gmail:9005 drive:9006 notes:9009 spotify:9010 browser:9011"
 check "tunnel --env prints MCP_ALLOWED_HOSTS lines" bash -c "[[ \$('$GT' --tunnel $TUN --domain example.com --servers calculator --env) == 'calculator.env: MCP_ALLOWED_HOSTS=mcp-calculator.example.com' ]]"
 E=$T/envdir
 mkdir -p "$E"

@@ -3,7 +3,7 @@ module github.com/jck411/mcp-servers/servers/browser
 go 1.26.0
 
 require (
-	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/cdproto v0.159.3
 	github.com/chromedp/chromedp v0.23.0
 	github.com/jck411/mcp-servers/shared v0.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
@@ -20,10 +20,9 @@ require (
 	github.com/valyala/fastrand v1.1.0 // indirect
 	github.com/valyala/histogram v1.2.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	golang.org/x/oauth2 v0.37.0 // indirect
+	golang.org/x/oauth2 v0.38.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	golang.org/x/tools v0.51.0 // indirect
 )
 
 replace github.com/jck411/mcp-servers/shared => ../../shared

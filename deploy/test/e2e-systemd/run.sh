@@ -32,8 +32,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
-IDS=(shell calculator calendar gmail drive notes spotify browser)
-DEGRADED_IDS=" calendar gmail drive spotify " # not signed in: degraded, not broken
+IDS=(shell auth calculator calendar gmail drive notes spotify browser)
+DEGRADED_IDS=" auth calendar gmail drive spotify " # not signed in (auth: no passkey yet): degraded, not broken
 # What the container has besides Debian's minbase: systemd and what setup-host.sh and these
 # tests use (curl, jq, Chromium's headless shell for the browser server, python3 for the test
 # page and the bad release, iproute2 and procps for looking around).
@@ -195,7 +195,7 @@ unit_cgroup() {
 # unit_pids UNIT: every process in the unit's cgroup and below it (the shell server moves itself
 # and each command into cgroups of their own under its delegated cgroup).
 unit_pids() { local d; d=$(unit_cgroup "$1") && ct find "$d" -name cgroup.procs -exec cat {} +; }
-# fleet_memory: the eight units' memory in MiB, in total and each. MemoryCurrent= where the
+# fleet_memory: the nine units' memory in MiB, in total and each. MemoryCurrent= where the
 # container has the memory controller (cgroup v2); otherwise the sum of the Pss of each
 # unit's processes (smaps_rollup), which leaves out the page cache that MemoryCurrent counts.
 fleet_memory() {
@@ -324,10 +324,17 @@ for suite in $suites; do
 	done
 	if out=$(ct /root/release/deploy/deploy.sh --status 2>&1); then
 		n=$(grep -cE "^($(IFS='|'; echo "${IDS[*]}")) +active " <<<"$out" || true)
-		[[ $n -eq 8 ]] && ok "deploy.sh --status: all eight active, exit 0" || bad "deploy.sh --status lists $n of 8 active" "$out"
+		[[ $n -eq 9 ]] && ok "deploy.sh --status: all nine active, exit 0" || bad "deploy.sh --status lists $n of 9 active" "$out"
 	else
 		bad "deploy.sh --status exits non-zero" "$out"
 	fi
+	# The authorization server: its RFC 8414 metadata names the loopback issuer setup-host.sh
+	# wrote, and `auth enroll`, run as its user on its state file, prints a one-time code.
+	body=$(ct curl -s http://127.0.0.1:9002/.well-known/oauth-authorization-server) || true
+	[[ $(jq -r '.issuer + " " + (.code_challenge_methods_supported | join(","))' <<<"$body" 2>/dev/null) == "http://localhost:9002 S256" ]] &&
+		ok "auth serves its metadata (issuer, S256 only)" || bad "auth metadata" "$body"
+	out=$(ct setpriv --reuid=mcp-auth --regid=mcp-auth --clear-groups /opt/mcp-servers/current/bin/auth enroll --state-dir /var/lib/mcp-servers/auth 2>&1) || true
+	[[ $out =~ [a-z2-9]{5}-[a-z2-9]{5}-[a-z2-9]{5}-[a-z2-9]{5} ]] && ok "auth enroll as mcp-auth prints a code" || bad "auth enroll" "$out"
 	# MemoryMax= and TasksMax=: systemd took them; the kernel enforces them only where the
 	# container has the memory and pids controllers (cgroup v2).
 	limits=

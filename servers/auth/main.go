@@ -1,0 +1,249 @@
+// Command auth is the fleet's OAuth 2.1 authorization server (port 9002): it signs in its one
+// owner with a passkey and issues each MCP client short-lived JWT access tokens for one server
+// of the fleet, which every server checks with --oauth-issuer.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/buildinfo"
+	"github.com/jck411/mcp-servers/shared/config"
+	"github.com/jck411/mcp-servers/shared/sdnotify"
+)
+
+// defaultPort is the auth server's place in the fleet's port table.
+const defaultPort = 9002
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+}
+
+// run is the whole command with its surroundings passed in: 0 done, 1 failed, 2 bad usage.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if cmd, ok := commands[args[0]]; ok {
+			return cmd.run(ctx, args[1:], getenv, stdout, stderr)
+		}
+	}
+	opts, err := parseServe(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stderr, commandsHelp())
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "auth: %v\nRun auth --help for the flags.\n", err)
+		return 2
+	}
+	if opts.version {
+		fmt.Fprintf(stdout, "auth %s\n", buildinfo.String())
+		return 0
+	}
+	return serve(ctx, opts, getenv, stderr)
+}
+
+// serveOptions are the server's flags.
+type serveOptions struct {
+	settings
+	host     string
+	port     int
+	logLevel slog.Level
+	version  bool
+}
+
+// envFlags sets every flag not given on the command line from MCP_<NAME>.
+func envFlags(fs *flag.FlagSet, getenv func(string) string) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		if given[f.Name] {
+			return
+		}
+		env := config.EnvName(f.Name)
+		if v := getenv(env); v != "" {
+			if err := f.Value.Set(v); err != nil {
+				errs = append(errs, fmt.Errorf("invalid value %q for %s (--%s): %w", v, env, f.Name, err))
+			}
+		}
+	})
+	return errors.Join(errs...)
+}
+
+func usage(fs *flag.FlagSet, out io.Writer, head string) func() {
+	return func() {
+		fmt.Fprint(out, head)
+		fs.VisitAll(func(f *flag.Flag) {
+			fmt.Fprintf(out, "  --%s (%s)\n    \t%s", f.Name, config.EnvName(f.Name), f.Usage)
+			if f.DefValue != "" && f.DefValue != "false" {
+				fmt.Fprintf(out, " (default %q)", f.DefValue)
+			}
+			fmt.Fprintln(out)
+		})
+	}
+}
+
+// parseServe reads the server's flags, with MCP_* environment fallbacks.
+func parseServe(args []string, getenv func(string) string, out io.Writer) (*serveOptions, error) {
+	o := &serveOptions{}
+	var resources, registration, level, stateDir string
+	fs := flag.NewFlagSet("auth", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&o.Issuer, "issuer", "", "public URL of this server, e.g. https://auth.example.com (required; http only on loopback)")
+	fs.StringVar(&resources, "resources", "", "the fleet's MCP URLs tokens may be for, NAME=URL comma-separated, e.g. gmail=https://gmail.example.com/mcp (required)")
+	fs.StringVar(&registration, "registration", "cimd,dcr", "client registration methods offered: cimd (client ID metadata documents), dcr (RFC 7591), both, or none")
+	fs.StringVar(&stateDir, "state-dir", "", "directory of auth.db (default: $STATE_DIRECTORY, else ~/.local/state/mcp-servers/auth)")
+	fs.StringVar(&o.host, "host", "127.0.0.1", "address to bind (the tunnel reaches it on loopback)")
+	fs.IntVar(&o.port, "port", defaultPort, "TCP port to serve on")
+	fs.DurationVar(&o.KeyLifetime, "key-lifetime", 30*24*time.Hour, "how long a signing key signs before a new one replaces it")
+	fs.IntVar(&o.RatePerMin, "rate-limit", 30, "requests a minute per client IP on the sign-in, enrolment, token and registration endpoints")
+	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.Usage = usage(fs, out, "Usage: auth [flags]\n       auth COMMAND --help\n\nServes the fleet's OAuth 2.1 authorization server. Every flag can also be set by the environment variable shown.\n\n")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q: flags start with --, commands are %s", fs.Arg(0), commandNames())
+	}
+	if err := envFlags(fs, getenv); err != nil {
+		return nil, err
+	}
+	if o.version {
+		return o, nil
+	}
+	if err := o.logLevel.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("invalid --log-level %q: use debug, info, warn or error", level)
+	}
+	if err := checkIssuer(o.Issuer); err != nil {
+		return nil, err
+	}
+	o.Issuer = strings.TrimSuffix(o.Issuer, "/")
+	f, err := parseResources(resources)
+	if err != nil {
+		return nil, err
+	}
+	o.Fleet = f
+	for _, m := range config.SplitList(registration) {
+		switch m {
+		case "cimd":
+			o.CIMD = true
+		case "dcr":
+			o.DCR = true
+		case "none":
+		default:
+			return nil, fmt.Errorf("invalid --registration %q: use cimd, dcr, cimd,dcr or none", registration)
+		}
+	}
+	if o.port < 1 || o.port > 65535 {
+		return nil, fmt.Errorf("invalid --port %d: must be 1 to 65535", o.port)
+	}
+	o.StateDir = stateDirOr(stateDir, getenv)
+	return o, nil
+}
+
+func stateDirOr(dir string, getenv func(string) string) string {
+	if dir != "" {
+		return dir
+	}
+	if d := getenv(config.EnvName("state-dir")); d != "" {
+		return d
+	}
+	return config.DefaultStateDir("auth", getenv)
+}
+
+// checkIssuer accepts an https URL, or http on loopback, without query or fragment.
+func checkIssuer(raw string) error {
+	if raw == "" {
+		return errors.New("--issuer is required: this server's public URL, e.g. https://auth.example.com")
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.Host == "":
+		return fmt.Errorf("invalid --issuer %q: give an absolute URL such as https://auth.example.com", raw)
+	case u.Scheme == "http" && !config.IsLoopback(u.Hostname()):
+		return fmt.Errorf("invalid --issuer %q: use https; plain http only on loopback", raw)
+	case u.Scheme != "https" && u.Scheme != "http":
+		return fmt.Errorf("invalid --issuer %q: use https", raw)
+	case u.RawQuery != "" || u.Fragment != "" || u.User != nil || (u.Path != "" && u.Path != "/"):
+		return fmt.Errorf("invalid --issuer %q: give scheme://host[:port] only", raw)
+	case net.ParseIP(strings.Trim(u.Hostname(), "[]")) != nil:
+		return fmt.Errorf("invalid --issuer %q: give a host name, not an IP address (passkeys are bound to a domain), e.g. http://localhost:%d for a local test", raw, defaultPort)
+	}
+	return nil
+}
+
+// serve runs the server until ctx ends.
+func serve(ctx context.Context, o *serveOptions, getenv func(string) string, stderr io.Writer) int {
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: o.logLevel})).With("server", "auth")
+	slog.SetDefault(log) // the OAuth library logs through the default logger
+	o.Logger = log
+	a, err := newApp(o.settings)
+	if err != nil {
+		fmt.Fprintf(stderr, "auth: %v\n", err)
+		return 1
+	}
+	defer a.Close()
+	addr := net.JoinHostPort(o.host, strconv.Itoa(o.port))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "auth: cannot listen on %s: %v (is another instance running? choose another --port)\n", addr, err)
+		return 1
+	}
+	srv := &http.Server{Handler: a.handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	go a.janitor(ctx)
+	log.Info("serving", "url", "http://"+ln.Addr().String(), "issuer", o.Issuer, "resources", strings.Join(o.Fleet.names, ","),
+		"cimd", o.CIMD, "dcr", o.DCR, "version", buildinfo.String())
+	notify := getenv("NOTIFY_SOCKET")
+	if err := sdnotify.Notify(notify, sdnotify.Ready); err != nil {
+		log.Warn("systemd readiness not reported", "error", err.Error())
+	}
+	select {
+	case err := <-errc:
+		log.Error("server stopped", "error", err.Error())
+		return 1
+	case <-ctx.Done():
+	}
+	_ = sdnotify.Notify(notify, sdnotify.Stopping)
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Warn("shutdown", "error", err.Error())
+	}
+	return 0
+}
+
+// janitor deletes expired state every ten minutes.
+func (a *app) janitor(ctx context.Context) {
+	t := time.NewTicker(10 * time.Minute)
+	defer t.Stop()
+	for {
+		if err := a.db.gc(ctx); err != nil && ctx.Err() == nil {
+			a.Logger.Warn("clean-up failed", "error", err.Error())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/zitadel/oidc/v3/pkg/crypto"
+	"github.com/zitadel/oidc/v3/pkg/oidc"
+	"github.com/zitadel/oidc/v3/pkg/op"
+)
+
+// oauthServer is zitadel's LegacyServer with the parts MCP needs changed: the RFC 8707
+// resource parameter reaches the stored request and is checked at the token endpoint,
+// access tokens are RFC 9068 JWTs (typ at+jwt) for one audience with a scope claim, refresh
+// tokens come with every code a refresh-capable client exchanges, and the metadata names the
+// registration methods.
+type oauthServer struct {
+	*op.LegacyServer
+	store *storage
+	fleet *fleet
+	cimd  bool
+	dcr   bool
+}
+
+// VerifyAuthRequest lets a client leave out scope (MCP clients may): the scopes then default
+// to the named resource's read and write, which the owner can narrow at consent. Without a
+// resource it is offline_access alone, so that CreateAuthRequest, not the library's "scope
+// missing", says what is wrong (no server named, or an unknown one).
+func (s *oauthServer) VerifyAuthRequest(ctx context.Context, r *op.Request[oidc.AuthRequest]) (*op.ClientRequest[oidc.AuthRequest], error) {
+	if len(r.Data.Scopes) == 0 {
+		r.Data.Scopes = oidc.SpaceDelimitedArray{oidc.ScopeOfflineAccess}
+		if name, ok := s.fleet.server(r.Form.Get("resource")); ok && len(r.Form["resource"]) == 1 {
+			r.Data.Scopes = oidc.SpaceDelimitedArray{name + ":read", name + ":write"}
+		}
+	}
+	return s.LegacyServer.VerifyAuthRequest(ctx, r)
+}
+
+// Authorize hands the resource parameters to CreateAuthRequest.
+func (s *oauthServer) Authorize(ctx context.Context, r *op.ClientRequest[oidc.AuthRequest]) (*op.Redirect, error) {
+	return s.LegacyServer.Authorize(withResources(ctx, r.Form["resource"]), r)
+}
+
+// errInvalidTarget is RFC 8707's refusal of a resource.
+func errInvalidTarget(desc string) *oidc.Error {
+	return &oidc.Error{ErrorType: oidc.InvalidTarget, Description: desc}
+}
+
+// checkResource refuses a token request whose resource parameter names another resource
+// than the grant's.
+func checkResource(form map[string][]string, granted string) error {
+	for _, r := range form["resource"] {
+		if r != granted && r != granted+"/" {
+			return errInvalidTarget(fmt.Sprintf("this grant is for %s only; ask for %s in a new authorization", granted, r))
+		}
+	}
+	return nil
+}
+
+// CodeExchange checks the code, PKCE verifier, client and redirect URI, then issues tokens.
+func (s *oauthServer) CodeExchange(ctx context.Context, r *op.ClientRequest[oidc.AccessTokenRequest]) (*op.Response, error) {
+	ar, err := s.store.AuthRequestByCode(ctx, r.Data.Code)
+	if err != nil {
+		return nil, err
+	}
+	a := ar.(*authRequest)
+	if r.Data.CodeVerifier == "" {
+		return nil, errInvalidGrant("code_verifier is required (PKCE)")
+	}
+	if err := op.AuthorizeCodeChallenge(r.Data.CodeVerifier, a.GetCodeChallenge()); err != nil {
+		return nil, err
+	}
+	if r.Client.GetID() != a.ClientID {
+		return nil, errInvalidGrant("the code was issued to another client")
+	}
+	if r.Data.RedirectURI != a.RedirectURI {
+		return nil, errInvalidGrant("redirect_uri does not match the authorization request")
+	}
+	if err := checkResource(r.Form, a.Resource); err != nil {
+		return nil, err
+	}
+	// The code works once, whatever happens next.
+	if err := s.store.DeleteAuthRequest(ctx, a.ID); err != nil {
+		return nil, err
+	}
+	resp, err := s.issue(ctx, a, r.Client, "")
+	if err != nil {
+		return nil, err
+	}
+	return op.NewResponse(resp), nil
+}
+
+// RefreshToken rotates a refresh token (reuse revokes the grant) and issues a new access token.
+func (s *oauthServer) RefreshToken(ctx context.Context, r *op.ClientRequest[oidc.RefreshTokenRequest]) (*op.Response, error) {
+	req, err := s.store.TokenRequestByRefreshToken(ctx, r.Data.RefreshToken)
+	if err != nil {
+		return nil, err
+	}
+	g := req.(*grantRequest)
+	if r.Client.GetID() != g.ClientID {
+		return nil, errInvalidGrant("the refresh token was issued to another client")
+	}
+	if err := op.ValidateRefreshTokenScopes(r.Data.Scopes, g); err != nil {
+		return nil, err
+	}
+	if err := checkResource(r.Form, g.Resource); err != nil {
+		return nil, err
+	}
+	resp, err := s.issue(ctx, g, r.Client, r.Data.RefreshToken)
+	if err != nil {
+		return nil, err
+	}
+	return op.NewResponse(resp), nil
+}
+
+// issue records and signs an access token, with a new refresh token for a client that may refresh.
+func (s *oauthServer) issue(ctx context.Context, req op.TokenRequest, client op.Client, currentRefresh string) (*oidc.AccessTokenResponse, error) {
+	var (
+		id, refresh string
+		exp         time.Time
+		err         error
+	)
+	if slices.Contains(client.GrantTypes(), oidc.GrantTypeRefreshToken) {
+		id, refresh, exp, err = s.store.CreateAccessAndRefreshTokens(ctx, req, currentRefresh)
+	} else {
+		id, exp, err = s.store.CreateAccessToken(ctx, req)
+	}
+	if err != nil {
+		return nil, err
+	}
+	tok, err := s.sign(ctx, req, client.GetID(), id, exp)
+	if err != nil {
+		return nil, oidc.ErrServerError().WithParent(err)
+	}
+	return &oidc.AccessTokenResponse{
+		AccessToken:  tok,
+		RefreshToken: refresh,
+		TokenType:    oidc.BearerToken,
+		ExpiresIn:    uint64(accessTokenLifetime.Seconds()),
+		Scope:        req.GetScopes(),
+	}, nil
+}
+
+// sign makes the RFC 9068 access token: typ at+jwt, ES256, aud the one resource, scope and
+// client_id claims.
+func (s *oauthServer) sign(ctx context.Context, req op.TokenRequest, clientID, id string, exp time.Time) (string, error) {
+	key, err := s.store.keys.current(ctx)
+	if err != nil {
+		return "", err
+	}
+	claims := oidc.NewAccessTokenClaims(op.IssuerFromContext(ctx), req.GetSubject(), req.GetAudience(), exp, id, clientID, 0)
+	claims.Scopes = req.GetScopes()
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: &jose.JSONWebKey{Key: key.priv, KeyID: key.id}},
+		(&jose.SignerOptions{}).WithType("at+jwt"))
+	if err != nil {
+		return "", fmt.Errorf("signer: %w", err)
+	}
+	return crypto.Sign(claims, signer)
+}
+
+// Discovery is the library's metadata with what MCP clients look for added.
+func (s *oauthServer) Discovery(ctx context.Context, r *op.Request[struct{}]) (*op.Response, error) {
+	resp, err := s.LegacyServer.Discovery(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return op.NewResponse(s.metadata(ctx, resp.Data.(*oidc.DiscoveryConfiguration))), nil
+}
+
+// metadata adjusts the discovery document: only the code flow, the fleet's scopes, the
+// registration methods offered, and no endpoints this server does not serve.
+func (s *oauthServer) metadata(ctx context.Context, d *oidc.DiscoveryConfiguration) map[string]any {
+	d.ResponseTypesSupported = []string{string(oidc.ResponseTypeCode)}
+	d.GrantTypesSupported = []oidc.GrantType{oidc.GrantTypeCode, oidc.GrantTypeRefreshToken}
+	d.ScopesSupported = append(s.fleet.scopes(), oidc.ScopeOfflineAccess)
+	d.TokenEndpointAuthMethodsSupported = []oidc.AuthMethod{oidc.AuthMethodNone, oidc.AuthMethodBasic, oidc.AuthMethodPost}
+	d.ClaimsSupported = nil
+	b, _ := json.Marshal(d)
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	for _, k := range []string{"introspection_endpoint", "userinfo_endpoint", "end_session_endpoint", "device_authorization_endpoint", "check_session_iframe",
+		"introspection_endpoint_auth_methods_supported", "introspection_endpoint_auth_signing_alg_values_supported", "request_object_signing_alg_values_supported",
+		"token_endpoint_auth_signing_alg_values_supported", "revocation_endpoint_auth_signing_alg_values_supported"} {
+		delete(m, k)
+	}
+	m["revocation_endpoint_auth_methods_supported"] = d.TokenEndpointAuthMethodsSupported
+	if s.dcr {
+		m["registration_endpoint"] = op.IssuerFromContext(ctx) + registrationPath
+	}
+	m["client_id_metadata_document_supported"] = s.cimd
+	m["resource_indicators_supported"] = true // RFC 8707 (draft metadata name)
+	m["access_token_signing_alg_values_supported"] = []string{"ES256"}
+	return m
+}
+
+// metadataHandler serves the RFC 8414 document at /.well-known/oauth-authorization-server.
+func (s *oauthServer) metadataHandler(issuer string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "use GET", http.StatusMethodNotAllowed)
+			return
+		}
+		ctx := op.ContextWithIssuer(r.Context(), issuer)
+		resp, err := s.Discovery(ctx, &op.Request[struct{}]{Method: r.Method, URL: r.URL, Header: r.Header})
+		if err != nil {
+			http.Error(w, "metadata unavailable", http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		_ = json.NewEncoder(w).Encode(resp.Data)
+	})
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/jck411/mcp-servers/shared/config"
+)
+
+// fleet is the set of MCP servers tokens may be issued for: name → resource URL (the server's
+// PUBLIC-URL/mcp). Each server's scopes are NAME:read and NAME:write.
+type fleet struct {
+	byName map[string]string
+	names  []string // sorted
+}
+
+var serverName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+
+// parseResources reads --resources: comma-separated NAME=URL pairs, each URL an https (or
+// loopback http) URL ending in /mcp.
+func parseResources(s string) (*fleet, error) {
+	f := &fleet{byName: map[string]string{}}
+	for _, item := range config.SplitList(s) {
+		name, raw, ok := strings.Cut(item, "=")
+		if !ok || !serverName.MatchString(name) {
+			return nil, fmt.Errorf("invalid --resources entry %q: give NAME=URL, e.g. gmail=https://gmail.example.com/mcp", item)
+		}
+		u, err := url.Parse(raw)
+		if err != nil {
+			return nil, fmt.Errorf("invalid --resources URL %q for %s: %w", raw, name, err)
+		}
+		secure := u.Scheme == "https" || (u.Scheme == "http" && config.IsLoopback(u.Hostname()))
+		if !secure || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil || !strings.HasSuffix(u.Path, "/mcp") {
+			return nil, fmt.Errorf("invalid --resources URL %q for %s: give the server's https URL ending in /mcp, e.g. https://%s.example.com/mcp", raw, name, name)
+		}
+		if _, dup := f.byName[name]; dup {
+			return nil, fmt.Errorf("--resources names %s twice", name)
+		}
+		f.byName[name] = raw
+		f.names = append(f.names, name)
+	}
+	if len(f.byName) == 0 {
+		return nil, errors.New("--resources is required: the fleet's MCP URLs, e.g. gmail=https://gmail.example.com/mcp,drive=https://drive.example.com/mcp")
+	}
+	slices.Sort(f.names)
+	return f, nil
+}
+
+// server returns the name of the server whose resource URL is res (a trailing slash tolerated).
+func (f *fleet) server(res string) (string, bool) {
+	res = strings.TrimSuffix(res, "/")
+	for name, u := range f.byName {
+		if u == res {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// scopes lists every scope the fleet knows, for the metadata.
+func (f *fleet) scopes() []string {
+	var out []string
+	for _, n := range f.names {
+		out = append(out, n+":read", n+":write")
+	}
+	return out
+}
+
+// scopeServer returns the server a scope NAME:read or NAME:write belongs to.
+func (f *fleet) scopeServer(scope string) (string, bool) {
+	name, level, ok := strings.Cut(scope, ":")
+	if !ok || (level != "read" && level != "write") {
+		return "", false
+	}
+	_, known := f.byName[name]
+	return name, known
+}
+
+// resolve decides the one resource and the scopes of an authorization request: resource is
+// the RFC 8707 parameter (may be empty when the scopes name exactly one server). With a
+// resource, scopes of other servers are dropped (a client may ask for every scope the
+// metadata lists); without one, scopes of two servers are an error. Scopes that are not the
+// fleet's (openid, offline_access, profile) are dropped; with none left, both of the server's
+// scopes are asked.
+func (f *fleet) resolve(resources []string, scopes []string) (resource string, granted []string, err error) {
+	if len(resources) > 1 {
+		return "", nil, errors.New("give one resource: a token is for one server")
+	}
+	var name string
+	explicit := len(resources) == 1
+	if explicit {
+		var ok bool
+		if name, ok = f.server(resources[0]); !ok {
+			return "", nil, fmt.Errorf("resource %q is not one of this fleet's servers", resources[0])
+		}
+	}
+	for _, s := range scopes {
+		srv, ok := f.scopeServer(s)
+		if !ok {
+			continue
+		}
+		if name == "" {
+			name = srv
+		}
+		if srv != name && explicit {
+			continue
+		}
+		if srv != name {
+			return "", nil, fmt.Errorf("scope %q is for another server than %s: a token is for one server, ask for each separately", s, name)
+		}
+		if !slices.Contains(granted, s) {
+			granted = append(granted, s)
+		}
+	}
+	if name == "" {
+		return "", nil, errors.New("name the server: give resource=<its MCP URL> or its scopes (NAME:read, NAME:write)")
+	}
+	if len(granted) == 0 {
+		granted = []string{name + ":read", name + ":write"}
+	}
+	slices.Sort(granted)
+	return f.byName[name], granted, nil
+}

@@ -1,0 +1,68 @@
+// Passkey sign-in and enrolment: base64url <-> ArrayBuffer around navigator.credentials.
+"use strict";
+(function () {
+  function b64u(buf) {
+    var s = "", b = new Uint8Array(buf);
+    for (var i = 0; i < b.length; i++) s += String.fromCharCode(b[i]);
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function unb64u(s) {
+    s = s.replace(/-/g, "+").replace(/_/g, "/");
+    while (s.length % 4) s += "=";
+    var bin = atob(s), b = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) b[i] = bin.charCodeAt(i);
+    return b.buffer;
+  }
+  function status(msg) { document.getElementById("status").textContent = msg; }
+  async function post(url, csrf, body) {
+    var r = await fetch(url, { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body || {}) });
+    var j = await r.json();
+    if (!r.ok) throw new Error(j.error || ("HTTP " + r.status));
+    return j;
+  }
+  function ext(c) { try { return c.getClientExtensionResults(); } catch (e) { return {}; } }
+
+  async function signIn(btn) {
+    var id = btn.dataset.id, csrf = btn.dataset.csrf, q = "?id=" + encodeURIComponent(id);
+    var opts = (await post("/login/begin" + q, csrf)).publicKey;
+    opts.challenge = unb64u(opts.challenge);
+    (opts.allowCredentials || []).forEach(function (c) { c.id = unb64u(c.id); });
+    var c = await navigator.credentials.get({ publicKey: opts });
+    var r = c.response;
+    var res = await post("/login/finish" + q, csrf, { id: c.id, rawId: b64u(c.rawId), type: c.type,
+      clientExtensionResults: ext(c), authenticatorAttachment: c.authenticatorAttachment,
+      response: { clientDataJSON: b64u(r.clientDataJSON), authenticatorData: b64u(r.authenticatorData),
+        signature: b64u(r.signature), userHandle: r.userHandle ? b64u(r.userHandle) : null } });
+    location.assign(res.next);
+  }
+
+  async function enroll(btn) {
+    var csrf = btn.dataset.csrf, code = document.getElementById("code").value;
+    var opts = (await post("/enroll/begin", csrf, { code: code })).publicKey;
+    opts.challenge = unb64u(opts.challenge);
+    opts.user.id = unb64u(opts.user.id);
+    (opts.excludeCredentials || []).forEach(function (c) { c.id = unb64u(c.id); });
+    var c = await navigator.credentials.create({ publicKey: opts });
+    var r = c.response;
+    var res = await post("/enroll/finish", csrf, { id: c.id, rawId: b64u(c.rawId), type: c.type,
+      clientExtensionResults: ext(c), authenticatorAttachment: c.authenticatorAttachment,
+      response: { clientDataJSON: b64u(r.clientDataJSON), attestationObject: b64u(r.attestationObject),
+        transports: r.getTransports ? r.getTransports() : [] } });
+    status(res.done);
+    document.getElementById("status").style.color = "#060";
+    document.body.dataset.enrolled = "yes";
+  }
+
+  function wire(idName, fn) {
+    var btn = document.getElementById(idName);
+    if (!btn) return;
+    btn.addEventListener("click", function () {
+      btn.disabled = true;
+      status("");
+      fn(btn).catch(function (e) { status(e.message || String(e)); btn.disabled = false; });
+    });
+  }
+  wire("signin", signIn);
+  wire("enroll", enroll);
+})();

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+)
+
+// dbFile is the one file under the state directory that holds all of the server's state.
+const dbFile = "auth.db"
+
+// schema creates every table; each statement is idempotent.
+const schema = `
+CREATE TABLE IF NOT EXISTS keys (
+	id TEXT PRIMARY KEY,
+	private BLOB NOT NULL,     -- PKCS#8 DER of the ES256 key
+	created INTEGER NOT NULL,
+	active_from INTEGER NOT NULL -- unix time it starts signing; a newer active key ends it
+);
+CREATE TABLE IF NOT EXISTS clients (
+	id TEXT PRIMARY KEY,
+	kind TEXT NOT NULL,        -- dcr or cimd
+	name TEXT NOT NULL,
+	redirect_uris TEXT NOT NULL, -- JSON list
+	grant_types TEXT NOT NULL,   -- JSON list
+	secret_hash TEXT NOT NULL DEFAULT '',
+	created INTEGER NOT NULL,
+	fetched INTEGER NOT NULL DEFAULT 0,
+	revoked INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS auth_requests (
+	id TEXT PRIMARY KEY,
+	data TEXT NOT NULL,        -- JSON of authRequest
+	code_hash TEXT UNIQUE,
+	created INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS grants (
+	id TEXT PRIMARY KEY,
+	client_id TEXT NOT NULL,
+	subject TEXT NOT NULL,
+	resource TEXT NOT NULL,
+	scopes TEXT NOT NULL,      -- space-separated
+	auth_time INTEGER NOT NULL,
+	created INTEGER NOT NULL,
+	revoked INTEGER NOT NULL DEFAULT 0,
+	revoked_why TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS refresh_tokens (
+	hash TEXT PRIMARY KEY,
+	grant_id TEXT NOT NULL,
+	created INTEGER NOT NULL,
+	expires INTEGER NOT NULL,
+	used INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS access_tokens (
+	id TEXT PRIMARY KEY,
+	grant_id TEXT NOT NULL,
+	expires INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS owner (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	handle BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS passkeys (
+	id BLOB PRIMARY KEY,
+	credential TEXT NOT NULL,  -- JSON of webauthn.Credential
+	created INTEGER NOT NULL,
+	last_used INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS enrol_codes (
+	hash TEXT PRIMARY KEY,
+	expires INTEGER NOT NULL,
+	used INTEGER NOT NULL DEFAULT 0
+);
+`
+
+// db is the server's SQLite state.
+type db struct {
+	sql *sql.DB
+	now func() time.Time
+}
+
+// openDB opens (creating if needed) the state file in dir, which is created 0700.
+func openDB(dir string, now func() time.Time) (*db, error) {
+	if dir == "" {
+		return nil, errors.New("no state directory: give --state-dir")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create state directory: %w", err)
+	}
+	path := filepath.Join(dir, dbFile)
+	// Create it 0600 before SQLite does, so no other user can read keys or tokens.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open state file: %w", err)
+	}
+	f.Close()
+	dsn := "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	s, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	s.SetMaxOpenConns(1) // one writer; keeps SQLite's locking trivial within the process
+	if _, err := s.Exec(schema); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("create tables in %s: %w", path, err)
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &db{sql: s, now: now}, nil
+}
+
+// Close closes the database.
+func (d *db) Close() error { return d.sql.Close() }
+
+// randomToken returns n random bytes, base64url without padding.
+func randomToken(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand never fails on Linux
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// hashToken is how secrets (codes, refresh tokens, client secrets) are stored: SHA-256, hex.
+func hashToken(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// errNotFound marks a row that does not exist.
+var errNotFound = errors.New("not found")
+
+// unusedClientLifetime is how long a registered client that never got a grant is kept.
+const unusedClientLifetime = 30 * 24 * time.Hour
+
+// gc deletes what has expired: auth requests older than an hour, expired refresh tokens and
+// access token records, used or expired enrolment codes, grants revoked a week ago, and
+// clients that registered (or were fetched) 30 days ago and never got a grant.
+func (d *db) gc(ctx context.Context) error {
+	now := d.now().Unix()
+	stmts := []struct {
+		q    string
+		args []any
+	}{
+		{"DELETE FROM auth_requests WHERE created < ?", []any{now - 3600}},
+		{"DELETE FROM refresh_tokens WHERE expires < ?", []any{now}},
+		{"DELETE FROM access_tokens WHERE expires < ?", []any{now}},
+		{"DELETE FROM enrol_codes WHERE expires < ? OR used = 1", []any{now}},
+		{"DELETE FROM refresh_tokens WHERE grant_id IN (SELECT id FROM grants WHERE revoked > 0 AND revoked < ?)", []any{now - 7*86400}},
+		{"DELETE FROM grants WHERE revoked > 0 AND revoked < ?", []any{now - 7*86400}},
+		{"DELETE FROM clients WHERE created < ? AND id NOT IN (SELECT client_id FROM grants)", []any{now - int64(unusedClientLifetime.Seconds())}},
+	}
+	for _, s := range stmts {
+		if _, err := d.sql.ExecContext(ctx, s.q, s.args...); err != nil {
+			return fmt.Errorf("clean up: %w", err)
+		}
+	}
+	return nil
+}
+
+// jsonList encodes a string list for a TEXT column.
+func jsonList(l []string) string {
+	if l == nil {
+		l = []string{}
+	}
+	b, _ := json.Marshal(l)
+	return string(b)
+}

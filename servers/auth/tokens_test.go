@@ -1,0 +1,201 @@
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/json"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/zitadel/oidc/v3/pkg/crypto"
+	"github.com/zitadel/oidc/v3/pkg/oidc"
+)
+
+// mint signs claims as the auth server would, with its current key or with key when given.
+func (e *fleetEnv) mint(t *testing.T, change func(*oidc.AccessTokenClaims), key *ecdsa.PrivateKey) string {
+	t.Helper()
+	k, err := e.app.store.keys.current(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	priv, kid := k.priv, k.id
+	if key != nil {
+		priv = key
+	}
+	c := oidc.NewAccessTokenClaims(e.Issuer, ownerSubject, []string{e.Alpha + "/mcp"}, time.Now().Add(5*time.Minute), "jti", "client", 0)
+	c.Scopes = []string{"alpha:read", "alpha:write"}
+	if change != nil {
+		change(c)
+	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: &jose.JSONWebKey{Key: priv, KeyID: kid}}, (&jose.SignerOptions{}).WithType("at+jwt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := crypto.Sign(c, signer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// TestTokensAtTheResource: tokens the MCP servers must refuse, though they look right.
+func TestTokensAtTheResource(t *testing.T) {
+	e := startFleet(t)
+	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	cases := []struct {
+		name   string
+		change func(*oidc.AccessTokenClaims)
+		key    *ecdsa.PrivateKey
+		status int
+		words  string
+	}{
+		{"valid", nil, nil, 200, ""},
+		{"expired", func(c *oidc.AccessTokenClaims) { c.Expiration = oidc.FromTime(time.Now().Add(-5 * time.Minute)) }, nil, 401, "expired"},
+		{"wrong audience", func(c *oidc.AccessTokenClaims) { c.Audience = []string{e.Beta + "/mcp"} }, nil, 401, "invalid_token"},
+		{"wrong issuer", func(c *oidc.AccessTokenClaims) { c.Issuer = "https://evil.example.com" }, nil, 401, "invalid_token"},
+		{"signed by another key", nil, other, 401, "invalid_token"},
+		{"another server's scope", func(c *oidc.AccessTokenClaims) { c.Scopes = []string{"beta:write"} }, nil, 403, "insufficient_scope"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			st, www, body := callTool(t, e.Alpha, e.mint(t, tc.change, tc.key), "alpha_read")
+			if st != tc.status || !strings.Contains(www+body, tc.words) {
+				t.Errorf("%d %s %s", st, www, body)
+			}
+		})
+	}
+}
+
+// TestKeyRotation: `auth keys rotate` publishes a new key at once and signs with it a minute
+// later, so a resource server that fetched the keys meanwhile already knows it; tokens of the
+// old key keep working until they expire, then the old key leaves the JWKS.
+func TestKeyRotation(t *testing.T) {
+	e := startFleet(t)
+	oldKey, _ := e.app.store.keys.current(t.Context())
+	old := e.mint(t, nil, nil)
+	var out strings.Builder
+	if code := run(t.Context(), []string{"keys", "rotate", "--state-dir", e.app.StateDir}, func(string) string { return "" }, &out, &out); code != 0 {
+		t.Fatalf("keys rotate: %d %s", code, out.String())
+	}
+	if k, _ := e.app.store.keys.current(t.Context()); k.id != oldKey.id {
+		t.Fatalf("the new key signs before its lead time: %s", out.String())
+	}
+	jwks := func() jose.JSONWebKeySet {
+		resp, err := http.Get(e.Issuer + "/keys")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var set jose.JSONWebKeySet
+		_ = json.NewDecoder(resp.Body).Decode(&set)
+		return set
+	}
+	if set := jwks(); len(set.Keys) != 2 || len(set.Key(oldKey.id)) != 1 {
+		t.Fatalf("JWKS after rotate %v", set)
+	}
+	// alpha fetches the keys now, with the waiting key in them.
+	if st, _, _ := callTool(t, e.Alpha, old, "alpha_read"); st != 200 {
+		t.Fatalf("before the switch: %d", st)
+	}
+	e.app.db.now = func() time.Time { return time.Now().Add(keyLead + time.Second) }
+	newKey, _ := e.app.store.keys.current(t.Context())
+	if newKey.id == oldKey.id || !strings.Contains(out.String(), newKey.id) {
+		t.Fatalf("the new key does not sign after its lead time: %s", out.String())
+	}
+	fresh := e.mint(t, nil, nil)
+	for name, tok := range map[string]string{"old": old, "new": fresh} {
+		if st, _, body := callTool(t, e.Alpha, tok, "alpha_read"); st != 200 {
+			t.Errorf("%s token after the switch: %d %s", name, st, body)
+		}
+	}
+	e.app.db.now = func() time.Time { return time.Now().Add(keyLead + keyOverlap + time.Minute) }
+	if set := jwks(); len(set.Keys) != 1 || len(set.Key(newKey.id)) != 1 {
+		t.Errorf("JWKS after the overlap %v", set)
+	}
+}
+
+// TestKeyLifetime: a key older than --key-lifetime gets a successor by itself.
+func TestKeyLifetime(t *testing.T) {
+	e := startFleet(t, func(s *settings) { s.KeyLifetime = time.Hour })
+	first, _ := e.app.store.keys.current(t.Context())
+	e.app.db.now = func() time.Time { return time.Now().Add(time.Hour + time.Second) }
+	if k, _ := e.app.store.keys.current(t.Context()); k.id != first.id {
+		t.Fatal("the successor signs without its lead time")
+	}
+	e.app.db.now = func() time.Time { return time.Now().Add(time.Hour + keyLead + 2*time.Second) }
+	if k, _ := e.app.store.keys.current(t.Context()); k.id == first.id {
+		t.Fatal("no successor after the key lifetime")
+	}
+}
+
+// TestCIMDGuard: a metadata document on a private address is not fetched.
+func TestCIMDGuard(t *testing.T) {
+	e := startFleet(t) // the real fetcher: public addresses only
+	p := newPKCE()
+	for _, id := range []string{"https://127.0.0.1:1/client.json", "https://10.0.0.1/client.json", "https://[::1]:443/c.json"} {
+		q := url.Values{"response_type": {"code"}, "client_id": {id}, "redirect_uri": {"http://127.0.0.1/cb"}, "state": {"s"},
+			"code_challenge": {p.challenge}, "code_challenge_method": {"S256"}, "resource": {e.Alpha + "/mcp"}}
+		loc, st, body := e.authorize(t, q)
+		if loc != nil || st < 400 || !strings.Contains(body, "not a public address") {
+			t.Errorf("%s: %d %v %s", id, st, loc, body)
+		}
+	}
+	t.Run("cimd off", func(t *testing.T) {
+		off := startFleet(t, func(s *settings) { s.CIMD = false })
+		q := url.Values{"response_type": {"code"}, "client_id": {"https://app.example.com/client.json"}, "redirect_uri": {"http://127.0.0.1/cb"},
+			"code_challenge": {p.challenge}, "code_challenge_method": {"S256"}, "resource": {off.Alpha + "/mcp"}}
+		_, st, body := off.authorize(t, q)
+		if st < 400 || !strings.Contains(body, "turned off") {
+			t.Errorf("%d %s", st, body)
+		}
+	})
+}
+
+func TestPublicAddr(t *testing.T) {
+	cases := map[string]bool{
+		"8.8.8.8": true, "2606:4700::1111": true, "1.1.1.1": true,
+		"127.0.0.1": false, "10.1.2.3": false, "172.16.0.1": false, "192.168.1.1": false, "169.254.169.254": false,
+		"100.64.0.1": false, "0.0.0.0": false, "::1": false, "fc00::1": false, "fe80::1": false, "::ffff:127.0.0.1": false,
+		"::ffff:10.0.0.1": false, "224.0.0.1": false, "64:ff9b::a00:1": false, "::": false,
+	}
+	for a, want := range cases {
+		if got := publicAddr(netip.MustParseAddr(a)); got != want {
+			t.Errorf("%s: %v, want %v", a, got, want)
+		}
+	}
+}
+
+// TestRateLimit: the sign-in, token and registration endpoints answer 429 with Retry-After
+// once a client IP has used its budget.
+func TestRateLimit(t *testing.T) {
+	e := startFleet(t, func(s *settings) { s.RatePerMin = 3 })
+	for _, path := range []string{"/token", "/register", "/login", "/enroll"} {
+		var last *http.Response
+		for range 4 {
+			resp, err := e.noRedirect.Post(e.Issuer+path, "application/x-www-form-urlencoded", strings.NewReader(""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			last = resp
+		}
+		if last.StatusCode != http.StatusTooManyRequests || last.Header.Get("Retry-After") == "" {
+			t.Errorf("%s: %d %q", path, last.StatusCode, last.Header.Get("Retry-After"))
+		}
+	}
+	// One budget per IP covers them all; the metadata and keys are not limited.
+	resp, err := http.Get(e.Issuer + "/keys")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("keys: %d", resp.StatusCode)
+	}
+}

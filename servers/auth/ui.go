@@ -1,0 +1,488 @@
+package main
+
+import (
+	"crypto/subtle"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-webauthn/webauthn/protocol"
+	"github.com/go-webauthn/webauthn/webauthn"
+	"github.com/zitadel/oidc/v3/pkg/oidc"
+	"github.com/zitadel/oidc/v3/pkg/op"
+)
+
+// Paths of the pages and their steps.
+const (
+	loginPath        = "/login"
+	loginBeginPath   = "/login/begin"
+	loginFinishPath  = "/login/finish"
+	consentPath      = "/consent"
+	enrolPath        = "/enroll"
+	enrolBeginPath   = "/enroll/begin"
+	enrolFinishPath  = "/enroll/finish"
+	scriptPath       = "/static/passkey.js"
+	registrationPath = "/register"
+)
+
+//go:embed static/passkey.js
+var passkeyJS []byte
+
+//go:embed templates/page.html
+var pageHTML string
+
+var pageTmpl = template.Must(template.New("page").Parse(pageHTML))
+
+// pageData fills the one template; Kind picks the part shown.
+type pageData struct {
+	Kind    string // login, consent, enroll, message
+	Title   string
+	Message string
+	ID      string
+	CSRF    string
+	// consent
+	ClientName   string
+	ClientSource string
+	RedirectHost string
+	Server       string
+	Resource     string
+	Scopes       []scopeChoice
+}
+
+type scopeChoice struct {
+	Scope, Label string
+	Checked      bool
+}
+
+// ui serves the sign-in, consent and enrolment pages.
+type ui struct {
+	store    *storage
+	passkeys *passkeys
+	wa       *webauthn.WebAuthn
+	provider op.OpenIDProvider
+	callback func(id string) string // the library's /authorize/callback?id=
+	secure   bool                   // https issuer: Secure cookies with the __Host- prefix
+	enrols   *ceremonies
+	logins   *ceremonies
+	log      *slog.Logger
+}
+
+func (u *ui) cookieName(base string) string {
+	if u.secure {
+		return "__Host-" + base
+	}
+	return base
+}
+
+func (u *ui) setCookie(w http.ResponseWriter, base, value string) {
+	http.SetCookie(w, &http.Cookie{Name: u.cookieName(base), Value: value, Path: "/", HttpOnly: true, Secure: u.secure,
+		SameSite: http.SameSiteLaxMode, MaxAge: int(authRequestLifetime.Seconds())})
+}
+
+func (u *ui) cookie(r *http.Request, base string) string {
+	c, err := r.Cookie(u.cookieName(base))
+	if err != nil {
+		return ""
+	}
+	return c.Value
+}
+
+// render writes a page with headers that keep it out of frames and caches.
+func (u *ui) render(w http.ResponseWriter, status int, d pageData) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; form-action 'self' http: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'")
+	w.WriteHeader(status)
+	if err := pageTmpl.Execute(w, d); err != nil {
+		u.log.Warn("render page", "error", err.Error())
+	}
+}
+
+func (u *ui) message(w http.ResponseWriter, status int, title, msg string) {
+	u.render(w, status, pageData{Kind: "message", Title: title, Message: msg})
+}
+
+func (u *ui) script(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	_, _ = w.Write(passkeyJS)
+}
+
+// bound loads an authorization request and checks that this browser is the one that opened
+// its sign-in page (the cookie set there); pages that only show something use it.
+func (u *ui) bound(r *http.Request, id string) (*authRequest, error) {
+	a, err := u.store.authRequest(r.Context(), "id", id)
+	if err != nil {
+		return nil, errors.New("this sign-in has expired or is unknown: start again from the app")
+	}
+	if a.Binding == "" || subtle.ConstantTimeCompare([]byte(hashToken(u.cookie(r, "mcp-auth"))), []byte(a.Binding)) != 1 {
+		return nil, errors.New("this sign-in was started in another browser: start again from the app")
+	}
+	return a, nil
+}
+
+// pending is bound plus the page's CSRF token, which every step that changes something sends.
+func (u *ui) pending(r *http.Request, id, csrf string) (*authRequest, error) {
+	a, err := u.bound(r, id)
+	if err != nil {
+		return nil, err
+	}
+	if csrf == "" || subtle.ConstantTimeCompare([]byte(csrf), []byte(a.CSRF)) != 1 {
+		return nil, errors.New("the form is stale (CSRF token missing or wrong): reload the page")
+	}
+	return a, nil
+}
+
+// login shows the passkey sign-in page for an authorization request, binding it to this browser.
+func (u *ui) login(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("id")
+	a, err := u.store.authRequest(r.Context(), "id", id)
+	if err != nil {
+		u.message(w, http.StatusBadRequest, "Sign-in expired", "This sign-in has expired or is unknown: start again from the app.")
+		return
+	}
+	owner, err := u.passkeys.owner(r.Context())
+	if err != nil {
+		u.message(w, http.StatusInternalServerError, "Error", "The passkeys cannot be read; see the server log.")
+		return
+	}
+	if len(owner.creds) == 0 {
+		u.message(w, http.StatusOK, "No passkey yet", "No passkey is enrolled. On the host, run `auth enroll`, open "+enrolPath+" on this site and enter the code; then start again from the app.")
+		return
+	}
+	if a.Subject != "" {
+		http.Redirect(w, r, consentPath+"?id="+url.QueryEscape(id), http.StatusSeeOther)
+		return
+	}
+	// Each visit binds the request to this browser anew: only the browser that signs in can consent.
+	b := randomToken(24)
+	a.Binding = hashToken(b)
+	a.CSRF = randomToken(18)
+	if err := u.store.saveAuthRequest(r.Context(), a); err != nil {
+		u.message(w, http.StatusInternalServerError, "Error", "The sign-in cannot be stored; see the server log.")
+		return
+	}
+	u.setCookie(w, "mcp-auth", b)
+	u.render(w, http.StatusOK, pageData{Kind: "login", Title: "Sign in", ID: id, CSRF: a.CSRF})
+}
+
+// jsonError answers a script's call.
+func jsonError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// loginBegin starts a passkey assertion for the owner's passkeys.
+func (u *ui) loginBegin(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		jsonError(w, http.StatusMethodNotAllowed, "use POST")
+		return
+	}
+	id := r.URL.Query().Get("id")
+	a, err := u.pending(r, id, r.Header.Get("X-CSRF-Token"))
+	if err != nil {
+		jsonError(w, http.StatusForbidden, err.Error())
+		return
+	}
+	owner, err := u.passkeys.owner(r.Context())
+	if err != nil || len(owner.creds) == 0 {
+		jsonError(w, http.StatusForbidden, "no passkey is enrolled: run `auth enroll` on the host")
+		return
+	}
+	opts, session, err := u.wa.BeginLogin(owner)
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, "cannot start the passkey sign-in")
+		return
+	}
+	u.logins.put(a.ID, &ceremony{csrf: a.CSRF, session: session, expires: time.Now().Add(ceremonyLifetime)})
+	writeJSON(w, opts)
+}
+
+// loginFinish checks the assertion and marks the request signed in.
+func (u *ui) loginFinish(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		jsonError(w, http.StatusMethodNotAllowed, "use POST")
+		return
+	}
+	id := r.URL.Query().Get("id")
+	a, err := u.pending(r, id, r.Header.Get("X-CSRF-Token"))
+	if err != nil {
+		jsonError(w, http.StatusForbidden, err.Error())
+		return
+	}
+	c, ok := u.logins.get(a.ID)
+	if !ok {
+		jsonError(w, http.StatusBadRequest, "the passkey request expired: reload the page")
+		return
+	}
+	u.logins.drop(a.ID)
+	owner, err := u.passkeys.owner(r.Context())
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, "cannot read the passkeys")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxMetadataBytes)
+	cred, err := u.wa.FinishLogin(owner, *c.session, r)
+	if err != nil {
+		u.log.Warn("passkey sign-in refused", "error", err.Error())
+		jsonError(w, http.StatusForbidden, "the passkey was not accepted")
+		return
+	}
+	if err := u.passkeys.used(r.Context(), cred); err != nil {
+		u.log.Warn("passkey use not recorded", "error", err.Error())
+	}
+	a.Subject, a.AuthTime = ownerSubject, u.store.db.now()
+	if err := u.store.saveAuthRequest(r.Context(), a); err != nil {
+		jsonError(w, http.StatusInternalServerError, "cannot store the sign-in")
+		return
+	}
+	writeJSON(w, map[string]string{"next": consentPath + "?id=" + url.QueryEscape(id)})
+}
+
+// consent shows what the client asks for; the owner may untick scopes.
+func (u *ui) consent(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		u.consentPost(w, r)
+		return
+	}
+	a, err := u.bound(r, r.URL.Query().Get("id"))
+	if err != nil {
+		u.message(w, http.StatusForbidden, "Cannot continue", err.Error())
+		return
+	}
+	if a.Subject == "" {
+		http.Redirect(w, r, loginPath+"?id="+url.QueryEscape(a.ID), http.StatusSeeOther)
+		return
+	}
+	c, err := u.store.clients.get(r.Context(), a.ClientID)
+	if err != nil {
+		u.message(w, http.StatusBadRequest, "Unknown app", err.Error())
+		return
+	}
+	server, _ := u.store.fleet.server(a.Resource)
+	d := pageData{Kind: "consent", Title: "Allow access?", ID: a.ID, CSRF: a.CSRF, ClientName: c.Name, Server: server, Resource: a.Resource}
+	if c.Kind == kindCIMD {
+		d.ClientSource = "described by " + hostOf(c.ID)
+	} else {
+		d.ClientSource = "registered itself; the name is its own claim"
+	}
+	d.RedirectHost = hostOf(a.RedirectURI)
+	for _, s := range a.Scopes {
+		label := "read: list and call the tools that change nothing"
+		if strings.HasSuffix(s, ":write") {
+			label = "write: call every tool, including those that change or send things"
+		}
+		d.Scopes = append(d.Scopes, scopeChoice{Scope: s, Label: label, Checked: true})
+	}
+	u.render(w, http.StatusOK, d)
+}
+
+func hostOf(raw string) string {
+	p, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return p.Host
+}
+
+// consentForm is the consent page's answer.
+type consentForm struct {
+	ID     string
+	CSRF   string
+	Allow  bool
+	Scopes []string
+}
+
+// parseConsent reads the consent form: id, csrf, action=allow|deny, and the scopes kept.
+func parseConsent(form url.Values) (*consentForm, error) {
+	f := &consentForm{ID: form.Get("id"), CSRF: form.Get("csrf")}
+	if f.ID == "" || f.CSRF == "" {
+		return nil, errors.New("the form is incomplete: reload the page")
+	}
+	switch form.Get("action") {
+	case "allow":
+		f.Allow = true
+	case "deny":
+	default:
+		return nil, errors.New("choose Allow or Deny")
+	}
+	for _, s := range form["scope"] {
+		if len(s) > 100 || strings.ContainsAny(s, " \t\r\n") {
+			return nil, fmt.Errorf("scope %q is malformed", s)
+		}
+		if !slices.Contains(f.Scopes, s) {
+			f.Scopes = append(f.Scopes, s)
+		}
+	}
+	if len(f.Scopes) > 16 {
+		return nil, errors.New("too many scopes")
+	}
+	return f, nil
+}
+
+// narrow returns the asked scopes the owner kept; a scope not asked is an error.
+func narrow(asked, kept []string) ([]string, error) {
+	var out []string
+	for _, s := range kept {
+		if !slices.Contains(asked, s) {
+			return nil, fmt.Errorf("scope %q was not asked for", s)
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// consentPost ends the request: Deny (or nothing kept) sends access_denied back to the app;
+// Allow stores the kept scopes and hands over to the library, which redirects with a code.
+func (u *ui) consentPost(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		u.message(w, http.StatusBadRequest, "Bad form", "The form could not be read: reload the page.")
+		return
+	}
+	f, err := parseConsent(r.PostForm)
+	if err != nil {
+		u.message(w, http.StatusBadRequest, "Bad form", err.Error())
+		return
+	}
+	a, err := u.pending(r, f.ID, f.CSRF)
+	if err != nil {
+		u.message(w, http.StatusForbidden, "Cannot continue", err.Error())
+		return
+	}
+	if a.Subject == "" {
+		u.message(w, http.StatusForbidden, "Not signed in", "Sign in with your passkey first.")
+		return
+	}
+	kept, err := narrow(a.Scopes, f.Scopes)
+	if err != nil {
+		u.message(w, http.StatusBadRequest, "Bad form", err.Error())
+		return
+	}
+	if !f.Allow || len(kept) == 0 {
+		_ = u.store.DeleteAuthRequest(r.Context(), a.ID)
+		op.AuthRequestError(w, r, a, oidc.ErrAccessDenied().WithDescription("the owner denied access"), u.provider)
+		return
+	}
+	a.Scopes, a.Consented = kept, true
+	if err := u.store.saveAuthRequest(r.Context(), a); err != nil {
+		u.message(w, http.StatusInternalServerError, "Error", "The consent cannot be stored; see the server log.")
+		return
+	}
+	http.Redirect(w, r, u.callback(a.ID), http.StatusSeeOther)
+}
+
+// enrol shows the enrolment page and binds a ceremony to this browser.
+func (u *ui) enrol(w http.ResponseWriter, r *http.Request) {
+	b := randomToken(24)
+	c := &ceremony{csrf: randomToken(18), expires: time.Now().Add(ceremonyLifetime)}
+	u.enrols.put(hashToken(b), c)
+	u.setCookie(w, "mcp-enrol", b)
+	u.render(w, http.StatusOK, pageData{Kind: "enroll", Title: "Enrol a passkey", CSRF: c.csrf})
+}
+
+func (u *ui) enrolCeremony(r *http.Request) (string, *ceremony, error) {
+	key := hashToken(u.cookie(r, "mcp-enrol"))
+	c, ok := u.enrols.get(key)
+	if !ok {
+		return "", nil, errors.New("the enrolment page expired: reload it")
+	}
+	if subtle.ConstantTimeCompare([]byte(r.Header.Get("X-CSRF-Token")), []byte(c.csrf)) != 1 {
+		return "", nil, errors.New("the page is stale (CSRF token mismatch): reload it")
+	}
+	return key, c, nil
+}
+
+// enrolBegin checks the code and starts a passkey registration.
+func (u *ui) enrolBegin(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		jsonError(w, http.StatusMethodNotAllowed, "use POST")
+		return
+	}
+	_, c, err := u.enrolCeremony(r)
+	if err != nil {
+		jsonError(w, http.StatusForbidden, err.Error())
+		return
+	}
+	var body struct {
+		Code string `json:"code"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&body); err != nil || !u.passkeys.codeValid(r.Context(), body.Code) {
+		jsonError(w, http.StatusForbidden, "the code is wrong, used or expired: run `auth enroll` on the host for a new one")
+		return
+	}
+	owner, err := u.passkeys.owner(r.Context())
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, "cannot read the passkeys")
+		return
+	}
+	descs := make([]protocol.CredentialDescriptor, 0, len(owner.creds))
+	for i := range owner.creds {
+		descs = append(descs, owner.creds[i].Descriptor())
+	}
+	opts, session, err := u.wa.BeginRegistration(owner, webauthn.WithExclusions(descs))
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, "cannot start the passkey registration")
+		return
+	}
+	c.code, c.session = body.Code, session
+	writeJSON(w, opts)
+}
+
+// enrolFinish checks the new passkey, consumes the code and stores the passkey.
+func (u *ui) enrolFinish(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		jsonError(w, http.StatusMethodNotAllowed, "use POST")
+		return
+	}
+	key, c, err := u.enrolCeremony(r)
+	if err != nil || c.session == nil {
+		if err == nil {
+			err = errors.New("enter the code first")
+		}
+		jsonError(w, http.StatusForbidden, err.Error())
+		return
+	}
+	u.enrols.drop(key)
+	owner, err := u.passkeys.owner(r.Context())
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, "cannot read the passkeys")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxMetadataBytes)
+	cred, err := u.wa.FinishRegistration(owner, *c.session, r)
+	if err != nil {
+		u.log.Warn("passkey enrolment refused", "error", err.Error())
+		jsonError(w, http.StatusBadRequest, "the passkey was not accepted: reload and try again")
+		return
+	}
+	if !u.passkeys.useCode(r.Context(), c.code) {
+		jsonError(w, http.StatusForbidden, "the code was used or expired meanwhile: run `auth enroll` for a new one")
+		return
+	}
+	if err := u.passkeys.add(r.Context(), cred); err != nil {
+		jsonError(w, http.StatusInternalServerError, "cannot store the passkey")
+		return
+	}
+	u.log.Info("passkey enrolled")
+	writeJSON(w, map[string]string{"done": "Passkey enrolled. Go back to the app and sign in."})
+}
