@@ -64,7 +64,7 @@ conformance: build ## the official MCP conformance suite against every server
 	@scripts/conformance.sh $(MCP_SERVERS)
 
 memcheck: build ## start each server idle and fail when one holds more than 12 MiB resident (docs/performance.md)
-	@go run ./scripts/cmd/memcheck -bin bin $(SERVERS)
+	@go run ./scripts/cmd/memcheck -bin bin $(MCP_SERVERS)
 
 bench: build ## Go benchmarks, then throughput, latency, CPU per call (against a bare go-sdk server and the floor), RSS and start time over real HTTP
 	@go test -run '^$$' -bench . -benchmem ./servers/calculator/ ./servers/calculator/expression/ ./servers/shell/
