@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,6 +36,9 @@ func (p *Provider) Command(server string, hc *http.Client) func(ctx context.Cont
 		"  %[1]s auth status   show the sign-in: state, account, scopes, expiry; exit 1 when it is unusable\n"+
 		"  %[1]s auth logout   %[4]s\n"+
 		"Each takes --help for its flags.", server, p.Name, save, revoke)
+	if p.MultiAccount {
+		usage += fmt.Sprintf("\nSeveral accounts: %s auth login --account LABEL signs in another one (work, personal); status lists them all.", server)
+	}
 	return func(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(args) == 0 {
 			fmt.Fprintln(stderr, usage)
@@ -69,6 +73,8 @@ type cmd struct {
 	files          Files
 	stateDir, api  string
 	accounts       string
+	account        string // --account: "" for the default account
+	defaultToken   string // the default account's token file, beside which the others live
 }
 
 // parse registers the flags every subcommand takes and those add registers, parses args and
@@ -92,6 +98,15 @@ func (c *cmd) parse(args []string, add func(fs *flag.FlagSet)) int {
 	if c.p.APIURL != "" {
 		c.fs.StringVar(&c.api, c.p.ID+"-api-url", c.p.APIURL, "base URL of the "+c.p.Name+" API (to name the account)")
 	}
+	if c.p.MultiAccount {
+		what := "the account to sign in: a label of your choice, 1-32 of a-z0-9_- (default: the default account, token file as above)"
+		if c.name == "status" {
+			what = "show only this account (default: every signed-in account)"
+		} else if c.name == "logout" {
+			what = "the account to sign out (default: the default account)"
+		}
+		c.fs.StringVar(&c.account, "account", "", what)
+	}
 	if add != nil {
 		add(c.fs)
 	}
@@ -101,11 +116,32 @@ func (c *cmd) parse(args []string, add func(fs *flag.FlagSet)) int {
 		}
 		return 2
 	}
+	if c.fs.NArg() > 0 {
+		return c.fail(2, "unexpected argument %q (flags only; see --help)", c.fs.Arg(0))
+	}
+	if c.account == DefaultAccount {
+		c.account = ""
+	}
+	if c.account != "" {
+		if err := CheckLabel(c.account); err != nil {
+			return c.fail(2, "--account: %v", err)
+		}
+	}
 	if c.accounts != "" && c.accounts != c.p.AccountsURL {
 		c.p = c.p.WithAccountsURL(c.accounts)
 	}
 	c.files = c.p.Locate(c.server, c.files, c.stateDir, c.getenv)
+	c.defaultToken = c.files.Token
+	c.files.Token = AccountFile(c.files.Token, c.account)
 	return -1
+}
+
+// fix is the command that signs account in again: "gmail auth login --account work".
+func (c *cmd) fix(account string) string {
+	if account == "" || account == DefaultAccount {
+		return c.server + " auth login"
+	}
+	return c.server + " auth login --account " + account
 }
 
 func (c *cmd) fail(code int, format string, a ...any) int {
@@ -196,6 +232,9 @@ func (c *cmd) login(ctx context.Context, args []string) int {
 	if who == "" {
 		who = "(unknown account)"
 	}
+	if c.account != "" {
+		who += " (account " + c.account + ")"
+	}
 	fmt.Fprintf(c.stdout, "Signed in to %s as %s; token saved to %s. Running servers pick it up on their next call.\n", p.Name, who, c.files.Token)
 	ends := rec.RefreshExpiry
 	if ends.IsZero() && p.Lifetime > 0 {
@@ -209,58 +248,95 @@ func (c *cmd) login(ctx context.Context, args []string) int {
 
 func (c *cmd) status(args []string) int {
 	var asJSON bool
-	if code := c.parse(args, func(fs *flag.FlagSet) { fs.BoolVar(&asJSON, "json", false, "print the status as JSON") }); code >= 0 {
+	if code := c.parse(args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&asJSON, "json", false, "print the status as JSON (one object per account)")
+	}); code >= 0 {
 		return code
 	}
-	o := SourceOptions{Files: c.files, Fix: c.server + " auth login", ReadOnly: true, HTTPClient: c.hc}
-	if len(c.p.Services) > 1 {
-		o.Service = c.server
+	accounts := []string{c.account}
+	if c.p.MultiAccount && c.account == "" {
+		list, err := Accounts(c.defaultToken)
+		if err != nil {
+			return c.fail(1, "%v", err)
+		}
+		if len(list) > 0 && list[0] != DefaultAccount {
+			list = append([]string{DefaultAccount}, list...) // the default is shown even when signed out
+		}
+		if len(list) > 1 {
+			accounts = list
+		}
 	}
-	st := NewSource(c.p, o).Status()
+	code := 0
+	for i, account := range accounts {
+		if i > 0 && !asJSON {
+			fmt.Fprintln(c.stdout)
+		}
+		files := Files{Token: AccountFile(c.defaultToken, account), Client: c.files.Client}
+		o := SourceOptions{Files: files, Fix: c.fix(account), ReadOnly: true, HTTPClient: c.hc}
+		if len(c.p.Services) > 1 {
+			o.Service = c.server
+		}
+		st := NewSource(c.p, o).Status()
+		label := ""
+		if len(accounts) > 1 || c.account != "" {
+			label = cmp.Or(account, DefaultAccount)
+		}
+		c.printStatus(st, label, asJSON)
+		if !st.Usable() {
+			code = 1
+		}
+	}
+	return code
+}
+
+// printStatus writes one account's status; label is "" for a provider with one account.
+func (c *cmd) printStatus(st Status, label string, asJSON bool) {
 	w := c.stdout
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(st)
-	} else {
-		account := st.Account
-		if account == "" {
-			account = "(unknown account)"
-		}
-		scopes := make([]string, len(st.Scopes))
-		for i, s := range st.Scopes {
-			scopes[i] = s
-			if c.p.ShortScope != nil && c.p.ShortScope(s) != "" {
-				scopes[i] = c.p.ShortScope(s)
-			}
-		}
-		fmt.Fprintf(w, "state:      %s\naccount:    %s\nscopes:     %s\n", st.State, account, strings.Join(scopes, " "))
-		if len(c.p.Services) > 1 {
-			fmt.Fprintf(w, "services:   %s\n", strings.Join(c.p.servicesOf(st.Scopes), ","))
-		}
-		fmt.Fprintf(w, "token file: %s\nclient:     %s\n", st.TokenFile, st.ClientFile)
-		for _, l := range []struct {
-			label string
-			t     time.Time
-			note  string
-		}{
-			{"signed in:  ", st.SignedIn, ""},
-			{"refreshed:  ", st.Refreshed, ""},
-			{"access token expires: ", st.AccessExpiry, " (refreshed automatically)"},
-			{"sign-in ends:         ", st.RefreshExpiry, " (" + c.p.EndsBecause + ")"},
-		} {
-			if !l.t.IsZero() {
-				fmt.Fprintf(w, "%s%s%s\n", l.label, l.t.Format(time.RFC3339), l.note)
-			}
-		}
-		if st.Message != "" {
-			fmt.Fprintln(w, st.Message)
+		_ = enc.Encode(struct {
+			Label string `json:"label,omitempty"`
+			Status
+		}{label, st})
+		return
+	}
+	account := st.Account
+	if account == "" {
+		account = "(unknown account)"
+	}
+	scopes := make([]string, len(st.Scopes))
+	for i, s := range st.Scopes {
+		scopes[i] = s
+		if c.p.ShortScope != nil && c.p.ShortScope(s) != "" {
+			scopes[i] = c.p.ShortScope(s)
 		}
 	}
-	if st.Usable() {
-		return 0
+	if label != "" {
+		fmt.Fprintf(w, "label:      %s\n", label)
 	}
-	return 1
+	fmt.Fprintf(w, "state:      %s\naccount:    %s\nscopes:     %s\n", st.State, account, strings.Join(scopes, " "))
+	if len(c.p.Services) > 1 {
+		fmt.Fprintf(w, "services:   %s\n", strings.Join(c.p.servicesOf(st.Scopes), ","))
+	}
+	fmt.Fprintf(w, "token file: %s\nclient:     %s\n", st.TokenFile, st.ClientFile)
+	for _, l := range []struct {
+		label string
+		t     time.Time
+		note  string
+	}{
+		{"signed in:  ", st.SignedIn, ""},
+		{"refreshed:  ", st.Refreshed, ""},
+		{"access token expires: ", st.AccessExpiry, " (refreshed automatically)"},
+		{"sign-in ends:         ", st.RefreshExpiry, " (" + c.p.EndsBecause + ")"},
+	} {
+		if !l.t.IsZero() {
+			fmt.Fprintf(w, "%s%s%s\n", l.label, l.t.Format(time.RFC3339), l.note)
+		}
+	}
+	if st.Message != "" {
+		fmt.Fprintln(w, st.Message)
+	}
 }
 
 func (c *cmd) logout(ctx context.Context, args []string) int {
@@ -290,7 +366,7 @@ func (c *cmd) logout(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stdout, " %s", c.p.NoRevoke)
 	}
 	if c.p.Shared {
-		fmt.Fprintf(c.stdout, " Every %s server sharing it now answers \"run `%s auth login`\".", c.p.Name, c.server)
+		fmt.Fprintf(c.stdout, " Every %s server sharing it now answers \"run `%s`\".", c.p.Name, c.fix(c.account))
 	}
 	fmt.Fprintln(c.stdout)
 	return 0

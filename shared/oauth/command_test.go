@@ -312,3 +312,138 @@ func TestCommandStatusAndLogout(t *testing.T) {
 		t.Errorf("spotify logout: exit %d, %d revokes, %q", code, f.revokes.Load(), out.String())
 	}
 }
+
+// TestCommandAccounts: a second account signs in with --account into token-LABEL.json beside the
+// default token, status lists both (text and a JSON stream) or the one asked, logout of one
+// keeps the other, and a bad label is refused before anything happens.
+func TestCommandAccounts(t *testing.T) {
+	f := newFake(t)
+	p := f.google()
+	files := signedIn(t, p, time.Now().Add(time.Hour), "refresh-1")
+	work := filepath.Join(filepath.Dir(files.Token), "token-work.json")
+	env := map[string]string{"MCP_GOOGLE_TOKEN_FILE": files.Token, "MCP_GOOGLE_CLIENT_FILE": files.Client}
+
+	for _, bad := range []string{"Work", "a/b", strings.Repeat("x", 33)} {
+		code, stderr := run(t, p, f, "gmail", env, nil, io.Discard, "login", "--account="+bad)
+		if code != 2 || !strings.Contains(stderr, "give 1 to 32 of a-z, 0-9, _ and -") {
+			t.Errorf("--account %q: exit %d, %q", bad, code, stderr)
+		}
+	}
+	if _, err := os.Stat(work); !os.IsNotExist(err) {
+		t.Fatalf("a refused label left a file: %v", err)
+	}
+
+	pr, pw := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		code, stderr := run(t, p, f, "gmail", env, pr, out, "login", "--account", "work")
+		if code != 0 {
+			t.Errorf("stderr: %s", stderr)
+		}
+		done <- code
+	}()
+	waitFor(t, func() bool { return strings.Contains(out.String(), "paste it here") })
+	_, _ = io.WriteString(pw, f.consent(t, out.String(), "")+"\n")
+	if code := <-done; code != 0 {
+		t.Fatalf("login --account work: exit %d", code)
+	}
+	pw.Close()
+	if !strings.Contains(out.String(), "Signed in to Google as ada@example.com (account work); token saved to "+work) {
+		t.Errorf("login output:\n%s", out.String())
+	}
+	if rec, err := ReadRecord(work); err != nil || rec.RefreshToken != "refresh-1" {
+		t.Fatalf("work token: %+v, %v", rec, err)
+	}
+	if rec, err := ReadRecord(files.Token); err != nil || rec.AccessToken != "access-0" {
+		t.Fatalf("the default token changed: %+v, %v", rec, err)
+	}
+
+	var buf bytes.Buffer
+	if code, stderr := run(t, p, f, "gmail", env, nil, &buf, "status"); code != 0 {
+		t.Fatalf("status: exit %d %s\n%s", code, stderr, buf.String())
+	}
+	blocks := strings.Split(buf.String(), "\n\n")
+	if len(blocks) != 2 || !strings.HasPrefix(blocks[0], "label:      default\nstate:      ok\n") ||
+		!strings.HasPrefix(blocks[1], "label:      work\nstate:      ok\n") || !strings.Contains(blocks[1], "token file: "+work+"\n") {
+		t.Errorf("status of two accounts:\n%s", buf.String())
+	}
+
+	buf.Reset()
+	if code, _ := run(t, p, f, "gmail", env, nil, &buf, "status", "--json"); code != 0 {
+		t.Errorf("status --json: exit %d", code)
+	}
+	dec := json.NewDecoder(&buf)
+	var labels []string
+	for dec.More() {
+		var st struct {
+			Label string `json:"label"`
+			Status
+		}
+		if err := dec.Decode(&st); err != nil {
+			t.Fatal(err)
+		}
+		labels = append(labels, st.Label+"="+st.State)
+	}
+	if !slices.Equal(labels, []string{"default=ok", "work=ok"}) {
+		t.Errorf("status --json: %v", labels)
+	}
+
+	buf.Reset()
+	if code, _ := run(t, p, f, "gmail", env, nil, &buf, "status", "--account", "work"); code != 0 || !strings.HasPrefix(buf.String(), "label:      work\n") || strings.Contains(buf.String(), "default") {
+		t.Errorf("status --account work: exit %d\n%s", code, buf.String())
+	}
+	buf.Reset()
+	if code, _ := run(t, p, f, "gmail", env, nil, &buf, "status", "--account", "home"); code != 1 || !strings.Contains(buf.String(), "Google sign-in missing: run `gmail auth login --account home`") {
+		t.Errorf("status of an account never signed in: exit %d\n%s", code, buf.String())
+	}
+
+	buf.Reset()
+	if code, stderr := run(t, p, f, "gmail", env, nil, &buf, "logout", "--account", "work", "--keep-grant"); code != 0 {
+		t.Fatalf("logout --account work: exit %d %s", code, stderr)
+	}
+	if !strings.Contains(buf.String(), "removed "+work) || !strings.Contains(buf.String(), "run `gmail auth login --account work`") {
+		t.Errorf("logout output %q", buf.String())
+	}
+	if _, err := os.Stat(work); !os.IsNotExist(err) {
+		t.Errorf("logout left %s: %v", work, err)
+	}
+	if _, err := os.Stat(files.Token); err != nil {
+		t.Errorf("logout of work removed the default: %v", err)
+	}
+	if list, err := Accounts(files.Token); err != nil || !slices.Equal(list, []string{DefaultAccount}) {
+		t.Errorf("accounts after logout: %v, %v", list, err)
+	}
+	if code, stderr := run(t, p, f, "gmail", env, nil, io.Discard, "status", "extra"); code != 2 || !strings.Contains(stderr, `unexpected argument "extra"`) {
+		t.Errorf("stray argument: exit %d, %q", code, stderr)
+	}
+}
+
+func TestAccountFiles(t *testing.T) {
+	dir := privateDir(t)
+	token := filepath.Join(dir, "token.json")
+	for _, tc := range []struct{ label, want string }{
+		{"", token}, {DefaultAccount, token}, {"work", filepath.Join(dir, "token-work.json")},
+	} {
+		if got := AccountFile(token, tc.label); got != tc.want {
+			t.Errorf("AccountFile(%q) = %s, want %s", tc.label, got, tc.want)
+		}
+	}
+	if list, err := Accounts(token); err != nil || len(list) != 0 {
+		t.Errorf("no files: %v, %v", list, err)
+	}
+	for _, name := range []string{"token-work.json", "token-home.json", "token-Bad.json", "token-work.json.lock", ".token-x.json.123", "token-default.json"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if list, err := Accounts(token); err != nil || !slices.Equal(list, []string{"home", "work"}) {
+		t.Errorf("without the default: %v, %v", list, err)
+	}
+	if err := os.WriteFile(token, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := Accounts(token); err != nil || !slices.Equal(list, []string{DefaultAccount, "home", "work"}) {
+		t.Errorf("with the default: %v, %v", list, err)
+	}
+}

@@ -27,7 +27,7 @@ var Google = &Provider{
 	ClientHelp:  "the OAuth client JSON, Desktop app type",
 	NewClient: "Create one in the Google Cloud console (https://console.cloud.google.com/apis/credentials): " +
 		"Create credentials → OAuth client ID → Application type: Desktop app, then Download JSON.",
-	Shared: true,
+	Shared: true, MultiAccount: true,
 	Services: map[string]Scopes{
 		"gmail":    {Full: []string{googleScope + "gmail.modify", googleScope + "gmail.settings.basic"}, ReadOnly: []string{googleScope + "gmail.readonly"}},
 		"calendar": {Full: []string{googleScope + "calendar"}, ReadOnly: []string{googleScope + "calendar.readonly"}},

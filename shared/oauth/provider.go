@@ -30,10 +30,11 @@ type Provider struct {
 	ClientHelp  string                                                        // what the client file is, for its flag
 	NewClient   string                                                        // how to create a client, one sentence; %d is the redirect port
 
-	Shared     bool                // one token for several servers, in /var/lib/mcp-servers/ID; else in each server's state folder
-	Services   map[string]Scopes   // the scopes each server asks for; a sign-in may cover several
-	BaseScopes []string            // asked by every sign-in
-	ShortScope func(string) string // a scope as status shows it; "" hides it from /healthz
+	Shared       bool                // one token for several servers, in /var/lib/mcp-servers/ID; else in each server's state folder
+	MultiAccount bool                // several accounts can sign in (--account LABEL), each in its own token file beside the default one
+	Services     map[string]Scopes   // the scopes each server asks for; a sign-in may cover several
+	BaseScopes   []string            // asked by every sign-in
+	ShortScope   func(string) string // a scope as status shows it; "" hides it from /healthz
 
 	AuthParams         []oauth2.AuthCodeOption // added to every consent URL
 	ShowDialog         string                  // the consent-URL parameter --show-dialog sets; "" for no such flag
