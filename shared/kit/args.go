@@ -95,15 +95,34 @@ func newArgs[In any]() (*args[In], error) {
 // decode validates raw against the input schema, applies the schema's defaults for absent
 // arguments and unmarshals the result.
 func (a *args[In]) decode(raw json.RawMessage) (In, error) {
+	in, _, err := a.decodeWith(raw, nil)
+	return in, err
+}
+
+// decodeWith is decode that first takes the arguments named in pull out of raw (a server's
+// common arguments, which the handler does not see) and returns those given, not null.
+func (a *args[In]) decodeWith(raw json.RawMessage, pull []string) (In, map[string]any, error) {
 	var in In
+	var pulled map[string]any
 	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		raw = json.RawMessage("{}")
 	}
 	var generic any
 	if err := json.Unmarshal(raw, &generic); err != nil {
-		return in, fmt.Errorf("invalid arguments: %w; send a JSON object matching the tool's input schema", err)
+		return in, nil, fmt.Errorf("invalid arguments: %w; send a JSON object matching the tool's input schema", err)
 	}
 	obj, _ := generic.(map[string]any)
+	for _, name := range pull {
+		if v, ok := obj[name]; ok {
+			delete(obj, name)
+			if v != nil {
+				if pulled == nil {
+					pulled = map[string]any{}
+				}
+				pulled[name] = v
+			}
+		}
+	}
 	// An optional argument sent as null, or as "" where "" is not an allowed value, is absent:
 	// its default applies. Models send both for "none".
 	var emptied []string
@@ -115,25 +134,25 @@ func (a *args[In]) decode(raw json.RawMessage) (In, error) {
 	}
 	if err := a.resolved.Validate(generic); err != nil {
 		if msg := explain(a.schema, generic, ""); msg != "" {
-			return in, fmt.Errorf("invalid arguments: %s", msg)
+			return in, nil, fmt.Errorf("invalid arguments: %s", msg)
 		}
-		return in, fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)
+		return in, nil, fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)
 	}
 	if a.generic {
 		if err := a.resolved.ApplyDefaults(&generic); err != nil {
-			return in, fmt.Errorf("applying the input schema's defaults: %w", err)
+			return in, nil, fmt.Errorf("applying the input schema's defaults: %w", err)
 		}
 		b, err := json.Marshal(generic)
 		if err != nil {
-			return in, fmt.Errorf("applying the input schema's defaults: %w", err)
+			return in, nil, fmt.Errorf("applying the input schema's defaults: %w", err)
 		}
 		raw = b
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
-		return in, fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)
+		return in, nil, fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)
 	}
 	if a.generic || (len(a.defaults) == 0 && len(emptied) == 0) {
-		return in, nil
+		return in, pulled, nil
 	}
 	v := reflect.ValueOf(&in).Elem()
 	for _, name := range emptied {
@@ -144,5 +163,5 @@ func (a *args[In]) decode(raw json.RawMessage) (In, error) {
 			v.FieldByIndex(d.index).Set(d.get())
 		}
 	}
-	return in, nil
+	return in, pulled, nil
 }

@@ -62,6 +62,7 @@ type Server struct {
 	tools    map[string]Tool               // offered tools
 	outputs  map[reflect.Type]outputSchema // output schemas by type, shared by the tools returning it
 	declared map[string]bool               // every tool the server has, offered or not
+	common   []commonArg                   // arguments every tool takes (AddCommonArg)
 	closers  []func()
 	tasks    []func(context.Context)
 	notify   string // $NOTIFY_SOCKET, when systemd supervises the server

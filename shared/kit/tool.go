@@ -117,11 +117,13 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	outSchema, outResolved := out.schema, out.resolved
 	destructive := t.Destructive && !t.ReadOnly
 	openWorld := t.OpenWorld
+	common := s.common
+	pull := commonNames(common)
 	tool := &mcp.Tool{
 		Name:         t.Name,
 		Title:        t.Title,
 		Description:  t.Description,
-		InputSchema:  in.schema,
+		InputSchema:  withCommon(t.Name, in.schema, common),
 		OutputSchema: outSchema,
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title,
@@ -132,8 +134,11 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 		},
 	}
 	s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := in.decode(req.Params.Arguments)
+		args, given, err := in.decodeWith(req.Params.Arguments, pull)
 		if err != nil {
+			return errorResult(err.Error()), nil
+		}
+		if ctx, err = bindCommon(ctx, common, given); err != nil {
 			return errorResult(err.Error()), nil
 		}
 		st := stateFrom(ctx)

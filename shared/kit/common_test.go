@@ -1,0 +1,131 @@
+package kit_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/mcptest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type profileKey struct{}
+
+type limitIn struct {
+	Text  string `json:"text" jsonschema:"what to echo"`
+	Limit int    `json:"limit,omitempty" jsonschema:"how many" schema:"minimum=1,default=3"`
+}
+
+type boundOut struct {
+	Text    string `json:"text"`
+	Limit   int    `json:"limit"`
+	Profile string `json:"profile"`
+}
+
+// TestCommonArg: a server-wide argument appears in every tool's schema, reaches the handler
+// through its context and never through its arguments, is validated against its schema, and
+// Bind's refusal is the tool's error; the tool's own arguments keep their checks and defaults.
+func TestCommonArg(t *testing.T) {
+	spec := kit.Spec{Name: "commontest", Port: 9998, Setup: func(s *kit.Server) error {
+		s.AddCommonArg(kit.CommonArg{
+			Name:   "profile",
+			Schema: &jsonschema.Schema{Type: "string", Pattern: "^[a-z]{1,8}$", Description: "which profile (default: home)"},
+			Bind: func(ctx context.Context, v any) (context.Context, error) {
+				if v != "home" && v != "work" {
+					return ctx, kit.Errorf(kit.CodeInvalidInput, "no profile %v; give home or work", v)
+				}
+				return context.WithValue(ctx, profileKey{}, v), nil
+			},
+		})
+		kit.AddTool(s, kit.Tool{Name: "bound", Description: "Echo with the profile.", ReadOnly: true},
+			func(ctx context.Context, _ *mcp.CallToolRequest, in limitIn) (*mcp.CallToolResult, boundOut, error) {
+				p, _ := ctx.Value(profileKey{}).(string)
+				return nil, boundOut{in.Text, in.Limit, p}, nil
+			})
+		kit.AddTool(s, kit.Tool{Name: "nothing", Description: "No arguments of its own.", ReadOnly: true},
+			func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, boundOut, error) {
+				p, _ := ctx.Value(profileKey{}).(string)
+				return nil, boundOut{Profile: p}, nil
+			})
+		return nil
+	}}
+	h := mcptest.Start(t, spec, "--insecure-no-auth")
+	cs := h.Connect(t, "")
+
+	tools, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools.Tools {
+		var schema jsonschema.Schema
+		if b, err := json.Marshal(tl.InputSchema); err != nil || json.Unmarshal(b, &schema) != nil {
+			t.Fatalf("%s: schema %v", tl.Name, err)
+		}
+		prop, ok := schema.Properties["profile"]
+		if !ok || prop.Pattern != "^[a-z]{1,8}$" || prop.Description == "" || len(schema.Required) > 1 {
+			t.Errorf("%s: profile property %+v, required %v", tl.Name, prop, schema.Required)
+		}
+	}
+
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want boundOut
+		err  string
+	}{
+		{"bound", map[string]any{"text": "a"}, boundOut{"a", 3, ""}, ""},
+		{"bound", map[string]any{"text": "a", "profile": "work"}, boundOut{"a", 3, "work"}, ""},
+		{"bound", map[string]any{"text": "a", "profile": "", "limit": 5}, boundOut{"a", 5, ""}, ""},
+		{"bound", map[string]any{"text": "a", "profile": nil}, boundOut{"a", 3, ""}, ""},
+		{"nothing", map[string]any{"profile": "home"}, boundOut{Profile: "home"}, ""},
+		{"bound", map[string]any{"text": "a", "profile": "Work!"}, boundOut{}, `invalid arguments: profile "Work!": `},
+		{"bound", map[string]any{"text": "a", "profile": 7}, boundOut{}, "invalid arguments: profile 7: "},
+		{"bound", map[string]any{"text": "a", "profile": "school"}, boundOut{}, "no profile school; give home or work"},
+		{"bound", map[string]any{"text": "a", "limit": 0, "profile": "work"}, boundOut{}, "limit"},
+		{"nothing", map[string]any{"other": 1}, boundOut{}, "other"},
+	} {
+		res := mcptest.Call(t, cs, tc.tool, tc.args)
+		if tc.err != "" {
+			if !res.IsError || !strings.Contains(mcptest.Text(res), tc.err) {
+				t.Errorf("%s %v: %v %q, want an error with %q", tc.tool, tc.args, res.IsError, mcptest.Text(res), tc.err)
+			}
+			continue
+		}
+		var got boundOut
+		mcptest.Decode(t, res, &got)
+		if got != tc.want {
+			t.Errorf("%s %v = %+v, want %+v", tc.tool, tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestCommonArgOrder: the argument must come before the tools, and no tool may take its name.
+func TestCommonArgOrder(t *testing.T) {
+	arg := kit.CommonArg{Name: "text", Schema: &jsonschema.Schema{Type: "string", Description: "d"},
+		Bind: func(ctx context.Context, _ any) (context.Context, error) { return ctx, nil }}
+	for name, setup := range map[string]func(s *kit.Server){
+		"after a tool": func(s *kit.Server) {
+			kit.AddTool(s, kit.Tool{Name: "nothing", Description: "d", ReadOnly: true},
+				func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, empty, error) { return nil, empty{}, nil })
+			s.AddCommonArg(arg)
+		},
+		"clashing name": func(s *kit.Server) {
+			s.AddCommonArg(arg)
+			kit.AddTool(s, kit.Tool{Name: "echo", Description: "d", ReadOnly: true},
+				func(context.Context, *mcp.CallToolRequest, echoIn) (*mcp.CallToolResult, empty, error) { return nil, empty{}, nil })
+		},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			spec := kit.Spec{Name: "commontest", Port: 9998, Setup: func(s *kit.Server) error { setup(s); return nil }}
+			startInMemory(t, spec, &strings.Builder{})
+		}()
+	}
+}
