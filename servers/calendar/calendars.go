@@ -115,7 +115,7 @@ func (c *cal) currentTime(ctx context.Context, _ *mcp.CallToolRequest, in curren
 		}
 		source = zoneFromArgument
 	default:
-		why := c.signInProblem()
+		why := c.signInProblem(ctx)
 		if why == "" {
 			var e calendarListEntry
 			err := c.google.Do(ctx, http.MethodGet, "users/me/calendarList/primary", nil, nil, &e)
@@ -142,8 +142,8 @@ func (c *cal) currentTime(ctx context.Context, _ *mcp.CallToolRequest, in curren
 }
 
 // signInProblem is what keeps the sign-in from being used, read without calling Google, or "".
-func (c *cal) signInProblem() string {
-	if st := c.google.Source.Status(); !st.Usable() {
+func (c *cal) signInProblem(ctx context.Context) string {
+	if st := c.google.Status(ctx); !st.Usable() {
 		return st.Message
 	}
 	return ""

@@ -27,7 +27,7 @@ type mailbox struct {
 	maxAttachBytes int
 
 	labelsMu sync.Mutex
-	address  string // the account's address, for reply-all
+	address  map[string]string // each account's address by label, for reply-all
 }
 
 // newMailbox validates the flags and opens the Gmail account; no network is used.
@@ -106,11 +106,15 @@ func (m *mailbox) checkRecipients(lists ...[]string) error {
 func (m *mailbox) myAddress(ctx context.Context) string {
 	m.labelsMu.Lock()
 	defer m.labelsMu.Unlock()
-	if m.address == "" {
+	label := m.google.Label(ctx)
+	if m.address[label] == "" {
 		var p apiProfile
 		if err := m.call(ctx, http.MethodGet, "profile", nil, nil, &p); err == nil {
-			m.address = strings.ToLower(p.EmailAddress)
+			if m.address == nil {
+				m.address = map[string]string{}
+			}
+			m.address[label] = strings.ToLower(p.EmailAddress)
 		}
 	}
-	return m.address
+	return m.address[label]
 }

@@ -195,7 +195,7 @@ func (m *mailbox) profile(ctx context.Context, _ *mcp.CallToolRequest, _ noInput
 	if err := m.call(ctx, http.MethodGet, "profile", nil, nil, &p); err != nil {
 		return nil, profileOutput{}, m.google.Fail(err, "profile")
 	}
-	st := m.google.Source.Status()
+	st := m.google.Status(ctx)
 	return nil, profileOutput{Email: p.EmailAddress, MessagesTotal: p.MessagesTotal, ThreadsTotal: p.ThreadsTotal, HistoryID: p.HistoryID,
 		SignIn: st.Detail(), Scopes: orEmpty(st.Scopes)}, nil
 }

@@ -21,7 +21,7 @@ import (
 
 // product is the Drive API as the sync uses it, through the shared Google sign-in with the
 // drive.file scope (`notes auth login`).
-var product = googleserver.Product{Server: "notes", Name: "Google Drive", EndpointFlag: "drive-endpoint", Endpoint: "https://www.googleapis.com/drive/v3/"}
+var product = googleserver.Product{Server: "notes", Name: "Google Drive", EndpointFlag: "drive-endpoint", Endpoint: "https://www.googleapis.com/drive/v3/", Background: true}
 
 // syncSettings are the sync's flags.
 type syncSettings struct {

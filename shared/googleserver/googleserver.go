@@ -9,7 +9,12 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
+	"os"
+	"slices"
 	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -22,6 +27,9 @@ type Product struct {
 	Name         string // the API's name in messages: Google Drive
 	EndpointFlag string // the flag that points the client elsewhere (tests use it): drive-endpoint
 	Endpoint     string // the API's base URL
+	// Background is set for a server that calls Google on its own (notes' sync), not per tool
+	// call: its tools take no account argument and it uses the default account.
+	Background bool
 }
 
 // service names the API in the upstream metrics: the endpoint flag without "-endpoint"
@@ -39,24 +47,49 @@ type Flags struct {
 // Register adds --google-token-file, --google-client-file, the product's endpoint flag and
 // --max-concurrent to fs.
 func (f *Flags) Register(fs *flag.FlagSet, p Product) {
-	fs.StringVar(&f.TokenFile, "google-token-file", "", "the Google token file the Google servers share (default: /var/lib/mcp-servers/google/token.json when that folder exists, else ~/.local/state/mcp-servers/google/token.json)")
+	fs.StringVar(&f.TokenFile, "google-token-file", "", "the Google token file the Google servers share; other accounts' files are beside it, token-LABEL.json (default: /var/lib/mcp-servers/google/token.json when that folder exists, else ~/.local/state/mcp-servers/google/token.json)")
 	fs.StringVar(&f.ClientFile, "google-client-file", "", "the Google OAuth client JSON, Desktop app type (default: $CREDENTIALS_DIRECTORY/google_client.json, else /etc/mcp-servers/credentials/google/client.json, else client.json beside the token file)")
 	fs.StringVar(&f.Endpoint, p.EndpointFlag, p.Endpoint, "base URL of the "+p.Name+" API")
-	fs.IntVar(&f.Concurrent, "max-concurrent", 5, p.Name+" API calls in flight at once for the account")
+	fs.IntVar(&f.Concurrent, "max-concurrent", 5, p.Name+" API calls in flight at once for each account")
 }
 
-// Account is a server's authorized connection to one Google API.
+// Account is a server's authorized connection to one Google API, for every Google account
+// signed in: a call uses the account its context names (the tool's account argument, or
+// WithAccount), else the default account (token.json), else the first signed in.
 type Account struct {
-	Source   *oauth.Source // the shared sign-in's token source
-	HTTP     *http.Client  // authorized, with bounded retries and the concurrency limit
-	Endpoint string        // the API's base URL, ending in "/"
-	ReadOnly bool          // the server runs with --read-only
+	HTTP     *http.Client // authorized as the request context's account, with bounded retries and the concurrency limit
+	Endpoint string       // the API's base URL, ending in "/"
+	ReadOnly bool         // the server runs with --read-only
 	product  Product
+	files    oauth.Files // the default account's token file, and the OAuth client
+	fix      string      // the login command: "gmail auth login --read-only"
+	conc     int
+
+	mu      sync.Mutex
+	signins map[string]*signin // by label, opened on first use
 }
+
+// signin is one account's token source and its authorized transport.
+type signin struct {
+	src *oauth.Source
+	rt  http.RoundTripper
+}
+
+type accountKey struct{}
+
+// WithAccount returns ctx naming the signed-in account (its label; "default" for token.json)
+// that calls made with it use.
+func WithAccount(ctx context.Context, label string) context.Context {
+	return context.WithValue(ctx, accountKey{}, label)
+}
+
+// ArgName is the argument every Google tool takes to choose the account.
+const ArgName = "account"
 
 // Open validates the flags and builds the account without using the network. A missing or bad
 // OAuth client is logged and reported by every tool, so the server still starts. It adds the
-// "google token" health check to s.
+// optional account argument to every tool registered after it (unless the product is
+// Background) and a "google token" health check per signed-in account to s.
 func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	switch {
 	case f.Concurrent < 1 || f.Concurrent > 50:
@@ -66,31 +99,113 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	}
 	cfg := s.Config()
 	files := oauth.Google.Locate(p.Server, oauth.Files{Token: f.TokenFile, Client: f.ClientFile}, cfg.StateDir, cfg.Getenv)
-	fix := p.Server + " auth login"
-	if cfg.ReadOnly {
-		fix += " --read-only"
-	}
-	src := oauth.NewSource(oauth.Google, oauth.SourceOptions{Files: files, Fix: fix, Service: p.Server, ReadOnly: cfg.ReadOnly})
-	if err := src.ClientErr(); err != nil {
-		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", err.Error())
-	}
-	hc := src.HTTPClient(f.Concurrent, nil)
-	hc.Transport = s.Metrics().Upstream(p.service(), hc.Transport) // mcp_upstream_* metrics
 	a := &Account{
-		Source:   src,
-		HTTP:     hc,
 		Endpoint: strings.TrimSuffix(f.Endpoint, "/") + "/",
 		ReadOnly: cfg.ReadOnly,
 		product:  p,
+		files:    files,
+		conc:     f.Concurrent,
+		signins:  map[string]*signin{},
 	}
-	s.AddHealthCheck("google token", a.Health)
+	if si := a.signin(oauth.DefaultAccount); si.src.ClientErr() != nil {
+		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", si.src.ClientErr().Error())
+	}
+	a.HTTP = &http.Client{Transport: s.Metrics().Upstream(p.service(), roundTripper(a.roundTrip))} // mcp_upstream_* metrics
+	if !p.Background {
+		s.AddCommonArg(kit.CommonArg{
+			Name: ArgName,
+			Schema: &jsonschema.Schema{Type: "string", Pattern: oauth.LabelPattern,
+				Description: "Google account label (see `" + p.Server + " auth status`); default: the default account"},
+			Bind: a.bind,
+		})
+	}
+	s.AddHealthChecks("google token", a.HealthChecks)
 	return a, nil
 }
 
-// Health reports the sign-in: missing or expiring warn (the server is up, tools say how to sign
-// in), expired or revoked fail.
-func (a *Account) Health(context.Context) health.Result {
-	st := a.Source.Status()
+// roundTripper adapts a function to http.RoundTripper.
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// roundTrip sends the request as the account its context names.
+func (a *Account) roundTrip(req *http.Request) (*http.Response, error) {
+	return a.signin(a.Label(req.Context())).rt.RoundTrip(req)
+}
+
+// signin returns the account's token source and transport, opening them on first use.
+func (a *Account) signin(label string) *signin {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if si, ok := a.signins[label]; ok {
+		return si
+	}
+	fix := a.product.Server + " auth login"
+	if label != oauth.DefaultAccount {
+		fix += " --account " + label
+	}
+	if a.ReadOnly {
+		fix += " --read-only"
+	}
+	files := oauth.Files{Token: oauth.AccountFile(a.files.Token, label), Client: a.files.Client}
+	src := oauth.NewSource(oauth.Google, oauth.SourceOptions{Files: files, Fix: fix, Service: a.product.Server, ReadOnly: a.ReadOnly})
+	si := &signin{src: src, rt: src.HTTPClient(a.conc, nil).Transport}
+	a.signins[label] = si
+	return si
+}
+
+// Label is the account calls with ctx use: the one it names, else the default account when it
+// is signed in, else the first signed in (by label), else the default (whose missing sign-in
+// the calls then report).
+func (a *Account) Label(ctx context.Context) string {
+	if l, ok := ctx.Value(accountKey{}).(string); ok && l != "" {
+		return l
+	}
+	if _, err := os.Lstat(a.files.Token); err == nil {
+		return oauth.DefaultAccount
+	}
+	if list, err := a.Accounts(); err == nil && len(list) > 0 {
+		return list[0]
+	}
+	return oauth.DefaultAccount
+}
+
+// Accounts lists the signed-in accounts' labels: "default" first when token.json exists.
+func (a *Account) Accounts() ([]string, error) { return oauth.Accounts(a.files.Token) }
+
+// bind checks the tool's account argument against the accounts signed in now.
+func (a *Account) bind(ctx context.Context, v any) (context.Context, error) {
+	label, _ := v.(string)
+	list, err := a.Accounts()
+	if err != nil {
+		return ctx, kit.Errorf(kit.CodeUnavailable, "%v", err)
+	}
+	if !slices.Contains(list, label) {
+		signed := "none"
+		if len(list) > 0 {
+			signed = strings.Join(list, ", ")
+		}
+		login := a.product.Server + " auth login --account " + label
+		if label == oauth.DefaultAccount {
+			login = a.product.Server + " auth login"
+		}
+		return ctx, kit.Errorf(kit.CodeInvalidInput, "no Google account %q is signed in (signed in: %s); give one of those, or omit account for the default; to add it run `%s`", label, signed, login)
+	}
+	return WithAccount(ctx, label), nil
+}
+
+// Status is the sign-in state of the account ctx names (see Label), without calling Google.
+func (a *Account) Status(ctx context.Context) oauth.Status {
+	return a.signin(a.Label(ctx)).src.Status()
+}
+
+// Health reports the sign-in of the account ctx names: missing or expiring warn (the server is
+// up, tools say how to sign in), expired or revoked fail.
+func (a *Account) Health(ctx context.Context) health.Result {
+	return result(a.Status(ctx))
+}
+
+func result(st oauth.Status) health.Result {
 	switch st.State {
 	case oauth.StateOK:
 		return health.Result{Status: health.OK, Detail: st.Detail()}
@@ -98,6 +213,43 @@ func (a *Account) Health(context.Context) health.Result {
 		return health.Result{Status: health.Warn, Detail: st.Detail()}
 	}
 	return health.Result{Status: health.Fail, Detail: st.Detail()}
+}
+
+// HealthChecks reports every signed-in account: "google token" for the default account
+// (also when it is signed out, unless another account is signed in) and "google token (LABEL)"
+// for the others. An account that cannot be used fails only when no account can be; while
+// another works it warns, so that the server stays ready for the accounts that do.
+func (a *Account) HealthChecks(context.Context) map[string]health.Result {
+	list, err := a.Accounts()
+	if err != nil {
+		return map[string]health.Result{"google token": {Status: health.Fail, Detail: err.Error()}}
+	}
+	if len(list) == 0 {
+		list = []string{oauth.DefaultAccount}
+	}
+	out := make(map[string]health.Result, len(list))
+	usable := false
+	for _, label := range list {
+		st := a.signin(label).src.Status()
+		usable = usable || st.Usable()
+		out[checkName(label)] = result(st)
+	}
+	if usable {
+		for name, r := range out {
+			if r.Status == health.Fail {
+				r.Status = health.Warn
+				out[name] = r
+			}
+		}
+	}
+	return out
+}
+
+func checkName(label string) string {
+	if label == oauth.DefaultAccount {
+		return "google token"
+	}
+	return "google token (" + label + ")"
 }
 
 // Fail turns an error from a Google call into the tool error the model sees; what names the

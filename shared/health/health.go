@@ -51,6 +51,10 @@ func (rep Report) Summary() Summary {
 	return Summary{Status: rep.Status, Name: rep.Name, Version: rep.Version}
 }
 
+// SetFunc inspects a set of dependencies that can change at runtime (one per signed-in
+// account) and returns a result for each, by check name; it must return promptly and honour ctx.
+type SetFunc func(ctx context.Context) map[string]Result
+
 // Registry holds a server's checks.
 type Registry struct {
 	name, version string
@@ -58,11 +62,12 @@ type Registry struct {
 	tools         func() int
 	mu            sync.Mutex
 	checks        map[string]CheckFunc
+	sets          map[string]SetFunc
 }
 
 // NewRegistry returns a registry for a server; tools reports its current tool count.
 func NewRegistry(name, version string, tools func() int) *Registry {
-	return &Registry{name: name, version: version, started: time.Now(), tools: tools, checks: map[string]CheckFunc{}}
+	return &Registry{name: name, version: version, started: time.Now(), tools: tools, checks: map[string]CheckFunc{}, sets: map[string]SetFunc{}}
 }
 
 // Add registers a named check, replacing one of the same name.
@@ -70,6 +75,14 @@ func (r *Registry) Add(name string, fn CheckFunc) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.checks[name] = fn
+}
+
+// AddSet registers a set of checks whose names fn decides on each report, replacing a set
+// registered under the same key.
+func (r *Registry) AddSet(key string, fn SetFunc) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sets[key] = fn
 }
 
 // Report runs every check, each bounded by timeout, and summarizes them.
@@ -83,7 +96,19 @@ func (r *Registry) Report(ctx context.Context, timeout time.Duration) Report {
 	for n, fn := range r.checks {
 		checks[n] = fn
 	}
+	sets := make([]SetFunc, 0, len(r.sets))
+	for _, fn := range r.sets {
+		sets = append(sets, fn)
+	}
 	r.mu.Unlock()
+	for _, fn := range sets {
+		for n, res := range runSet(ctx, timeout, fn) {
+			if _, ok := checks[n]; !ok {
+				names = append(names, n)
+			}
+			checks[n] = func(context.Context) Result { return res }
+		}
+	}
 	sort.Strings(names)
 
 	rep := Report{Status: "ok", Name: r.name, Version: r.version, UptimeSeconds: time.Since(r.started).Seconds(), Tools: r.tools()}
@@ -124,6 +149,20 @@ func run(ctx context.Context, timeout time.Duration, fn CheckFunc) Result {
 	case <-ctx.Done():
 		return Result{Status: Fail, Detail: "check timed out after " + timeout.String()}
 	}
+}
+
+// runSet runs a set of checks bounded by timeout; a set that panics or overruns is one failed
+// check named "checks".
+func runSet(ctx context.Context, timeout time.Duration, fn SetFunc) map[string]Result {
+	var out map[string]Result
+	res := run(ctx, timeout, func(ctx context.Context) Result {
+		out = fn(ctx)
+		return Result{Status: OK}
+	})
+	if res.Status != OK {
+		return map[string]Result{"checks": res}
+	}
+	return out
 }
 
 // Handler serves the report: 200 when ready (ok or degraded), 503 when not. The whole report

@@ -109,13 +109,17 @@ func TestCommonArgOrder(t *testing.T) {
 	for name, setup := range map[string]func(s *kit.Server){
 		"after a tool": func(s *kit.Server) {
 			kit.AddTool(s, kit.Tool{Name: "nothing", Description: "d", ReadOnly: true},
-				func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, empty, error) { return nil, empty{}, nil })
+				func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, empty, error) {
+					return nil, empty{}, nil
+				})
 			s.AddCommonArg(arg)
 		},
 		"clashing name": func(s *kit.Server) {
 			s.AddCommonArg(arg)
 			kit.AddTool(s, kit.Tool{Name: "echo", Description: "d", ReadOnly: true},
-				func(context.Context, *mcp.CallToolRequest, echoIn) (*mcp.CallToolResult, empty, error) { return nil, empty{}, nil })
+				func(context.Context, *mcp.CallToolRequest, echoIn) (*mcp.CallToolResult, empty, error) {
+					return nil, empty{}, nil
+				})
 		},
 	} {
 		func() {

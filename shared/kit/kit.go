@@ -163,6 +163,10 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // AddHealthCheck adds a dependency check to /healthz.
 func (s *Server) AddHealthCheck(name string, fn health.CheckFunc) { s.health.Add(name, fn) }
 
+// AddHealthChecks adds checks whose names can change at runtime (one per signed-in account) to
+// /healthz, under key.
+func (s *Server) AddHealthChecks(key string, fn health.SetFunc) { s.health.AddSet(key, fn) }
+
 // Health returns the health report as /healthz serves it.
 func (s *Server) Health(ctx context.Context) health.Report {
 	return s.health.Report(ctx, 5*time.Second)
