@@ -5,6 +5,7 @@ package googletest
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -32,4 +33,20 @@ func SignIn(t testing.TB, tokenURL string, expiry time.Time, scopes ...string) [
 		t.Fatal(err)
 	}
 	return []string{"--google-client-file", client, "--google-token-file", token, "--state-dir", dir}
+}
+
+// AddAccount signs another account in beside the sign-in whose flags SignIn returned: label's
+// token file (token-LABEL.json) for email, with the access token access valid until expiry.
+// A refreshEnds in the past makes it an expired sign-in.
+func AddAccount(t testing.TB, args []string, label, email, access string, expiry, refreshEnds time.Time, scopes ...string) {
+	t.Helper()
+	i := slices.Index(args, "--google-token-file")
+	if i < 0 || i+1 >= len(args) {
+		t.Fatalf("AddAccount: no --google-token-file in %v", args)
+	}
+	rec := &oauth.Record{Account: email, AccessToken: access, TokenType: "Bearer", RefreshToken: "refresh-" + label,
+		Expiry: expiry, RefreshExpiry: refreshEnds, Scopes: append([]string{"openid", "email"}, scopes...)}
+	if err := oauth.SaveRecord(oauth.AccountFile(args[i+1], label), rec); err != nil {
+		t.Fatal(err)
+	}
 }

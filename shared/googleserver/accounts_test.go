@@ -1,0 +1,166 @@
+package googleserver
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jck411/mcp-servers/shared/config"
+	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
+	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/oauth"
+)
+
+const driveScope = "https://www.googleapis.com/auth/drive"
+
+// openServer builds the server and account from flags, with the API at endpoint.
+func openServer(t *testing.T, endpoint string, args []string) (*kit.Server, *Account) {
+	t.Helper()
+	var f Flags
+	args = append(args, "--drive-endpoint", endpoint)
+	cfg, err := config.Parse("drive", 9006, args, func(string) string { return "" }, io.Discard, func(fs *flag.FlagSet) { f.Register(fs, testProduct) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acct *Account
+	s, err := kit.New(kit.Spec{Name: "drive", Port: 9006, Setup: func(s *kit.Server) error {
+		acct, err = Open(s, &f, testProduct)
+		return err
+	}}, cfg, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s, acct
+}
+
+// TestAccounts: with a default and two more accounts signed in, the same call goes to Google
+// with the token of the account its context names, the default without one; an unknown account
+// is refused naming those signed in and the login command; an expired one names its own login.
+func TestAccounts(t *testing.T) {
+	var mu sync.Mutex
+	var auths []string
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auths = append(auths, r.Header.Get("Authorization"))
+		mu.Unlock()
+		_, _ = io.WriteString(w, `{"id":"x"}`)
+	}))
+	defer api.Close()
+	hour := time.Now().Add(time.Hour)
+	args := googletest.SignIn(t, "http://127.0.0.1:1/token", hour, driveScope)
+	googletest.AddAccount(t, args, "work", "ada@work.example", "work-token", hour, time.Time{}, driveScope)
+	googletest.AddAccount(t, args, "old", "ada@old.example", "old-token", time.Now().Add(-time.Hour), time.Now().Add(-time.Minute), driveScope)
+	_, acct := openServer(t, api.URL+"/drive/v3/", args)
+
+	if list, err := acct.Accounts(); err != nil || !slices.Equal(list, []string{"default", "old", "work"}) {
+		t.Fatalf("accounts %v, %v", list, err)
+	}
+	ctx := t.Context()
+	for _, tc := range []struct {
+		ctx  context.Context
+		want string
+	}{
+		{ctx, "Bearer live-token"},
+		{WithAccount(ctx, "work"), "Bearer work-token"},
+		{WithAccount(ctx, "default"), "Bearer live-token"},
+	} {
+		mu.Lock()
+		auths = nil
+		mu.Unlock()
+		var out struct{ ID string }
+		if err := acct.Do(tc.ctx, http.MethodGet, "files/x", nil, nil, &out); err != nil || out.ID != "x" {
+			t.Fatalf("Do: %v %+v", err, out)
+		}
+		resp, err := acct.Download(tc.ctx, "files/x", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if err := acct.Upload(tc.ctx, http.MethodPost, "/upload/drive/v3/files", nil, map[string]string{"name": "n"}, []byte("hi"), "text/plain", nil); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		got := slices.Clone(auths)
+		mu.Unlock()
+		if !slices.Equal(got, []string{tc.want, tc.want, tc.want}) {
+			t.Errorf("account %q: Authorization %v, want %s", acct.Label(tc.ctx), got, tc.want)
+		}
+	}
+
+	var se *oauth.SignInError
+	err := acct.Do(WithAccount(ctx, "old"), http.MethodGet, "files/x", nil, nil, nil)
+	if !errors.As(err, &se) || se.State != oauth.StateExpired || !strings.Contains(err.Error(), "Google sign-in for ada@old.example expired: run `drive auth login --account old`") {
+		t.Errorf("expired account: %v", err)
+	}
+
+	if c, err := acct.bind(ctx, "work"); err != nil || acct.Label(c) != "work" {
+		t.Errorf("bind work: %v", err)
+	}
+	_, err = acct.bind(ctx, "home")
+	var ke *kit.Error
+	if !errors.As(err, &ke) || ke.Code != kit.CodeInvalidInput ||
+		err.Error() != "no Google account \"home\" is signed in (signed in: default, old, work); give one of those, or omit account for the default; to add it run `drive auth login --account home`" {
+		t.Errorf("unknown account: %v", err)
+	}
+
+	// Without token.json the first account signed in (by label) is the default.
+	token := args[slices.Index(args, "--google-token-file")+1]
+	if err := os.Remove(token); err != nil {
+		t.Fatal(err)
+	}
+	if got := acct.Label(ctx); got != "old" {
+		t.Errorf("default without token.json: %s, want old", got)
+	}
+	if err := os.Remove(oauth.AccountFile(token, "old")); err != nil {
+		t.Fatal(err)
+	}
+	if got := acct.Label(ctx); got != "work" {
+		t.Errorf("default without token.json: %s, want work", got)
+	}
+	if _, err := acct.bind(ctx, "default"); err == nil || !strings.Contains(err.Error(), "(signed in: work)") || !strings.Contains(err.Error(), "run `drive auth login`") {
+		t.Errorf("bind default while signed out: %v", err)
+	}
+}
+
+// TestAccountsHealth: one "google token" check per account; an expired account warns while
+// another works, and the server fails only when none does.
+func TestAccountsHealth(t *testing.T) {
+	hour := time.Now().Add(time.Hour)
+	args := googletest.SignIn(t, "http://127.0.0.1:1/token", hour, driveScope)
+	googletest.AddAccount(t, args, "old", "ada@old.example", "old-token", time.Now().Add(-time.Hour), time.Now().Add(-time.Minute), driveScope)
+	s, _ := openServer(t, "http://127.0.0.1:1/", args)
+
+	rep := s.Health(t.Context())
+	def, old := rep.Checks["google token"], rep.Checks["google token (old)"]
+	if rep.Status != "degraded" || len(rep.Checks) != 2 || def.Status != health.OK || !strings.HasPrefix(def.Detail, "ok: ada@example.com (drive)") ||
+		old.Status != health.Warn || !strings.HasPrefix(old.Detail, "expired: Google sign-in for ada@old.example expired: run `drive auth login --account old`") {
+		t.Errorf("one expired of two: %+v", rep)
+	}
+
+	token := args[slices.Index(args, "--google-token-file")+1]
+	if err := os.Remove(token); err != nil {
+		t.Fatal(err)
+	}
+	rep = s.Health(t.Context())
+	if rep.Status != "unavailable" || len(rep.Checks) != 1 || rep.Checks["google token (old)"].Status != health.Fail {
+		t.Errorf("only an expired account: %+v", rep)
+	}
+	if err := os.Remove(oauth.AccountFile(token, "old")); err != nil {
+		t.Fatal(err)
+	}
+	rep = s.Health(t.Context())
+	if rep.Status != "degraded" || len(rep.Checks) != 1 || !strings.HasPrefix(rep.Checks["google token"].Detail, "missing: Google sign-in missing: run `drive auth login`") {
+		t.Errorf("signed out: %+v", rep)
+	}
+}
