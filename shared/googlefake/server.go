@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +30,7 @@ type Request struct {
 	Media        []byte         // the media part of an upload
 	MediaType    string
 	ContentType  string
+	Auth         string // the Authorization header: which account's token it came with
 }
 
 // Decode unmarshals the request's JSON body into v.
@@ -57,6 +59,7 @@ type Server struct {
 	reqs  []Request
 	fails map[string][]int // route → statuses to answer with first, in order
 	ids   int
+	extra []string // access tokens accepted besides Token (Accept)
 }
 
 func newServer(t testing.TB, name string) *Server {
@@ -83,7 +86,10 @@ type requestKey struct{}
 // serve checks the token, records the request, answers an injected failure if one is due,
 // and routes the rest.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Header.Get("Authorization") != "Bearer "+Token {
+	s.mu.Lock()
+	ok := r.Header.Get("Authorization") == "Bearer "+Token || slices.Contains(s.extra, strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+	s.mu.Unlock()
+	if !ok {
 		WriteError(w, http.StatusUnauthorized, "Request had invalid authentication credentials. Expected OAuth 2 access token.", "authError")
 		return
 	}
@@ -113,7 +119,8 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 
 // record keeps a request, splitting an upload into its metadata and media.
 func (s *Server) record(r *http.Request, pattern string) Request {
-	rq := Request{Method: r.Method, Path: r.URL.Path, Pattern: pattern, Query: r.URL.Query(), Body: map[string]any{}, ContentType: r.Header.Get("Content-Type")}
+	rq := Request{Method: r.Method, Path: r.URL.Path, Pattern: pattern, Query: r.URL.Query(), Body: map[string]any{}, ContentType: r.Header.Get("Content-Type"),
+		Auth: r.Header.Get("Authorization")}
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
 		s.t.Errorf("fake %s: read body: %v", s.name, err)
@@ -142,6 +149,14 @@ func (s *Server) Calls(method, suffix string) []Request {
 		}
 	}
 	return out
+}
+
+// Accept makes the fake take these access tokens as well as Token: other signed-in accounts'
+// (googletest.AddAccount). Requests record which one came (Request.Auth).
+func (s *Server) Accept(tokens ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.extra = append(s.extra, tokens...)
 }
 
 // Requests counts every request recorded so far.
