@@ -105,3 +105,26 @@ func TestHandlerDetailOnlyWhenTrusted(t *testing.T) {
 		})
 	}
 }
+
+// TestReportSets: a set's checks appear by the names it returns on each report, join the
+// status like any check, and a set that panics is one failed check.
+func TestReportSets(t *testing.T) {
+	r := NewRegistry("gmail", "v1", func() int { return 1 })
+	r.Add("disk", func(context.Context) Result { return Result{Status: OK} })
+	accounts := map[string]Result{"google token": {Status: OK, Detail: "ok: ada"}}
+	r.AddSet("google token", func(context.Context) map[string]Result { return maps.Clone(accounts) })
+	rep := r.Report(t.Context(), time.Second)
+	if rep.Status != "ok" || len(rep.Checks) != 2 || rep.Checks["google token"].Detail != "ok: ada" {
+		t.Errorf("one account: %+v", rep)
+	}
+	accounts["google token (work)"] = Result{Status: Warn, Detail: "expired: run login"}
+	rep = r.Report(t.Context(), time.Second)
+	if rep.Status != "degraded" || len(rep.Checks) != 3 || rep.Checks["google token (work)"].Status != Warn {
+		t.Errorf("a second account: %+v", rep)
+	}
+	r.AddSet("google token", func(context.Context) map[string]Result { panic("boom") })
+	rep = r.Report(t.Context(), time.Second)
+	if rep.Status != "unavailable" || rep.Checks["checks"].Detail != "check panicked" || len(rep.Checks) != 2 {
+		t.Errorf("a panicking set: %+v", rep)
+	}
+}
