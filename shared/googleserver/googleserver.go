@@ -113,10 +113,9 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	a.HTTP = &http.Client{Transport: s.Metrics().Upstream(p.service(), roundTripper(a.roundTrip))} // mcp_upstream_* metrics
 	if !p.Background {
 		s.AddCommonArg(kit.CommonArg{
-			Name: ArgName,
-			Schema: &jsonschema.Schema{Type: "string", Pattern: oauth.LabelPattern,
-				Description: "Google account label (see `" + p.Server + " auth status`); default: the default account"},
-			Bind: a.bind,
+			Name:   ArgName,
+			Schema: &jsonschema.Schema{Type: "string", Pattern: oauth.LabelPattern, Description: "Google account label; omit for the default"},
+			Bind:   a.bind,
 		})
 	}
 	s.AddHealthChecks("google token", a.HealthChecks)
