@@ -373,7 +373,11 @@ restart_and_check() {
 
 checks_summary() {
 	local s
-	s=$(jq -r '(.checks // {}) | to_entries | map("\(.key)=\(.value.status)") | join(", ")' 2>/dev/null <<<"$HZ_BODY") || s=
+	# key=status, and the state a check's detail starts with when it says more than its status:
+	# "google token (work)=warn (expired)".
+	s=$(jq -r '(.checks // {}) | to_entries | map("\(.key)=\(.value.status)" + (
+		(((.value.detail // "") | capture("^(?<w>[a-z]+): ").w?) // "") as $w
+		| if $w != "" and $w != .value.status and $w != "ok" then " (\($w))" else "" end)) | join(", ")' 2>/dev/null <<<"$HZ_BODY") || s=
 	printf '%s' "${s:--}"
 }
 

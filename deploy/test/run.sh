@@ -179,7 +179,8 @@ func main() {
 			"uptime_seconds": time.Since(start).Seconds(), "tools": 3, "checks": map[string]any{}}
 		if mode == "degraded" {
 			body["status"] = "degraded"
-			body["checks"] = map[string]any{"google token": map[string]string{"status": "missing", "detail": "sign in"}}
+			body["checks"] = map[string]any{"google token": map[string]string{"status": "missing", "detail": "sign in"},
+				"google token (work)": map[string]string{"status": "warn", "detail": "expired: run notes auth login --account work"}}
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(body)
@@ -355,7 +356,7 @@ cat "$T/status1.log"
 [[ $st -eq 0 ]] && ok "--status exits 0 when all are healthy" || bad "--status exit $st"
 check "--status header names the release" grep -q '^release: v1.0.0' "$T/status1.log"
 check "--status: calculator active v1.0.0 ok 1 token" bash -c "grep -E '^calculator +active +v1.0.0 +$base +ok +1 token' '$T/status1.log'"
-check "--status: notes degraded with google token=missing" bash -c "grep -E '^notes +active +v1.0.0 +$((base + 1)) +degraded +1 token +google token=missing' '$T/status1.log'"
+check "--status: notes degraded with google token=missing and each account's state" bash -c "grep -E '^notes +active +v1.0.0 +$((base + 1)) +degraded +1 token +google token=missing, google token \(work\)=warn \(expired\)$' '$T/status1.log'"
 check "--status has the columns" grep -qE '^SERVER +UNIT +VERSION +PORT +HEALTH +AUTH +CHECKS' "$T/status1.log"
 
 # ============================================================================================
