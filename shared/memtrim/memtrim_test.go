@@ -1,4 +1,4 @@
-package kit
+package memtrim
 
 import (
 	"context"
@@ -14,19 +14,19 @@ import (
 	"time"
 )
 
-// TestMemoryTrimmer: memory is released at start and once after each spell of requests that is
+// TestTrimmer: memory is released at start and once after each spell of requests that is
 // followed by a quiet period, never while requests keep coming.
-func TestMemoryTrimmer(t *testing.T) {
+func TestTrimmer(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		var released, heap atomic.Int64
 		heap.Store(10 << 20)
-		m := &memoryTrimmer{release: func() { released.Add(1) }, heap: heap.Load}
-		h := m.track(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+		m := &Trimmer{release: func() { released.Add(1) }, heap: heap.Load}
+		h := m.Track(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 		call := func() { h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/mcp", nil)) }
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		go m.run(ctx, time.Minute)
+		go m.Run(ctx, time.Minute)
 		synctest.Wait()
 		steps := []struct {
 			name string
