@@ -19,6 +19,8 @@ type API interface {
 	Do(ctx context.Context, method, path string, query url.Values, in, out any) error
 	// Upload sends metadata and content in one multipart request to an absolute upload path.
 	Upload(ctx context.Context, method, path string, query url.Values, meta any, content []byte, contentType string, out any) error
+	// UploadResumable sends metadata, then content in one PUT to the session it opens.
+	UploadResumable(ctx context.Context, method, path string, query url.Values, meta any, content []byte, contentType string, out any) error
 	// Download starts a GET whose answer is content; the caller closes the body.
 	Download(ctx context.Context, path string, query url.Values) (*http.Response, error)
 }
@@ -34,6 +36,18 @@ const Folder = "application/vnd.google-apps.folder"
 
 // uploadPath is where files with content go; relative paths go to the Drive endpoint.
 const uploadPath = "/upload/drive/v3/files"
+
+// ResumableFrom is the content size from which uploads are resumable rather than one
+// multipart request (Google advises resumable above 5 MB).
+const ResumableFrom = 8 << 20
+
+// upload sends content with metadata, in one multipart request when small.
+func (c *Client) upload(ctx context.Context, method, path string, params url.Values, meta any, data []byte, mimeType string, out any) error {
+	if len(data) >= ResumableFrom {
+		return c.api.UploadResumable(ctx, method, path, params, meta, data, mimeType, out)
+	}
+	return c.api.Upload(ctx, method, path, params, meta, data, mimeType, out)
+}
 
 // File is a Drive file's metadata, the fields the servers read or write. In requests, zero
 // fields are left out, as the generated client leaves them out.
@@ -175,10 +189,11 @@ func (c *Client) Create(ctx context.Context, meta *File, params url.Values) (*Fi
 	return &out, nil
 }
 
-// Upload makes a file with meta and content data of type mimeType.
+// Upload makes a file with meta and content data of type mimeType (resumable from
+// ResumableFrom bytes).
 func (c *Client) Upload(ctx context.Context, meta *File, data []byte, mimeType string, params url.Values) (*File, error) {
 	var out File
-	if err := c.api.Upload(ctx, http.MethodPost, uploadPath, params, meta, data, mimeType, &out); err != nil {
+	if err := c.upload(ctx, http.MethodPost, uploadPath, params, meta, data, mimeType, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -205,7 +220,7 @@ func (c *Client) UpdateContent(ctx context.Context, id string, patch any, data [
 	if patch == nil {
 		patch = struct{}{}
 	}
-	if err := c.api.Upload(ctx, http.MethodPatch, uploadPath+"/"+url.PathEscape(id), params, patch, data, mimeType, &out); err != nil {
+	if err := c.upload(ctx, http.MethodPatch, uploadPath+"/"+url.PathEscape(id), params, patch, data, mimeType, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -35,6 +35,14 @@ type Drive struct {
 	drives  map[string]bool // shared drive ids
 	hidden  map[string]bool // left out of listings, as Drive's search does for a while
 	changes []change
+	uploads map[string]upload // open resumable upload sessions by upload_id
+}
+
+// upload is an open resumable upload session: the file it updates ("" to create one) and the
+// request that opened it, with the metadata.
+type upload struct {
+	fileID string
+	open   Request
 }
 
 type change struct {
@@ -46,7 +54,8 @@ type change struct {
 // URL+"/drive/v3/".
 func NewDrive(t testing.TB) *Drive {
 	d := &Drive{Server: newServer(t, "Drive"), files: map[string]*drive.File{}, content: map[string][]byte{}, exports: map[string][]byte{},
-		ocr: map[string][]byte{}, perms: map[string][]*drive.Permission{}, drives: map[string]bool{}, hidden: map[string]bool{}}
+		ocr: map[string][]byte{}, perms: map[string][]*drive.Permission{}, drives: map[string]bool{}, hidden: map[string]bool{},
+		uploads: map[string]upload{}}
 	const base = "/drive/v3"
 	d.handle("GET "+base+"/files", d.list)
 	d.handle("GET "+base+"/files/{id}", d.get)
@@ -55,6 +64,8 @@ func NewDrive(t testing.TB) *Drive {
 	d.handle("POST /upload"+base+"/files", d.create)
 	d.handle("PATCH "+base+"/files/{id}", d.update)
 	d.handle("PATCH /upload"+base+"/files/{id}", d.update)
+	d.handle("PUT /upload"+base+"/files", d.resume)
+	d.handle("PUT /upload"+base+"/files/{id}", d.resume)
 	d.handle("POST "+base+"/files/{id}/copy", d.copy)
 	d.handle("DELETE "+base+"/files/{id}", func(w http.ResponseWriter, r *http.Request, rq Request) {
 		if d.reachable(w, rq, r.PathValue("id")) == nil {
@@ -199,7 +210,47 @@ func (d *Drive) export(w http.ResponseWriter, r *http.Request, _ Request) {
 	_, _ = w.Write(data)
 }
 
+// openUpload answers a request with uploadType=resumable with the session's URL in Location,
+// as Drive does; the content follows in a PUT there (resume).
+func (d *Drive) openUpload(w http.ResponseWriter, fileID string, rq Request) {
+	d.mu.Lock()
+	sid := d.newID("upload")
+	d.uploads[sid] = upload{fileID: fileID, open: rq}
+	d.mu.Unlock()
+	w.Header().Set("Location", d.URL+rq.Path+"?uploadType=resumable&upload_id="+sid)
+	w.WriteHeader(http.StatusOK)
+}
+
+// resume takes the content of a resumable upload and creates or updates the file with the
+// metadata that opened the session.
+func (d *Drive) resume(w http.ResponseWriter, r *http.Request, rq Request) {
+	sid := r.URL.Query().Get("upload_id")
+	d.mu.Lock()
+	up, ok := d.uploads[sid]
+	delete(d.uploads, sid)
+	d.mu.Unlock()
+	if !ok {
+		notFound(w, "No upload session "+sid+".")
+		return
+	}
+	full := up.open
+	full.Media, full.MediaType = rq.Media, up.open.UploadType
+	if full.Media == nil {
+		full.Media = []byte{}
+	}
+	if up.fileID == "" {
+		d.create(w, r, full)
+		return
+	}
+	d.updateFile(w, up.fileID, full)
+}
+
 func (d *Drive) create(w http.ResponseWriter, _ *http.Request, rq Request) {
+	if rq.Query.Get("uploadType") == "resumable" && rq.Media == nil {
+		d.allDrives(rq)
+		d.openUpload(w, "", rq)
+		return
+	}
 	d.allDrives(rq)
 	var file drive.File
 	_ = rq.Decode(&file)
@@ -228,7 +279,18 @@ func (d *Drive) create(w http.ResponseWriter, _ *http.Request, rq Request) {
 }
 
 func (d *Drive) update(w http.ResponseWriter, r *http.Request, rq Request) {
-	file := d.reachable(w, rq, r.PathValue("id"))
+	if rq.Query.Get("uploadType") == "resumable" && rq.Media == nil {
+		if d.reachable(w, rq, r.PathValue("id")) != nil {
+			d.openUpload(w, r.PathValue("id"), rq)
+		}
+		return
+	}
+	d.updateFile(w, r.PathValue("id"), rq)
+}
+
+// updateFile patches the file id's metadata, parents and content as rq says.
+func (d *Drive) updateFile(w http.ResponseWriter, id string, rq Request) {
+	file := d.reachable(w, rq, id)
 	if file == nil {
 		return
 	}

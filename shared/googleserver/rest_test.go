@@ -146,3 +146,41 @@ func TestREST(t *testing.T) {
 		}
 	}
 }
+
+// TestUploadResumable: the metadata opens a session (with the content's type and length in
+// X-Upload-Content-*), the content goes in one PUT to the session URL, and a session answer
+// without Location is an error.
+func TestUploadResumable(t *testing.T) {
+	t.Parallel()
+	var api *httptest.Server
+	api = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == "PATCH" && r.URL.Path == "/upload/drive/v3/files/f1" && r.URL.Query().Get("uploadType") == "resumable":
+			var meta struct{ Name string }
+			if err := json.NewDecoder(r.Body).Decode(&meta); err != nil || r.Header.Get("X-Upload-Content-Type") != "text/plain" || r.Header.Get("X-Upload-Content-Length") != "5" {
+				http.Error(w, "bad session request", 400)
+				return
+			}
+			if meta.Name == "no-session" {
+				return
+			}
+			w.Header().Set("Location", api.URL+"/upload/drive/v3/files/f1?uploadType=resumable&upload_id=s1&name="+meta.Name)
+		case r.Method == "PUT" && r.URL.Query().Get("upload_id") == "s1" && r.Header.Get("Authorization") == "Bearer live-token":
+			data, _ := io.ReadAll(r.Body)
+			_ = json.NewEncoder(w).Encode(map[string]string{"id": "f1", "name": r.URL.Query().Get("name") + ":" + r.Header.Get("Content-Type") + ":" + string(data)})
+		default:
+			http.Error(w, "unexpected "+r.Method+" "+r.URL.String(), 400)
+		}
+	}))
+	defer api.Close()
+	acct := restAccount(t, api, "/drive/v3/")
+	var got struct{ ID, Name string }
+	err := acct.UploadResumable(t.Context(), "PATCH", "/upload/drive/v3/files/f1", url.Values{"fields": {"id"}}, map[string]string{"name": "big"}, []byte("hello"), "text/plain", &got)
+	if err != nil || got.ID != "f1" || got.Name != "big:text/plain:hello" {
+		t.Errorf("UploadResumable = %+v, %v", got, err)
+	}
+	err = acct.UploadResumable(t.Context(), "PATCH", "/upload/drive/v3/files/f1", nil, map[string]string{"name": "no-session"}, []byte("hello"), "text/plain", nil)
+	if err == nil || !strings.Contains(err.Error(), "no upload session") {
+		t.Errorf("without Location: %v", err)
+	}
+}
