@@ -53,6 +53,7 @@ func spec() kit.Spec {
 			addExtractTools(s, d)
 			addWriteTools(s, d)
 			addShareTools(s, d)
+			addCollabTools(s, d)
 			return nil
 		},
 		Commands: map[string]kit.Command{"auth": oauth.Google.Command("drive", nil)},

@@ -2,9 +2,11 @@ package gdrive_test
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/jck411/mcp-servers/shared/gdrive"
@@ -126,5 +128,36 @@ func TestListGetAndErrors(t *testing.T) {
 	}
 	if _, _, ok := f.File("e"); ok {
 		t.Error("Delete left the file")
+	}
+}
+
+// Comments and replies need a fields selector, as on Drive, and drives.list takes 1 to 100 a
+// page: the fake answers the mistakes with Drive's 400s.
+func TestCollabMistakes(t *testing.T) {
+	t.Parallel()
+	f := googlefake.NewDrive(t)
+	f.Add(&drive.File{Id: "doc", Name: "Doc", MimeType: "application/vnd.google-apps.document"}, nil)
+	f.SetComments("doc", &drive.Comment{Id: "c1", Content: "hm"})
+	f.AddSharedDrive("0Ad", "Team")
+	c := client(f)
+	ctx := t.Context()
+	_, err := c.Comments(ctx, "doc", nil)
+	_, err2 := c.Reply(ctx, "doc", "c1", &gdrive.Reply{Content: "ok"}, nil)
+	for _, e := range []error{err, err2} {
+		var ae *googleserver.APIError
+		if !errors.As(e, &ae) || ae.Code != 400 || !ae.HasReason("required") || !strings.Contains(ae.Message, "'fields' parameter is required") {
+			t.Errorf("without fields: %v", e)
+		}
+	}
+	if _, err := c.SharedDrives(ctx, url.Values{"pageSize": {"200"}}); !googleserver.IsStatus(err, 400) {
+		t.Errorf("pageSize 200: %v", err)
+	}
+	got, err := c.Comments(ctx, "doc", url.Values{"fields": {"comments(id,content)"}})
+	if err != nil || len(got.Comments) != 1 || got.Comments[0].Content != "hm" {
+		t.Errorf("Comments = %+v, %v", got, err)
+	}
+	drives, err := c.SharedDrives(ctx, nil)
+	if err != nil || len(drives.Drives) != 1 || drives.Drives[0].Name != "Team" {
+		t.Errorf("SharedDrives = %+v, %v", drives, err)
 	}
 }
