@@ -184,3 +184,31 @@ func TestUploadResumable(t *testing.T) {
 		t.Errorf("without Location: %v", err)
 	}
 }
+
+// TestFor: an account for another API shares the sign-in, calls that API's endpoint and names
+// it in errors.
+func TestFor(t *testing.T) {
+	t.Parallel()
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v4/spreadsheets/s1" && r.Header.Get("Authorization") == "Bearer live-token" {
+			_, _ = io.WriteString(w, `{"spreadsheetId":"s1"}`)
+			return
+		}
+		w.WriteHeader(400)
+		_, _ = io.WriteString(w, `{"error":{"code":400,"message":"Unable to parse range: X"}}`)
+	}))
+	defer api.Close()
+	drive := restAccount(t, api, "/drive/v3/")
+	sheets := drive.For(Product{Server: "drive", Name: "Google Sheets", EndpointFlag: "sheets-endpoint"}, api.URL)
+	var got struct{ SpreadsheetID string }
+	if err := sheets.Do(t.Context(), "GET", "v4/spreadsheets/s1", nil, nil, &got); err != nil || got.SpreadsheetID != "s1" {
+		t.Errorf("Do = %+v, %v", got, err)
+	}
+	err := sheets.Do(t.Context(), "GET", "v4/spreadsheets/s2", nil, nil, nil)
+	if msg := sheets.Fail(err, "spreadsheet s2").Error(); !strings.Contains(msg, "Google Sheets refused the request: Unable to parse range: X") {
+		t.Errorf("Fail = %q", msg)
+	}
+	if drive.Endpoint != api.URL+"/drive/v3/" || sheets.Source != drive.Source {
+		t.Errorf("drive endpoint %q changed or sign-in not shared", drive.Endpoint)
+	}
+}
