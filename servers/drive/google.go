@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"strings"
 
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/googleserver"
@@ -16,6 +17,7 @@ import (
 type drv struct {
 	svc          *gdrive.Client
 	google       *googleserver.Account
+	sheets       *googleserver.Account // the Sheets API on the same sign-in
 	log          *slog.Logger
 	readOnly     bool
 	downloadsDir string
@@ -37,6 +39,9 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !strings.HasPrefix(st.sheetsEndpoint, "http://") && !strings.HasPrefix(st.sheetsEndpoint, "https://") {
+		return nil, fmt.Errorf("--sheets-endpoint %q: give an http(s) URL", st.sheetsEndpoint)
+	}
 	downloads := st.downloadsDir
 	if downloads == "" {
 		downloads = filepath.Join(s.Config().StateDir, "downloads")
@@ -53,7 +58,7 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 			return nil, fmt.Errorf("--uploads-dir: %w", err)
 		}
 	}
-	return &drv{svc: gdrive.New(acct), google: acct, log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
+	return &drv{svc: gdrive.New(acct), google: acct, sheets: acct.For(sheetsProduct, st.sheetsEndpoint), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
 		maxReadChars: st.maxReadChars, maxBytes: int64(st.maxBytes)}, nil
 }
 
