@@ -40,6 +40,7 @@ type Drive struct {
 	names   map[string]string // shared drive id → name, for drives.list
 	notes   map[string][]*drive.Comment
 	books   map[string]*book // Sheets API state by spreadsheet (file) id
+	docs    map[string]*doc  // Docs API state by document (file) id
 }
 
 // upload is an open resumable upload session: the file it updates ("" to create one) and the
@@ -60,7 +61,7 @@ func NewDrive(t testing.TB) *Drive {
 	d := &Drive{Server: newServer(t, "Drive"), files: map[string]*drive.File{}, content: map[string][]byte{}, exports: map[string][]byte{},
 		ocr: map[string][]byte{}, perms: map[string][]*drive.Permission{}, drives: map[string]bool{}, hidden: map[string]bool{},
 		uploads: map[string]upload{}, names: map[string]string{}, notes: map[string][]*drive.Comment{},
-		books: map[string]*book{}}
+		books: map[string]*book{}, docs: map[string]*doc{}}
 	const base = "/drive/v3"
 	d.handle("GET "+base+"/files", d.list)
 	d.handle("GET "+base+"/files/{id}", d.get)
@@ -110,6 +111,7 @@ func NewDrive(t testing.TB) *Drive {
 	d.handle("GET "+base+"/files/{id}/comments", d.commentList)
 	d.handle("POST "+base+"/files/{id}/comments/{cid}/replies", d.reply)
 	d.sheetRoutes()
+	d.docRoutes()
 	return d
 }
 
