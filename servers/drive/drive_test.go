@@ -318,7 +318,7 @@ func TestReadOnlyAndSignIn(t *testing.T) {
 func TestAllToolsAnnotated(t *testing.T) {
 	t.Parallel()
 	_, cs := start(t)
-	googletest.CheckOpenWorld(t, cs, 28)
+	googletest.CheckOpenWorld(t, cs, 30)
 }
 
 // TestToolSnaps holds every tool's definition to testdata/toolsnaps (make toolsnaps updates it).

@@ -18,6 +18,7 @@ type drv struct {
 	svc          *gdrive.Client
 	google       *googleserver.Account
 	sheets       *googleserver.Account // the Sheets API on the same sign-in
+	docs         *googleserver.Account // the Docs API on the same sign-in
 	log          *slog.Logger
 	readOnly     bool
 	downloadsDir string
@@ -39,8 +40,10 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !strings.HasPrefix(st.sheetsEndpoint, "http://") && !strings.HasPrefix(st.sheetsEndpoint, "https://") {
-		return nil, fmt.Errorf("--sheets-endpoint %q: give an http(s) URL", st.sheetsEndpoint)
+	for flag, u := range map[string]string{"sheets-endpoint": st.sheetsEndpoint, "docs-endpoint": st.docsEndpoint} {
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			return nil, fmt.Errorf("--%s %q: give an http(s) URL", flag, u)
+		}
 	}
 	downloads := st.downloadsDir
 	if downloads == "" {
@@ -58,7 +61,7 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 			return nil, fmt.Errorf("--uploads-dir: %w", err)
 		}
 	}
-	return &drv{svc: gdrive.New(acct), google: acct, sheets: acct.For(sheetsProduct, st.sheetsEndpoint), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
+	return &drv{svc: gdrive.New(acct), google: acct, sheets: acct.For(sheetsProduct, st.sheetsEndpoint), docs: acct.For(docsProduct, st.docsEndpoint), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
 		maxReadChars: st.maxReadChars, maxBytes: int64(st.maxBytes)}, nil
 }
 

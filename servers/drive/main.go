@@ -21,6 +21,7 @@ var product = googleserver.Product{Server: "drive", Name: "Google Drive", Endpoi
 type settings struct {
 	google         googleserver.Flags
 	sheetsEndpoint string
+	docsEndpoint   string
 	downloadsDir   string
 	uploadsDir     string
 	allowPublic    bool
@@ -39,6 +40,7 @@ func spec() kit.Spec {
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
 			fs.StringVar(&st.sheetsEndpoint, "sheets-endpoint", sheetsProduct.Endpoint, "base URL of the Google Sheets API")
+			fs.StringVar(&st.docsEndpoint, "docs-endpoint", docsProduct.Endpoint, "base URL of the Google Docs API")
 			fs.StringVar(&st.downloadsDir, "downloads-dir", "", "where download_file saves files (default: STATE-DIR/downloads)")
 			fs.StringVar(&st.uploadsDir, "uploads-dir", "", "the only directory upload_file, create_file and update_file_content may read local files from (default: none; content then comes inline)")
 			fs.BoolVar(&st.allowPublic, "allow-public-sharing", false, "let share_file make files public (type anyone); refused otherwise")
@@ -57,6 +59,7 @@ func spec() kit.Spec {
 			addShareTools(s, d)
 			addCollabTools(s, d)
 			addSheetTools(s, d)
+			addDocTools(s, d)
 			return nil
 		},
 		Commands: map[string]kit.Command{"auth": oauth.Google.Command("drive", nil)},

@@ -158,11 +158,17 @@ func addSheetTools(s *kit.Server, d *drv) {
 
 // sheetsFail turns a Sheets API error into the tool error; id names the spreadsheet.
 func (d *drv) sheetsFail(err error, id string) error {
+	return editorFail(d.sheets, err, id, "spreadsheet", "a Google Sheet", "sheet")
+}
+
+// editorFail turns a Sheets or Docs API error into the tool error: a Drive id of another type
+// is named as such (the APIs answer 400 "This operation is not supported for this document").
+func editorFail(acct *googleserver.Account, err error, id, noun, kind, searchKind string) error {
 	var ae *googleserver.APIError
 	if errors.As(err, &ae) && ae.Code == http.StatusBadRequest && strings.Contains(ae.Message, "not supported for this document") {
-		return kit.Errorf(kit.CodeInvalidInput, "%s is not a Google Sheet (Sheets API: %s); search_files with kind sheet finds spreadsheets", id, ae.Message)
+		return kit.Errorf(kit.CodeInvalidInput, "%s is not %s (%s); search_files with kind %s finds them", id, kind, ae.Message, searchKind)
 	}
-	return d.sheets.Fail(err, "spreadsheet "+id)
+	return acct.Fail(err, noun+" "+id)
 }
 
 func valuesPath(id, rng string) string {
