@@ -91,16 +91,23 @@ func TestListGetAndErrors(t *testing.T) {
 	if err != nil || got.Name != "b.txt" || got.Size != 1 {
 		t.Errorf("Get = %+v, %v", got, err)
 	}
-	read := func(resp *http.Response, err error) string {
+	for _, tt := range []struct {
+		name string
+		open func() (*http.Response, error)
+		want string
+	}{
+		{"media", func() (*http.Response, error) { return c.Media(ctx, "c", nil) }, "c"},
+		{"export", func() (*http.Response, error) { return c.Export(ctx, "a", "text/plain") }, "exported"},
+	} {
+		resp, err := tt.open()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", tt.name, err)
 		}
-		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
-		return string(b)
-	}
-	if m, e := read(c.Media(ctx, "c", nil)), read(c.Export(ctx, "a", "text/plain")); m != "c" || e != "exported" {
-		t.Errorf("Media %q, Export %q", m, e)
+		_ = resp.Body.Close()
+		if string(b) != tt.want {
+			t.Errorf("%s = %q, want %q", tt.name, b, tt.want)
+		}
 	}
 	perms, err := c.Permissions(ctx, "a", nil)
 	if err != nil || len(perms) != 1 || perms[0].EmailAddress != "ada@example.com" || perms[0].Role != "owner" {

@@ -432,10 +432,10 @@ func (d *Drive) putValues(w http.ResponseWriter, r *http.Request, rq Request) {
 	for i, row := range in.Values {
 		for j, v := range row {
 			k := [2]int{a.r0 + i, a.c0 + j}
-			switch {
-			case v == nil: // null leaves the cell as it is
+			switch v {
+			case nil: // null leaves the cell as it is
 				continue
-			case v == "":
+			case "":
 				delete(a.g.cells, k)
 			default:
 				a.g.cells[k] = entered(v, input == "USER_ENTERED")
