@@ -61,13 +61,7 @@ func (d *Drive) Doc(id string) []DocParagraph {
 
 // document is the Doc id, or nil after answering the API's error; the caller holds mu.
 func (d *Drive) document(w http.ResponseWriter, id string) *doc {
-	file := d.files[id]
-	switch {
-	case file == nil || file.Trashed:
-		WriteError(w, http.StatusNotFound, "Requested entity was not found.", "")
-		return nil
-	case file.MimeType != docType:
-		WriteError(w, http.StatusBadRequest, "This operation is not supported for this document", "failedPrecondition")
+	if !d.editable(w, id, docType) {
 		return nil
 	}
 	if d.docs[id] == nil {

@@ -60,16 +60,25 @@ func (d *Drive) sheetRoutes() {
 	d.handle("POST "+base+"/{id}/values/{range}", d.putValues) // {range}:append
 }
 
-// book is the spreadsheet id, made on first use for a Drive spreadsheet, or nil after
-// answering the API's error; the caller holds mu.
-func (d *Drive) book(w http.ResponseWriter, id string) *book {
+// editable reports whether the Drive file id is a live file of mimeType, as the Sheets and
+// Docs APIs check it, after answering their error when not; the caller holds mu.
+func (d *Drive) editable(w http.ResponseWriter, id, mimeType string) bool {
 	file := d.files[id]
 	switch {
 	case file == nil || file.Trashed:
 		WriteError(w, http.StatusNotFound, "Requested entity was not found.", "")
-		return nil
-	case file.MimeType != sheetType:
+		return false
+	case file.MimeType != mimeType:
 		WriteError(w, http.StatusBadRequest, "This operation is not supported for this document", "failedPrecondition")
+		return false
+	}
+	return true
+}
+
+// book is the spreadsheet id, made on first use for a Drive spreadsheet, or nil after
+// answering the API's error; the caller holds mu.
+func (d *Drive) book(w http.ResponseWriter, id string) *book {
+	if !d.editable(w, id, sheetType) {
 		return nil
 	}
 	if d.books[id] == nil {
