@@ -138,7 +138,10 @@ func TestREST(t *testing.T) {
 	if string(b) != "content" {
 		t.Errorf("Download = %q", b)
 	}
-	_, err = acct.Download(ctx, "files/none", nil)
+	if resp, err = acct.Download(ctx, "files/none", nil); err == nil {
+		resp.Body.Close()
+		t.Error("Download of a missing file answered")
+	}
 	err2 := acct.Do(ctx, "GET", "files/none", nil, nil, nil)
 	for _, e := range []error{err, err2} {
 		if !IsStatus(e, 404) || !strings.Contains(acct.Fail(e, "file none").Error(), "file none not found") {
