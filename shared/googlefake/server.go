@@ -29,6 +29,7 @@ type Request struct {
 	Media        []byte         // the media part of an upload
 	MediaType    string
 	ContentType  string
+	UploadType   string // X-Upload-Content-Type: the content type a resumable upload announces
 }
 
 // Decode unmarshals the request's JSON body into v.
@@ -113,7 +114,8 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 
 // record keeps a request, splitting an upload into its metadata and media.
 func (s *Server) record(r *http.Request, pattern string) Request {
-	rq := Request{Method: r.Method, Path: r.URL.Path, Pattern: pattern, Query: r.URL.Query(), Body: map[string]any{}, ContentType: r.Header.Get("Content-Type")}
+	rq := Request{Method: r.Method, Path: r.URL.Path, Pattern: pattern, Query: r.URL.Query(), Body: map[string]any{}, ContentType: r.Header.Get("Content-Type"),
+		UploadType: r.Header.Get("X-Upload-Content-Type")}
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
 		s.t.Errorf("fake %s: read body: %v", s.name, err)

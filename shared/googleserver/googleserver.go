@@ -87,6 +87,16 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	return a, nil
 }
 
+// For is the same sign-in and HTTP client calling another Google API (the drive server's
+// Sheets and Docs calls): p names that API in errors, endpoint is its base URL. Upstream
+// metrics still count its calls under the account's own service.
+func (a *Account) For(p Product, endpoint string) *Account {
+	b := *a
+	b.product = p
+	b.Endpoint = strings.TrimSuffix(endpoint, "/") + "/"
+	return &b
+}
+
 // Health reports the sign-in: missing or expiring warn (the server is up, tools say how to sign
 // in), expired or revoked fail.
 func (a *Account) Health(context.Context) health.Result {

@@ -55,6 +55,17 @@ type Schema struct {
 	Format           string            `json:"format"`
 }
 
+// UnmarshalJSON reads a schema; the boolean schemas true (anything) and false (nothing), which
+// jsonschema-go writes for the items of an []any, read as an empty schema.
+func (s *Schema) UnmarshalJSON(b []byte) error {
+	if t := string(bytes.TrimSpace(b)); t == "true" || t == "false" {
+		*s = Schema{}
+		return nil
+	}
+	type plain Schema
+	return json.Unmarshal(b, (*plain)(s))
+}
+
 // CheckUnique fails when two servers offer a tool with the same name.
 func CheckUnique(servers []Server) error {
 	owner := map[string]string{}
@@ -256,7 +267,7 @@ func hints(a *Annotations) string {
 }
 
 // typeName is a schema's type for a reader: its types but null (an optional argument may
-// always be left out), a list as "array of" its items' type.
+// always be left out), a list as "array of" its items' type, no type as "any".
 func typeName(s Schema) string {
 	if s.Items != nil {
 		return "array of " + typeName(*s.Items)
@@ -271,6 +282,9 @@ func typeName(s Schema) string {
 				types = append(types, fmt.Sprint(v))
 			}
 		}
+	}
+	if len(types) == 0 {
+		return "any" // no type: any JSON value
 	}
 	return strings.Join(types, "/")
 }

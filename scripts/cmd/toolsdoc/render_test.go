@@ -202,3 +202,16 @@ func TestLoad(t *testing.T) {
 		t.Errorf("no servers: %v", err)
 	}
 }
+
+// TestBooleanSchema: an items schema of true (what jsonschema-go writes for []any) loads as
+// an empty schema instead of failing the whole reference.
+func TestBooleanSchema(t *testing.T) {
+	var s Schema
+	err := json.Unmarshal([]byte(`{"type":"array","items":{"type":["null","array"],"items":true},"minItems":1}`), &s)
+	if err != nil || s.Items == nil || s.Items.Items == nil || s.Items.Items.Type != nil || s.MinItems == nil || *s.MinItems != 1 {
+		t.Fatalf("Unmarshal = %+v, %v", s, err)
+	}
+	if got := typeName(s); got != "array of array of any" {
+		t.Errorf("typeName = %q", got)
+	}
+}
