@@ -2,6 +2,8 @@ package memtrim
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -129,4 +131,44 @@ func rssFile(t *testing.T) int64 {
 	}
 	t.Fatal("no RssFile in /proc/self/status")
 	return 0
+}
+
+// The cost of the trim to the call after it: a loopback HTTP round trip with a JSON answer,
+// warm and right after trimCode (its code pages fault back in from the page cache).
+func BenchmarkCallAfterTrim(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{"content": []any{map[string]string{"type": "text", "text": "14"}}}})
+	}))
+	defer srv.Close()
+	call := func(b *testing.B) {
+		resp, err := srv.Client().Post(srv.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`))
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	b.Run("warm", func(b *testing.B) {
+		for b.Loop() {
+			call(b)
+		}
+	})
+	b.Run("after-trim", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			if err := trimCode(); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			call(b)
+		}
+	})
+	b.Run("trim", func(b *testing.B) {
+		for b.Loop() {
+			if err := trimCode(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
