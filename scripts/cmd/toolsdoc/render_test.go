@@ -37,7 +37,7 @@ func TestRender(t *testing.T) {
 	doc := string(Render([]Server{{
 		Server: "calculator", Port: 9003,
 		Tools: []Tool{{
-			Name: "evaluate", Description: "Evaluate a | b.",
+			Name: "evaluate", Description: "Evaluate a | b.", Bytes: 120,
 			Annotations: &Annotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 			InputSchema: Schema{Type: "object", Required: []string{"expression"}, Properties: map[string]Schema{
 				"expression": {Type: "string", Description: "what to evaluate", MinLength: ptr(1)},
@@ -49,11 +49,11 @@ func TestRender(t *testing.T) {
 				}}},
 			}},
 		}, {
-			Name: "wipe", Description: "Wipe.", Annotations: &Annotations{DestructiveHint: &yes, OpenWorldHint: &yes}, OnlyWith: "--danger on",
+			Name: "wipe", Description: "Wipe.", Annotations: &Annotations{DestructiveHint: &yes, OpenWorldHint: &yes}, OnlyWith: "--danger on", Bytes: 30,
 		}},
 	}}))
 	for _, want := range []string{
-		"| [calculator](#calculator) | 9003 | 2 |",
+		"| [calculator](#calculator) | 9003 | 2 | 150 |\n| all | | 2 | 150 |\n",
 		"| [`evaluate`](#evaluate) | Evaluate a \\| b. | RO I |",
 		"| [`wipe`](#wipe) | **Only with `--danger on`.** Wipe. | D OW |",
 		"### wipe\n\n**Only with `--danger on`.**\n\nWipe.\n\nNo arguments.",
@@ -154,6 +154,9 @@ func TestLoad(t *testing.T) {
 	}
 	if len(servers) != 2 || servers[0].Server != "calculator" || servers[1].Server != "notes" {
 		t.Fatalf("servers = %+v, want calculator then notes (by port)", servers)
+	}
+	if got, want := servers[0].Tools[0].Bytes, len(`{"name":"evaluate","description":"Math."}`); got != want {
+		t.Errorf("evaluate takes %d bytes, want %d (its snapshot as compact JSON)", got, want)
 	}
 	var names, marks []string
 	for _, tool := range servers[1].Tools {
