@@ -2,7 +2,10 @@ module github.com/jck411/mcp-servers/scripts
 
 go 1.26.0
 
-require github.com/modelcontextprotocol/go-sdk v1.8.0
+require (
+	github.com/go-jose/go-jose/v4 v4.1.9
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+)
 
 require golang.org/x/tools v0.52.0 // indirect
 

@@ -6,13 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/gdrive"
+	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/drive/v3"
-	"google.golang.org/api/googleapi"
 )
 
 // Drive extracts the text of a PDF or an Office document only from a Google Doc made from it,
@@ -63,14 +64,14 @@ func (d *drv) extract(ctx context.Context, _ *mcp.CallToolRequest, in extractInp
 // Docs" does: copy it as a Google Doc into My Drive (Drive runs OCR/conversion), export that as
 // text, and delete the copy, also when the export fails or the call is cancelled. note says so
 // when the copy could not be deleted.
-func (d *drv) convertText(ctx context.Context, f *drive.File) (text, note string, err error) {
+func (d *drv) convertText(ctx context.Context, f *gdrive.File) (text, note string, err error) {
 	if f.Size > convertLimit {
 		return "", "", kit.Errorf(kit.CodeLimit, "%q is %d bytes: Drive converts files up to 10 MB to text; use download_file", f.Name, f.Size)
 	}
 	marker := rand.Text()
 	name := f.Name + " (text extraction, temporary)"
-	tmp, err := d.svc.Files.Copy(f.Id, &drive.File{Name: name, MimeType: mimeDoc, Parents: []string{"root"}, AppProperties: map[string]string{tempCopyKey: marker}}).
-		SupportsAllDrives(true).Fields("id").Context(ctx).Do()
+	tmp, err := d.svc.Copy(ctx, f.ID, &gdrive.File{Name: name, MimeType: mimeDoc, Parents: []string{"root"}, AppProperties: map[string]string{tempCopyKey: marker}},
+		withFields("id"))
 	if err != nil {
 		err = d.fail(err, fmt.Sprintf("%q", f.Name))
 		// Drive may have made the copy before the call failed (a timeout while it answered, an
@@ -82,17 +83,17 @@ func (d *drv) convertText(ctx context.Context, f *drive.File) (text, note string
 		return "", "", err
 	}
 	defer func() {
-		cerr := d.removeCopy(ctx, tmp.Id)
+		cerr := d.removeCopy(ctx, tmp.ID)
 		if cerr == nil {
 			return
 		}
-		d.log.Warn("temporary copy left in Drive", "id", tmp.Id, "error", cerr)
-		note = fmt.Sprintf("The temporary copy %q (id %s) could not be deleted (%v): delete it in My Drive.", name, tmp.Id, cerr)
+		d.log.Warn("temporary copy left in Drive", "id", tmp.ID, "error", cerr)
+		note = fmt.Sprintf("The temporary copy %q (id %s) could not be deleted (%v): delete it in My Drive.", name, tmp.ID, cerr)
 		if err != nil {
 			err = fmt.Errorf("%w; %s", err, note)
 		}
 	}()
-	data, err := d.export(ctx, &drive.File{Id: tmp.Id, Name: f.Name}, "text/plain")
+	data, err := d.export(ctx, &gdrive.File{ID: tmp.ID, Name: f.Name}, "text/plain")
 	if err != nil {
 		return "", "", err
 	}
@@ -104,9 +105,8 @@ func (d *drv) convertText(ctx context.Context, f *drive.File) (text, note string
 func (d *drv) removeCopy(ctx context.Context, id string) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
-	err := d.svc.Files.Delete(id).SupportsAllDrives(true).Context(ctx).Do()
-	var ge *googleapi.Error
-	if errors.As(err, &ge) && ge.Code == http.StatusNotFound {
+	err := d.svc.Delete(ctx, id, allDrives(url.Values{}))
+	if googleserver.IsStatus(err, http.StatusNotFound) {
 		return nil // already gone
 	}
 	return err
@@ -117,13 +117,13 @@ func (d *drv) removeMarked(ctx context.Context, marker string) error {
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
 	q := fmt.Sprintf("appProperties has { key='%s' and value='%s' } and trashed = false", tempCopyKey, marker)
-	list, err := d.svc.Files.List().Q(q).Corpora("allDrives").IncludeItemsFromAllDrives(true).SupportsAllDrives(true).Fields("files(id)").Context(lctx).Do()
+	list, err := d.svc.List(lctx, allDrives(url.Values{"q": {q}, "corpora": {"allDrives"}, "includeItemsFromAllDrives": {"true"}, "fields": {"files(id)"}}))
 	if err != nil {
 		return fmt.Errorf("looking for it: %w", err)
 	}
 	var errs []error
 	for _, f := range list.Files {
-		errs = append(errs, d.removeCopy(ctx, f.Id))
+		errs = append(errs, d.removeCopy(ctx, f.ID))
 	}
 	return errors.Join(errs...)
 }

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/googlefake"
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"google.golang.org/api/drive/v3"
-	"google.golang.org/api/option"
 )
 
 const pdfText = "Quarterly report\r\nRevenue grew 12%.\r\n"
@@ -125,11 +125,8 @@ func TestExtractFileText(t *testing.T) {
 // testDrive is the server's state pointed at the fake, for what a tool call cannot reach: a call
 // cancelled half-way (the go-sdk's streamable client does not cancel the server's handler).
 func testDrive(t *testing.T, f *googlefake.Drive) *drv {
-	svc, err := drive.NewService(t.Context(), option.WithHTTPClient(googlefake.Client()), option.WithEndpoint(f.URL+"/drive/v3/"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &drv{svc: svc, google: &googleserver.Account{}, log: slog.New(slog.DiscardHandler), maxReadChars: 20000, maxBytes: 50 << 20}
+	api := &googleserver.Account{HTTP: googlefake.Client(), Endpoint: f.URL + "/drive/v3/"}
+	return &drv{svc: gdrive.New(api), google: &googleserver.Account{}, log: slog.New(slog.DiscardHandler), maxReadChars: 20000, maxBytes: 50 << 20}
 }
 
 // A call cancelled while Drive exports the copy still deletes it before it returns.
@@ -153,7 +150,7 @@ func TestConvertCancelledDeletesCopy(t *testing.T) {
 			}
 			d := testDrive(t, f)
 			pdf, _, _ := f.File("pdf1")
-			text, _, err := d.convertText(ctx, &pdf)
+			text, _, err := d.convertText(ctx, &gdrive.File{ID: pdf.Id, Name: pdf.Name, MimeType: pdf.MimeType, Size: pdf.Size})
 			if err == nil || text != "" {
 				t.Errorf("cancelled conversion: %q, %v", text, err)
 			}

@@ -75,12 +75,12 @@ func newFakeDrive(t *testing.T) *googlefake.Drive {
 }
 
 // signIn writes a client JSON and a token file with the drive scope; it returns the flags that
-// point the server at them and at the fake.
+// point the server at them and at the fake (Drive, and Sheets and Docs on the same host).
 func signIn(t *testing.T, f *googlefake.Drive, scopes ...string) []string {
 	t.Helper()
 	if len(scopes) == 0 {
 		scopes = []string{"https://www.googleapis.com/auth/drive"}
 	}
 	args := googletest.SignIn(t, "http://127.0.0.1:1/token", time.Now().Add(time.Hour), scopes...)
-	return append(args, "--drive-endpoint", f.URL+"/drive/v3/")
+	return append(args, "--drive-endpoint", f.URL+"/drive/v3/", "--sheets-endpoint", f.URL+"/", "--docs-endpoint", f.URL+"/")
 }

@@ -3,13 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 
+	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/drive/v3"
-	"google.golang.org/api/googleapi"
 )
 
 // Google-native MIME types.
@@ -61,9 +62,9 @@ func kindOf(mime string) string {
 	return "file"
 }
 
-func toInfo(f *drive.File) fileInfo {
-	info := fileInfo{ID: f.Id, Name: f.Name, MimeType: f.MimeType, Kind: kindOf(f.MimeType), Size: f.Size, Modified: f.ModifiedTime,
-		Parents: f.Parents, DriveID: f.DriveId, Link: f.WebViewLink, Trashed: f.Trashed, Shared: f.Shared}
+func toInfo(f *gdrive.File) fileInfo {
+	info := fileInfo{ID: f.ID, Name: f.Name, MimeType: f.MimeType, Kind: kindOf(f.MimeType), Size: f.Size, Modified: f.ModifiedTime,
+		Parents: f.Parents, DriveID: f.DriveID, Link: f.WebViewLink, Trashed: f.Trashed, Shared: f.Shared}
 	for _, o := range f.Owners {
 		info.Owners = append(info.Owners, o.EmailAddress)
 	}
@@ -191,21 +192,21 @@ func buildQuery(q, kind string, trashed bool) (query string, fullText bool) {
 }
 
 func (d *drv) list(ctx context.Context, q string, size int64, token, order string) (filesOutput, error) {
-	call := d.svc.Files.List().Q(q).PageSize(size).Corpora("allDrives").IncludeItemsFromAllDrives(true).SupportsAllDrives(true).
-		Fields(googleapi.Field("nextPageToken,files(" + fileFields + ")")).Context(ctx)
+	params := allDrives(url.Values{"q": {q}, "pageSize": {strconv.FormatInt(size, 10)}, "corpora": {"allDrives"}, "includeItemsFromAllDrives": {"true"},
+		"fields": {"nextPageToken,files(" + fileFields + ")"}})
 	if order != "" {
-		call = call.OrderBy(order)
+		params.Set("orderBy", order)
 	}
 	if token != "" {
-		call = call.PageToken(token)
+		params.Set("pageToken", token)
 	}
-	res, err := call.Do()
+	res, err := d.svc.List(ctx, params)
 	if err != nil {
 		return filesOutput{}, d.fail(err, "folder or query")
 	}
 	out := filesOutput{Files: []fileInfo{}, Query: q, NextPageToken: res.NextPageToken}
-	for _, f := range res.Files {
-		out.Files = append(out.Files, toInfo(f))
+	for i := range res.Files {
+		out.Files = append(out.Files, toInfo(&res.Files[i]))
 	}
 	return out, nil
 }
@@ -229,9 +230,21 @@ func (d *drv) listFolder(ctx context.Context, _ *mcp.CallToolRequest, in listFol
 	return nil, out, err
 }
 
+// allDrives adds supportsAllDrives=true, which every call sends so that shared-drive files
+// are found.
+func allDrives(params url.Values) url.Values {
+	params.Set("supportsAllDrives", "true")
+	return params
+}
+
+// withFields is supportsAllDrives=true and the fields selector.
+func withFields(fields string) url.Values {
+	return allDrives(url.Values{"fields": {fields}})
+}
+
 // get reads a file's metadata.
-func (d *drv) get(ctx context.Context, id string) (*drive.File, error) {
-	f, err := d.svc.Files.Get(id).SupportsAllDrives(true).Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+func (d *drv) get(ctx context.Context, id string) (*gdrive.File, error) {
+	f, err := d.svc.Get(ctx, id, withFields(fileFields))
 	if err != nil {
 		return nil, d.fail(err, "file "+id)
 	}

@@ -1,24 +1,24 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"strings"
 
+	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
-	"google.golang.org/api/drive/v3"
-	"google.golang.org/api/googleapi"
-	"google.golang.org/api/option"
 )
 
-// drv is the server's state: the Drive client over the shared sign-in.
+// drv is the server's state: the Drive API over the shared sign-in.
 type drv struct {
-	svc          *drive.Service
+	svc          *gdrive.Client
 	google       *googleserver.Account
+	sheets       *googleserver.Account // the Sheets API on the same sign-in
+	docs         *googleserver.Account // the Docs API on the same sign-in
 	log          *slog.Logger
 	readOnly     bool
 	downloadsDir string
@@ -28,7 +28,7 @@ type drv struct {
 	maxBytes     int64
 }
 
-// newDrive validates the flags and builds the Drive client; no network is used.
+// newDrive validates the flags and connects the Drive API; no network is used.
 func newDrive(s *kit.Server, st *settings) (*drv, error) {
 	switch {
 	case st.maxReadChars < 1000 || st.maxReadChars > 200000:
@@ -40,9 +40,10 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 	if err != nil {
 		return nil, err
 	}
-	svc, err := drive.NewService(context.Background(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(acct.Endpoint))
-	if err != nil {
-		return nil, fmt.Errorf("drive client: %w", err)
+	for flag, u := range map[string]string{"sheets-endpoint": st.sheetsEndpoint, "docs-endpoint": st.docsEndpoint} {
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			return nil, fmt.Errorf("--%s %q: give an http(s) URL", flag, u)
+		}
 	}
 	downloads := st.downloadsDir
 	if downloads == "" {
@@ -60,22 +61,22 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 			return nil, fmt.Errorf("--uploads-dir: %w", err)
 		}
 	}
-	return &drv{svc: svc, google: acct, log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
+	return &drv{svc: gdrive.New(acct), google: acct, sheets: acct.For(sheetsProduct, st.sheetsEndpoint), docs: acct.For(docsProduct, st.docsEndpoint), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
 		maxReadChars: st.maxReadChars, maxBytes: int64(st.maxBytes)}, nil
 }
 
 // fail turns an error from a Drive call into the tool error the model sees; what names the
 // object for "not found".
 func (d *drv) fail(err error, what string) error {
-	var ge *googleapi.Error
+	var ge *googleserver.APIError
 	if errors.As(err, &ge) && ge.Code == http.StatusForbidden {
 		msg := ge.Message
 		switch {
-		case googleserver.HasReason(ge, "insufficientFilePermissions", "cannotModifyViewersCanCopyContent", "teamDrivesFolderMoveInNotSupported"):
+		case ge.HasReason("insufficientFilePermissions", "cannotModifyViewersCanCopyContent", "teamDrivesFolderMoveInNotSupported"):
 			return kit.Errorf(kit.CodeInvalidInput, "Google Drive refused: %s (your access to %s does not allow this)", msg, what)
-		case googleserver.HasReason(ge, "exportSizeLimitExceeded"):
+		case ge.HasReason("exportSizeLimitExceeded"):
 			return kit.Errorf(kit.CodeLimit, "%s is too large for Google to export (10 MB limit): download it with download_file in another format, e.g. pdf", what)
-		case googleserver.HasReason(ge, "storageQuotaExceeded"):
+		case ge.HasReason("storageQuotaExceeded"):
 			return kit.Errorf(kit.CodeLimit, "the Drive storage quota is full: free space, then try again")
 		}
 	}

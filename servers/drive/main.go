@@ -19,12 +19,14 @@ var product = googleserver.Product{Server: "drive", Name: "Google Drive", Endpoi
 
 // settings are the drive server's own flags.
 type settings struct {
-	google       googleserver.Flags
-	downloadsDir string
-	uploadsDir   string
-	allowPublic  bool
-	maxReadChars int
-	maxBytes     int
+	google         googleserver.Flags
+	sheetsEndpoint string
+	docsEndpoint   string
+	downloadsDir   string
+	uploadsDir     string
+	allowPublic    bool
+	maxReadChars   int
+	maxBytes       int
 }
 
 // spec describes the drive server.
@@ -37,6 +39,8 @@ func spec() kit.Spec {
 		Instructions: "Google Drive (My Drive and shared drives) for the signed-in account. Find files with search_files (plain words search full text; Drive query syntax such as \"name contains 'plan' and mimeType = 'application/vnd.google-apps.folder'\" is passed through), read them with read_file (Docs as Markdown, Sheets as CSV per sheet, Slides and PDFs as text). Sharing with anyone outside the named people is irreversible exposure: confirm with the user first.",
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
+			fs.StringVar(&st.sheetsEndpoint, "sheets-endpoint", sheetsProduct.Endpoint, "base URL of the Google Sheets API")
+			fs.StringVar(&st.docsEndpoint, "docs-endpoint", docsProduct.Endpoint, "base URL of the Google Docs API")
 			fs.StringVar(&st.downloadsDir, "downloads-dir", "", "where download_file saves files (default: STATE-DIR/downloads)")
 			fs.StringVar(&st.uploadsDir, "uploads-dir", "", "the only directory upload_file, create_file and update_file_content may read local files from (default: none; content then comes inline)")
 			fs.BoolVar(&st.allowPublic, "allow-public-sharing", false, "let share_file make files public (type anyone); refused otherwise")
@@ -53,6 +57,9 @@ func spec() kit.Spec {
 			addExtractTools(s, d)
 			addWriteTools(s, d)
 			addShareTools(s, d)
+			addCollabTools(s, d)
+			addSheetTools(s, d)
+			addDocTools(s, d)
 			return nil
 		},
 		Commands: map[string]kit.Command{"auth": oauth.Google.Command("drive", nil)},

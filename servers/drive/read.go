@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,9 +13,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/drive/v3"
 )
 
 type readInput struct {
@@ -108,8 +109,8 @@ func (d *drv) fetch(body io.Reader, what string) ([]byte, error) {
 }
 
 // export converts a Google file to mime.
-func (d *drv) export(ctx context.Context, f *drive.File, mime string) ([]byte, error) {
-	resp, err := d.svc.Files.Export(f.Id, mime).Context(ctx).Download()
+func (d *drv) export(ctx context.Context, f *gdrive.File, mime string) ([]byte, error) {
+	resp, err := d.svc.Export(ctx, f.ID, mime)
 	if err != nil {
 		return nil, d.fail(err, fmt.Sprintf("%q", f.Name))
 	}
@@ -118,11 +119,11 @@ func (d *drv) export(ctx context.Context, f *drive.File, mime string) ([]byte, e
 }
 
 // media downloads a stored file's bytes.
-func (d *drv) media(ctx context.Context, f *drive.File) ([]byte, error) {
+func (d *drv) media(ctx context.Context, f *gdrive.File) ([]byte, error) {
 	if f.Size > d.maxBytes {
 		return nil, kit.Errorf(kit.CodeLimit, "%q is %d bytes, over the %d-byte limit (--max-file-bytes)", f.Name, f.Size, d.maxBytes)
 	}
-	resp, err := d.svc.Files.Get(f.Id).SupportsAllDrives(true).Context(ctx).Download()
+	resp, err := d.svc.Media(ctx, f.ID, allDrives(url.Values{}))
 	if err != nil {
 		return nil, d.fail(err, fmt.Sprintf("%q", f.Name))
 	}
@@ -277,7 +278,7 @@ func (d *drv) download(ctx context.Context, _ *mcp.CallToolRequest, in downloadI
 	if safe == "" || safe == "." || safe == ".." {
 		safe = "file"
 	}
-	path := filepath.Join(d.downloadsDir, unsafeName.ReplaceAllString(f.Id, "_")+"-"+safe)
+	path := filepath.Join(d.downloadsDir, unsafeName.ReplaceAllString(f.ID, "_")+"-"+safe)
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		return nil, downloadOutput{}, kit.Errorf(kit.CodeUnavailable, "saving the file: %v", err)
 	}

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"strconv"
 	"strings"
 
+	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/drive/v3"
 )
 
 const permFields = "id,type,role,emailAddress,domain,displayName,deleted,permissionDetails(inherited,inheritedFrom)"
@@ -32,8 +34,8 @@ type permission struct {
 	Inherited bool   `json:"inherited,omitempty"`
 }
 
-func toPermission(p *drive.Permission) permission {
-	out := permission{ID: p.Id, Type: p.Type, Role: p.Role, Email: p.EmailAddress, Domain: p.Domain, Name: p.DisplayName}
+func toPermission(p *gdrive.Permission) permission {
+	out := permission{ID: p.ID, Type: p.Type, Role: p.Role, Email: p.EmailAddress, Domain: p.Domain, Name: p.DisplayName}
 	for _, d := range p.PermissionDetails {
 		if d.Inherited {
 			out.Inherited = true
@@ -94,7 +96,7 @@ func addShareTools(s *kit.Server, d *drv) {
 }
 
 func (d *drv) share(ctx context.Context, _ *mcp.CallToolRequest, in shareInput) (*mcp.CallToolResult, permissionOutput, error) {
-	p := &drive.Permission{Type: in.Type, Role: in.Role}
+	p := &gdrive.Permission{Type: in.Type, Role: in.Role}
 	notify := in.Notify
 	switch in.Type {
 	case "user", "group":
@@ -113,26 +115,22 @@ func (d *drv) share(ctx context.Context, _ *mcp.CallToolRequest, in shareInput) 
 		}
 		notify = false
 	}
-	call := d.svc.Permissions.Create(in.FileID, p).SupportsAllDrives(true).Fields(permFields).Context(ctx)
+	params := withFields(permFields)
 	if in.Type == "user" || in.Type == "group" {
-		call = call.SendNotificationEmail(notify)
+		params.Set("sendNotificationEmail", strconv.FormatBool(notify))
 		if notify && in.Message != "" {
-			call = call.EmailMessage(in.Message)
+			params.Set("emailMessage", in.Message)
 		}
 	}
-	got, err := call.Do()
+	got, err := d.svc.CreatePermission(ctx, in.FileID, p, params)
 	if err != nil {
 		return nil, permissionOutput{}, d.fail(err, "file "+in.FileID)
 	}
 	return nil, permissionOutput{FileID: in.FileID, Permission: toPermission(got), Action: "Shared"}, nil
 }
 
-func (d *drv) permissions(ctx context.Context, id string) ([]*drive.Permission, error) {
-	var all []*drive.Permission
-	err := d.svc.Permissions.List(id).SupportsAllDrives(true).PageSize(100).Fields("nextPageToken,permissions("+permFields+")").Pages(ctx, func(l *drive.PermissionList) error {
-		all = append(all, l.Permissions...)
-		return nil
-	})
+func (d *drv) permissions(ctx context.Context, id string) ([]gdrive.Permission, error) {
+	all, err := d.svc.Permissions(ctx, id, allDrives(url.Values{"pageSize": {"100"}, "fields": {"nextPageToken,permissions(" + permFields + ")"}}))
 	if err != nil {
 		return nil, d.fail(err, "file "+id)
 	}
@@ -145,8 +143,8 @@ func (d *drv) listPermissions(ctx context.Context, _ *mcp.CallToolRequest, in fi
 		return nil, listPermissionsOutput{}, err
 	}
 	out := listPermissionsOutput{FileID: in.FileID, Permissions: []permission{}}
-	for _, p := range perms {
-		out.Permissions = append(out.Permissions, toPermission(p))
+	for i := range perms {
+		out.Permissions = append(out.Permissions, toPermission(&perms[i]))
 	}
 	return nil, out, nil
 }
@@ -159,10 +157,10 @@ func (d *drv) removePermission(ctx context.Context, _ *mcp.CallToolRequest, in r
 	if err != nil {
 		return nil, permissionOutput{}, err
 	}
-	var hit *drive.Permission
-	for _, p := range perms {
-		if p.Id == in.PermissionID || in.Email != "" && strings.EqualFold(p.EmailAddress, in.Email) {
-			hit = p
+	var hit *gdrive.Permission
+	for i, p := range perms {
+		if p.ID == in.PermissionID || in.Email != "" && strings.EqualFold(p.EmailAddress, in.Email) {
+			hit = &perms[i]
 		}
 	}
 	if hit == nil {
@@ -171,8 +169,8 @@ func (d *drv) removePermission(ctx context.Context, _ *mcp.CallToolRequest, in r
 	if hit.Role == "owner" {
 		return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "the owner's access cannot be removed")
 	}
-	if err := d.svc.Permissions.Delete(in.FileID, hit.Id).SupportsAllDrives(true).Context(ctx).Do(); err != nil {
-		return nil, permissionOutput{}, d.fail(err, "permission "+hit.Id)
+	if err := d.svc.DeletePermission(ctx, in.FileID, hit.ID, allDrives(url.Values{})); err != nil {
+		return nil, permissionOutput{}, d.fail(err, "permission "+hit.ID)
 	}
 	return nil, permissionOutput{FileID: in.FileID, Permission: toPermission(hit), Action: "Removed"}, nil
 }

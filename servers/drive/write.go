@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -14,10 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/drive/v3"
-	"google.golang.org/api/googleapi"
 )
 
 type uploadInput struct {
@@ -186,8 +184,8 @@ func (d *drv) content(text, b64, path string) ([]byte, error) {
 }
 
 // put creates a file with media in a multipart upload.
-func (d *drv) put(ctx context.Context, name, folder, mimeType string, convert bool, data []byte) (*drive.File, error) {
-	meta := &drive.File{Name: name}
+func (d *drv) put(ctx context.Context, name, folder, mimeType string, convert bool, data []byte) (*gdrive.File, error) {
+	meta := &gdrive.File{Name: name}
 	if folder != "" {
 		meta.Parents = []string{folder}
 	}
@@ -198,8 +196,7 @@ func (d *drv) put(ctx context.Context, name, folder, mimeType string, convert bo
 		}
 		meta.MimeType = target
 	}
-	f, err := d.svc.Files.Create(meta).Media(bytes.NewReader(data), mediaOptions(mimeType, len(data))...).SupportsAllDrives(true).
-		Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	f, err := d.svc.Upload(ctx, meta, data, mimeType, withFields(fileFields))
 	if err != nil {
 		return nil, d.fail(err, "folder "+folder)
 	}
@@ -286,8 +283,7 @@ func (d *drv) updateContent(ctx context.Context, _ *mcp.CallToolRequest, in upda
 	default:
 		mt = cur.MimeType
 	}
-	f, err := d.svc.Files.Update(cur.Id, &drive.File{}).Media(bytes.NewReader(data), mediaOptions(mt, len(data))...).SupportsAllDrives(true).
-		Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	f, err := d.svc.UpdateContent(ctx, cur.ID, nil, data, mt, withFields(fileFields))
 	if err != nil {
 		return nil, fileOutput{}, d.fail(err, fmt.Sprintf("%q", cur.Name))
 	}
@@ -298,11 +294,11 @@ func (d *drv) createFolder(ctx context.Context, _ *mcp.CallToolRequest, in creat
 	if strings.TrimSpace(in.Name) == "" {
 		return nil, fileOutput{}, kit.Errorf(kit.CodeInvalidInput, "name is empty")
 	}
-	meta := &drive.File{Name: in.Name, MimeType: mimeFolder}
+	meta := &gdrive.File{Name: in.Name, MimeType: mimeFolder}
 	if in.ParentID != "" {
 		meta.Parents = []string{in.ParentID}
 	}
-	f, err := d.svc.Files.Create(meta).SupportsAllDrives(true).Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	f, err := d.svc.Create(ctx, meta, withFields(fileFields))
 	if err != nil {
 		return nil, fileOutput{}, d.fail(err, "folder "+in.ParentID)
 	}
@@ -314,8 +310,12 @@ func (d *drv) move(ctx context.Context, _ *mcp.CallToolRequest, in moveInput) (*
 	if err != nil {
 		return nil, fileOutput{}, err
 	}
-	f, err := d.svc.Files.Update(cur.Id, &drive.File{}).AddParents(in.FolderID).RemoveParents(strings.Join(cur.Parents, ",")).SupportsAllDrives(true).
-		Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	params := withFields(fileFields)
+	params.Set("addParents", in.FolderID)
+	if len(cur.Parents) > 0 {
+		params.Set("removeParents", strings.Join(cur.Parents, ","))
+	}
+	f, err := d.svc.Update(ctx, cur.ID, nil, params)
 	if err != nil {
 		return nil, fileOutput{}, d.fail(err, "folder "+in.FolderID)
 	}
@@ -326,7 +326,7 @@ func (d *drv) rename(ctx context.Context, _ *mcp.CallToolRequest, in renameInput
 	if strings.TrimSpace(in.NewName) == "" {
 		return nil, fileOutput{}, kit.Errorf(kit.CodeInvalidInput, "new_name is empty")
 	}
-	f, err := d.svc.Files.Update(in.FileID, &drive.File{Name: in.NewName}).SupportsAllDrives(true).Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	f, err := d.svc.Update(ctx, in.FileID, &gdrive.File{Name: in.NewName}, withFields(fileFields))
 	if err != nil {
 		return nil, fileOutput{}, d.fail(err, "file "+in.FileID)
 	}
@@ -334,11 +334,11 @@ func (d *drv) rename(ctx context.Context, _ *mcp.CallToolRequest, in renameInput
 }
 
 func (d *drv) copyFile(ctx context.Context, _ *mcp.CallToolRequest, in copyInput) (*mcp.CallToolResult, fileOutput, error) {
-	meta := &drive.File{Name: in.Name}
+	meta := &gdrive.File{Name: in.Name}
 	if in.FolderID != "" {
 		meta.Parents = []string{in.FolderID}
 	}
-	f, err := d.svc.Files.Copy(in.FileID, meta).SupportsAllDrives(true).Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+	f, err := d.svc.Copy(ctx, in.FileID, meta, withFields(fileFields))
 	if err != nil {
 		return nil, fileOutput{}, d.fail(err, "file "+in.FileID)
 	}
@@ -347,8 +347,10 @@ func (d *drv) copyFile(ctx context.Context, _ *mcp.CallToolRequest, in copyInput
 
 func (d *drv) trash(on bool) func(context.Context, *mcp.CallToolRequest, fileIDInput) (*mcp.CallToolResult, fileOutput, error) {
 	return func(ctx context.Context, _ *mcp.CallToolRequest, in fileIDInput) (*mcp.CallToolResult, fileOutput, error) {
-		f, err := d.svc.Files.Update(in.FileID, &drive.File{Trashed: on, ForceSendFields: []string{"Trashed"}}).SupportsAllDrives(true).
-			Fields(googleapi.Field(fileFields)).Context(ctx).Do()
+		patch := struct {
+			Trashed bool `json:"trashed"` // sent when false too: restoring says trashed=false
+		}{on}
+		f, err := d.svc.Update(ctx, in.FileID, patch, withFields(fileFields))
 		if err != nil {
 			return nil, fileOutput{}, d.fail(err, "file "+in.FileID)
 		}
@@ -358,15 +360,4 @@ func (d *drv) trash(on bool) func(context.Context, *mcp.CallToolRequest, fileIDI
 		}
 		return nil, fileOutput{fileInfo: toInfo(f), Action: action}, nil
 	}
-}
-
-// mediaOptions sends content under 8 MiB in one multipart request; larger content goes up in
-// resumable 16 MiB chunks. (The client's default buffers every upload in a fresh 16 MiB
-// chunk, which made a small upload allocate 16 MiB.)
-func mediaOptions(mimeType string, size int) []googleapi.MediaOption {
-	opts := []googleapi.MediaOption{googleapi.ContentType(mimeType)}
-	if size < 8<<20 {
-		opts = append(opts, googleapi.ChunkSize(0))
-	}
-	return opts
 }

@@ -12,11 +12,10 @@ import (
 
 	"github.com/jck411/mcp-servers/servers/notes/drivesync"
 	"github.com/jck411/mcp-servers/servers/notes/vault"
+	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/api/drive/v3"
-	"google.golang.org/api/option"
 )
 
 // product is the Drive API as the sync uses it, through the shared Google sign-in with the
@@ -64,11 +63,7 @@ func startSync(s *kit.Server, n *store, ss *syncSettings) error {
 	if err != nil {
 		return &kit.ConfigError{Err: err}
 	}
-	svc, err := drive.NewService(context.Background(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(acct.Endpoint))
-	if err != nil {
-		return fmt.Errorf("drive client: %w", err)
-	}
-	sy, err := drivesync.New(drivesync.NewRemote(svc), syncFolder{n}, drivesync.Options{
+	sy, err := drivesync.New(drivesync.NewRemote(gdrive.New(acct)), syncFolder{n}, drivesync.Options{
 		Folder:    ss.folder,
 		StateFile: filepath.Join(s.Config().StateDir, "notes-sync-drive.json"),
 		Interval:  ss.interval,

@@ -7,19 +7,13 @@ import (
 
 	"github.com/jck411/mcp-servers/servers/notes/drivesync"
 	"github.com/jck411/mcp-servers/servers/notes/drivesync/drivetest"
-	"google.golang.org/api/drive/v3"
-	"google.golang.org/api/option"
 )
 
 // benchSyncer is a syncer over the store and a fresh fake Drive.
 func benchSyncer(b *testing.B, n *store, state string) (*drivesync.Syncer, *drivetest.Fake) {
 	b.Helper()
 	fake := drivetest.New(b)
-	svc, err := drive.NewService(b.Context(), option.WithHTTPClient(fake.Client()), option.WithEndpoint(fake.Endpoint()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	sy, err := drivesync.New(drivesync.NewRemote(svc), syncFolder{n}, drivesync.Options{Folder: "Notes", StateFile: filepath.Join(state, "sync.json"), Interval: time.Hour})
+	sy, err := drivesync.New(drivesync.NewRemote(fake.API()), syncFolder{n}, drivesync.Options{Folder: "Notes", StateFile: filepath.Join(state, "sync.json"), Interval: time.Hour})
 	if err != nil {
 		b.Fatal(err)
 	}

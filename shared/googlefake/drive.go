@@ -3,6 +3,7 @@ package googlefake
 import (
 	"crypto/md5"
 	"encoding/hex"
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
@@ -16,8 +17,8 @@ import (
 const folderType = "application/vnd.google-apps.folder"
 
 // Drive is the Drive API v3 over HTTP: files (list with the query forms the servers send, get,
-// download, export, create, multipart and simple upload, update, move, copy, delete),
-// permissions and changes, with md5Checksum, size and version kept as Drive keeps them and a
+// download, export, create, multipart, resumable and simple upload, update, move, copy,
+// delete), permissions, changes, shared drives and comments with replies, with md5Checksum, size and version kept as Drive keeps them and a
 // change log. Like Google it answers 404 for a shared-drive item unless the call says
 // supportsAllDrives=true. Its methods also act as another device editing the same Drive.
 type Drive struct {
@@ -35,6 +36,18 @@ type Drive struct {
 	drives  map[string]bool // shared drive ids
 	hidden  map[string]bool // left out of listings, as Drive's search does for a while
 	changes []change
+	uploads map[string]upload // open resumable upload sessions by upload_id
+	names   map[string]string // shared drive id → name, for drives.list
+	notes   map[string][]*drive.Comment
+	books   map[string]*book // Sheets API state by spreadsheet (file) id
+	docs    map[string]*doc  // Docs API state by document (file) id
+}
+
+// upload is an open resumable upload session: the file it updates ("" to create one) and the
+// request that opened it, with the metadata.
+type upload struct {
+	fileID string
+	open   Request
 }
 
 type change struct {
@@ -46,7 +59,9 @@ type change struct {
 // URL+"/drive/v3/".
 func NewDrive(t testing.TB) *Drive {
 	d := &Drive{Server: newServer(t, "Drive"), files: map[string]*drive.File{}, content: map[string][]byte{}, exports: map[string][]byte{},
-		ocr: map[string][]byte{}, perms: map[string][]*drive.Permission{}, drives: map[string]bool{}, hidden: map[string]bool{}}
+		ocr: map[string][]byte{}, perms: map[string][]*drive.Permission{}, drives: map[string]bool{}, hidden: map[string]bool{},
+		uploads: map[string]upload{}, names: map[string]string{}, notes: map[string][]*drive.Comment{},
+		books: map[string]*book{}, docs: map[string]*doc{}}
 	const base = "/drive/v3"
 	d.handle("GET "+base+"/files", d.list)
 	d.handle("GET "+base+"/files/{id}", d.get)
@@ -55,6 +70,8 @@ func NewDrive(t testing.TB) *Drive {
 	d.handle("POST /upload"+base+"/files", d.create)
 	d.handle("PATCH "+base+"/files/{id}", d.update)
 	d.handle("PATCH /upload"+base+"/files/{id}", d.update)
+	d.handle("PUT /upload"+base+"/files", d.resume)
+	d.handle("PUT /upload"+base+"/files/{id}", d.resume)
 	d.handle("POST "+base+"/files/{id}/copy", d.copy)
 	d.handle("DELETE "+base+"/files/{id}", func(w http.ResponseWriter, r *http.Request, rq Request) {
 		if d.reachable(w, rq, r.PathValue("id")) == nil {
@@ -90,7 +107,104 @@ func NewDrive(t testing.TB) *Drive {
 		WriteJSON(w, &drive.StartPageToken{StartPageToken: strconv.Itoa(len(d.changes))})
 	})
 	d.handle("GET "+base+"/changes", d.changeList)
+	d.handle("GET "+base+"/drives", d.driveList)
+	d.handle("GET "+base+"/files/{id}/comments", d.commentList)
+	d.handle("POST "+base+"/files/{id}/comments/{cid}/replies", d.reply)
+	d.sheetRoutes()
+	d.docRoutes()
 	return d
+}
+
+// driveList is drives.list: the shared drives AddSharedDrive made, pageSize 1 to 100.
+func (d *Drive) driveList(w http.ResponseWriter, r *http.Request, _ Request) {
+	q := r.URL.Query()
+	if n, err := strconv.Atoi(q.Get("pageSize")); q.Has("pageSize") && (err != nil || n < 1 || n > 100) {
+		WriteError(w, http.StatusBadRequest, "Invalid value '"+q.Get("pageSize")+"'. Values must be within the range: [1, 100]", "invalid")
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ids := slices.Sorted(maps.Keys(d.names))
+	start, end, next := page(q, "pageSize", 10, len(ids))
+	out := &drive.DriveList{Drives: []*drive.Drive{}, NextPageToken: next}
+	for _, id := range ids[start:end] {
+		out.Drives = append(out.Drives, &drive.Drive{Id: id, Name: d.names[id], Kind: "drive#drive"})
+	}
+	WriteJSON(w, out)
+}
+
+// commented is the file id for the comments API, which takes no supportsAllDrives (it
+// reaches shared-drive files without it), or nil after answering 404.
+func (d *Drive) commented(w http.ResponseWriter, id string) *drive.File {
+	d.mu.Lock()
+	file := d.files[id]
+	d.mu.Unlock()
+	if file == nil {
+		notFound(w, "File not found: "+id+".")
+	}
+	return file
+}
+
+// requireFields answers 400 as Drive does for comment and reply calls without fields.
+func requireFields(w http.ResponseWriter, rq Request) bool {
+	if rq.Query.Get("fields") != "" {
+		return true
+	}
+	WriteError(w, http.StatusBadRequest, "The 'fields' parameter is required for this operation.", "required")
+	return false
+}
+
+// commentList is comments.list: deleted comments only with includeDeleted=true.
+func (d *Drive) commentList(w http.ResponseWriter, r *http.Request, rq Request) {
+	if d.commented(w, r.PathValue("id")) == nil || !requireFields(w, rq) {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var live []*drive.Comment
+	for _, c := range d.notes[r.PathValue("id")] {
+		if !c.Deleted || rq.Query.Get("includeDeleted") == "true" {
+			live = append(live, c)
+		}
+	}
+	start, end, next := page(rq.Query, "pageSize", 20, len(live))
+	WriteJSON(w, &drive.CommentList{Comments: append([]*drive.Comment{}, live[start:end]...), NextPageToken: next})
+}
+
+// reply is replies.create: content, or an action (resolve, reopen) that sets the comment's
+// resolved state.
+func (d *Drive) reply(w http.ResponseWriter, r *http.Request, rq Request) {
+	if d.commented(w, r.PathValue("id")) == nil || !requireFields(w, rq) {
+		return
+	}
+	var in drive.Reply
+	_ = rq.Decode(&in)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var c *drive.Comment
+	for _, cand := range d.notes[r.PathValue("id")] {
+		if cand.Id == r.PathValue("cid") && !cand.Deleted {
+			c = cand
+		}
+	}
+	switch {
+	case c == nil:
+		notFound(w, "Comment not found: "+r.PathValue("cid")+".")
+		return
+	case in.Content == "" && in.Action == "":
+		WriteError(w, http.StatusBadRequest, "Required: content.", "required")
+		return
+	case in.Action != "" && in.Action != "resolve" && in.Action != "reopen":
+		WriteError(w, http.StatusBadRequest, "Invalid value for: action", "invalid")
+		return
+	}
+	reply := &drive.Reply{Id: d.newID("reply"), Content: in.Content, Action: in.Action, CreatedTime: "2026-03-02T12:00:00.000Z",
+		Author: &drive.User{DisplayName: "Ada", EmailAddress: "ada@example.com", Me: true}}
+	c.Replies = append(c.Replies, reply)
+	if in.Action != "" {
+		c.Resolved = in.Action == "resolve"
+	}
+	WriteJSON(w, reply)
 }
 
 var (
@@ -199,7 +313,47 @@ func (d *Drive) export(w http.ResponseWriter, r *http.Request, _ Request) {
 	_, _ = w.Write(data)
 }
 
+// openUpload answers a request with uploadType=resumable with the session's URL in Location,
+// as Drive does; the content follows in a PUT there (resume).
+func (d *Drive) openUpload(w http.ResponseWriter, fileID string, rq Request) {
+	d.mu.Lock()
+	sid := d.newID("upload")
+	d.uploads[sid] = upload{fileID: fileID, open: rq}
+	d.mu.Unlock()
+	w.Header().Set("Location", d.URL+rq.Path+"?uploadType=resumable&upload_id="+sid)
+	w.WriteHeader(http.StatusOK)
+}
+
+// resume takes the content of a resumable upload and creates or updates the file with the
+// metadata that opened the session.
+func (d *Drive) resume(w http.ResponseWriter, r *http.Request, rq Request) {
+	sid := r.URL.Query().Get("upload_id")
+	d.mu.Lock()
+	up, ok := d.uploads[sid]
+	delete(d.uploads, sid)
+	d.mu.Unlock()
+	if !ok {
+		notFound(w, "No upload session "+sid+".")
+		return
+	}
+	full := up.open
+	full.Media, full.MediaType = rq.Media, up.open.UploadType
+	if full.Media == nil {
+		full.Media = []byte{}
+	}
+	if up.fileID == "" {
+		d.create(w, r, full)
+		return
+	}
+	d.updateFile(w, up.fileID, full)
+}
+
 func (d *Drive) create(w http.ResponseWriter, _ *http.Request, rq Request) {
+	if rq.Query.Get("uploadType") == "resumable" && rq.Media == nil {
+		d.allDrives(rq)
+		d.openUpload(w, "", rq)
+		return
+	}
 	d.allDrives(rq)
 	var file drive.File
 	_ = rq.Decode(&file)
@@ -228,7 +382,18 @@ func (d *Drive) create(w http.ResponseWriter, _ *http.Request, rq Request) {
 }
 
 func (d *Drive) update(w http.ResponseWriter, r *http.Request, rq Request) {
-	file := d.reachable(w, rq, r.PathValue("id"))
+	if rq.Query.Get("uploadType") == "resumable" && rq.Media == nil {
+		if d.reachable(w, rq, r.PathValue("id")) != nil {
+			d.openUpload(w, r.PathValue("id"), rq)
+		}
+		return
+	}
+	d.updateFile(w, r.PathValue("id"), rq)
+}
+
+// updateFile patches the file id's metadata, parents and content as rq says.
+func (d *Drive) updateFile(w http.ResponseWriter, id string, rq Request) {
+	file := d.reachable(w, rq, id)
 	if file == nil {
 		return
 	}
@@ -357,6 +522,32 @@ func (d *Drive) SetExport(id, mimeType string, data []byte) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.exports[id+"|"+mimeType] = data
+}
+
+// AddSharedDrive makes a shared drive known by id and name, as drives.list lists it.
+func (d *Drive) AddSharedDrive(id, name string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.drives[id], d.names[id] = true, name
+}
+
+// SetComments sets the file id's comments.
+func (d *Drive) SetComments(id string, comments ...*drive.Comment) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.notes[id] = comments
+}
+
+// Comment returns a copy of the file id's comment cid.
+func (d *Drive) Comment(id, cid string) (drive.Comment, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, c := range d.notes[id] {
+		if c.Id == cid {
+			return *c, true
+		}
+	}
+	return drive.Comment{}, false
 }
 
 // SetOCR sets the text a Google Docs copy of the file id holds, as Drive's OCR makes it.

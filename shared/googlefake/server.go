@@ -30,6 +30,7 @@ type Request struct {
 	Media        []byte         // the media part of an upload
 	MediaType    string
 	ContentType  string
+	UploadType   string // X-Upload-Content-Type: the content type a resumable upload announces
 	Auth         string // the Authorization header: which account's token it came with
 }
 
@@ -120,7 +121,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 // record keeps a request, splitting an upload into its metadata and media.
 func (s *Server) record(r *http.Request, pattern string) Request {
 	rq := Request{Method: r.Method, Path: r.URL.Path, Pattern: pattern, Query: r.URL.Query(), Body: map[string]any{}, ContentType: r.Header.Get("Content-Type"),
-		Auth: r.Header.Get("Authorization")}
+		UploadType: r.Header.Get("X-Upload-Content-Type"), Auth: r.Header.Get("Authorization")}
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
 		s.t.Errorf("fake %s: read body: %v", s.name, err)

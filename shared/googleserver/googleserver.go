@@ -61,12 +61,18 @@ type Account struct {
 	Endpoint string       // the API's base URL, ending in "/"
 	ReadOnly bool         // the server runs with --read-only
 	product  Product
+	signins  *signins // shared with the accounts For returns
+}
+
+// signins are the server's open sign-ins, one per account label.
+type signins struct {
+	server   string      // names the login command: gmail
 	files    oauth.Files // the default account's token file, and the OAuth client
-	fix      string      // the login command: "gmail auth login --read-only"
+	readOnly bool
 	conc     int
 
-	mu      sync.Mutex
-	signins map[string]*signin // by label, opened on first use
+	mu     sync.Mutex
+	labels map[string]*signin // opened on first use
 }
 
 // signin is one account's token source and its authorized transport.
@@ -103,11 +109,9 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 		Endpoint: strings.TrimSuffix(f.Endpoint, "/") + "/",
 		ReadOnly: cfg.ReadOnly,
 		product:  p,
-		files:    files,
-		conc:     f.Concurrent,
-		signins:  map[string]*signin{},
+		signins:  &signins{server: p.Server, files: files, readOnly: cfg.ReadOnly, conc: f.Concurrent, labels: map[string]*signin{}},
 	}
-	if si := a.signin(oauth.DefaultAccount); si.src.ClientErr() != nil {
+	if si := a.signins.open(oauth.DefaultAccount); si.src.ClientErr() != nil {
 		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", si.src.ClientErr().Error())
 	}
 	a.HTTP = &http.Client{Transport: s.Metrics().Upstream(p.service(), roundTripper(a.roundTrip))} // mcp_upstream_* metrics
@@ -122,6 +126,16 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	return a, nil
 }
 
+// For is the same sign-ins and HTTP client calling another Google API (the drive server's
+// Sheets and Docs calls): p names that API in errors, endpoint is its base URL. Upstream
+// metrics still count its calls under the account's own service.
+func (a *Account) For(p Product, endpoint string) *Account {
+	b := *a
+	b.product = p
+	b.Endpoint = strings.TrimSuffix(endpoint, "/") + "/"
+	return &b
+}
+
 // roundTripper adapts a function to http.RoundTripper.
 type roundTripper func(*http.Request) (*http.Response, error)
 
@@ -129,27 +143,27 @@ func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { retur
 
 // roundTrip sends the request as the account its context names.
 func (a *Account) roundTrip(req *http.Request) (*http.Response, error) {
-	return a.signin(a.Label(req.Context())).rt.RoundTrip(req)
+	return a.signins.open(a.Label(req.Context())).rt.RoundTrip(req)
 }
 
-// signin returns the account's token source and transport, opening them on first use.
-func (a *Account) signin(label string) *signin {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if si, ok := a.signins[label]; ok {
+// open returns the account's token source and transport, opening them on first use.
+func (ss *signins) open(label string) *signin {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if si, ok := ss.labels[label]; ok {
 		return si
 	}
-	fix := a.product.Server + " auth login"
+	fix := ss.server + " auth login"
 	if label != oauth.DefaultAccount {
 		fix += " --account " + label
 	}
-	if a.ReadOnly {
+	if ss.readOnly {
 		fix += " --read-only"
 	}
-	files := oauth.Files{Token: oauth.AccountFile(a.files.Token, label), Client: a.files.Client}
-	src := oauth.NewSource(oauth.Google, oauth.SourceOptions{Files: files, Fix: fix, Service: a.product.Server, ReadOnly: a.ReadOnly})
-	si := &signin{src: src, rt: src.HTTPClient(a.conc, nil).Transport}
-	a.signins[label] = si
+	files := oauth.Files{Token: oauth.AccountFile(ss.files.Token, label), Client: ss.files.Client}
+	src := oauth.NewSource(oauth.Google, oauth.SourceOptions{Files: files, Fix: fix, Service: ss.server, ReadOnly: ss.readOnly})
+	si := &signin{src: src, rt: src.HTTPClient(ss.conc, nil).Transport}
+	ss.labels[label] = si
 	return si
 }
 
@@ -160,7 +174,7 @@ func (a *Account) Label(ctx context.Context) string {
 	if l, ok := ctx.Value(accountKey{}).(string); ok && l != "" {
 		return l
 	}
-	if _, err := os.Lstat(a.files.Token); err == nil {
+	if _, err := os.Lstat(a.signins.files.Token); err == nil {
 		return oauth.DefaultAccount
 	}
 	if list, err := a.Accounts(); err == nil && len(list) > 0 {
@@ -170,7 +184,7 @@ func (a *Account) Label(ctx context.Context) string {
 }
 
 // Accounts lists the signed-in accounts' labels: "default" first when token.json exists.
-func (a *Account) Accounts() ([]string, error) { return oauth.Accounts(a.files.Token) }
+func (a *Account) Accounts() ([]string, error) { return oauth.Accounts(a.signins.files.Token) }
 
 // bind checks the tool's account argument against the accounts signed in now.
 func (a *Account) bind(ctx context.Context, v any) (context.Context, error) {
@@ -184,9 +198,9 @@ func (a *Account) bind(ctx context.Context, v any) (context.Context, error) {
 		if len(list) > 0 {
 			signed = strings.Join(list, ", ")
 		}
-		login := a.product.Server + " auth login --account " + label
+		login := a.signins.server + " auth login --account " + label
 		if label == oauth.DefaultAccount {
-			login = a.product.Server + " auth login"
+			login = a.signins.server + " auth login"
 		}
 		return ctx, kit.Errorf(kit.CodeInvalidInput, "no Google account %q is signed in (signed in: %s); give one of those, or omit account for the default; to add it run `%s`", label, signed, login)
 	}
@@ -195,7 +209,7 @@ func (a *Account) bind(ctx context.Context, v any) (context.Context, error) {
 
 // Status is the sign-in state of the account ctx names (see Label), without calling Google.
 func (a *Account) Status(ctx context.Context) oauth.Status {
-	return a.signin(a.Label(ctx)).src.Status()
+	return a.signins.open(a.Label(ctx)).src.Status()
 }
 
 // Health reports the sign-in of the account ctx names: missing or expiring warn (the server is
@@ -229,7 +243,7 @@ func (a *Account) HealthChecks(context.Context) map[string]health.Result {
 	out := make(map[string]health.Result, len(list))
 	usable := false
 	for _, label := range list {
-		st := a.signin(label).src.Status()
+		st := a.signins.open(label).src.Status()
 		usable = usable || st.Usable()
 		out[checkName(label)] = result(st)
 	}

@@ -140,11 +140,78 @@ func TestREST(t *testing.T) {
 	}
 	if resp, err = acct.Download(ctx, "files/none", nil); err == nil {
 		resp.Body.Close()
+		t.Error("Download of a missing file answered")
 	}
 	err2 := acct.Do(ctx, "GET", "files/none", nil, nil, nil)
 	for _, e := range []error{err, err2} {
 		if !IsStatus(e, 404) || !strings.Contains(acct.Fail(e, "file none").Error(), "file none not found") {
 			t.Errorf("missing file: %v", e)
 		}
+	}
+}
+
+// TestUploadResumable: the metadata opens a session (with the content's type and length in
+// X-Upload-Content-*), the content goes in one PUT to the session URL, and a session answer
+// without Location is an error.
+func TestUploadResumable(t *testing.T) {
+	t.Parallel()
+	var api *httptest.Server
+	api = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == "PATCH" && r.URL.Path == "/upload/drive/v3/files/f1" && r.URL.Query().Get("uploadType") == "resumable":
+			var meta struct{ Name string }
+			if err := json.NewDecoder(r.Body).Decode(&meta); err != nil || r.Header.Get("X-Upload-Content-Type") != "text/plain" || r.Header.Get("X-Upload-Content-Length") != "5" {
+				http.Error(w, "bad session request", 400)
+				return
+			}
+			if meta.Name == "no-session" {
+				return
+			}
+			w.Header().Set("Location", api.URL+"/upload/drive/v3/files/f1?uploadType=resumable&upload_id=s1&name="+meta.Name)
+		case r.Method == "PUT" && r.URL.Query().Get("upload_id") == "s1" && r.Header.Get("Authorization") == "Bearer live-token":
+			data, _ := io.ReadAll(r.Body)
+			_ = json.NewEncoder(w).Encode(map[string]string{"id": "f1", "name": r.URL.Query().Get("name") + ":" + r.Header.Get("Content-Type") + ":" + string(data)})
+		default:
+			http.Error(w, "unexpected "+r.Method+" "+r.URL.String(), 400)
+		}
+	}))
+	defer api.Close()
+	acct := restAccount(t, api, "/drive/v3/")
+	var got struct{ ID, Name string }
+	err := acct.UploadResumable(t.Context(), "PATCH", "/upload/drive/v3/files/f1", url.Values{"fields": {"id"}}, map[string]string{"name": "big"}, []byte("hello"), "text/plain", &got)
+	if err != nil || got.ID != "f1" || got.Name != "big:text/plain:hello" {
+		t.Errorf("UploadResumable = %+v, %v", got, err)
+	}
+	err = acct.UploadResumable(t.Context(), "PATCH", "/upload/drive/v3/files/f1", nil, map[string]string{"name": "no-session"}, []byte("hello"), "text/plain", nil)
+	if err == nil || !strings.Contains(err.Error(), "no upload session") {
+		t.Errorf("without Location: %v", err)
+	}
+}
+
+// TestFor: an account for another API shares the sign-in, calls that API's endpoint and names
+// it in errors.
+func TestFor(t *testing.T) {
+	t.Parallel()
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v4/spreadsheets/s1" && r.Header.Get("Authorization") == "Bearer live-token" {
+			_, _ = io.WriteString(w, `{"spreadsheetId":"s1"}`)
+			return
+		}
+		w.WriteHeader(400)
+		_, _ = io.WriteString(w, `{"error":{"code":400,"message":"Unable to parse range: X"}}`)
+	}))
+	defer api.Close()
+	drive := restAccount(t, api, "/drive/v3/")
+	sheets := drive.For(Product{Server: "drive", Name: "Google Sheets", EndpointFlag: "sheets-endpoint"}, api.URL)
+	var got struct{ SpreadsheetID string }
+	if err := sheets.Do(t.Context(), "GET", "v4/spreadsheets/s1", nil, nil, &got); err != nil || got.SpreadsheetID != "s1" {
+		t.Errorf("Do = %+v, %v", got, err)
+	}
+	err := sheets.Do(t.Context(), "GET", "v4/spreadsheets/s2", nil, nil, nil)
+	if msg := sheets.Fail(err, "spreadsheet s2").Error(); !strings.Contains(msg, "Google Sheets refused the request: Unable to parse range: X") {
+		t.Errorf("Fail = %q", msg)
+	}
+	if drive.Endpoint != api.URL+"/drive/v3/" || sheets.signins != drive.signins || sheets.HTTP != drive.HTTP {
+		t.Errorf("drive endpoint %q changed or sign-in not shared", drive.Endpoint)
 	}
 }

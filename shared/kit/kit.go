@@ -24,6 +24,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/memtrim"
 	"github.com/jck411/mcp-servers/shared/metrics"
 	"github.com/jck411/mcp-servers/shared/resource"
 	"github.com/jck411/mcp-servers/shared/sdnotify"
@@ -66,7 +67,7 @@ type Server struct {
 	closers  []func()
 	tasks    []func(context.Context)
 	notify   string // $NOTIFY_SOCKET, when systemd supervises the server
-	memory   *memoryTrimmer
+	memory   *memtrim.Trimmer
 }
 
 // New builds a server from its spec and configuration; logs go to logOut.
@@ -86,7 +87,7 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		tools:    map[string]Tool{},
 		outputs:  map[reflect.Type]outputSchema{},
 		declared: map[string]bool{},
-		memory:   newMemoryTrimmer(log),
+		memory:   memtrim.New(log),
 	}
 	s.health = health.NewRegistry(spec.Name, version, func() int { return len(s.tools) })
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
@@ -293,7 +294,7 @@ func (s *Server) Handler() (http.Handler, error) {
 	mux.Handle("/", http.NotFoundHandler())
 	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
 	hosts.Refused = s.metrics.Refused
-	return s.memory.track(guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux))), nil
+	return s.memory.Track(guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux))), nil
 }
 
 // toolInfo reports whether a tool is offered and whether it changes nothing.
@@ -341,7 +342,7 @@ func (s *Server) serve(ctx context.Context, ln net.Listener, h http.Handler) err
 	}
 	tctx, stopTrim := context.WithCancel(ctx)
 	defer stopTrim()
-	go s.memory.run(tctx, IdleTrim)
+	go s.memory.Run(tctx, memtrim.Period)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)

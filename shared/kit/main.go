@@ -76,7 +76,7 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 	case cfg.Transport == config.TransportStdio:
 		s.StartBackground()
 		// Building the tools' schemas leaves garbage that GOGC=800 would keep resident; over HTTP
-		// the memory trimmer (memory.go) returns it, here one collection beside the first requests.
+		// shared/memtrim returns it, here one collection beside the first requests.
 		go debug.FreeOSMemory()
 		if err := s.RunStdio(ctx); err != nil {
 			s.log.Error("stdio transport failed", "error", err.Error())

@@ -12,7 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -23,6 +22,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/jck411/mcp-servers/scripts/internal/proc"
 )
 
 func main() {
@@ -100,7 +101,7 @@ func startup(path string, n int) ([]time.Duration, int64, error) {
 	var times []time.Duration
 	var rss int64
 	for i := range n {
-		port, err := freePort()
+		port, err := proc.FreePort()
 		if err != nil {
 			return nil, 0, err
 		}
@@ -122,7 +123,7 @@ func startup(path string, n int) ([]time.Duration, int64, error) {
 		took := time.Since(begin)
 		if i == n-1 {
 			time.Sleep(500 * time.Millisecond)
-			rss, _ = readRSS(cmd.Process.Pid)
+			rss, _ = proc.RSS(cmd.Process.Pid)
 		}
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
@@ -168,7 +169,7 @@ type target struct {
 // startTarget starts a target process (PORT or ADDR in argv is replaced; env nil means this
 // process's environment), waits until it answers body and warms it up.
 func startTarget(argv, env []string, body []byte, clients int) (*target, error) {
-	port, err := freePort()
+	port, err := proc.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +199,7 @@ func (t *target) stop() { _ = t.cmd.Process.Kill(); _ = t.cmd.Wait() }
 // run loads the target with clients concurrent loops for d and adds up its calls and CPU time
 // (user+system of the process, from /proc).
 func (t *target) run(body []byte, clients int, d time.Duration) error {
-	cpu0, err := readCPU(t.cmd.Process.Pid)
+	cpu0, err := proc.CPU(t.cmd.Process.Pid)
 	if err != nil {
 		return err
 	}
@@ -206,7 +207,7 @@ func (t *target) run(body []byte, clients int, d time.Duration) error {
 	if err != nil {
 		return err
 	}
-	cpu1, err := readCPU(t.cmd.Process.Pid)
+	cpu1, err := proc.CPU(t.cmd.Process.Pid)
 	if err != nil {
 		return err
 	}
@@ -218,7 +219,7 @@ func (t *target) run(body []byte, clients int, d time.Duration) error {
 
 // result sums up the slices run so far, with the RSS the process has now.
 func (t *target) result() (result, error) {
-	rss, err := readRSS(t.cmd.Process.Pid)
+	rss, err := proc.RSS(t.cmd.Process.Pid)
 	if err != nil {
 		return result{}, err
 	}
@@ -360,47 +361,4 @@ func serveFloor(addr string) {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		os.Exit(1)
 	}
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
-// readCPU returns user+system CPU time of a process from /proc/PID/stat.
-func readCPU(pid int) (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// Fields after the ")" that closes the command name; utime and stime are fields 14 and 15.
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	utime, err1 := strconv.ParseInt(f[11], 10, 64)
-	stime, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("parse /proc/%d/stat", pid)
-	}
-	const ticks = 100 // USER_HZ on Linux
-	return time.Duration(utime+stime) * time.Second / ticks, nil
-}
-
-// readRSS returns the resident set size of a process in bytes.
-func readRSS(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
-			f := strings.Fields(line)
-			kb, err := strconv.ParseInt(f[1], 10, 64)
-			return kb * 1024, err
-		}
-	}
-	return 0, fmt.Errorf("no VmRSS for %d", pid)
 }

@@ -11,19 +11,18 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/jck411/mcp-servers/scripts/internal/proc"
 )
 
 func main() {
@@ -55,7 +54,7 @@ func main() {
 	}
 	time.Sleep(*quiet)
 	for _, s := range servers {
-		s.idle, s.err = readRSS(s.cmd.Process.Pid)
+		s.idle, s.err = proc.RSS(s.cmd.Process.Pid)
 	}
 	var wg sync.WaitGroup
 	for _, s := range servers {
@@ -69,7 +68,7 @@ func main() {
 	time.Sleep(*quiet)
 	for _, s := range servers {
 		if s.err == nil {
-			s.afterUse, s.err = readRSS(s.cmd.Process.Pid)
+			s.afterUse, s.err = proc.RSS(s.cmd.Process.Pid)
 		}
 	}
 	limit := int64(*maxMiB * (1 << 20))
@@ -107,7 +106,7 @@ type server struct {
 // start runs a server with only --port and --state-dir, with the environment a unit gives it
 // (no GOGC or GOMEMLIMIT from the caller), and waits until /healthz answers 200.
 func start(ctx context.Context, path string) (*server, error) {
-	port, err := freePort()
+	port, err := proc.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -189,31 +188,4 @@ func (s *server) load(ctx context.Context, n int) error {
 		}
 	}
 	return nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// readRSS returns a process's resident set size in bytes, from /proc.
-func readRSS(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("VmRSS %q: %w", rest, err)
-			}
-			return kb << 10, nil
-		}
-	}
-	return 0, errors.New("no VmRSS in /proc status")
 }

@@ -89,6 +89,9 @@ func loadServer(dir string) (Server, error) {
 		if err := readJSON(p, &t); err != nil {
 			return Server{}, err
 		}
+		if t.Bytes, err = compactSize(p); err != nil {
+			return Server{}, err
+		}
 		if t.Name+".json" != e.Name() {
 			return Server{}, fmt.Errorf("%s holds tool %q: run make toolsnaps", p, t.Name)
 		}
@@ -102,6 +105,20 @@ func loadServer(dir string) (Server, error) {
 	}
 	slices.SortFunc(s.Tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
 	return s, nil
+}
+
+// compactSize is the length of a JSON file's content without its indentation: the bytes the
+// definition takes in a tools/list answer.
+func compactSize(path string) (int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, fmt.Errorf("read the snapshot: %w", err)
+	}
+	var c bytes.Buffer
+	if err := json.Compact(&c, b); err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return c.Len(), nil
 }
 
 // readJSON decodes one JSON file into v.

@@ -37,7 +37,7 @@ func TestRender(t *testing.T) {
 	doc := string(Render([]Server{{
 		Server: "calculator", Port: 9003,
 		Tools: []Tool{{
-			Name: "evaluate", Description: "Evaluate a | b.",
+			Name: "evaluate", Description: "Evaluate a | b.", Bytes: 120,
 			Annotations: &Annotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 			InputSchema: Schema{Type: "object", Required: []string{"expression"}, Properties: map[string]Schema{
 				"expression": {Type: "string", Description: "what to evaluate", MinLength: ptr(1)},
@@ -49,11 +49,11 @@ func TestRender(t *testing.T) {
 				}}},
 			}},
 		}, {
-			Name: "wipe", Description: "Wipe.", Annotations: &Annotations{DestructiveHint: &yes, OpenWorldHint: &yes}, OnlyWith: "--danger on",
+			Name: "wipe", Description: "Wipe.", Annotations: &Annotations{DestructiveHint: &yes, OpenWorldHint: &yes}, OnlyWith: "--danger on", Bytes: 30,
 		}},
 	}}))
 	for _, want := range []string{
-		"| [calculator](#calculator) | 9003 | 2 |",
+		"| [calculator](#calculator) | 9003 | 2 | 150 |\n| all | | 2 | 150 |\n",
 		"| [`evaluate`](#evaluate) | Evaluate a \\| b. | RO I |",
 		"| [`wipe`](#wipe) | **Only with `--danger on`.** Wipe. | D OW |",
 		"### wipe\n\n**Only with `--danger on`.**\n\nWipe.\n\nNo arguments.",
@@ -155,6 +155,9 @@ func TestLoad(t *testing.T) {
 	if len(servers) != 2 || servers[0].Server != "calculator" || servers[1].Server != "notes" {
 		t.Fatalf("servers = %+v, want calculator then notes (by port)", servers)
 	}
+	if got, want := servers[0].Tools[0].Bytes, len(`{"name":"evaluate","description":"Math."}`); got != want {
+		t.Errorf("evaluate takes %d bytes, want %d (its snapshot as compact JSON)", got, want)
+	}
 	var names, marks []string
 	for _, tool := range servers[1].Tools {
 		names = append(names, tool.Name)
@@ -200,5 +203,18 @@ func TestLoad(t *testing.T) {
 	}
 	if _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no tool snapshots") {
 		t.Errorf("no servers: %v", err)
+	}
+}
+
+// TestBooleanSchema: an items schema of true (what jsonschema-go writes for []any) loads as
+// an empty schema instead of failing the whole reference.
+func TestBooleanSchema(t *testing.T) {
+	var s Schema
+	err := json.Unmarshal([]byte(`{"type":"array","items":{"type":["null","array"],"items":true},"minItems":1}`), &s)
+	if err != nil || s.Items == nil || s.Items.Items == nil || s.Items.Items.Type != nil || s.MinItems == nil || *s.MinItems != 1 {
+		t.Fatalf("Unmarshal = %+v, %v", s, err)
+	}
+	if got := typeName(s); got != "array of array of any" {
+		t.Errorf("typeName = %q", got)
 	}
 }

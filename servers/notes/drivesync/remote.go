@@ -1,7 +1,6 @@
 package drivesync
 
 import (
-	"bytes"
 	"context"
 	"crypto/md5"
 	"encoding/hex"
@@ -14,15 +13,15 @@ import (
 	"strings"
 
 	"github.com/jck411/mcp-servers/servers/notes/vault"
-	"google.golang.org/api/drive/v3"
-	"google.golang.org/api/googleapi"
+	"github.com/jck411/mcp-servers/shared/gdrive"
+	"github.com/jck411/mcp-servers/shared/googleserver"
 )
 
 // Drive names and markers.
 const (
 	propKey      = "mcpNotes" // the app property every synced file and folder carries
 	propRoot     = "root"     // its value on the notes folder itself; below it, the folder's id
-	mimeFolder   = "application/vnd.google-apps.folder"
+	mimeFolder   = gdrive.Folder
 	mimeMarkdown = "text/markdown"
 	// MaxNoteBytes is the largest Drive file the sync downloads as a note.
 	MaxNoteBytes = 10 << 20
@@ -42,11 +41,11 @@ func Sum(data []byte) string {
 // the files it created: every file and folder the sync creates carries an app property naming
 // the notes folder, so one query lists them all.
 type Remote struct {
-	svc *drive.Service
+	svc *gdrive.Client
 }
 
 // NewRemote wraps a Drive client.
-func NewRemote(svc *drive.Service) *Remote { return &Remote{svc: svc} }
+func NewRemote(svc *gdrive.Client) *Remote { return &Remote{svc: svc} }
 
 // Tree is one listing of the Drive folder.
 type Tree struct {
@@ -61,26 +60,28 @@ type Tree struct {
 // creates it in My Drive.
 func (r *Remote) Root(ctx context.Context, name string) (string, error) {
 	q := fmt.Sprintf("name = '%s' and mimeType = '%s' and appProperties has { key='%s' and value='%s' } and trashed = false", quote(name), mimeFolder, propKey, propRoot)
-	list, err := r.svc.Files.List().Q(q).Spaces("drive").OrderBy("createdTime").PageSize(10).Fields("files(id)").Context(ctx).Do()
+	list, err := r.svc.List(ctx, url.Values{"q": {q}, "spaces": {"drive"}, "orderBy": {"createdTime"}, "pageSize": {"10"}, "fields": {"files(id)"}})
 	if err != nil {
 		return "", fmt.Errorf("find the Drive folder %q: %w", name, plain(err))
 	}
 	if len(list.Files) > 0 {
-		return list.Files[0].Id, nil
+		return list.Files[0].ID, nil
 	}
-	f, err := r.svc.Files.Create(&drive.File{Name: name, MimeType: mimeFolder, AppProperties: map[string]string{propKey: propRoot}}).Fields("id").Context(ctx).Do()
+	f, err := r.svc.Create(ctx, &gdrive.File{Name: name, MimeType: mimeFolder, AppProperties: map[string]string{propKey: propRoot}}, fields("id"))
 	if err != nil {
 		return "", fmt.Errorf("create the Drive folder %q: %w", name, plain(err))
 	}
-	return f.Id, nil
+	return f.ID, nil
 }
+
+// fields is the fields selector alone.
+func fields(f string) url.Values { return url.Values{"fields": {f}} }
 
 // CheckRoot returns ErrRootGone when the notes folder is gone or in the trash.
 func (r *Remote) CheckRoot(ctx context.Context, id string) error {
-	f, err := r.svc.Files.Get(id).Fields("id, trashed").Context(ctx).Do()
-	var ge *googleapi.Error
+	f, err := r.svc.Get(ctx, id, fields("id, trashed"))
 	switch {
-	case errors.As(err, &ge) && ge.Code == http.StatusNotFound:
+	case googleserver.IsStatus(err, http.StatusNotFound):
 		return ErrRootGone
 	case err != nil:
 		return fmt.Errorf("check the Drive folder: %w", plain(err))
@@ -92,11 +93,11 @@ func (r *Remote) CheckRoot(ctx context.Context, id string) error {
 
 // StartToken is the changes page token for changes from now on.
 func (r *Remote) StartToken(ctx context.Context) (string, error) {
-	t, err := r.svc.Changes.GetStartPageToken().Context(ctx).Do()
+	t, err := r.svc.StartPageToken(ctx, nil)
 	if err != nil {
 		return "", fmt.Errorf("get the Drive changes token: %w", plain(err))
 	}
-	return t.StartPageToken, nil
+	return t, nil
 }
 
 // Changed counts the changes since token that may concern the notes folder under root (a file
@@ -105,17 +106,16 @@ func (r *Remote) StartToken(ctx context.Context) (string, error) {
 func (r *Remote) Changed(ctx context.Context, token, root string) (int, string, error) {
 	n := 0
 	for {
-		cl, err := r.svc.Changes.List(token).Spaces("drive").PageSize(1000).IncludeRemoved(true).
-			Fields("nextPageToken, newStartPageToken, changes(fileId, removed, file(appProperties))").Context(ctx).Do()
-		var ge *googleapi.Error
-		if errors.As(err, &ge) && (ge.Code == http.StatusNotFound || ge.Code == http.StatusBadRequest) {
+		cl, err := r.svc.Changes(ctx, token, url.Values{"spaces": {"drive"}, "pageSize": {"1000"}, "includeRemoved": {"true"},
+			"fields": {"nextPageToken, newStartPageToken, changes(fileId, removed, file(appProperties))"}})
+		if googleserver.IsStatus(err, http.StatusNotFound, http.StatusBadRequest) {
 			return 1, "", nil
 		}
 		if err != nil {
 			return 0, "", fmt.Errorf("list Drive changes: %w", plain(err))
 		}
 		for _, c := range cl.Changes {
-			if c.Removed || c.File == nil || c.File.AppProperties[propKey] == root || c.FileId == root {
+			if c.Removed || c.File == nil || c.File.AppProperties[propKey] == root || c.FileID == root {
 				n++
 			}
 		}
@@ -134,12 +134,11 @@ func (r *Remote) Changed(ctx context.Context, token, root string) (int, string, 
 // with an empty Path (so a rename there is not taken for a deletion) and counted as skipped.
 func (r *Remote) List(ctx context.Context, root string) (*Tree, error) {
 	q := fmt.Sprintf("appProperties has { key='%s' and value='%s' } and trashed = false", propKey, quote(root))
-	items := map[string]*drive.File{}
-	err := r.svc.Files.List().Q(q).Spaces("drive").PageSize(1000).
-		Fields("nextPageToken, files(id, name, mimeType, parents, md5Checksum, size)").
-		Pages(ctx, func(l *drive.FileList) error {
-			for _, f := range l.Files {
-				items[f.Id] = f
+	items := map[string]*gdrive.File{}
+	err := r.svc.ListAll(ctx, url.Values{"q": {q}, "spaces": {"drive"}, "pageSize": {"1000"}, "fields": {"nextPageToken, files(id, name, mimeType, parents, md5Checksum, size)"}},
+		func(files []gdrive.File) error {
+			for i := range files {
+				items[files[i].ID] = &files[i]
 			}
 			return nil
 		})
@@ -188,16 +187,16 @@ func (r *Remote) List(ctx context.Context, root string) (*Tree, error) {
 }
 
 // add puts a file found in the folder dir into the tree.
-func (t *Tree) add(f *drive.File, dir string) {
-	rf := RemoteFile{ID: f.Id, MD5: f.Md5Checksum, Size: f.Size}
+func (t *Tree) add(f *gdrive.File, dir string) {
+	rf := RemoteFile{ID: f.ID, MD5: f.MD5Checksum, Size: f.Size}
 	rel := path.Join(dir, f.Name)
-	if clean, err := vault.CleanPath(rel); err == nil && clean == rel && plainName(f.Name) && strings.HasSuffix(f.Name, vault.Ext) && f.Md5Checksum != "" {
+	if clean, err := vault.CleanPath(rel); err == nil && clean == rel && plainName(f.Name) && strings.HasSuffix(f.Name, vault.Ext) && f.MD5Checksum != "" {
 		rf.Path = rel
 	} else {
 		t.Skipped++
 	}
-	t.Files[f.Id] = rf
-	t.parents[f.Id] = f.Parents[0]
+	t.Files[f.ID] = rf
+	t.parents[f.ID] = f.Parents[0]
 }
 
 // Confirm looks up, one at a time, synced files a listing did not return: Drive's search can
@@ -209,10 +208,9 @@ func (r *Remote) Confirm(ctx context.Context, t *Tree, ids []string) error {
 	for p, id := range t.Folders {
 		dirs[id] = p
 	}
-	get := func(id string) (*drive.File, error) {
-		f, err := r.svc.Files.Get(id).Fields("id, name, mimeType, parents, md5Checksum, size, trashed, appProperties").Context(ctx).Do()
-		var ge *googleapi.Error
-		if errors.As(err, &ge) && ge.Code == http.StatusNotFound {
+	get := func(id string) (*gdrive.File, error) {
+		f, err := r.svc.Get(ctx, id, fields("id, name, mimeType, parents, md5Checksum, size, trashed, appProperties"))
+		if googleserver.IsStatus(err, http.StatusNotFound) {
 			return nil, nil
 		}
 		if err != nil {
@@ -272,7 +270,7 @@ func plainName(name string) bool {
 
 // Download reads a file's content, refusing more than MaxNoteBytes.
 func (r *Remote) Download(ctx context.Context, id string) ([]byte, error) {
-	resp, err := r.svc.Files.Get(id).Context(ctx).Download()
+	resp, err := r.svc.Media(ctx, id, nil)
 	if err != nil {
 		return nil, fmt.Errorf("download: %w", plain(err))
 	}
@@ -293,18 +291,18 @@ func (r *Remote) Create(ctx context.Context, t *Tree, rel string, data []byte) (
 	if err != nil {
 		return "", err
 	}
-	meta := &drive.File{Name: path.Base(rel), Parents: []string{parent}, MimeType: mimeMarkdown, AppProperties: map[string]string{propKey: t.Root}}
-	f, err := r.svc.Files.Create(meta).Media(bytes.NewReader(data), googleapi.ContentType(mimeMarkdown), googleapi.ChunkSize(0)).Fields("id").Context(ctx).Do()
+	meta := &gdrive.File{Name: path.Base(rel), Parents: []string{parent}, MimeType: mimeMarkdown, AppProperties: map[string]string{propKey: t.Root}}
+	f, err := r.svc.Upload(ctx, meta, data, mimeMarkdown, fields("id"))
 	if err != nil {
 		return "", fmt.Errorf("upload: %w", plain(err))
 	}
-	t.parents[f.Id] = parent
-	return f.Id, nil
+	t.parents[f.ID] = parent
+	return f.ID, nil
 }
 
 // Update replaces a file's content.
 func (r *Remote) Update(ctx context.Context, id string, data []byte) error {
-	_, err := r.svc.Files.Update(id, &drive.File{}).Media(bytes.NewReader(data), googleapi.ContentType(mimeMarkdown), googleapi.ChunkSize(0)).Fields("id").Context(ctx).Do()
+	_, err := r.svc.UpdateContent(ctx, id, nil, data, mimeMarkdown, fields("id"))
 	if err != nil {
 		return fmt.Errorf("upload: %w", plain(err))
 	}
@@ -317,14 +315,14 @@ func (r *Remote) Move(ctx context.Context, t *Tree, id, rel string) error {
 	if err != nil {
 		return err
 	}
-	call := r.svc.Files.Update(id, &drive.File{Name: path.Base(rel)}).Fields("id")
+	params := fields("id")
 	if old := t.parents[id]; old != parent {
-		call = call.AddParents(parent)
+		params.Set("addParents", parent)
 		if old != "" {
-			call = call.RemoveParents(old)
+			params.Set("removeParents", old)
 		}
 	}
-	if _, err := call.Context(ctx).Do(); err != nil {
+	if _, err := r.svc.Update(ctx, id, &gdrive.File{Name: path.Base(rel)}, params); err != nil {
 		return fmt.Errorf("rename on Drive: %w", plain(err))
 	}
 	t.parents[id] = parent
@@ -333,7 +331,7 @@ func (r *Remote) Move(ctx context.Context, t *Tree, id, rel string) error {
 
 // Trash moves a file to Drive's trash, where it can be restored for 30 days.
 func (r *Remote) Trash(ctx context.Context, id string) error {
-	if _, err := r.svc.Files.Update(id, &drive.File{Trashed: true}).Fields("id").Context(ctx).Do(); err != nil {
+	if _, err := r.svc.Update(ctx, id, &gdrive.File{Trashed: true}, fields("id")); err != nil {
 		return fmt.Errorf("move to Drive's trash: %w", plain(err))
 	}
 	return nil
@@ -348,13 +346,13 @@ func (r *Remote) folder(ctx context.Context, t *Tree, dir string) (string, error
 	if err != nil {
 		return "", err
 	}
-	meta := &drive.File{Name: path.Base(dir), MimeType: mimeFolder, Parents: []string{parent}, AppProperties: map[string]string{propKey: t.Root}}
-	f, err := r.svc.Files.Create(meta).Fields("id").Context(ctx).Do()
+	meta := &gdrive.File{Name: path.Base(dir), MimeType: mimeFolder, Parents: []string{parent}, AppProperties: map[string]string{propKey: t.Root}}
+	f, err := r.svc.Create(ctx, meta, fields("id"))
 	if err != nil {
 		return "", fmt.Errorf("create the Drive folder %s: %w", dir, plain(err))
 	}
-	t.Folders[dir] = f.Id
-	return f.Id, nil
+	t.Folders[dir] = f.ID
+	return f.ID, nil
 }
 
 // noteDir is the folder part of a note path, "" at the top.

@@ -5,17 +5,11 @@ import (
 	"testing"
 
 	"github.com/jck411/mcp-servers/servers/notes/drivesync/drivetest"
-	"google.golang.org/api/drive/v3"
-	"google.golang.org/api/option"
 )
 
 func newRemote(t *testing.T, fake *drivetest.Fake) *Remote {
 	t.Helper()
-	svc, err := drive.NewService(t.Context(), option.WithHTTPClient(fake.Client()), option.WithEndpoint(fake.Endpoint()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return NewRemote(svc)
+	return NewRemote(fake.API())
 }
 
 func TestRemoteRootAndList(t *testing.T) {

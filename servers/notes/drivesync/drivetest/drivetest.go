@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/googlefake"
+	"github.com/jck411/mcp-servers/shared/googleserver"
 	"google.golang.org/api/drive/v3"
 )
 
@@ -29,6 +31,11 @@ func (f *Fake) Client() *http.Client { return googlefake.Client() }
 
 // Endpoint is the API base URL to give the client.
 func (f *Fake) Endpoint() string { return f.URL + "/drive/v3/" }
+
+// API is a Drive client signed in to the fake.
+func (f *Fake) API() *gdrive.Client {
+	return gdrive.New(&googleserver.Account{HTTP: f.Client(), Endpoint: f.Endpoint()})
+}
 
 // Root is the id of the live notes folder named name, or "".
 func (f *Fake) Root(name string) string {

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package kit
+package memtrim
 
 // trimCode does nothing where the kernel's mappings cannot be read.
 func trimCode() error { return nil }

@@ -1,0 +1,42 @@
+package proc
+
+import (
+	"net"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+)
+
+func TestSelf(t *testing.T) {
+	pid := os.Getpid()
+	rss, err := RSS(pid)
+	if err != nil || rss < 1<<20 || rss > 4<<30 {
+		t.Errorf("RSS = %d, %v; want the test binary's few MiB", rss, err)
+	}
+	// Burn some CPU so the count moves.
+	start, err := CPU(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(100 * time.Millisecond); time.Now().Before(deadline); {
+	}
+	if end, err := CPU(pid); err != nil || end <= start {
+		t.Errorf("CPU %v then %v (%v): it did not grow", start, end, err)
+	}
+	if _, err := RSS(1 << 30); err == nil {
+		t.Error("RSS of a process that does not exist answered")
+	}
+}
+
+func TestFreePort(t *testing.T) {
+	port, err := FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		t.Fatalf("port %d is not free: %v", port, err)
+	}
+	ln.Close()
+}

@@ -1,0 +1,317 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/jck411/mcp-servers/shared/gdrive"
+	"github.com/jck411/mcp-servers/shared/googleserver"
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Spreadsheets through the Sheets API v4 (values by A1 range, create, add a sheet), on the
+// same sign-in as Drive: the drive scope covers it.
+
+// sheetsProduct is the Sheets API as this server calls it.
+var sheetsProduct = googleserver.Product{Server: "drive", Name: "Google Sheets", EndpointFlag: "sheets-endpoint", Endpoint: "https://sheets.googleapis.com/"}
+
+// maxRangeCells caps the cells read_sheet_range returns; read_file reads whole sheets.
+const maxRangeCells = 10000
+
+type readRangeInput struct {
+	SpreadsheetID string `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
+	Range         string `json:"range" jsonschema:"A1 notation: Sheet1!A1:D20, 'Q2 Plan'!A:C, or a sheet name for all of it" schema:"minLength=1"`
+	Render        string `json:"render,omitempty" jsonschema:"formatted as shown in Sheets; values typed (numbers, booleans); formulas as entered" schema:"enum=formatted|values|formulas,default=formatted"`
+}
+
+type rangeOutput struct {
+	SpreadsheetID string  `json:"spreadsheet_id"`
+	Range         string  `json:"range"`
+	Rows          [][]any `json:"rows"`
+}
+
+func (o rangeOutput) Text() string {
+	if len(o.Rows) == 0 {
+		return o.Range + ": empty"
+	}
+	var b strings.Builder
+	b.WriteString(o.Range + " (CSV):\n")
+	w := csv.NewWriter(&b)
+	for _, row := range o.Rows {
+		rec := make([]string, len(row))
+		for i, v := range row {
+			rec[i] = cellText(v)
+		}
+		_ = w.Write(rec)
+	}
+	w.Flush()
+	return strings.TrimSpace(b.String())
+}
+
+func cellText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+type writeRangeInput struct {
+	SpreadsheetID string  `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
+	Range         string  `json:"range" jsonschema:"A1 notation: the top-left cell (Sheet1!B2) or the whole area (Sheet1!B2:D4)" schema:"minLength=1"`
+	Values        [][]any `json:"values" jsonschema:"rows of cells: strings, numbers, booleans; null leaves a cell, an empty string clears it" schema:"minItems=1"`
+	Raw           bool    `json:"raw,omitempty" jsonschema:"store strings as text; by default they are parsed as if typed (numbers, dates, =formulas)"`
+}
+
+type appendInput struct {
+	SpreadsheetID string  `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
+	Range         string  `json:"range" jsonschema:"the table to append to: a sheet name or its columns, e.g. Sheet1!A:D" schema:"minLength=1"`
+	Values        [][]any `json:"values" jsonschema:"rows to add: strings, numbers, booleans" schema:"minItems=1"`
+	Raw           bool    `json:"raw,omitempty" jsonschema:"store strings as text; by default they are parsed as if typed (numbers, dates, =formulas)"`
+}
+
+type updateOutput struct {
+	SpreadsheetID  string `json:"spreadsheet_id"`
+	UpdatedRange   string `json:"updated_range"`
+	UpdatedRows    int    `json:"updated_rows"`
+	UpdatedColumns int    `json:"updated_columns"`
+	UpdatedCells   int    `json:"updated_cells"`
+	TableRange     string `json:"table_range,omitempty"`
+}
+
+func (o updateOutput) Text() string {
+	s := fmt.Sprintf("Wrote %d cells (%d rows × %d columns) to %s", o.UpdatedCells, o.UpdatedRows, o.UpdatedColumns, o.UpdatedRange)
+	if o.TableRange != "" {
+		s += ", after the table " + o.TableRange
+	}
+	return s + "."
+}
+
+type createSheetInput struct {
+	Title    string   `json:"title" jsonschema:"the spreadsheet's name" schema:"minLength=1"`
+	Sheets   []string `json:"sheets,omitempty" jsonschema:"sheet names; default one sheet, Sheet1"`
+	FolderID string   `json:"folder_id,omitempty" jsonschema:"folder to put it in; default My Drive root"`
+}
+
+type sheetInfo struct {
+	SheetID int64  `json:"sheet_id"`
+	Title   string `json:"title"`
+	Index   int    `json:"index"`
+	Rows    int    `json:"rows,omitempty"`
+	Columns int    `json:"columns,omitempty"`
+}
+
+type spreadsheetOutput struct {
+	SpreadsheetID string      `json:"spreadsheet_id"`
+	Title         string      `json:"title"`
+	Link          string      `json:"link,omitempty"`
+	Sheets        []sheetInfo `json:"sheets"`
+}
+
+func (o spreadsheetOutput) Text() string {
+	var names []string
+	for _, s := range o.Sheets {
+		names = append(names, fmt.Sprintf("%q", s.Title))
+	}
+	return fmt.Sprintf("Created spreadsheet %q (id %s) with sheets %s\n%s", o.Title, o.SpreadsheetID, strings.Join(names, ", "), o.Link)
+}
+
+type addSheetInput struct {
+	SpreadsheetID string `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
+	Title         string `json:"title" jsonschema:"the new sheet's name, unique in the spreadsheet" schema:"minLength=1"`
+	Rows          int    `json:"rows,omitempty" jsonschema:"grid rows" schema:"minimum=1,maximum=100000,default=1000"`
+	Columns       int    `json:"columns,omitempty" jsonschema:"grid columns" schema:"minimum=1,maximum=18278,default=26"`
+}
+
+type addSheetOutput struct {
+	SpreadsheetID string    `json:"spreadsheet_id"`
+	Sheet         sheetInfo `json:"sheet"`
+}
+
+func (o addSheetOutput) Text() string {
+	return fmt.Sprintf("Added sheet %q (sheet id %d, position %d, %d × %d) to %s", o.Sheet.Title, o.Sheet.SheetID, o.Sheet.Index+1, o.Sheet.Rows, o.Sheet.Columns, o.SpreadsheetID)
+}
+
+func addSheetTools(s *kit.Server, d *drv) {
+	kit.AddTool(s, kit.Tool{Name: "read_sheet_range", Title: "Read a sheet range", ReadOnly: true, Idempotent: true, OpenWorld: true,
+		Description: "Cells of a Google Sheet by A1 range, as shown, typed, or with formulas."}, d.readRange)
+	kit.AddTool(s, kit.Tool{Name: "write_sheet_range", Title: "Write a sheet range", Destructive: true, Idempotent: true, OpenWorld: true,
+		Description: "Overwrite cells of a Google Sheet from an A1 range with rows of values or =formulas."}, d.writeRange)
+	kit.AddTool(s, kit.Tool{Name: "append_sheet_rows", Title: "Append rows to a sheet", OpenWorld: true,
+		Description: "Add rows below the last row of a table in a Google Sheet."}, d.appendRows)
+	kit.AddTool(s, kit.Tool{Name: "create_spreadsheet", Title: "Create a spreadsheet", OpenWorld: true,
+		Description: "Create a Google Sheet with named sheets."}, d.createSpreadsheet)
+	kit.AddTool(s, kit.Tool{Name: "add_sheet", Title: "Add a sheet", OpenWorld: true,
+		Description: "Add a sheet (tab) to a Google Sheet."}, d.addSheet)
+}
+
+// sheetsFail turns a Sheets API error into the tool error; id names the spreadsheet.
+func (d *drv) sheetsFail(err error, id string) error {
+	return editorFail(d.sheets, err, id, "spreadsheet", "a Google Sheet", "sheet")
+}
+
+// editorFail turns a Sheets or Docs API error into the tool error: a Drive id of another type
+// is named as such (the APIs answer 400 "This operation is not supported for this document").
+func editorFail(acct *googleserver.Account, err error, id, noun, kind, searchKind string) error {
+	var ae *googleserver.APIError
+	if errors.As(err, &ae) && ae.Code == http.StatusBadRequest && strings.Contains(ae.Message, "not supported for this document") {
+		return kit.Errorf(kit.CodeInvalidInput, "%s is not %s (%s); search_files with kind %s finds them", id, kind, ae.Message, searchKind)
+	}
+	return acct.Fail(err, noun+" "+id)
+}
+
+func valuesPath(id, rng string) string {
+	return "v4/spreadsheets/" + url.PathEscape(id) + "/values/" + url.PathEscape(rng)
+}
+
+var renderOptions = map[string]string{"": "FORMATTED_VALUE", "formatted": "FORMATTED_VALUE", "values": "UNFORMATTED_VALUE", "formulas": "FORMULA"}
+
+func (d *drv) readRange(ctx context.Context, _ *mcp.CallToolRequest, in readRangeInput) (*mcp.CallToolResult, rangeOutput, error) {
+	var res struct {
+		Range  string  `json:"range"`
+		Values [][]any `json:"values"`
+	}
+	q := url.Values{"valueRenderOption": {renderOptions[in.Render]}, "majorDimension": {"ROWS"}, "dateTimeRenderOption": {"FORMATTED_STRING"}}
+	if err := d.sheets.Do(ctx, http.MethodGet, valuesPath(in.SpreadsheetID, in.Range), q, nil, &res); err != nil {
+		return nil, rangeOutput{}, d.sheetsFail(err, in.SpreadsheetID)
+	}
+	cells := 0
+	for _, row := range res.Values {
+		cells += len(row)
+	}
+	if cells > maxRangeCells {
+		return nil, rangeOutput{}, kit.Errorf(kit.CodeLimit, "%s holds %d cells, over the %d a call returns: read a smaller range, or the whole sheet with read_file", res.Range, cells, maxRangeCells)
+	}
+	if res.Values == nil {
+		res.Values = [][]any{}
+	}
+	return nil, rangeOutput{SpreadsheetID: in.SpreadsheetID, Range: res.Range, Rows: res.Values}, nil
+}
+
+func inputOption(raw bool) string {
+	if raw {
+		return "RAW"
+	}
+	return "USER_ENTERED"
+}
+
+type valuesUpdate struct {
+	UpdatedRange   string `json:"updatedRange"`
+	UpdatedRows    int    `json:"updatedRows"`
+	UpdatedColumns int    `json:"updatedColumns"`
+	UpdatedCells   int    `json:"updatedCells"`
+}
+
+func (u valuesUpdate) output(id string) updateOutput {
+	return updateOutput{SpreadsheetID: id, UpdatedRange: u.UpdatedRange, UpdatedRows: u.UpdatedRows, UpdatedColumns: u.UpdatedColumns, UpdatedCells: u.UpdatedCells}
+}
+
+func (d *drv) writeRange(ctx context.Context, _ *mcp.CallToolRequest, in writeRangeInput) (*mcp.CallToolResult, updateOutput, error) {
+	var res valuesUpdate
+	body := map[string]any{"range": in.Range, "majorDimension": "ROWS", "values": in.Values}
+	if err := d.sheets.Do(ctx, http.MethodPut, valuesPath(in.SpreadsheetID, in.Range), url.Values{"valueInputOption": {inputOption(in.Raw)}}, body, &res); err != nil {
+		return nil, updateOutput{}, d.sheetsFail(err, in.SpreadsheetID)
+	}
+	return nil, res.output(in.SpreadsheetID), nil
+}
+
+func (d *drv) appendRows(ctx context.Context, _ *mcp.CallToolRequest, in appendInput) (*mcp.CallToolResult, updateOutput, error) {
+	var res struct {
+		TableRange string       `json:"tableRange"`
+		Updates    valuesUpdate `json:"updates"`
+	}
+	q := url.Values{"valueInputOption": {inputOption(in.Raw)}, "insertDataOption": {"INSERT_ROWS"}}
+	body := map[string]any{"majorDimension": "ROWS", "values": in.Values}
+	if err := d.sheets.Do(ctx, http.MethodPost, valuesPath(in.SpreadsheetID, in.Range)+":append", q, body, &res); err != nil {
+		return nil, updateOutput{}, d.sheetsFail(err, in.SpreadsheetID)
+	}
+	out := res.Updates.output(in.SpreadsheetID)
+	out.TableRange = res.TableRange
+	return nil, out, nil
+}
+
+// sheetProperties is a sheet as the Sheets API describes it.
+type sheetProperties struct {
+	SheetID        int64  `json:"sheetId"`
+	Title          string `json:"title"`
+	Index          int    `json:"index"`
+	GridProperties struct {
+		RowCount    int `json:"rowCount"`
+		ColumnCount int `json:"columnCount"`
+	} `json:"gridProperties"`
+}
+
+func (p sheetProperties) info() sheetInfo {
+	return sheetInfo{SheetID: p.SheetID, Title: p.Title, Index: p.Index, Rows: p.GridProperties.RowCount, Columns: p.GridProperties.ColumnCount}
+}
+
+func (d *drv) createSpreadsheet(ctx context.Context, _ *mcp.CallToolRequest, in createSheetInput) (*mcp.CallToolResult, spreadsheetOutput, error) {
+	if strings.TrimSpace(in.Title) == "" {
+		return nil, spreadsheetOutput{}, kit.Errorf(kit.CodeInvalidInput, "title is empty")
+	}
+	body := map[string]any{"properties": map[string]any{"title": in.Title}}
+	var sheets []any
+	for _, name := range in.Sheets {
+		sheets = append(sheets, map[string]any{"properties": map[string]any{"title": name}})
+	}
+	if len(sheets) > 0 {
+		body["sheets"] = sheets
+	}
+	var res struct {
+		SpreadsheetID string `json:"spreadsheetId"`
+		Properties    struct {
+			Title string `json:"title"`
+		} `json:"properties"`
+		Sheets []struct {
+			Properties sheetProperties `json:"properties"`
+		} `json:"sheets"`
+		SpreadsheetURL string `json:"spreadsheetUrl"`
+	}
+	if err := d.sheets.Do(ctx, http.MethodPost, "v4/spreadsheets", nil, body, &res); err != nil {
+		return nil, spreadsheetOutput{}, d.sheets.Fail(err, "spreadsheet")
+	}
+	out := spreadsheetOutput{SpreadsheetID: res.SpreadsheetID, Title: res.Properties.Title, Link: res.SpreadsheetURL, Sheets: []sheetInfo{}}
+	for _, s := range res.Sheets {
+		out.Sheets = append(out.Sheets, s.Properties.info())
+	}
+	if in.FolderID != "" && in.FolderID != "root" {
+		// Sheets creates in My Drive's root; Drive moves it.
+		params := withFields("id")
+		params.Set("addParents", in.FolderID)
+		params.Set("removeParents", "root")
+		if _, err := d.svc.Update(ctx, res.SpreadsheetID, &gdrive.File{}, params); err != nil {
+			return nil, out, fmt.Errorf("created spreadsheet %s in My Drive but could not move it: %w", res.SpreadsheetID, d.fail(err, "folder "+in.FolderID))
+		}
+	}
+	return nil, out, nil
+}
+
+func (d *drv) addSheet(ctx context.Context, _ *mcp.CallToolRequest, in addSheetInput) (*mcp.CallToolResult, addSheetOutput, error) {
+	props := map[string]any{"title": in.Title, "gridProperties": map[string]any{"rowCount": in.Rows, "columnCount": in.Columns}}
+	body := map[string]any{"requests": []any{map[string]any{"addSheet": map[string]any{"properties": props}}}}
+	var res struct {
+		Replies []struct {
+			AddSheet struct {
+				Properties sheetProperties `json:"properties"`
+			} `json:"addSheet"`
+		} `json:"replies"`
+	}
+	if err := d.sheets.Do(ctx, http.MethodPost, "v4/spreadsheets/"+url.PathEscape(in.SpreadsheetID)+":batchUpdate", nil, body, &res); err != nil {
+		return nil, addSheetOutput{}, d.sheetsFail(err, in.SpreadsheetID)
+	}
+	if len(res.Replies) == 0 {
+		return nil, addSheetOutput{}, kit.Errorf(kit.CodeUnavailable, "Google Sheets answered no reply to addSheet")
+	}
+	return nil, addSheetOutput{SpreadsheetID: in.SpreadsheetID, Sheet: res.Replies[0].AddSheet.Properties.info()}, nil
+}
