@@ -61,11 +61,11 @@ type Account struct {
 	Endpoint string       // the API's base URL, ending in "/"
 	ReadOnly bool         // the server runs with --read-only
 	product  Product
-	signins  *signins // shared with the accounts For returns
+	set      *accountSet // shared with the accounts For returns
 }
 
-// signins are the server's open sign-ins, one per account label.
-type signins struct {
+// accountSet is the server's open sign-ins, one per account label.
+type accountSet struct {
 	server   string      // names the login command: gmail
 	files    oauth.Files // the default account's token file, and the OAuth client
 	readOnly bool
@@ -109,9 +109,9 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 		Endpoint: strings.TrimSuffix(f.Endpoint, "/") + "/",
 		ReadOnly: cfg.ReadOnly,
 		product:  p,
-		signins:  &signins{server: p.Server, files: files, readOnly: cfg.ReadOnly, conc: f.Concurrent, labels: map[string]*signin{}},
+		set:      &accountSet{server: p.Server, files: files, readOnly: cfg.ReadOnly, conc: f.Concurrent, labels: map[string]*signin{}},
 	}
-	if si := a.signins.open(oauth.DefaultAccount); si.src.ClientErr() != nil {
+	if si := a.set.open(oauth.DefaultAccount); si.src.ClientErr() != nil {
 		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", si.src.ClientErr().Error())
 	}
 	a.HTTP = &http.Client{Transport: s.Metrics().Upstream(p.service(), roundTripper(a.roundTrip))} // mcp_upstream_* metrics
@@ -143,11 +143,11 @@ func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { retur
 
 // roundTrip sends the request as the account its context names.
 func (a *Account) roundTrip(req *http.Request) (*http.Response, error) {
-	return a.signins.open(a.Label(req.Context())).rt.RoundTrip(req)
+	return a.set.open(a.Label(req.Context())).rt.RoundTrip(req)
 }
 
 // open returns the account's token source and transport, opening them on first use.
-func (ss *signins) open(label string) *signin {
+func (ss *accountSet) open(label string) *signin {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if si, ok := ss.labels[label]; ok {
@@ -174,7 +174,7 @@ func (a *Account) Label(ctx context.Context) string {
 	if l, ok := ctx.Value(accountKey{}).(string); ok && l != "" {
 		return l
 	}
-	if _, err := os.Lstat(a.signins.files.Token); err == nil {
+	if _, err := os.Lstat(a.set.files.Token); err == nil {
 		return oauth.DefaultAccount
 	}
 	if list, err := a.Accounts(); err == nil && len(list) > 0 {
@@ -184,7 +184,7 @@ func (a *Account) Label(ctx context.Context) string {
 }
 
 // Accounts lists the signed-in accounts' labels: "default" first when token.json exists.
-func (a *Account) Accounts() ([]string, error) { return oauth.Accounts(a.signins.files.Token) }
+func (a *Account) Accounts() ([]string, error) { return oauth.Accounts(a.set.files.Token) }
 
 // bind checks the tool's account argument against the accounts signed in now.
 func (a *Account) bind(ctx context.Context, v any) (context.Context, error) {
@@ -198,9 +198,9 @@ func (a *Account) bind(ctx context.Context, v any) (context.Context, error) {
 		if len(list) > 0 {
 			signed = strings.Join(list, ", ")
 		}
-		login := a.signins.server + " auth login --account " + label
+		login := a.set.server + " auth login --account " + label
 		if label == oauth.DefaultAccount {
-			login = a.signins.server + " auth login"
+			login = a.set.server + " auth login"
 		}
 		return ctx, kit.Errorf(kit.CodeInvalidInput, "no Google account %q is signed in (signed in: %s); give one of those, or omit account for the default; to add it run `%s`", label, signed, login)
 	}
@@ -209,7 +209,7 @@ func (a *Account) bind(ctx context.Context, v any) (context.Context, error) {
 
 // Status is the sign-in state of the account ctx names (see Label), without calling Google.
 func (a *Account) Status(ctx context.Context) oauth.Status {
-	return a.signins.open(a.Label(ctx)).src.Status()
+	return a.set.open(a.Label(ctx)).src.Status()
 }
 
 // Health reports the sign-in of the account ctx names: missing or expiring warn (the server is
@@ -243,7 +243,7 @@ func (a *Account) HealthChecks(context.Context) map[string]health.Result {
 	out := make(map[string]health.Result, len(list))
 	usable := false
 	for _, label := range list {
-		st := a.signins.open(label).src.Status()
+		st := a.set.open(label).src.Status()
 		usable = usable || st.Usable()
 		out[checkName(label)] = result(st)
 	}

@@ -211,7 +211,7 @@ func TestFor(t *testing.T) {
 	if msg := sheets.Fail(err, "spreadsheet s2").Error(); !strings.Contains(msg, "Google Sheets refused the request: Unable to parse range: X") {
 		t.Errorf("Fail = %q", msg)
 	}
-	if drive.Endpoint != api.URL+"/drive/v3/" || sheets.signins != drive.signins || sheets.HTTP != drive.HTTP {
+	if drive.Endpoint != api.URL+"/drive/v3/" || sheets.set != drive.set || sheets.HTTP != drive.HTTP {
 		t.Errorf("drive endpoint %q changed or sign-in not shared", drive.Endpoint)
 	}
 }

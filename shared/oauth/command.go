@@ -100,9 +100,10 @@ func (c *cmd) parse(args []string, add func(fs *flag.FlagSet)) int {
 	}
 	if c.p.MultiAccount {
 		what := "the account to sign in: a label of your choice, 1-32 of a-z0-9_- (default: the default account, token file as above)"
-		if c.name == "status" {
+		switch c.name {
+		case "status":
 			what = "show only this account (default: every signed-in account)"
-		} else if c.name == "logout" {
+		case "logout":
 			what = "the account to sign out (default: the default account)"
 		}
 		c.fs.StringVar(&c.account, "account", "", what)
