@@ -19,6 +19,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/oauth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const driveScope = "https://www.googleapis.com/auth/drive"
@@ -162,5 +163,41 @@ func TestAccountsHealth(t *testing.T) {
 	rep = s.Health(t.Context())
 	if rep.Status != "degraded" || len(rep.Checks) != 1 || !strings.HasPrefix(rep.Checks["google token"].Detail, "missing: Google sign-in missing: run `drive auth login`") {
 		t.Errorf("signed out: %+v", rep)
+	}
+}
+
+// TestBackgroundProduct: a server that calls Google on its own (notes) takes no account
+// argument and its health shows only the account it uses.
+func TestBackgroundProduct(t *testing.T) {
+	hour := time.Now().Add(time.Hour)
+	args := googletest.SignIn(t, "http://127.0.0.1:1/token", hour, driveScope)
+	googletest.AddAccount(t, args, "old", "ada@old.example", "old-token", time.Now().Add(-time.Hour), time.Now().Add(-time.Minute), driveScope)
+	var f Flags
+	cfg, err := config.Parse("notes", 9009, args, func(string) string { return "" }, io.Discard, func(fs *flag.FlagSet) { f.Register(fs, testProduct) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := testProduct
+	p.Background = true
+	s, err := kit.New(kit.Spec{Name: "notes", Port: 9009, Setup: func(s *kit.Server) error {
+		if _, err := Open(s, &f, p); err != nil {
+			return err
+		}
+		// A tool of its own named account would panic had Open added the common argument.
+		kit.AddTool(s, kit.Tool{Name: "own_account", Description: "d", ReadOnly: true},
+			func(context.Context, *mcp.CallToolRequest, struct {
+				Account string `json:"account" jsonschema:"its own"`
+			}) (*mcp.CallToolResult, struct{}, error) {
+				return nil, struct{}{}, nil
+			})
+		return nil
+	}}, cfg, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rep := s.Health(t.Context())
+	if rep.Status != "ok" || len(rep.Checks) != 1 || rep.Checks["google token"].Status != health.OK {
+		t.Errorf("background health: %+v", rep)
 	}
 }

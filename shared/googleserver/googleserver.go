@@ -94,8 +94,9 @@ const ArgName = "account"
 
 // Open validates the flags and builds the account without using the network. A missing or bad
 // OAuth client is logged and reported by every tool, so the server still starts. It adds the
-// optional account argument to every tool registered after it (unless the product is
-// Background) and a "google token" health check per signed-in account to s.
+// optional account argument to every tool registered after it and a "google token" health
+// check per signed-in account to s; for a Background product only the check of the account it
+// uses (the default).
 func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	switch {
 	case f.Concurrent < 1 || f.Concurrent > 50:
@@ -115,13 +116,15 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", si.src.ClientErr().Error())
 	}
 	a.HTTP = &http.Client{Transport: s.Metrics().Upstream(p.service(), roundTripper(a.roundTrip))} // mcp_upstream_* metrics
-	if !p.Background {
-		s.AddCommonArg(kit.CommonArg{
-			Name:   ArgName,
-			Schema: &jsonschema.Schema{Type: "string", Pattern: oauth.LabelPattern, Description: "Google account label; omit for the default"},
-			Bind:   a.bind,
-		})
+	if p.Background { // one account, the default: its check alone
+		s.AddHealthCheck("google token", a.Health)
+		return a, nil
 	}
+	s.AddCommonArg(kit.CommonArg{
+		Name:   ArgName,
+		Schema: &jsonschema.Schema{Type: "string", Pattern: oauth.LabelPattern, Description: "Google account label; omit for the default"},
+		Bind:   a.bind,
+	})
 	s.AddHealthChecks("google token", a.HealthChecks)
 	return a, nil
 }
