@@ -116,7 +116,8 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", si.src.ClientErr().Error())
 	}
 	a.HTTP = &http.Client{Transport: s.Metrics().Upstream(p.service(), roundTripper(a.roundTrip))} // mcp_upstream_* metrics
-	if p.Background {                                                                              // one account, the default: its check alone
+	// A Background product uses one account, the default: its check alone.
+	if p.Background {
 		s.AddHealthCheck("google token", a.Health)
 		return a, nil
 	}
