@@ -18,10 +18,11 @@ import (
 type args[In any] struct {
 	schema   *jsonschema.Schema
 	resolved *jsonschema.Resolved
-	defaults []fieldDefault   // top-level arguments with a default
-	optional map[string][]int // optional top-level arguments by name, with their field index: null means absent
-	empty    map[string]bool  // optional enum arguments for which "" means absent too
-	generic  bool             // defaults the fast path cannot set: decode through the generic value
+	defaults []fieldDefault     // top-level arguments with a default
+	optional map[string][]int   // optional top-level arguments by name, with their field index: null means absent
+	empty    map[string]bool    // optional enum arguments for which "" means absent too
+	generic  bool               // defaults the fast path cannot set: decode through the generic value
+	listed   *jsonschema.Schema // the schema tools/list shows, with the server's common arguments; nil when it is schema
 }
 
 // fieldDefault is one top-level argument's default, decoded once into its field's type; a
@@ -133,7 +134,11 @@ func (a *args[In]) decodeWith(raw json.RawMessage, pull []string) (In, map[strin
 		}
 	}
 	if err := a.resolved.Validate(generic); err != nil {
-		if msg := explain(a.schema, generic, ""); msg != "" {
+		shown := a.schema
+		if a.listed != nil {
+			shown = a.listed
+		}
+		if msg := explain(shown, generic, ""); msg != "" {
 			return in, nil, fmt.Errorf("invalid arguments: %s", msg)
 		}
 		return in, nil, fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)

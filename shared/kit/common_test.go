@@ -85,7 +85,8 @@ func TestCommonArg(t *testing.T) {
 		{"bound", map[string]any{"text": "a", "profile": 7}, boundOut{}, "invalid arguments: profile 7: "},
 		{"bound", map[string]any{"text": "a", "profile": "school"}, boundOut{}, "no profile school; give home or work"},
 		{"bound", map[string]any{"text": "a", "limit": 0, "profile": "work"}, boundOut{}, "limit"},
-		{"nothing", map[string]any{"other": 1}, boundOut{}, "other"},
+		{"nothing", map[string]any{"other": 1}, boundOut{}, "other is not an argument of this tool (it takes profile)"},
+		{"bound", map[string]any{"text": "a", "txt": "a"}, boundOut{}, "txt is not an argument of this tool (it takes limit, profile, text)"},
 	} {
 		res := mcptest.Call(t, cs, tc.tool, tc.args)
 		if tc.err != "" {

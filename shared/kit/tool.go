@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -119,11 +120,14 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	openWorld := t.OpenWorld
 	common := s.common
 	pull := commonNames(common)
+	if len(common) > 0 {
+		in.listed = withCommon(t.Name, in.schema, common)
+	}
 	tool := &mcp.Tool{
 		Name:         t.Name,
 		Title:        t.Title,
 		Description:  t.Description,
-		InputSchema:  withCommon(t.Name, in.schema, common),
+		InputSchema:  cmp.Or(in.listed, in.schema),
 		OutputSchema: outSchema,
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title,
