@@ -52,6 +52,11 @@ func TestAccounts(t *testing.T) {
 	var mu sync.Mutex
 	var auths []string
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/drive/v3/files/denied" {
+			w.WriteHeader(http.StatusForbidden)
+			_, _ = io.WriteString(w, `{"error":{"code":403,"message":"Request had insufficient authentication scopes."}}`)
+			return
+		}
 		mu.Lock()
 		auths = append(auths, r.Header.Get("Authorization"))
 		mu.Unlock()
@@ -99,8 +104,12 @@ func TestAccounts(t *testing.T) {
 		}
 	}
 
+	err := acct.Do(WithAccount(ctx, "work"), http.MethodGet, "files/denied", nil, nil, nil)
+	if msg := acct.Fail(err, "file denied").Error(); !strings.Contains(msg, "run `drive auth login --account work` without --read-only") {
+		t.Errorf("a scope refused to work: %s", msg)
+	}
 	var se *oauth.SignInError
-	err := acct.Do(WithAccount(ctx, "old"), http.MethodGet, "files/x", nil, nil, nil)
+	err = acct.Do(WithAccount(ctx, "old"), http.MethodGet, "files/x", nil, nil, nil)
 	if !errors.As(err, &se) || se.State != oauth.StateExpired || !strings.Contains(err.Error(), "Google sign-in for ada@old.example expired: run `drive auth login --account old`") {
 		t.Errorf("expired account: %v", err)
 	}

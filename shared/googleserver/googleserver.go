@@ -295,7 +295,11 @@ func (a *Account) Fail(err error, what string) error {
 		case ge.Code == http.StatusBadRequest:
 			return kit.Errorf(kit.CodeInvalidInput, "%s refused the request: %s", name, msg)
 		case ge.Code == http.StatusForbidden && (strings.Contains(lower, "insufficient") || strings.Contains(msg, "scope")):
-			return kit.Errorf(kit.CodeUnavailable, "the Google sign-in does not allow this (granted read-only?): run `%s auth login` without --read-only", a.product.Server)
+			login := a.product.Server + " auth login"
+			if ge.Account != "" && ge.Account != oauth.DefaultAccount {
+				login += " --account " + ge.Account
+			}
+			return kit.Errorf(kit.CodeUnavailable, "the Google sign-in does not allow this (granted read-only?): run `%s` without --read-only", login)
 		case ge.Code == http.StatusTooManyRequests || ge.Code == http.StatusForbidden && strings.Contains(lower, "rate"):
 			return kit.Errorf(kit.CodeLimit, "%s is rate-limiting this account (still after retries): wait a minute and try again", name)
 		case ge.Code >= 500:

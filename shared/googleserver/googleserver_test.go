@@ -91,6 +91,8 @@ func TestFail(t *testing.T) {
 		{"gone", &APIError{Code: 410}, kit.CodeNotFound, "file abc not found"},
 		{"bad request", &APIError{Code: 400, Message: "Invalid query"}, kit.CodeInvalidInput, "Google Drive refused the request: Invalid query"},
 		{"read-only scope", &APIError{Code: 403, Message: "Request had insufficient authentication scopes."}, kit.CodeUnavailable, "run `drive auth login` without --read-only"},
+		{"read-only scope of the default", &APIError{Code: 403, Message: "Request had insufficient authentication scopes.", Account: "default"}, kit.CodeUnavailable, "run `drive auth login` without --read-only"},
+		{"read-only scope of another account", &APIError{Code: 403, Message: "Request had insufficient authentication scopes.", Account: "work"}, kit.CodeUnavailable, "run `drive auth login --account work` without --read-only"},
 		{"rate limited", &APIError{Code: 429}, kit.CodeLimit, "rate-limiting"},
 		{"rate limit as 403", &APIError{Code: 403, Message: "User rate limit exceeded"}, kit.CodeLimit, "rate-limiting"},
 		{"server error", &APIError{Code: 503, Message: "Backend Error"}, kit.CodeUnavailable, "failed (503 Backend Error) after retries"},

@@ -30,6 +30,7 @@ type APIError struct {
 	Code    int      // the HTTP status
 	Message string   // error.message, or the body's start when it is not Google's JSON
 	Reasons []string // error.errors[].reason, and error.status ("NOT_FOUND") when present
+	Account string   // the label of the signed-in account the call was made as
 }
 
 // Error implements error.
@@ -187,7 +188,7 @@ func (a *Account) UploadResumable(ctx context.Context, method, path string, quer
 	if err != nil {
 		return err
 	}
-	if err := checkResponse(resp); err != nil {
+	if err := a.check(resp); err != nil {
 		return err
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
@@ -215,10 +216,20 @@ func (a *Account) Download(ctx context.Context, path string, query url.Values) (
 	if err != nil {
 		return nil, err
 	}
-	if err := checkResponse(resp); err != nil {
+	if err := a.check(resp); err != nil {
 		return nil, err
 	}
 	return resp, nil
+}
+
+// check is checkResponse naming, in an *APIError, the account the call was made as.
+func (a *Account) check(resp *http.Response) error {
+	err := checkResponse(resp)
+	var ae *APIError
+	if errors.As(err, &ae) && resp.Request != nil {
+		ae.Account = a.Label(resp.Request.Context())
+	}
+	return err
 }
 
 func (a *Account) send(req *http.Request, out any) error {
@@ -227,7 +238,7 @@ func (a *Account) send(req *http.Request, out any) error {
 	if err != nil {
 		return err
 	}
-	if err := checkResponse(resp); err != nil {
+	if err := a.check(resp); err != nil {
 		return err
 	}
 	defer resp.Body.Close()
