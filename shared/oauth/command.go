@@ -260,11 +260,8 @@ func (c *cmd) status(args []string) int {
 		if err != nil {
 			return c.fail(1, "%v", err)
 		}
-		if len(list) > 0 && list[0] != DefaultAccount {
-			list = append([]string{DefaultAccount}, list...) // the default is shown even when signed out
-		}
-		if len(list) > 1 {
-			accounts = list
+		if len(list) > 1 || len(list) == 1 && list[0] != DefaultAccount {
+			accounts = list // without token.json the servers use the first of these: it is the default then
 		}
 	}
 	code := 0
@@ -279,7 +276,7 @@ func (c *cmd) status(args []string) int {
 		}
 		st := NewSource(c.p, o).Status()
 		label := ""
-		if len(accounts) > 1 || c.account != "" {
+		if len(accounts) > 1 || account != "" {
 			label = cmp.Or(account, DefaultAccount)
 		}
 		c.printStatus(st, label, asJSON)

@@ -414,6 +414,20 @@ func TestCommandAccounts(t *testing.T) {
 	if list, err := Accounts(files.Token); err != nil || !slices.Equal(list, []string{DefaultAccount}) {
 		t.Errorf("accounts after logout: %v, %v", list, err)
 	}
+
+	// With only another account signed in, status shows it (the servers use it), not the
+	// absent default.
+	googleRec, _ := ReadRecord(files.Token)
+	if err := SaveRecord(work, googleRec); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(files.Token); err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if code, _ := run(t, p, f, "gmail", env, nil, &buf, "status"); code != 0 || !strings.HasPrefix(buf.String(), "label:      work\nstate:      ok\n") || strings.Contains(buf.String(), "default") {
+		t.Errorf("status with only work: exit %d\n%s", code, buf.String())
+	}
 	if code, stderr := run(t, p, f, "gmail", env, nil, io.Discard, "status", "extra"); code != 2 || !strings.Contains(stderr, `unexpected argument "extra"`) {
 		t.Errorf("stray argument: exit %d, %q", code, stderr)
 	}
