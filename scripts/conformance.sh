@@ -42,7 +42,7 @@ freeport() {
 # server's log and marks NAME (MODE) failed.
 suite() {
 	local s=$1 mode=$2 url=$3 state=$4
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 200); do
 		[ "$(curl -s -o /dev/null -w '%{http_code}' "${url%/mcp}/healthz" 2>/dev/null)" != 000 ] && break
 		sleep 0.05
 	done
@@ -83,7 +83,11 @@ for s in "${servers[@]}"; do
 	"$bin" --port "$port" --state-dir "$state" --log-level warn \
 		--oauth-issuer "http://127.0.0.1:$issuer" --public-url "http://localhost:$proxy" 2>"$state/server.log" &
 	pids+=($!)
-	for _ in $(seq 1 100); do grep -q '^ready' "$state/proxy.log" && break; sleep 0.05; done
+	for _ in $(seq 1 200); do
+		grep -q '^ready' "$state/proxy.log" &&
+			[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz" 2>/dev/null)" != 000 ] && break
+		sleep 0.05
+	done
 	# Without the proxy's token the server answers 401 with its resource metadata: the suite
 	# passing through the proxy is not a server that lets anyone in.
 	code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
