@@ -178,6 +178,9 @@ func (a *Account) Label(ctx context.Context) string {
 	if l, ok := ctx.Value(accountKey{}).(string); ok && l != "" {
 		return l
 	}
+	if a.set == nil { // an account not built by Open (a client over a test's transport)
+		return oauth.DefaultAccount
+	}
 	if _, err := os.Lstat(a.set.files.Token); err == nil {
 		return oauth.DefaultAccount
 	}
