@@ -177,7 +177,7 @@ mcp_call() {
 	if [[ $out == *"data: "* ]]; then sed -n 's/^data: //p' <<<"$out" | tail -n 1; else printf '%s\n' "$out"; fi
 }
 port_of() {
-	case $1 in shell) echo 9001 ;; calculator) echo 9003 ;; calendar) echo 9004 ;; gmail) echo 9005 ;;
+	case $1 in shell) echo 9001 ;; auth) echo 9002 ;; calculator) echo 9003 ;; calendar) echo 9004 ;; gmail) echo 9005 ;;
 	drive) echo 9006 ;; notes) echo 9009 ;; spotify) echo 9010 ;; browser) echo 9011 ;; esac
 }
 token_of() { ct sed -n 's/^owner://p' "/etc/mcp-servers/credentials/$1/auth-tokens"; }
