@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/jck411/mcp-servers/shared/editdist"
 )
 
 // unitDef is a resolved table row.
@@ -264,39 +266,5 @@ func (c *catalog) unknownUnitError(spelling, key, dim string) *Error {
 		spelling, strings.Join(options, " or ")))
 }
 
-// editDistance returns the optimal-string-alignment distance between a and
-// b (insertions, deletions, substitutions and adjacent transpositions),
-// or limit+1 once the distance is known to exceed limit.
-func editDistance(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	if abs(len(ra)-len(rb)) > limit {
-		return limit + 1
-	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				v = min(v, prev2[j-2]+1)
-			}
-			cur[j] = v
-			rowMin = min(rowMin, v)
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return min(prev[len(rb)], limit+1)
-}
+// editDistance is editdist.OSA of a and b, or limit+1 once it exceeds limit.
+func editDistance(a, b string, limit int) int { return editdist.OSA([]rune(a), []rune(b), limit) }

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jck411/mcp-servers/shared/editdist"
 	"github.com/kljensen/snowball/english"
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
@@ -143,42 +144,8 @@ func (v *vocab) near(word string) []string {
 	return out
 }
 
-// editDistance is the optimal string alignment distance between a and b (insertions,
-// deletions, substitutions, and swaps of two neighbours each cost one), or max+1 when it
-// is more than max.
-func editDistance(a []rune, bs string, max int) int {
-	b := []rune(bs)
-	if d := len(a) - len(b); d > max || -d > max {
-		return max + 1
-	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			c := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				c = min(c, prev2[j-2]+1)
-			}
-			cur[j] = c
-			rowMin = min(rowMin, c)
-		}
-		if rowMin > max {
-			return max + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
-}
+// editDistance is editdist.OSA of a and bs, or max+1 when it is more than max.
+func editDistance(a []rune, bs string, max int) int { return editdist.OSA(a, []rune(bs), max) }
 
 // irregular maps English plurals and verb forms that no suffix rule undoes to their base form.
 // Forms of be, have and do are left out: joining them would widen nearly every query.
