@@ -21,8 +21,12 @@
 #   - the fleet's memory (sum of MemoryCurrent), idle and after a browser navigation.
 # Everything it starts is stopped and removed when it ends, also on failure or Ctrl-C.
 #
-# Usage: deploy/test/e2e-systemd/run.sh [--release FILE] [--suites "bookworm trixie"]
+# Usage: deploy/test/e2e-systemd/run.sh [--release FILE] [--suites "bookworm trixie"] [--serial]
+#        deploy/test/e2e-systemd/run.sh --prepare [--suites ...]   (only build the root filesystems)
 #   FILE defaults to the newest dist/mcp-servers-*-linux-amd64.tar.gz (`make release`).
+#   With several suites, each boots in a container of its own at the same time (a child run of
+#   this script per suite, its output printed whole when it ends); --serial runs them one after
+#   another in this process. The bad release is built once and shared (--bad-release FILE).
 # Needs: root, mmdebstrap, systemd-nspawn (systemd-container), nsenter, go (for the bad
 # release). Root filesystems are cached in $MCP_ROOTFS_CACHE (default
 # /var/cache/mcp-servers/rootfs), keyed by suite and package list; containers live in
@@ -43,10 +47,16 @@ usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0
 
 release=
 suites="bookworm trixie"
+serial=
+prepare=
+BAD=
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--release) [[ $# -ge 2 ]] || { echo "--release needs a file" >&2; exit 2; }; release=$2; shift 2 ;;
 	--suites) [[ $# -ge 2 ]] || { echo "--suites needs a list" >&2; exit 2; }; suites=$2; shift 2 ;;
+	--serial) serial=1; shift ;;
+	--prepare) prepare=1; shift ;;
+	--bad-release) [[ $# -ge 2 && -f $2 ]] || { echo "--bad-release needs an existing file" >&2; exit 2; }; BAD=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
@@ -59,6 +69,14 @@ for tool in mmdebstrap systemd-nspawn nsenter go tar sha256sum; do
 		exit 1
 	}
 done
+if [[ -n $prepare ]]; then
+	# Only the root filesystems, side by side (make test builds them while the code compiles).
+	builders=()
+	for suite in $suites; do "$HERE/rootfs.sh" "$suite" "${PACKAGES[@]}" & builders+=($!); done
+	rc=0
+	for p in "${builders[@]}"; do wait "$p" || rc=1; done
+	exit "$rc"
+fi
 if [[ -z $release ]]; then
 	release=$(find "$REPO/dist" -maxdepth 1 -name 'mcp-servers-*-linux-amd64.tar.gz' -printf '%T@ %p\n' 2>/dev/null | sort -rn | head -n 1 | cut -d' ' -f2-)
 	[[ -n $release ]] || { echo "e2e-systemd: no dist/mcp-servers-*-linux-amd64.tar.gz: run make release first" >&2; exit 1; }
@@ -76,6 +94,7 @@ bad() {
 note() { printf '      %s\n' "$*"; }
 
 T=$(mktemp -d "${MCP_E2E_TMP:-/var/tmp}/mcp-e2e-systemd.XXXXXX")
+CHILDREN=()
 NSPAWN_PID=
 LEADER=
 # stop_container: power the container off (SIGTERM to nspawn = orderly shutdown), kill it if
@@ -91,7 +110,7 @@ stop_container() {
 		if kill -0 "$NSPAWN_PID" 2>/dev/null; then
 			echo "e2e-systemd: container did not stop in 30 s; killing it" >&2
 			kill -KILL "$NSPAWN_PID" 2>/dev/null || true
-			[[ -n $LEADER ]] && kill -KILL "$LEADER" 2>/dev/null || true
+			is_pid "$LEADER" && kill -KILL "$LEADER" 2>/dev/null || true
 		fi
 		wait "$NSPAWN_PID" 2>/dev/null || true
 	fi
@@ -100,18 +119,34 @@ stop_container() {
 	local m
 	while read -r m; do umount -l "$m" 2>/dev/null || true; done < <(findmnt -rn -o TARGET | grep -F "$T/" | sort -r)
 }
+# is_pid VALUE: VALUE is a process number above 1. Nothing here is signalled without it: a PID
+# read as 0 (a unit that could not be reached) would signal the whole process group, and 1 is init.
+is_pid() { [[ ${1:-} =~ ^[0-9]+$ && $1 -gt 1 ]]; }
 # kill_tree PID: PID and every process below it (the background release build).
 children() { cat /proc/"$1"/task/*/children 2>/dev/null || true; }
 kill_tree() {
 	local c
+	is_pid "$1" || return 0
 	for c in $(children "$1"); do kill_tree "$c"; done
 	kill "$1" 2>/dev/null || true
+}
+# unit_main_pid UNIT: the unit's main process as the container numbers it, printed only when it
+# is a process above 1 that runs in that unit's own cgroup inside the container; fails otherwise.
+unit_main_pid() {
+	local pid
+	pid=$(ct systemctl show -P MainPID "$1" 2>/dev/null) || return 1
+	is_pid "$pid" || return 1
+	ct grep -qF -- "/$1" "/proc/$pid/cgroup" 2>/dev/null || return 1
+	printf '%s\n' "$pid"
 }
 cleanup() {
 	local rc=$?
 	trap - EXIT INT TERM
 	stop_container
 	[[ -n ${BAD_PID:-} ]] && kill_tree "$BAD_PID"
+	local c
+	for c in "${CHILDREN[@]}"; do is_pid "$c" && kill -TERM "$c" 2>/dev/null || true; done
+	for c in "${CHILDREN[@]}"; do wait "$c" 2>/dev/null || true; done
 	rm -rf --one-file-system "$T"
 	exit "$rc"
 }
@@ -262,10 +297,49 @@ EOF
 REL_NAME=$(basename "$release")
 GOOD_VERSION=$(tar -xzOf "$release" VERSION)
 echo "== e2e-systemd: release $GOOD_VERSION ($REL_NAME)"
-echo "== building the bad release (calculator answers /healthz 503) in the background"
-bad_release "$release" "$T/bad" >"$T/bad.path" &
-BAD_PID=$!
-BAD=
+read -r -a suite_list <<<"$suites"
+if [[ ${#suite_list[@]} -gt 1 && -z $serial ]]; then
+	# One container per suite, booted side by side: each is a child run of this script with the
+	# shared bad release, its output kept and printed whole, in suite order, when all have ended.
+	echo "== building the bad release (calculator answers /healthz 503) and the root filesystems"
+	bad_release "$release" "$T/bad" >"$T/bad.path" &
+	BAD_PID=$!
+	for suite in "${suite_list[@]}"; do "$HERE/rootfs.sh" "$suite" "${PACKAGES[@]}" >/dev/null & CHILDREN+=($!); done
+	for c in "${CHILDREN[@]}"; do wait "$c" || { echo "e2e-systemd: building a root filesystem failed" >&2; exit 1; }; done
+	CHILDREN=()
+	wait "$BAD_PID" || { BAD_PID=; echo "e2e-systemd: building the bad release failed" >&2; exit 1; }
+	BAD_PID=
+	BAD=$(cat "$T/bad.path")
+	echo "== booting ${suite_list[*]} side by side"
+	for suite in "${suite_list[@]}"; do
+		"${BASH_SOURCE[0]}" --release "$release" --suites "$suite" --bad-release "$BAD" >"$T/$suite.log" 2>&1 &
+		CHILDREN+=($!)
+	done
+	i=0
+	for suite in "${suite_list[@]}"; do
+		wait "${CHILDREN[$i]}" || true
+		i=$((i + 1))
+		cat "$T/$suite.log"
+		line=$(grep -E '^e2e-systemd: [0-9]+ passed, [0-9]+ failed$' "$T/$suite.log" | tail -n 1) || line=
+		if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+			passed=$((passed + BASH_REMATCH[1]))
+			failed=$((failed + BASH_REMATCH[2]))
+		else
+			bad "$suite: the run ended without its count"
+		fi
+	done
+	CHILDREN=()
+	echo
+	echo "e2e-systemd: ${suite_list[*]}"
+	echo "e2e-systemd: $passed passed, $failed failed"
+	[[ $failed -eq 0 ]]
+	exit
+fi
+if [[ -z $BAD ]]; then
+	echo "== building the bad release (calculator answers /healthz 503) in the background"
+	bad_release "$release" "$T/bad" >"$T/bad.path" &
+	BAD_PID=$!
+fi
 
 declare -A MEMORY=() LIMITS_NOTE=()
 for suite in $suites; do
@@ -363,8 +437,15 @@ for suite in $suites; do
 	[[ $out == "HTTP 401" ]] && ok "a call with a wrong token: 401" || bad "a call with a wrong token" "$out"
 	out=$(mcp_call 9003 "$tok" evaluate '{"expression":"6*7"}')
 	[[ $(jq -r '.result.content[0].text' <<<"$out" 2>/dev/null) == 42 ]] && ok "a call with the owner token: 6*7 = 42" || bad "a call with the owner token" "$out"
-	pid=$(ct systemctl show -P MainPID mcp-server@calculator.service)
-	if ct grep -qzF "$tok" "/proc/$pid/environ"; then bad "the token is in the server's environment"; else ok "the token is not in the server's environment"; fi
+	if ! pid=$(unit_main_pid mcp-server@calculator.service); then
+		bad "the calculator's environment: no main PID inside the container to read"
+	elif ! env=$(ct cat "/proc/$pid/environ" 2>/dev/null | tr '\0' '\n') || [[ -z $env ]]; then
+		bad "the calculator's environment could not be read (/proc/$pid/environ)"
+	elif grep -qF -- "$tok" <<<"$env"; then
+		bad "the token is in the server's environment"
+	else
+		ok "the token is not in the server's environment"
+	fi
 
 	echo "== $suite: shell and notes"
 	tok=$(token_of shell)
@@ -422,24 +503,29 @@ for suite in $suites; do
 	MEMORY[$suite]="idle $mem_idle; with the browser $mem_browser"
 
 	echo "== $suite: faults"
-	old=$(ct systemctl show -P MainPID mcp-server@calculator.service)
-	ct kill -9 "$old"
-	for ((i = 0; i < 60; i++)); do
-		new=$(ct systemctl show -P MainPID mcp-server@calculator.service)
-		[[ $new != 0 && $new != "$old" && $(health_of calculator) == 200 ]] && break
-		sleep 0.5
-	done
-	restarts=$(ct systemctl show -P NRestarts mcp-server@calculator.service)
-	[[ $new != 0 && $new != "$old" && $(health_of calculator) == 200 && $restarts == 1 ]] &&
-		ok "kill -9 calculator: systemd restarted it (pid $old -> $new) and it is healthy" || bad "kill -9 calculator: pid $old -> $new, NRestarts=$restarts"
+	# Only a PID above 1 that runs in the calculator's own cgroup inside the container is signalled.
+	if old=$(unit_main_pid mcp-server@calculator.service); then
+		ct kill -9 "$old"
+		new=
+		for ((i = 0; i < 60; i++)); do
+			new=$(unit_main_pid mcp-server@calculator.service) || new=
+			[[ -n $new && $new != "$old" && $(health_of calculator) == 200 ]] && break
+			sleep 0.5
+		done
+		restarts=$(ct systemctl show -P NRestarts mcp-server@calculator.service)
+		[[ -n $new && $new != "$old" && $(health_of calculator) == 200 && $restarts == 1 ]] &&
+			ok "kill -9 calculator: systemd restarted it (pid $old -> $new) and it is healthy" || bad "kill -9 calculator: pid $old -> ${new:-none}, NRestarts=$restarts"
+	else
+		bad "kill -9 calculator: no main PID of mcp-server@calculator.service inside the container to signal (MainPID=$(ct systemctl show -P MainPID mcp-server@calculator.service 2>&1))"
+	fi
 
 	if [[ -z $BAD ]]; then
 		wait "$BAD_PID" || { BAD_PID=; echo "e2e-systemd: building the bad release failed" >&2; exit 1; }
 		BAD_PID=
 		BAD=$(cat "$T/bad.path")
-		BAD_NAME=$(basename "$BAD")
-		BAD_VERSION=$(tar -xzOf "$BAD" VERSION)
 	fi
+	BAD_NAME=$(basename "$BAD")
+	BAD_VERSION=$(tar -xzOf "$BAD" VERSION)
 	cp "$BAD" "$BAD.sha256" "$D/root/"
 	start=$(date +%s)
 	if out=$(ct /root/release/deploy/deploy.sh --release "/root/$BAD_NAME" --timeout 15 2>&1); then
