@@ -176,10 +176,11 @@ func shorten(s string, limit int) (string, bool) {
 	return strings.TrimSpace(s[:cut]) + fmt.Sprintf(" …(+%d chars)", left), true
 }
 
-// separator reports whether a text is only punctuation that sets items apart (the "·" between
-// footer links), which says nothing on a line of its own.
+// separator reports whether a text is only the punctuation that sets items apart (the "·" or
+// "|" between footer links), which says nothing on a line of its own. Dashes are kept: a lone
+// "-" or "—" is often a value ("none").
 func separator(s string) bool {
-	return strings.Trim(s, "·•|/–—-, ") == ""
+	return strings.Trim(s, "·•| ") == ""
 }
 
 func findBackend(n *axNode, id nodeRef) *axNode {

@@ -172,9 +172,9 @@ func TestShorten(t *testing.T) {
 
 func TestRenderShortensLongText(t *testing.T) {
 	long := strings.Repeat("A sentence of some length. ", 20)
-	root := n("RootWebArea", "T", 1, n("paragraph", "", 2, n("StaticText", long, 3)), n("link", "More", 4), n("StaticText", "·", 5), n("link", "Less", 6))
+	root := n("RootWebArea", "T", 1, n("paragraph", "", 2, n("StaticText", long, 3)), n("link", "More", 4), n("StaticText", "·", 5), n("link", "Less", 6), n("StaticText", "—", 7))
 	snap, _ := renderSnapshot(root, newRefTable(), "http://x.test/", nodeRef{}, 0, 60)
-	want := "A sentence of some length. A sentence of some length. …(+485 chars)\nlink \"More\" [e1]\nlink \"Less\" [e2]\n[1 long text shortened, each marked …(+N chars): browser_get_text reads the content whole; browser_snapshot with full_text=true, or find=\"words\", shows the lines whole]"
+	want := "A sentence of some length. A sentence of some length. …(+485 chars)\nlink \"More\" [e1]\nlink \"Less\" [e2]\n—\n[1 long text shortened, each marked …(+N chars): browser_get_text reads the content whole; browser_snapshot with full_text=true, or find=\"words\", shows the lines whole]"
 	if got := snap.text(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
