@@ -26,7 +26,7 @@ func (c *call) act(ctx context.Context, full bool, fn func(ctx context.Context, 
 	if err := c.t.input(ctx, fn); err != nil {
 		return "", err
 	}
-	return c.changes(ctx, before, full, defaultMaxChars), nil
+	return c.changes(ctx, before, full, snapshotPageSize), nil
 }
 
 // actOn acts on the element a ref names, in the frame that owns it, and reports what changed.
@@ -584,6 +584,6 @@ func addHandleDialog(s *kit.Server, m *manager) {
 		if in.Accept {
 			verb = "Accepted"
 		}
-		return fmt.Sprintf("%s the %s %q.\n", verb, d.Type, d.Message) + c.changes(ctx, before, false, defaultMaxChars), nil
+		return fmt.Sprintf("%s the %s %q.\n", verb, d.Type, d.Message) + c.changes(ctx, before, false, snapshotPageSize), nil
 	})
 }

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -179,8 +178,6 @@ func callTool(t testing.TB, cs *mcp.ClientSession, name string, args map[string]
 	}
 	return text
 }
-
-var refRE = regexp.MustCompile(`\[(e\d+)\]`)
 
 // ref finds the ref of the first snapshot line that starts with prefix (after indentation).
 func ref(t testing.TB, snapshot, prefix string) string {

@@ -46,7 +46,7 @@ func addWaitFor(s *kit.Server, m *manager) {
 			case <-ctx.Done():
 				return "", ctx.Err()
 			}
-			return c.changes(ctx, before, false, defaultMaxChars), nil
+			return c.changes(ctx, before, false, snapshotPageSize), nil
 		}
 		timeout := 10 * time.Second
 		if in.Seconds > 0 {
@@ -77,7 +77,7 @@ func addWaitFor(s *kit.Server, m *manager) {
 				return "", ctx.Err()
 			}
 		}
-		return "Done.\n" + c.changes(ctx, before, false, defaultMaxChars), nil
+		return "Done.\n" + c.changes(ctx, before, false, snapshotPageSize), nil
 	})
 }
 

@@ -18,7 +18,7 @@ type navigateInput struct {
 	where
 	URL        string  `json:"url" jsonschema:"http(s) URL, back, forward or reload" schema:"minLength=1"`
 	NoSnapshot bool    `json:"no_snapshot,omitempty" jsonschema:"skip the snapshot"`
-	MaxChars   int     `json:"max_chars,omitempty" jsonschema:"snapshot cap" schema:"minimum=100,maximum=100000,default=20000"`
+	MaxChars   int     `json:"max_chars,omitempty" jsonschema:"snapshot cap" schema:"minimum=100,maximum=100000,default=24000"`
 	Profile    string  `json:"profile,omitempty" jsonschema:"saved login to use and update"`
 	Device     string  `json:"device,omitempty" jsonschema:"session's device" schema:"enum=desktop|iphone-15|pixel-7|ipad-mini|ipad-pro"`
 	Viewport   []int64 `json:"viewport,omitempty" jsonschema:"[width, height] CSS px" schema:"minItems=2,maxItems=2,minimum=200,maximum=4000"`
@@ -135,12 +135,12 @@ func (c *call) navigate(ctx context.Context, raw string, withSnapshot bool, maxC
 		fmt.Fprintf(&b, "A %s dialog is open: %q. Answer it with browser_handle_dialog.", d.Type, d.Message)
 		return b.String(), nil
 	}
-	snap, err := c.snapshot(ctx, "", 0)
+	snap, err := c.snapshot(ctx, "", 0, false)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString("\n")
-	b.WriteString(paged(snap.text(), 0, maxChars))
+	b.WriteString(pagedSnapshot(snap.text(), 0, maxChars))
 	return b.String(), nil
 }
 

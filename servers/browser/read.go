@@ -15,10 +15,11 @@ type snapshotInput struct {
 	where
 	Ref      string `json:"ref,omitempty" jsonschema:"subtree"`
 	Depth    int    `json:"depth,omitempty" jsonschema:"levels; 0 = all" schema:"minimum=0"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"page size" schema:"minimum=100,maximum=100000,default=20000"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"page size" schema:"minimum=100,maximum=100000,default=24000"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"next page from" schema:"minimum=0"`
 	Find     string `json:"find,omitempty" jsonschema:"text filter"`
 	Role     string `json:"role,omitempty" jsonschema:"e.g. button"`
+	FullText bool   `json:"full_text,omitempty" jsonschema:"long text whole"`
 }
 
 func addSnapshot(s *kit.Server, m *manager) {
@@ -28,12 +29,12 @@ func addSnapshot(s *kit.Server, m *manager) {
 		ReadOnly:    true,
 		Timeout:     readTimeout,
 	}, func(ctx context.Context, c *call, in snapshotInput) (string, error) {
-		snap, err := c.snapshot(ctx, strings.Trim(in.Ref, "[]"), in.Depth)
+		snap, err := c.snapshot(ctx, strings.Trim(in.Ref, "[]"), in.Depth, in.FullText)
 		if err != nil {
 			return "", err
 		}
 		if in.Find != "" || in.Role != "" {
-			matches := findLines(snap.lines, in.Find, in.Role)
+			matches := findLines(snap.whole, in.Find, in.Role)
 			if len(matches) == 0 {
 				return "No match.", nil
 			}
@@ -44,7 +45,7 @@ func addSnapshot(s *kit.Server, m *manager) {
 		if in.Offset > 0 {
 			head = ""
 		}
-		return head + paged(snap.text(), in.Offset, in.MaxChars), nil
+		return head + pagedSnapshot(snap.text(), in.Offset, in.MaxChars), nil
 	})
 }
 

@@ -233,7 +233,9 @@ func (s *session) closeTab(t *tab) {
 }
 
 // snapshot renders the tab (or the subtree of ref) and remembers it for diffs.
-func (c *call) snapshot(ctx context.Context, ref string, depth int) (*snapshot, error) {
+//
+// Long runs of text are shortened (textRunMax) unless fullText is set.
+func (c *call) snapshot(ctx context.Context, ref string, depth int, fullText bool) (*snapshot, error) {
 	if d := c.t.openDialog(); d != nil {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "a %s dialog is open (%q); answer it with browser_handle_dialog first", d.Type, d.Message)
 	}
@@ -255,11 +257,15 @@ func (c *call) snapshot(ctx context.Context, ref string, depth int) (*snapshot, 
 		scope = id
 	}
 	st := c.t.state(ctx)
-	snap, ok := renderSnapshot(root, c.t.refs, st.url, scope, depth)
+	textMax := textRunMax
+	if fullText {
+		textMax = 0
+	}
+	snap, ok := renderSnapshot(root, c.t.refs, st.url, scope, depth, textMax)
 	if !ok {
 		return nil, kit.Errorf(kit.CodeNotFound, "element %s is no longer on the page; take a browser_snapshot", ref)
 	}
-	if ref == "" && depth == 0 {
+	if ref == "" && depth == 0 && !fullText {
 		c.t.lastSnap = snap.lines
 		c.t.lastURL = st.url
 	}
@@ -357,13 +363,13 @@ func (c *call) changes(ctx context.Context, before pageState, full bool, maxChar
 		fmt.Fprintf(&b, "Title: %s\n", after.title)
 	}
 	prev := c.t.lastSnap
-	snap, err := c.snapshot(ctx, "", 0)
+	snap, err := c.snapshot(ctx, "", 0, false)
 	if err != nil {
 		b.WriteString("(no snapshot: " + err.Error() + ")")
 		return strings.TrimSpace(b.String())
 	}
 	if full || navigated || prev == nil {
-		b.WriteString(paged(snap.text(), 0, maxChars))
+		b.WriteString(pagedSnapshot(snap.text(), 0, maxChars))
 		return strings.TrimSpace(b.String())
 	}
 	removed, added, more := diffLines(prev, snap.lines, 40)

@@ -3,9 +3,15 @@ package main
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
+
+// textRunMax is the length, in characters, past which a run of text is shortened in a snapshot:
+// the snapshot is a map of the page to act on, and browser_get_text reads prose whole.
+const textRunMax = 240
 
 // interactiveRoles get a ref: they are what a model acts on.
 var interactiveRoles = map[string]bool{
@@ -55,12 +61,29 @@ func newRefTable() *refTable {
 	return &refTable{byKey: map[string]string{}, byBackend: map[nodeRef]refMemo{}, targets: map[string]nodeRef{}, holders: map[string]nodeRef{}}
 }
 
-// snapshot is a rendered page: its lines and the ref of each element found.
+// snapshot is a rendered page: its lines as shown, and the same lines with every text whole.
 type snapshot struct {
-	lines []string
+	lines     []string
+	whole     []string // lines with no text shortened, for find
+	shortened int      // text runs shortened in lines
 }
 
-func (s *snapshot) text() string { return strings.Join(s.lines, "\n") }
+// text is the snapshot as a model reads it, ending with a note when text was shortened.
+func (s *snapshot) text() string {
+	t := strings.Join(s.lines, "\n")
+	if s.shortened > 0 {
+		t += fmt.Sprintf("\n[%d long text%s shortened, each marked …(+N chars): browser_get_text reads the content whole; browser_snapshot with full_text=true, or find=\"words\", shows the lines whole]",
+			s.shortened, pluralS(s.shortened))
+	}
+	return t
+}
+
+func pluralS(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
 
 // renderer turns an accessibility tree into compact text.
 type renderer struct {
@@ -82,7 +105,8 @@ type line struct {
 
 // renderSnapshot renders root. scope, when non-zero, renders only that element's subtree.
 // A full pass always runs so refs are assigned in document order, whatever is shown.
-func renderSnapshot(root *axNode, refs *refTable, pageURL string, scope nodeRef, maxDepth int) (*snapshot, bool) {
+// textMax, when positive, shortens each run of text longer than that many characters.
+func renderSnapshot(root *axNode, refs *refTable, pageURL string, scope nodeRef, maxDepth, textMax int) (*snapshot, bool) {
 	base, _ := url.Parse(pageURL)
 	r := &renderer{refs: refs, taken: map[string]bool{}, seen: map[string]int{}, base: base, maxDepth: maxDepth}
 	refs.targets = map[string]nodeRef{}
@@ -106,9 +130,57 @@ func renderSnapshot(root *axNode, refs *refTable, pageURL string, scope nodeRef,
 		if l.isTxt && i+1 < len(r.out) && !r.out[i+1].isTxt && r.out[i+1].depth == l.depth && strings.Contains(r.out[i+1].text, quote(l.text)+" [") {
 			continue // a label: the control's name says it
 		}
-		snap.lines = append(snap.lines, strings.Repeat(" ", l.depth)+l.text)
+		indent := strings.Repeat(" ", l.depth)
+		snap.whole = append(snap.whole, indent+l.text)
+		text := l.text
+		if l.isTxt {
+			if short, cut := shorten(text, textMax); cut {
+				text = short
+				snap.shortened++
+			}
+		}
+		snap.lines = append(snap.lines, indent+text)
 	}
 	return snap, true
+}
+
+// shorten cuts s, when it is longer than limit characters (limit > 0), after its last sentence
+// (or else word) that fits, and says how many characters it left out.
+func shorten(s string, limit int) (string, bool) {
+	if limit <= 0 || utf8.RuneCountInString(s) <= limit {
+		return s, false
+	}
+	end, n := len(s), 0
+	for i := range s {
+		if n == limit {
+			end = i
+			break
+		}
+		n++
+	}
+	head := s[:end]
+	cut := 0
+	for _, stop := range []string{". ", "! ", "? ", "; ", ": "} {
+		if i := strings.LastIndex(head, stop); i+1 > cut {
+			cut = i + 1
+		}
+	}
+	if cut < end/2 {
+		// A word that ends right at the limit fits.
+		cut = strings.LastIndexByte(s[:min(end+1, len(s))], ' ')
+		if cut < end/2 {
+			cut = end
+		}
+	}
+	left := utf8.RuneCountInString(strings.TrimSpace(s[cut:]))
+	return strings.TrimSpace(s[:cut]) + fmt.Sprintf(" …(+%d chars)", left), true
+}
+
+// separator reports whether a text is only the punctuation that sets items apart (the "·" or
+// "|" between footer links), which says nothing on a line of its own. Dashes are kept: a lone
+// "-" or "—" is often a value ("none").
+func separator(s string) bool {
+	return strings.Trim(s, "·•| ") == ""
 }
 
 func findBackend(n *axNode, id nodeRef) *axNode {
@@ -203,7 +275,7 @@ func (r *renderer) node(n *axNode, depth int) {
 		return
 	}
 	if n.role == "StaticText" {
-		if t := squash(n.name); t != "" {
+		if t := squash(n.name); t != "" && !separator(t) {
 			r.emit(depth, t, true)
 		}
 		return
@@ -472,18 +544,75 @@ func squash(s string) string {
 // paged cuts text to at most max characters from offset, at a line end when it can, and says
 // how to get the rest.
 func paged(text string, offset, max int) string {
+	page, next, ok := cutPage(text, offset, max)
+	if !ok || next == len(text) {
+		return page
+	}
+	return page + fmt.Sprintf("\n[truncated: characters %d-%d of %d; call again with offset=%d]", offset, next, len(text), next)
+}
+
+// snapshotPageSize is the default page of a snapshot, in characters: whole pages of the size a
+// benchmark article or dashboard has fit in one (docs/browser.md, Measured).
+const snapshotPageSize = 24000
+
+var refRE = regexp.MustCompile(`\[(e\d+)\]`)
+
+// pagedSnapshot is paged for a snapshot: when it cuts, the note says what was left out (refs,
+// headings) and how to get it.
+func pagedSnapshot(text string, offset, max int) string {
+	page, next, ok := cutPage(text, offset, max)
+	if !ok || next == len(text) {
+		return page
+	}
+	rest := text[next:]
+	var heads []string
+	nheads := 0
+	for _, l := range strings.Split(rest, "\n") {
+		l = strings.TrimPrefix(strings.TrimSpace(l), "- ")
+		role, _, _ := strings.Cut(l, " ")
+		if len(role) == 2 && role[0] == 'h' && role[1] >= '1' && role[1] <= '6' {
+			nheads++
+			if len(heads) < 3 {
+				heads = append(heads, l)
+			}
+		}
+	}
+	refs := refRE.FindAllStringSubmatch(rest, -1)
+	var left []string
+	if len(refs) > 0 {
+		left = append(left, fmt.Sprintf("%d ref%s (%s…%s)", len(refs), pluralS(len(refs)), refs[0][1], refs[len(refs)-1][1]))
+	}
+	if nheads > 0 {
+		h := fmt.Sprintf("%d heading%s: %s", nheads, pluralS(nheads), strings.Join(heads, ", "))
+		if nheads > len(heads) {
+			h += ", …"
+		}
+		left = append(left, h)
+	}
+	what := ""
+	if len(left) > 0 {
+		what = "; left out " + strings.Join(left, "; ")
+	}
+	return page + fmt.Sprintf("\n[truncated: characters %d-%d of %d shown%s. browser_snapshot with offset=%d shows the rest; find=\"words\", role or ref narrows it]",
+		offset, next, len(text), what, next)
+}
+
+// cutPage returns the page of text that starts at offset, at most max characters long and
+// ending at a line end when it can, and where the next page starts. ok is false when offset is
+// past the end (page then says so).
+func cutPage(text string, offset, max int) (page string, next int, ok bool) {
 	if offset < 0 {
 		offset = 0
 	}
 	if offset > len(text) {
-		return fmt.Sprintf("[offset %d is past the end: the text has %d characters]", offset, len(text))
+		return fmt.Sprintf("[offset %d is past the end: the text has %d characters]", offset, len(text)), 0, false
 	}
 	rest := text[offset:]
 	if len(rest) <= max {
 		if offset > 0 {
-			return rest + fmt.Sprintf("\n[end: characters %d-%d of %d]", offset, len(text), len(text))
+			return rest + fmt.Sprintf("\n[end: characters %d-%d of %d]", offset, len(text), len(text)), len(text), true
 		}
-		return rest
+		return rest, len(text), true
 	}
 	cut := strings.LastIndexByte(rest[:max], '\n') + 1
 	if cut < max/2 {
@@ -492,7 +621,7 @@ func paged(text string, offset, max int) string {
 			cut--
 		}
 	}
-	return strings.TrimSuffix(rest[:cut], "\n") + fmt.Sprintf("\n[truncated: characters %d-%d of %d; call again with offset=%d]", offset, offset+cut, len(text), offset+cut)
+	return strings.TrimSuffix(rest[:cut], "\n"), offset + cut, true
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -82,7 +83,7 @@ func TestRenderSnapshot(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			snap, ok := renderSnapshot(tt.root, newRefTable(), "http://x.test/page", nodeRef{}, 0)
+			snap, ok := renderSnapshot(tt.root, newRefTable(), "http://x.test/page", nodeRef{}, 0, 0)
 			if !ok {
 				t.Fatal("render failed")
 			}
@@ -103,9 +104,9 @@ func TestRefsFollowRoleAndName(t *testing.T) {
 		}
 		return root
 	}
-	first, _ := renderSnapshot(page(10, 11, 12), refs, "", nodeRef{}, 0)
+	first, _ := renderSnapshot(page(10, 11, 12), refs, "", nodeRef{}, 0, 0)
 	// New DOM nodes (a re-render) with the same roles and names keep the refs.
-	second, _ := renderSnapshot(page(20, 21, 22), refs, "", nodeRef{}, 0)
+	second, _ := renderSnapshot(page(20, 21, 22), refs, "", nodeRef{}, 0, 0)
 	if first.text() != second.text() {
 		t.Errorf("refs changed on re-render:\n%s\n---\n%s", first.text(), second.text())
 	}
@@ -115,7 +116,7 @@ func TestRefsFollowRoleAndName(t *testing.T) {
 	// A button that is renamed gets a new ref; the others keep theirs.
 	root := page(20, 21, 22)
 	root.children[1].name = "Discard"
-	third, _ := renderSnapshot(root, refs, "", nodeRef{}, 0)
+	third, _ := renderSnapshot(root, refs, "", nodeRef{}, 0, 0)
 	if !strings.Contains(third.text(), `button "Save" [e1]`) || !strings.Contains(third.text(), `button "Help" [e3]`) || strings.Contains(third.text(), "[e2]") {
 		t.Errorf("after a rename:\n%s", third.text())
 	}
@@ -143,6 +144,64 @@ func TestPaged(t *testing.T) {
 		got := paged(text, tt.offset, tt.max)
 		if tt.wantMarker == "" && got != text || tt.wantMarker != "" && !strings.Contains(got, tt.wantMarker) {
 			t.Errorf("paged(offset %d, max %d) = ...%q", tt.offset, tt.max, got[max(0, len(got)-80):])
+		}
+	}
+}
+
+func TestShorten(t *testing.T) {
+	tests := []struct {
+		name, in string
+		limit    int
+		want     string
+	}{
+		{"short text stays", "One. Two.", 20, "One. Two."},
+		{"no limit", strings.Repeat("word ", 100), 0, strings.Repeat("word ", 100)},
+		{"cut after a sentence", "First sentence here. Second sentence is long enough to go.", 30, "First sentence here. …(+37 chars)"},
+		{"cut after a word", "averyveryverylongword and then some more words", 30, "averyveryverylongword and then …(+15 chars)"},
+		{"counts characters, not bytes", "ééééé ééééé ééééé", 8, "ééééé …(+11 chars)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, cut := shorten(tt.in, tt.limit)
+			if got != tt.want || cut != (got != tt.in) {
+				t.Errorf("shorten(%q, %d) = %q, %v; want %q", tt.in, tt.limit, got, cut, tt.want)
+			}
+		})
+	}
+}
+
+func TestRenderShortensLongText(t *testing.T) {
+	long := strings.Repeat("A sentence of some length. ", 20)
+	root := n("RootWebArea", "T", 1, n("paragraph", "", 2, n("StaticText", long, 3)), n("link", "More", 4), n("StaticText", "·", 5), n("link", "Less", 6), n("StaticText", "—", 7))
+	snap, _ := renderSnapshot(root, newRefTable(), "http://x.test/", nodeRef{}, 0, 60)
+	want := "A sentence of some length. A sentence of some length. …(+485 chars)\nlink \"More\" [e1]\nlink \"Less\" [e2]\n—\n[1 long text shortened, each marked …(+N chars): browser_get_text reads the content whole; browser_snapshot with full_text=true, or find=\"words\", shows the lines whole]"
+	if got := snap.text(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if snap.whole[0] != squash(long) {
+		t.Errorf("the whole line should keep the text: %q", snap.whole[0])
+	}
+}
+
+func TestPagedSnapshot(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 30; i++ {
+		lines = append(lines, fmt.Sprintf("h2 \"Part %d\"", i), fmt.Sprintf(" link \"Go %d\" [e%d] /go/%d", i, i, i))
+	}
+	text := strings.Join(lines, "\n")
+	tests := []struct {
+		offset, max int
+		want        string
+	}{
+		{0, len(text), ""},
+		{0, 200, `shown; left out 25 refs (e6…e30); 24 headings: h2 "Part 7", h2 "Part 8", h2 "Part 9", …. browser_snapshot with offset=192 shows the rest`},
+		{len(text) - 30, 200, "[end: characters"},
+		{len(text) + 1, 200, "past the end"},
+	}
+	for _, tt := range tests {
+		got := pagedSnapshot(text, tt.offset, tt.max)
+		if tt.want == "" && got != text || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("pagedSnapshot(offset %d, max %d) = ...%q", tt.offset, tt.max, got[max(0, len(got)-240):])
 		}
 	}
 }

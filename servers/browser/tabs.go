@@ -35,7 +35,7 @@ func addTabs(s *kit.Server, m *manager) {
 			}
 			c.t = t
 			if in.URL != "" {
-				text, err := c.navigate(ctx, in.URL, true, defaultMaxChars)
+				text, err := c.navigate(ctx, in.URL, true, snapshotPageSize)
 				if err != nil {
 					return "", err
 				}

@@ -8,8 +8,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// defaultMaxChars bounds the text of a tool that does not take max_chars; the tools that do
-// declare the same default, and a maximum of 100000, in their schemas.
+// defaultMaxChars bounds the text of a tool that does not take max_chars; browser_get_text
+// declares the same default, and a maximum of 100000, in its schema. Snapshots page at
+// snapshotPageSize.
 const defaultMaxChars = 20000
 
 // pageOut is every tool's structured output: where it acted. The text content carries the
