@@ -354,8 +354,23 @@ func (cs *clientStore) fetchCIMD(ctx context.Context, id string) (*client, error
 	return cs.load(ctx, id)
 }
 
+// registration is the RFC 7591 §3.2.1 response, written here rather than with the go-sdk's
+// struct, which drops a zero client_secret_expires_at: that field is REQUIRED whenever a
+// secret is issued, and 0 says the secret never expires.
+type registration struct {
+	ClientID                string   `json:"client_id"`
+	ClientSecret            string   `json:"client_secret,omitempty"`
+	ClientIDIssuedAt        int64    `json:"client_id_issued_at"`
+	ClientSecretExpiresAt   *int64   `json:"client_secret_expires_at,omitempty"` // set exactly when ClientSecret is
+	ClientName              string   `json:"client_name"`
+	RedirectURIs            []string `json:"redirect_uris"`
+	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
+	GrantTypes              []string `json:"grant_types"`
+	ResponseTypes           []string `json:"response_types"`
+}
+
 // register stores a client registered through RFC 7591 and returns the response body.
-func (cs *clientStore) register(ctx context.Context, m *clientMetadata) (*oauthex.ClientRegistrationResponse, error) {
+func (cs *clientStore) register(ctx context.Context, m *clientMetadata) (*registration, error) {
 	id := "dcr-" + randomToken(16)
 	var secret, secretHash string
 	if m.AuthMethod != "none" {
@@ -372,18 +387,21 @@ func (cs *clientStore) register(ctx context.Context, m *clientMetadata) (*oauthe
 	if err != nil {
 		return nil, fmt.Errorf("store client: %w", err)
 	}
-	return &oauthex.ClientRegistrationResponse{
-		ClientRegistrationMetadata: oauthex.ClientRegistrationMetadata{
-			RedirectURIs:            m.RedirectURIs,
-			TokenEndpointAuthMethod: m.AuthMethod,
-			GrantTypes:              m.GrantTypes,
-			ResponseTypes:           []string{"code"},
-			ClientName:              name,
-		},
-		ClientID:         id,
-		ClientSecret:     secret,
-		ClientIDIssuedAt: now,
-	}, nil
+	r := &registration{
+		ClientID:                id,
+		ClientSecret:            secret,
+		ClientIDIssuedAt:        now.Unix(),
+		ClientName:              name,
+		RedirectURIs:            m.RedirectURIs,
+		TokenEndpointAuthMethod: m.AuthMethod,
+		GrantTypes:              m.GrantTypes,
+		ResponseTypes:           []string{"code"},
+	}
+	if secret != "" {
+		never := int64(0)
+		r.ClientSecretExpiresAt = &never
+	}
+	return r, nil
 }
 
 // checkSecret compares a client's secret in constant time.

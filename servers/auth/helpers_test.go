@@ -112,7 +112,7 @@ func startFleet(t *testing.T, opts ...envOption) *fleetEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := settings{Issuer: e.Issuer, Fleet: f, CIMD: true, DCR: true, StateDir: t.TempDir(), KeyLifetime: 24 * time.Hour, RatePerMin: 10000}
+	s := settings{Issuer: e.Issuer, Fleet: f, CIMD: true, DCR: true, StateDir: t.TempDir(), KeyLifetime: 24 * time.Hour, Limits: limits{PerIP: 10000, Global: 10000}}
 	for _, o := range opts {
 		o(&s)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -171,25 +172,29 @@ func TestPublicAddr(t *testing.T) {
 	}
 }
 
-// TestRateLimit: the sign-in, token and registration endpoints answer 429 with Retry-After
-// once a client IP has used its budget.
+// TestRateLimit: each limited endpoint answers 429 with Retry-After and the wait in words
+// once a client address has used its budget; the keys are not limited.
 func TestRateLimit(t *testing.T) {
-	e := startFleet(t, func(s *settings) { s.RatePerMin = 3 })
-	for _, path := range []string{"/token", "/register", "/login", "/enroll"} {
+	e := startFleet(t, func(s *settings) { s.Limits = limits{PerIP: 3, Global: 1000} })
+	for _, path := range []string{"/token", "/register", "/login/begin", "/enroll/begin"} {
 		var last *http.Response
+		var body []byte
 		for range 4 {
 			resp, err := e.noRedirect.Post(e.Issuer+path, "application/x-www-form-urlencoded", strings.NewReader(""))
 			if err != nil {
 				t.Fatal(err)
 			}
+			body, _ = io.ReadAll(resp.Body)
 			resp.Body.Close()
 			last = resp
 		}
-		if last.StatusCode != http.StatusTooManyRequests || last.Header.Get("Retry-After") == "" {
-			t.Errorf("%s: %d %q", path, last.StatusCode, last.Header.Get("Retry-After"))
+		var j map[string]string
+		_ = json.Unmarshal(body, &j)
+		if last.StatusCode != http.StatusTooManyRequests || last.Header.Get("Retry-After") == "" || j["error"] != "rate_limited" ||
+			!strings.Contains(j["error_description"], "wait ") || !strings.Contains(j["error_description"], "seconds") {
+			t.Errorf("%s: %d %q %s", path, last.StatusCode, last.Header.Get("Retry-After"), body)
 		}
 	}
-	// One budget per IP covers them all; the metadata and keys are not limited.
 	resp, err := http.Get(e.Issuer + "/keys")
 	if err != nil {
 		t.Fatal(err)

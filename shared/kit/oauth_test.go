@@ -2,6 +2,7 @@ package kit_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -38,22 +39,53 @@ func TestOAuthResource(t *testing.T) {
 	})
 
 	t.Run("metadata", func(t *testing.T) {
-		for _, path := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"} {
-			resp, err := http.Get(h.URL + path)
+		resp, err := http.Get(h.URL + "/.well-known/oauth-protected-resource/mcp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var meta map[string]any
+		err = json.NewDecoder(resp.Body).Decode(&meta)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || meta["resource"] != aud || !slices.Equal(anyStrings(meta["authorization_servers"]), []string{is.URL}) ||
+			!slices.Equal(anyStrings(meta["scopes_supported"]), []string{"kittest:read", "kittest:write"}) || !slices.Equal(anyStrings(meta["bearer_methods_supported"]), []string{"header"}) ||
+			resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("metadata: %d %v %v %v", resp.StatusCode, meta, resp.Header, err)
+		}
+		// RFC 9728 §2: the algorithms the resource signs its responses with; it signs none.
+		if _, ok := meta["resource_signing_alg_values_supported"]; ok {
+			t.Errorf("metadata names resource signing algorithms: %v", meta["resource_signing_alg_values_supported"])
+		}
+	})
+
+	t.Run("root metadata is not the endpoint's", func(t *testing.T) {
+		// RFC 9728 §3.3: metadata at the root would have to name the base URL as its resource,
+		// which is not protected; the 404 names the metadata of the one resource there is.
+		resp, err := http.Get(h.URL + "/.well-known/oauth-protected-resource")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(b), public+"/.well-known/oauth-protected-resource/mcp") {
+			t.Errorf("root: %d %s", resp.StatusCode, b)
+		}
+	})
+
+	t.Run("CORS preflight", func(t *testing.T) {
+		for _, path := range []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"} {
+			req, _ := http.NewRequest(http.MethodOptions, h.URL+path, nil)
+			req.Header.Set("Origin", "https://inspector.example")
+			req.Header.Set("Access-Control-Request-Method", "GET")
+			req.Header.Set("Access-Control-Request-Headers", "mcp-protocol-version")
+			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var meta struct {
-				Resource             string   `json:"resource"`
-				AuthorizationServers []string `json:"authorization_servers"`
-				ScopesSupported      []string `json:"scopes_supported"`
-				BearerMethods        []string `json:"bearer_methods_supported"`
-			}
-			err = json.NewDecoder(resp.Body).Decode(&meta)
 			resp.Body.Close()
-			if err != nil || resp.StatusCode != http.StatusOK || meta.Resource != aud || !slices.Equal(meta.AuthorizationServers, []string{is.URL}) ||
-				!slices.Equal(meta.ScopesSupported, []string{"kittest:read", "kittest:write"}) || !slices.Equal(meta.BearerMethods, []string{"header"}) {
-				t.Errorf("%s: %d %+v %v", path, resp.StatusCode, meta, err)
+			if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
+				!strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "GET") ||
+				!strings.Contains(strings.ToLower(resp.Header.Get("Access-Control-Allow-Headers")), "mcp-protocol-version") {
+				t.Errorf("%s: %d %v", path, resp.StatusCode, resp.Header)
 			}
 		}
 	})
@@ -128,4 +160,15 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 		names = append(names, tool.Name)
 	}
 	return names
+}
+
+// anyStrings converts a decoded JSON list of strings.
+func anyStrings(v any) []string {
+	l, _ := v.([]any)
+	out := make([]string, 0, len(l))
+	for _, x := range l {
+		s, _ := x.(string)
+		out = append(out, s)
+	}
+	return out
 }

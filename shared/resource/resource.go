@@ -5,17 +5,19 @@
 package resource
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
-// MetadataPath is where a server publishes its Protected Resource Metadata; the MCP endpoint's
-// own copy is at MetadataPath + "/mcp" (RFC 9728 §3.1).
+// MetadataPath is the well-known prefix of Protected Resource Metadata. The one protected
+// resource, the MCP endpoint PublicURL/mcp, has its metadata at MetadataPath + "/mcp"
+// (RFC 9728 §3.1); the bare MetadataPath would describe PublicURL itself, which is not a
+// protected resource, so it answers 404 with a pointer (see RootMetadataHandler).
 const MetadataPath = "/.well-known/oauth-protected-resource"
 
 // leeway is the clock difference tolerated on exp, nbf and iat.
@@ -70,12 +72,11 @@ func New(opts Options) *Resource {
 		now:      now,
 	}
 	r.metadata = &oauthex.ProtectedResourceMetadata{
-		Resource:                          r.resource,
-		AuthorizationServers:              []string{opts.Issuer},
-		ScopesSupported:                   []string{r.scopes.Read, r.scopes.Write},
-		BearerMethodsSupported:            []string{"header"},
-		ResourceSigningAlgValuesSupported: algNames(),
-		ResourceName:                      "mcp-servers " + opts.Server,
+		Resource:               r.resource,
+		AuthorizationServers:   []string{opts.Issuer},
+		ScopesSupported:        []string{r.scopes.Read, r.scopes.Write},
+		BearerMethodsSupported: []string{"header"},
+		ResourceName:           "mcp-servers " + opts.Server,
 	}
 	return r
 }
@@ -91,9 +92,33 @@ func (r *Resource) MetadataURL() string {
 // Scopes returns the server's scopes.
 func (r *Resource) Scopes() Scopes { return r.scopes }
 
-// MetadataHandler serves the Protected Resource Metadata (public, CORS-enabled, GET only).
+// MetadataHandler serves the Protected Resource Metadata of the MCP endpoint at
+// MetadataPath + "/mcp" (public, CORS-enabled, GET only). It names no
+// resource_signing_alg_values_supported: that lists the algorithms the resource signs its own
+// responses with (RFC 9728 §2), and this one signs none.
 func (r *Resource) MetadataHandler() http.Handler {
-	return auth.ProtectedResourceMetadataHandler(r.metadata)
+	body, err := json.Marshal(r.metadata)
+	if err != nil {
+		panic("resource metadata: " + err.Error()) // strings and slices of strings always encode
+	}
+	return PublicMetadata(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		_, _ = w.Write(body)
+	}))
+}
+
+// RootMetadataHandler answers MetadataPath without a suffix: 404, since metadata there would
+// describe the server's base URL, which is not a protected resource, and RFC 9728 §3.3 forbids
+// a client to use metadata whose resource differs from the URL it derived it from. The body
+// names the MCP endpoint's metadata, which the 401 challenge points clients at too.
+func (r *Resource) RootMetadataHandler() http.Handler {
+	msg := "Not Found: the protected resource here is " + r.resource + "; its metadata is at " + r.MetadataURL() + "\n"
+	return PublicMetadata(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte(msg))
+	}))
 }
 
 // Grant is what a valid token allows.
