@@ -97,7 +97,7 @@ func checkRedirectURI(raw string) error {
 		return fmt.Errorf("redirect URI %q is not a URL: %w", raw, err)
 	}
 	switch {
-	case u.Fragment != "" || u.User != nil:
+	case strings.Contains(raw, "#") || u.User != nil:
 		return fmt.Errorf("redirect URI %q: give it without fragment or user info", raw)
 	case u.Scheme == "https" && u.Host != "":
 		return nil
@@ -105,6 +105,35 @@ func checkRedirectURI(raw string) error {
 		return nil
 	}
 	return fmt.Errorf("redirect URI %q refused: use https, or http on 127.0.0.1, [::1] or localhost", raw)
+}
+
+// redirectRegistered reports whether uri may receive a code for a client that registered
+// the given URIs: the same string, or, for a loopback one, the same scheme, host, path and
+// query on any port (RFC 8252 §7.3). No user info and no fragment, ever.
+func redirectRegistered(registered []string, uri string) bool {
+	if strings.Contains(uri, "#") {
+		return false
+	}
+	u, err := url.Parse(uri)
+	if err != nil || u.User != nil {
+		return false
+	}
+	if slices.Contains(registered, uri) {
+		return true
+	}
+	if u.Scheme != "http" || !isLoopbackHost(u.Hostname()) {
+		return false
+	}
+	for _, r := range registered {
+		ru, err := url.Parse(r)
+		if err != nil || ru.Scheme != u.Scheme || !isLoopbackHost(ru.Hostname()) {
+			continue
+		}
+		if strings.EqualFold(ru.Hostname(), u.Hostname()) && ru.Path == u.Path && ru.RawQuery == u.RawQuery && ru.ForceQuery == u.ForceQuery {
+			return true
+		}
+	}
+	return false
 }
 
 func isLoopbackHost(h string) bool {

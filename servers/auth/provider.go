@@ -40,7 +40,17 @@ func (s *oauthServer) VerifyAuthRequest(ctx context.Context, r *op.Request[oidc.
 			r.Data.Scopes = oidc.SpaceDelimitedArray{name + ":read", name + ":write"}
 		}
 	}
-	return s.LegacyServer.VerifyAuthRequest(ctx, r)
+	cr, err := s.LegacyServer.VerifyAuthRequest(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	// The library matches a loopback redirect on path and query only; RFC 8252 §7.3 lets the
+	// port vary and nothing else. Refused here, before any redirect to it.
+	if !redirectRegistered(cr.Client.RedirectURIs(), r.Data.RedirectURI) {
+		return nil, oidc.ErrInvalidRequestRedirectURI().WithDescription("redirect_uri is not registered for this client: " +
+			"it must equal a registered one, or for a loopback one differ from it only in the port")
+	}
+	return cr, nil
 }
 
 // Authorize hands the resource parameters to CreateAuthRequest.
@@ -87,7 +97,7 @@ func (s *oauthServer) CodeExchange(ctx context.Context, r *op.ClientRequest[oidc
 		return nil, err
 	}
 	// The code works once, whatever happens next.
-	if err := s.store.DeleteAuthRequest(ctx, a.ID); err != nil {
+	if err := s.store.useCode(ctx, a.ID, r.Data.Code); err != nil {
 		return nil, err
 	}
 	resp, err := s.issue(ctx, a, r.Client, "")

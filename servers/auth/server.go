@@ -164,7 +164,7 @@ func (a *app) build(iss *url.URL) error {
 	// from it to this one, as the MCP specification orders them).
 	mux.Handle("/.well-known/oauth-authorization-server", meta)
 	mux.Handle("/authorize", limit(oauth))
-	mux.Handle("/authorize/", oauth) // the callback after consent
+	mux.Handle("/authorize/callback", u.boundCallback(oauth)) // after consent: mints the code
 	mux.Handle("/token", limit(noStore(oauth)))
 	mux.Handle("/revoke", limit(noStore(oauth)))
 	mux.Handle("/keys", oauth)
