@@ -90,6 +90,39 @@ func TestOAuthResource(t *testing.T) {
 		}
 	})
 
+	t.Run("read scope: batches and repeated keys", func(t *testing.T) {
+		// The HTTP layer reads a message as the MCP layer does (exact keys, batches under the
+		// 2025-03-26 protocol) and refuses what decoders could read two ways.
+		tok := is.Mint(t, issuertest.Token{Audience: aud, Scope: "kittest:read"})
+		call := func(params string) string {
+			return `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":` + params + `}`
+		}
+		cases := []struct {
+			name, body string
+			version    string
+			status     int
+		}{
+			{"a batch with a write call", "[" + call(`{"name":"echo","arguments":{"text":"a"}}`) + "," + call(`{"name":"write_thing","arguments":{}}`) + "]", "2025-03-26", http.StatusForbidden},
+			{"a batch with spaces before it", " \n[" + call(`{"name":"write_thing","arguments":{}}`) + "]", "2025-03-26", http.StatusForbidden},
+			{"name twice", call(`{"name":"write_thing","name":"echo","arguments":{}}`), "2025-11-25", http.StatusBadRequest},
+			{"name in two cases", call(`{"name":"write_thing","NAME":"echo","arguments":{}}`), "2025-11-25", http.StatusBadRequest},
+			{"method in two cases", `{"jsonrpc":"2.0","id":3,"Method":"ping","method":"tools/call","params":{"name":"write_thing"}}`, "2025-11-25", http.StatusBadRequest},
+			{"a Kelvin sign", call(`{"name":"write_thing","\u212Aey":1,"key":2}`), "2025-11-25", http.StatusBadRequest},
+			{"only another case", call(`{"Name":"write_thing","arguments":{}}`), "2025-11-25", http.StatusOK},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				code, hdr, msg := post(t, h.URL+"/mcp", tc.body, map[string]string{"Authorization": "Bearer " + tok, "MCP-Protocol-Version": tc.version})
+				if code != tc.status {
+					t.Errorf("%d %q %s, want %d", code, hdr.Get("WWW-Authenticate"), msg, tc.status)
+				}
+				if tc.status == http.StatusOK && !strings.Contains(msg, `"error"`) {
+					t.Errorf("the MCP layer ran a call without a name: %s", msg)
+				}
+			})
+		}
+	})
+
 	t.Run("read scope", func(t *testing.T) {
 		tok := is.Mint(t, issuertest.Token{Audience: aud, Scope: "kittest:read", ClientID: "https://app.example.com/client.json"})
 		cs, err := h.TryConnect(t.Context(), tok)
