@@ -8,18 +8,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
+
+	"github.com/jck411/mcp-servers/shared/netguard"
 )
 
 // Client kinds: registered through RFC 7591, or described by a Client ID Metadata Document.
@@ -238,39 +238,16 @@ func isCIMDClientID(id string) bool {
 	return err == nil && u.Scheme == "https" && u.Host != "" && u.Path != "" && u.Path != "/" && u.Fragment == "" && u.User == nil
 }
 
-// publicDialer refuses, at connect time, any address that is not a public unicast address:
-// loopback, private, link-local, CGNAT, unique-local, multicast, unspecified. Checking the
-// address actually dialled (after DNS) defeats DNS rebinding.
-func publicDialer() *net.Dialer {
-	return &net.Dialer{
-		Timeout: cimdTimeout,
-		Control: func(_, address string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil {
-				return fmt.Errorf("refusing to connect to %s: %w", address, err)
-			}
-			if !publicAddr(ap.Addr()) {
-				return fmt.Errorf("refusing to connect to %s: not a public address", ap.Addr())
-			}
-			return nil
-		},
-	}
-}
-
-var cgnat = netip.MustParsePrefix("100.64.0.0/10")
-
-// publicAddr reports whether a is a public unicast address.
-func publicAddr(a netip.Addr) bool {
-	a = a.Unmap()
-	return a.IsGlobalUnicast() && !a.IsPrivate() && !cgnat.Contains(a) &&
-		!netip.MustParsePrefix("64:ff9b::/96").Contains(a) && !netip.MustParsePrefix("2001:db8::/32").Contains(a)
-}
-
-// newCIMDClient returns the HTTP client that fetches metadata documents: public addresses only,
-// 5 s overall, no redirects, no proxy from the environment.
+// newCIMDClient returns the HTTP client that fetches metadata documents: 5 s overall, no
+// redirects, no proxy from the environment, and only global unicast addresses. The browser's
+// network guard decides which (shared/netguard: private, loopback, link-local, CGNAT,
+// benchmarking, reserved, multicast, site-local, Teredo, IPv4-compatible IPv6, and IPv4-mapped,
+// NAT64 and 6to4 forms of any of those): it checks every address the dialer is about to connect
+// to, after DNS, so a rebinding name cannot reach the host, and a refused address fails at once
+// rather than after a connect timeout.
 func newCIMDClient() *http.Client {
 	tr := &http.Transport{
-		DialContext:           publicDialer().DialContext,
+		DialContext:           (&netguard.Policy{}).DialContext, // the zero policy: global unicast only
 		TLSHandshakeTimeout:   cimdTimeout,
 		ResponseHeaderTimeout: cimdTimeout,
 		MaxIdleConns:          4,

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/jck411/mcp-servers/servers/browser/netguard"
+	"github.com/jck411/mcp-servers/shared/netguard"
 	"github.com/jck411/mcp-servers/shared/health"
 )
 

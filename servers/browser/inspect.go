@@ -11,7 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
-	"github.com/jck411/mcp-servers/servers/browser/netguard"
+	"github.com/jck411/mcp-servers/shared/netguard"
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
