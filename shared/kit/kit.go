@@ -266,7 +266,7 @@ func (s *Server) Handler() (http.Handler, error) {
 	mux := http.NewServeMux()
 	if s.cfg.OAuthIssuer != "" {
 		// OAuth access tokens for this server, and the static tokens beside them.
-		res := resource.New(resource.Options{Issuer: s.cfg.OAuthIssuer, PublicURL: s.cfg.PublicURL, Server: s.spec.Name})
+		res := resource.New(resource.Options{Issuer: s.cfg.OAuthIssuer, IssuerURL: s.cfg.OAuthIssuerURL, PublicURL: s.cfg.PublicURL, Server: s.spec.Name})
 		var static resource.Static
 		if tokens != nil {
 			static = tokens

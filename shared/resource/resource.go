@@ -25,7 +25,11 @@ const leeway = time.Minute
 
 // Options configure a protected resource.
 type Options struct {
-	Issuer    string       // the authorization server whose tokens are accepted, exactly as its tokens' iss
+	Issuer string // the authorization server whose tokens are accepted, exactly as its tokens' iss
+	// IssuerURL is where this host fetches the issuer's metadata and keys when the issuer's
+	// public URL is out of reach from here (a unit with IPAddressDeny=any, say), e.g.
+	// http://127.0.0.1:9002 for the fleet's auth server on the same host; "" means Issuer.
+	IssuerURL string
 	PublicURL string       // the server's base URL as clients reach it; the resource is PublicURL + "/mcp"
 	Server    string       // the server's name: its scopes are NAME:read and NAME:write
 	Client    *http.Client // fetches the issuer's metadata and keys; nil means a client with a 10 s timeout
@@ -68,7 +72,7 @@ func New(opts Options) *Resource {
 		issuer:   opts.Issuer,
 		resource: opts.PublicURL + "/mcp",
 		scopes:   ScopesFor(opts.Server),
-		keys:     newKeySet(opts.Issuer, client, now),
+		keys:     newKeySet(opts.Issuer, opts.IssuerURL, client, now),
 		now:      now,
 	}
 	r.metadata = &oauthex.ProtectedResourceMetadata{
