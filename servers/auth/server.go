@@ -67,6 +67,11 @@ func newApp(s settings) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Host commands (auth enroll) print URLs under the issuer they cannot otherwise know.
+	if err := d.setMeta(context.Background(), "issuer", strings.TrimSuffix(s.Issuer, "/")); err != nil {
+		d.Close()
+		return nil, err
+	}
 	a := &app{settings: s, db: d, passkeys: &passkeys{db: d}}
 	if a.CIMDClient == nil {
 		a.CIMDClient = newCIMDClient()
