@@ -142,7 +142,7 @@ func TestCIMDGuard(t *testing.T) {
 		q := url.Values{"response_type": {"code"}, "client_id": {id}, "redirect_uri": {"http://127.0.0.1/cb"}, "state": {"s"},
 			"code_challenge": {p.challenge}, "code_challenge_method": {"S256"}, "resource": {e.Alpha + "/mcp"}}
 		loc, st, body := e.authorize(t, q)
-		if loc != nil || st < 400 || !(strings.Contains(body, "loopback address") || strings.Contains(body, "private address")) {
+		if loc != nil || st < 400 || (!strings.Contains(body, "loopback address") && !strings.Contains(body, "private address")) {
 			t.Errorf("%s: %d %v %s", id, st, loc, body)
 		}
 	}
@@ -177,7 +177,7 @@ func TestCIMDAddresses(t *testing.T) {
 			loc, st, body := e.authorize(t, q)
 			took := time.Since(start)
 			if loc != nil || st < 400 || !strings.Contains(body, "fetch client metadata document") ||
-				!(strings.Contains(body, " is a") || strings.Contains(body, " resolves to ")) {
+				(!strings.Contains(body, " is a") && !strings.Contains(body, " resolves to ")) {
 				t.Errorf("%d %v %s", st, loc, body)
 			}
 			if took > time.Second {

@@ -143,13 +143,16 @@ func writeCall(req *http.Request, tools ToolInfo) (string, error) {
 	body, err := io.ReadAll(req.Body)
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	if err != nil {
-		return "", nil
+		return "", fmt.Errorf("the request body cannot be read: %w", err)
 	}
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if !json.Valid(trimmed) {
+		return "", nil // the MCP layer answers it with a parse error
+	}
 	msgs := []json.RawMessage{trimmed}
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		if json.Unmarshal(trimmed, &msgs) != nil {
-			return "", nil
+	if trimmed[0] == '[' {
+		if err := json.Unmarshal(trimmed, &msgs); err != nil {
+			return "", fmt.Errorf("the JSON-RPC batch cannot be read: %w", err)
 		}
 	}
 	for _, m := range msgs {
@@ -164,14 +167,15 @@ func writeCall(req *http.Request, tools ToolInfo) (string, error) {
 	return "", nil
 }
 
-// calledTool returns the tool a tools/call message names, "" for any other message.
+// calledTool returns the tool a tools/call message (valid JSON) names, "" for any other message.
 func calledTool(msg json.RawMessage) (string, error) {
 	top, err := strictObject(msg)
 	if err != nil || top == nil {
 		return "", err
 	}
 	var method string
-	if json.Unmarshal(top["method"], &method) != nil || method != "tools/call" {
+	_ = json.Unmarshal(top["method"], &method) // absent or not a string: not a tools/call
+	if method != "tools/call" {
 		return "", nil
 	}
 	params, err := strictObject(top["params"])
@@ -183,19 +187,23 @@ func calledTool(msg json.RawMessage) (string, error) {
 	return name, nil
 }
 
-// strictObject splits a JSON object into its members by exact key; nil when raw is not an
-// object, an error when a key repeats (compared without letter case).
+// strictObject splits valid JSON that is an object into its members by exact key; nil when it
+// is something else, an error when a key repeats (compared without letter case).
 func strictObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	trimmed := bytes.TrimLeft(raw, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("the JSON-RPC message cannot be read: %w", err)
 	}
 	out := map[string]json.RawMessage{}
 	seen := map[string]bool{}
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, nil
+			return nil, fmt.Errorf("the JSON-RPC message cannot be read: %w", err)
 		}
 		key, _ := t.(string)
 		folded := strings.ToLower(strings.ToUpper(key)) // folds K (Kelvin) and ſ too
@@ -205,7 +213,7 @@ func strictObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
 		seen[folded] = true
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return nil, nil
+			return nil, fmt.Errorf("the JSON-RPC message cannot be read: %w", err)
 		}
 		out[key] = v
 	}
