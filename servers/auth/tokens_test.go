@@ -210,6 +210,21 @@ func TestRateLimit(t *testing.T) {
 			t.Errorf("%s: %d %q %s", path, last.StatusCode, last.Header.Get("Retry-After"), body)
 		}
 	}
+	// A page load gets the same in plain text.
+	var status int
+	var page []byte
+	for range 4 {
+		resp, err := http.Get(e.Issuer + loginPath + "?id=x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		status = resp.StatusCode
+	}
+	if status != http.StatusTooManyRequests || !strings.HasPrefix(string(page), "Too many attempts: wait ") {
+		t.Errorf("sign-in page: %d %s", status, page)
+	}
 	resp, err := http.Get(e.Issuer + "/keys")
 	if err != nil {
 		t.Fatal(err)
