@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,12 +29,18 @@ type tsStep struct {
 	Message  string         `json:"message"`
 }
 
+// tsScript is the TypeScript client beside the test.
+var tsScript = filepath.Join("testdata", "tsclient", "client.mjs")
+
 // TestTypeScriptClient runs the official TypeScript MCP SDK client (testdata/tsclient, pinned
 // by its package-lock.json) against auth and alpha: it discovers the authorization server from
 // alpha's 401, registers by DCR, sends the owner to the authorization URL, where Chromium signs
-// in with a passkey and allows; the client exchanges the code, calls a write tool, refreshes
-// when its access token goes bad and calls again. The SDK validates every metadata document
-// and token response against its schemas, so a spec break fails it. scripts/ts-client-test.sh
+// in with a passkey and allows read only; the client exchanges the code, calls a read tool,
+// refreshes when its access token goes bad and calls again. A write call then meets 403
+// insufficient_scope: the SDK refreshes instead of asking again, gets the same scope and gives
+// up (docs/remote.md, step 11); after `auth grants revoke` its refresh fails, it asks again, the
+// owner allows write, and the write call works. The SDK validates every metadata document and
+// token response against its schemas, so a spec break fails it. scripts/ts-client-test.sh
 // installs the SDK and runs this test; without MCP_TS_CLIENT_DIR it is skipped.
 func TestTypeScriptClient(t *testing.T) {
 	dir := os.Getenv("MCP_TS_CLIENT_DIR")
@@ -44,7 +51,7 @@ func TestTypeScriptClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("node is needed: %v", err)
 	}
-	script, err := os.ReadFile(filepath.Join("testdata", "tsclient", "client.mjs"))
+	script, err := os.ReadFile(tsScript)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +65,7 @@ func TestTypeScriptClient(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), e.Alpha+"/mcp", e.callbackURL, "alpha_write")
+	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), e.Alpha+"/mcp", e.callbackURL, "alpha_read", "alpha_write")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()
@@ -84,11 +91,28 @@ func TestTypeScriptClient(t *testing.T) {
 		case "error":
 			t.Fatalf("the TypeScript client failed: %s\n%s", s.Message, stderr.String())
 		case "authorize":
-			code, err := tsAuthorize(e, b, s.URL)
+			untick := []string{"alpha:write"} // the first consent allows read only
+			if len(steps["authorize"]) > 1 {
+				untick = nil
+			}
+			code, err := tsAuthorize(e, b, s.URL, untick)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if _, err := io.WriteString(stdin, code+"\n"); err != nil {
+				t.Fatal(err)
+			}
+		case "upscope":
+			// The owner ends the read grant on the host, as docs/remote.md says.
+			var grant string
+			if err := e.app.db.sql.QueryRowContext(ctx, "SELECT id FROM grants WHERE revoked = 0").Scan(&grant); err != nil {
+				t.Fatalf("the client's grant: %v", err)
+			}
+			var out strings.Builder
+			if code := run(ctx, []string{"grants", "revoke", grant, "--state-dir", e.app.StateDir}, func(string) string { return "" }, &out, &out); code != 0 {
+				t.Fatalf("auth grants revoke: %d %s", code, out.String())
+			}
+			if _, err := io.WriteString(stdin, "revoked\n"); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -100,8 +124,18 @@ func TestTypeScriptClient(t *testing.T) {
 	if r := steps["registered"]; len(r) != 1 || !strings.HasPrefix(r[0].ClientID, "dcr-") {
 		t.Errorf("registration: %+v", r)
 	}
-	if tk := steps["tokens"]; len(tk) != 2 || !tk[0].Refresh || !tk[1].Refresh || tk[0].Scope != "alpha:read alpha:write" {
-		t.Errorf("tokens saved: %+v (want the exchange and one refresh, each with a refresh token)", tk)
+	// The exchange, the refresh of a bad token, the refresh tried for more scope (the same
+	// scope comes back), and the exchange after the new consent.
+	tk := steps["tokens"]
+	scopes := make([]string, len(tk))
+	for i, s := range tk {
+		scopes[i] = s.Scope
+		if !s.Refresh {
+			t.Errorf("tokens %d came without a refresh token", i)
+		}
+	}
+	if want := []string{"alpha:read", "alpha:read", "alpha:read", "alpha:read alpha:write"}; !slices.Equal(scopes, want) {
+		t.Errorf("scopes of the tokens saved: %q, want %q", scopes, want)
 	}
 	if c := steps["call"]; len(c) != 1 || c[0].Result["echo"] != "first" || !strings.HasPrefix(fmt.Sprint(c[0].Result["caller"]), "oauth:dcr-") {
 		t.Errorf("first call: %+v", c)
@@ -109,14 +143,26 @@ func TestTypeScriptClient(t *testing.T) {
 	if r := steps["refreshed"]; len(r) != 1 || !r[0].Rotated || r[0].Result["echo"] != "after refresh" {
 		t.Errorf("call after the refresh: %+v", r)
 	}
+	if u := steps["upscope"]; len(u) != 1 || !strings.Contains(u[0].Message, "403") {
+		t.Errorf("the write call with a read grant: %+v", u)
+	}
+	if a := steps["authorize"]; len(a) != 2 {
+		t.Errorf("authorizations: %d, want 2 (the first, and the one after the revoked refresh)", len(a))
+	}
+	if inv := steps["invalidated"]; len(inv) == 0 || inv[0].Scope != "tokens" {
+		t.Errorf("the SDK did not drop its tokens after the refused refresh: %+v", inv)
+	}
+	if w := steps["write"]; len(w) != 1 || w[0].Result["echo"] != "with write" {
+		t.Errorf("the write call after the new consent: %+v", w)
+	}
 	if len(steps["done"]) != 1 {
 		t.Errorf("the client did not finish: %v", steps)
 	}
 }
 
-// tsAuthorize checks the authorization URL the SDK built, signs in and allows in Chromium,
-// and returns the code that reached the redirect URI.
-func tsAuthorize(e *fleetEnv, b *browser, raw string) (string, error) {
+// tsAuthorize checks the authorization URL the SDK built, signs in and allows in Chromium
+// (with the scopes in untick unticked), and returns the code that reached the redirect URI.
+func tsAuthorize(e *fleetEnv, b *browser, raw string, untick []string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", fmt.Errorf("authorization URL %q: %w", raw, err)
@@ -125,7 +171,7 @@ func tsAuthorize(e *fleetEnv, b *browser, raw string) (string, error) {
 	if !strings.HasPrefix(raw, e.Issuer+"/authorize?") || q.Get("code_challenge_method") != "S256" || q.Get("resource") != e.Alpha+"/mcp" {
 		return "", fmt.Errorf("authorization URL %s: want %s/authorize with S256 and resource %s/mcp", raw, e.Issuer, e.Alpha)
 	}
-	if err := b.signIn(raw, nil, "allow"); err != nil {
+	if err := b.signIn(raw, untick, "allow"); err != nil {
 		return "", fmt.Errorf("browser: %w", err)
 	}
 	select {
