@@ -197,7 +197,7 @@ func corsOpen(next http.Handler) http.Handler {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		if r.Method == http.MethodOptions {
 			w.Header().Set("Access-Control-Allow-Methods", "POST")
-			w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
+			w.Header().Set("Access-Control-Allow-Headers", "Content-Type, MCP-Protocol-Version")
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
