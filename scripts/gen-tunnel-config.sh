@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # gen-tunnel-config.sh — write a cloudflared config.yml that publishes the chosen MCP servers,
-# one host name each, and the MCP_ALLOWED_HOSTS lines that let each server accept its name.
+# one host name each, and the MCP_ALLOWED_HOSTS lines that let each server accept its name;
+# with --oauth, also the settings that make the servers OAuth resources of the auth server.
 set -euo pipefail
 
 # id:port — the fixed table (docs/deploy.md); deploy/test/run.sh checks the copies agree.
@@ -29,6 +30,14 @@ Options:
   --env                   print "<id>.env: MCP_ALLOWED_HOSTS=<host name>" lines, not the YAML
   --rewrite-host          also make cloudflared send Host: 127.0.0.1:PORT (originRequest
                           httpHostHeader), for a server whose env you cannot change
+  --oauth                 publish the auth server (it must be among the servers) as the OAuth
+                          issuer of the others: --env prints and --apply-env writes
+                            auth.env: MCP_ISSUER, MCP_RESOURCES (every other server's /mcp URL),
+                                      MCP_TRUSTED_PROXIES=127.0.0.1,::1 (cloudflared's address)
+                            <id>.env: MCP_OAUTH_ISSUER, MCP_PUBLIC_URL, and
+                                      MCP_OAUTH_ISSUER_INTERNAL_URL=http://127.0.0.1:AUTHPORT (the
+                                      keys are fetched on loopback, which IPAddressDeny allows)
+                          replacing those keys' values and keeping every other line
   --out FILE              write the YAML to FILE instead of standard output
   -h, --help              this text
 
@@ -57,7 +66,7 @@ env_value() {
 	printf '%s' "$v"
 }
 
-tunnel='' domain='' prefix=mcp- servers_arg='' creds='' env_dir='' apply=0 env_only=0 rewrite=0 out=''
+tunnel='' domain='' prefix=mcp- servers_arg='' creds='' env_dir='' apply=0 env_only=0 rewrite=0 oauth=0 out=''
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--tunnel) [[ $# -ge 2 ]] || die "--tunnel needs a value"; tunnel=$2; shift 2 ;;
@@ -69,6 +78,7 @@ while [[ $# -gt 0 ]]; do
 	--apply-env) apply=1; shift ;;
 	--env) env_only=1; shift ;;
 	--rewrite-host) rewrite=1; shift ;;
+	--oauth) oauth=1; shift ;;
 	--out) [[ $# -ge 2 ]] || die "--out needs a value"; out=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
@@ -108,11 +118,59 @@ for s in "${servers[@]}"; do
 	hosts+=("$prefix$s.$domain")
 done
 
-if [[ $env_only -eq 1 ]]; then
+# With --oauth: settings[i] holds "KEY=VALUE" lines for servers[i]'s env file.
+settings=()
+if [[ $oauth -eq 1 ]]; then
+	auth_i=-1
+	for i in "${!servers[@]}"; do [[ ${servers[i]} == auth ]] && auth_i=$i; done
+	[[ $auth_i -ge 0 ]] || die "--oauth needs the auth server among the servers (setup-host.sh --servers auth, or --servers ...,auth)"
+	[[ ${#servers[@]} -gt 1 ]] || die "--oauth needs at least one MCP server besides auth"
+	issuer=https://${hosts[auth_i]}
+	resources=''
 	for i in "${!servers[@]}"; do
-		printf '%s.env: MCP_ALLOWED_HOSTS=%s\n' "${servers[i]}" "${hosts[i]}"
+		[[ $i -eq $auth_i ]] && continue
+		resources+="${resources:+,}${servers[i]}=https://${hosts[i]}/mcp"
+	done
+	for i in "${!servers[@]}"; do
+		if [[ $i -eq $auth_i ]]; then
+			settings[i]=$(printf 'MCP_ISSUER=%s\nMCP_RESOURCES=%s\nMCP_TRUSTED_PROXIES=127.0.0.1,::1' "$issuer" "$resources")
+		else
+			settings[i]=$(printf 'MCP_OAUTH_ISSUER=%s\nMCP_PUBLIC_URL=https://%s\nMCP_OAUTH_ISSUER_INTERNAL_URL=http://127.0.0.1:%s' \
+				"$issuer" "${hosts[i]}" "${ports[auth_i]}")
+		fi
 	done
 fi
+
+if [[ $env_only -eq 1 ]]; then
+	for i in "${!servers[@]}"; do
+		# auth checks no Host header (its issuer URL is fixed), so it has no allowed-hosts list.
+		[[ ${servers[i]} == auth ]] || printf '%s.env: MCP_ALLOWED_HOSTS=%s\n' "${servers[i]}" "${hosts[i]}"
+		if [[ -n ${settings[i]:-} ]]; then
+			while IFS= read -r line; do printf '%s.env: %s\n' "${servers[i]}" "$line"; done <<<"${settings[i]}"
+		fi
+	done
+fi
+
+# set_env FILE KEY VALUE: make KEY=VALUE the one active KEY line of FILE (replacing the first,
+# dropping later ones), or add it; other lines, mode and owner stay.
+set_env() {
+	local f=$1 k=$2 v=$3 tmp
+	if [[ $(env_value "$f" "$k") == "$v" ]] && grep -qE "^[[:space:]]*${k}[[:space:]]*=" "$f"; then
+		return 0
+	fi
+	tmp=$(mktemp "$f.XXXXXX")
+	if grep -qE "^[[:space:]]*${k}[[:space:]]*=" "$f"; then
+		awk -v k="$k" -v v="$v" '
+			$0 ~ "^[[:space:]]*" k "[[:space:]]*=" { if (!done) print k "=" v; done = 1; next }
+			{ print }' "$f" >"$tmp"
+	else
+		{ cat "$f"; printf '%s=%s\n' "$k" "$v"; } >"$tmp"
+	fi
+	chmod --reference="$f" "$tmp"
+	chown --reference="$f" "$tmp" 2>/dev/null || true
+	mv -f "$tmp" "$f"
+	printf 'gen-tunnel-config: %s: %s=%s\n' "$f" "$k" "$v" >&2
+}
 
 # apply_env FILE HOST: add HOST to the MCP_ALLOWED_HOSTS list of FILE, keeping what is there.
 apply_env() {
@@ -148,7 +206,10 @@ if [[ $apply -eq 1 ]]; then
 	for i in "${!servers[@]}"; do
 		f=$env_dir/${servers[i]}.env
 		if [[ -f $f ]]; then
-			apply_env "$f" "${hosts[i]}"
+			[[ ${servers[i]} == auth ]] || apply_env "$f" "${hosts[i]}"
+			if [[ -n ${settings[i]:-} ]]; then
+				while IFS= read -r line; do set_env "$f" "${line%%=*}" "${line#*=}"; done <<<"${settings[i]}"
+			fi
 		else
 			printf 'gen-tunnel-config: %s missing: %s is not set up on this host\n' "$f" "${servers[i]}" >&2
 		fi

@@ -533,6 +533,31 @@ check "--apply-env keeps the file mode" bash -c "[[ \$(stat -c %a '$E/calculator
 sum1=$(sha256sum "$E"/*.env)
 "$GT" --tunnel $TUN --domain example.com --env-dir "$E" --apply-env >/dev/null 2>&1
 [[ $sum1 == "$(sha256sum "$E"/*.env)" ]] && ok "--apply-env twice changes nothing" || bad "--apply-env is not idempotent"
+# --oauth: the auth server becomes the issuer of the others, in their env files.
+O=$T/oauthenv
+mkdir -p "$O"
+printf 'MCP_PORT=9002\nMCP_ISSUER=http://localhost:9002\nMCP_RESOURCES=notes=http://127.0.0.1:9009/mcp\n' >"$O/auth.env"
+printf 'MCP_PORT=9009\n' >"$O/notes.env"
+printf 'MCP_PORT=9004\nMCP_OAUTH_ISSUER=https://old.example.com\n# keep me\n' >"$O/calendar.env"
+chmod 0640 "$O"/*.env
+"$GT" --tunnel $TUN --domain example.com --env-dir "$O" --apply-env --oauth --out "$T/t5.yml" 2>"$T/t5.err" || bad "--oauth --apply-env" "$(cat "$T/t5.err")"
+check "--oauth: auth.env names the public issuer and the servers' /mcp URLs" bash -c "grep -qx 'MCP_ISSUER=https://mcp-auth.example.com' '$O/auth.env' &&
+	grep -qx 'MCP_RESOURCES=calendar=https://mcp-calendar.example.com/mcp,notes=https://mcp-notes.example.com/mcp' '$O/auth.env' &&
+	[[ \$(grep -c '^MCP_ISSUER=' '$O/auth.env') == 1 && \$(grep -c '^MCP_RESOURCES=' '$O/auth.env') == 1 ]]"
+check "--oauth: auth trusts CF-Connecting-IP from cloudflared on loopback only" grep -qx 'MCP_TRUSTED_PROXIES=127.0.0.1,::1' "$O/auth.env"
+check "--oauth: auth.env gets no MCP_ALLOWED_HOSTS (auth has no such flag)" bash -c "! grep -q MCP_ALLOWED_HOSTS '$O/auth.env'"
+check "--oauth: each server is a resource of the issuer, keys fetched on loopback" bash -c "
+	grep -qx 'MCP_OAUTH_ISSUER=https://mcp-auth.example.com' '$O/notes.env' && grep -qx 'MCP_PUBLIC_URL=https://mcp-notes.example.com' '$O/notes.env' &&
+	grep -qx 'MCP_OAUTH_ISSUER_INTERNAL_URL=http://127.0.0.1:9002' '$O/notes.env' && grep -qx 'MCP_ALLOWED_HOSTS=mcp-notes.example.com' '$O/notes.env'"
+check "--oauth: an old issuer line is replaced, other lines kept" bash -c "
+	[[ \$(grep -c '^MCP_OAUTH_ISSUER=' '$O/calendar.env') == 1 ]] && grep -qx 'MCP_OAUTH_ISSUER=https://mcp-auth.example.com' '$O/calendar.env' &&
+	grep -qx '# keep me' '$O/calendar.env' && [[ \$(stat -c %a '$O/calendar.env') == 640 ]]"
+check "--oauth: the tunnel publishes auth too" validate_yaml "$T/t5.yml" 0 "auth:9002 calendar:9004 notes:9009"
+sum2=$(sha256sum "$O"/*.env)
+"$GT" --tunnel $TUN --domain example.com --env-dir "$O" --apply-env --oauth >/dev/null 2>&1
+[[ $sum2 == "$(sha256sum "$O"/*.env)" ]] && ok "--oauth --apply-env twice changes nothing" || bad "--oauth --apply-env is not idempotent"
+check "--oauth without the auth server is refused" bash -c "! '$GT' --tunnel $TUN --domain example.com --servers notes --oauth --env >/dev/null 2>&1"
+check "--oauth --env prints every setting" bash -c "[[ \$('$GT' --tunnel $TUN --domain example.com --servers auth,notes --oauth --env | grep -c '=') == 7 ]]"
 check "tunnel generator rejects a bad domain" bash -c "! '$GT' --tunnel $TUN --domain 'bad domain' >/dev/null 2>&1"
 check "tunnel generator needs --tunnel" bash -c "! '$GT' --domain example.com >/dev/null 2>&1"
 if [[ -f $REPO/deploy/cloudflared/config.example.yml ]]; then

@@ -8,18 +8,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
+
+	"github.com/jck411/mcp-servers/shared/netguard"
 )
 
 // Client kinds: registered through RFC 7591, or described by a Client ID Metadata Document.
@@ -97,7 +97,7 @@ func checkRedirectURI(raw string) error {
 		return fmt.Errorf("redirect URI %q is not a URL: %w", raw, err)
 	}
 	switch {
-	case u.Fragment != "" || u.User != nil:
+	case strings.Contains(raw, "#") || u.User != nil:
 		return fmt.Errorf("redirect URI %q: give it without fragment or user info", raw)
 	case u.Scheme == "https" && u.Host != "":
 		return nil
@@ -105,6 +105,35 @@ func checkRedirectURI(raw string) error {
 		return nil
 	}
 	return fmt.Errorf("redirect URI %q refused: use https, or http on 127.0.0.1, [::1] or localhost", raw)
+}
+
+// redirectRegistered reports whether uri may receive a code for a client that registered
+// the given URIs: the same string, or, for a loopback one, the same scheme, host, path and
+// query on any port (RFC 8252 §7.3). No user info and no fragment, ever.
+func redirectRegistered(registered []string, uri string) bool {
+	if strings.Contains(uri, "#") {
+		return false
+	}
+	u, err := url.Parse(uri)
+	if err != nil || u.User != nil {
+		return false
+	}
+	if slices.Contains(registered, uri) {
+		return true
+	}
+	if u.Scheme != "http" || !isLoopbackHost(u.Hostname()) {
+		return false
+	}
+	for _, r := range registered {
+		ru, err := url.Parse(r)
+		if err != nil || ru.Scheme != u.Scheme || !isLoopbackHost(ru.Hostname()) {
+			continue
+		}
+		if strings.EqualFold(ru.Hostname(), u.Hostname()) && ru.Path == u.Path && ru.RawQuery == u.RawQuery && ru.ForceQuery == u.ForceQuery {
+			return true
+		}
+	}
+	return false
 }
 
 func isLoopbackHost(h string) bool {
@@ -209,39 +238,16 @@ func isCIMDClientID(id string) bool {
 	return err == nil && u.Scheme == "https" && u.Host != "" && u.Path != "" && u.Path != "/" && u.Fragment == "" && u.User == nil
 }
 
-// publicDialer refuses, at connect time, any address that is not a public unicast address:
-// loopback, private, link-local, CGNAT, unique-local, multicast, unspecified. Checking the
-// address actually dialled (after DNS) defeats DNS rebinding.
-func publicDialer() *net.Dialer {
-	return &net.Dialer{
-		Timeout: cimdTimeout,
-		Control: func(_, address string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil {
-				return fmt.Errorf("refusing to connect to %s: %w", address, err)
-			}
-			if !publicAddr(ap.Addr()) {
-				return fmt.Errorf("refusing to connect to %s: not a public address", ap.Addr())
-			}
-			return nil
-		},
-	}
-}
-
-var cgnat = netip.MustParsePrefix("100.64.0.0/10")
-
-// publicAddr reports whether a is a public unicast address.
-func publicAddr(a netip.Addr) bool {
-	a = a.Unmap()
-	return a.IsGlobalUnicast() && !a.IsPrivate() && !cgnat.Contains(a) &&
-		!netip.MustParsePrefix("64:ff9b::/96").Contains(a) && !netip.MustParsePrefix("2001:db8::/32").Contains(a)
-}
-
-// newCIMDClient returns the HTTP client that fetches metadata documents: public addresses only,
-// 5 s overall, no redirects, no proxy from the environment.
+// newCIMDClient returns the HTTP client that fetches metadata documents: 5 s overall, no
+// redirects, no proxy from the environment, and only global unicast addresses. The browser's
+// network guard decides which (shared/netguard: private, loopback, link-local, CGNAT,
+// benchmarking, reserved, multicast, site-local, Teredo, IPv4-compatible IPv6, and IPv4-mapped,
+// NAT64 and 6to4 forms of any of those): it checks every address the dialer is about to connect
+// to, after DNS, so a rebinding name cannot reach the host, and a refused address fails at once
+// rather than after a connect timeout.
 func newCIMDClient() *http.Client {
 	tr := &http.Transport{
-		DialContext:           publicDialer().DialContext,
+		DialContext:           (&netguard.Policy{}).DialContext, // the zero policy: global unicast only
 		TLSHandshakeTimeout:   cimdTimeout,
 		ResponseHeaderTimeout: cimdTimeout,
 		MaxIdleConns:          4,
@@ -354,8 +360,23 @@ func (cs *clientStore) fetchCIMD(ctx context.Context, id string) (*client, error
 	return cs.load(ctx, id)
 }
 
+// registration is the RFC 7591 §3.2.1 response, written here rather than with the go-sdk's
+// struct, which drops a zero client_secret_expires_at: that field is REQUIRED whenever a
+// secret is issued, and 0 says the secret never expires.
+type registration struct {
+	ClientID                string   `json:"client_id"`
+	ClientSecret            string   `json:"client_secret,omitempty"`
+	ClientIDIssuedAt        int64    `json:"client_id_issued_at"`
+	ClientSecretExpiresAt   *int64   `json:"client_secret_expires_at,omitempty"` // set exactly when ClientSecret is
+	ClientName              string   `json:"client_name"`
+	RedirectURIs            []string `json:"redirect_uris"`
+	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
+	GrantTypes              []string `json:"grant_types"`
+	ResponseTypes           []string `json:"response_types"`
+}
+
 // register stores a client registered through RFC 7591 and returns the response body.
-func (cs *clientStore) register(ctx context.Context, m *clientMetadata) (*oauthex.ClientRegistrationResponse, error) {
+func (cs *clientStore) register(ctx context.Context, m *clientMetadata) (*registration, error) {
 	id := "dcr-" + randomToken(16)
 	var secret, secretHash string
 	if m.AuthMethod != "none" {
@@ -372,18 +393,21 @@ func (cs *clientStore) register(ctx context.Context, m *clientMetadata) (*oauthe
 	if err != nil {
 		return nil, fmt.Errorf("store client: %w", err)
 	}
-	return &oauthex.ClientRegistrationResponse{
-		ClientRegistrationMetadata: oauthex.ClientRegistrationMetadata{
-			RedirectURIs:            m.RedirectURIs,
-			TokenEndpointAuthMethod: m.AuthMethod,
-			GrantTypes:              m.GrantTypes,
-			ResponseTypes:           []string{"code"},
-			ClientName:              name,
-		},
-		ClientID:         id,
-		ClientSecret:     secret,
-		ClientIDIssuedAt: now,
-	}, nil
+	r := &registration{
+		ClientID:                id,
+		ClientSecret:            secret,
+		ClientIDIssuedAt:        now.Unix(),
+		ClientName:              name,
+		RedirectURIs:            m.RedirectURIs,
+		TokenEndpointAuthMethod: m.AuthMethod,
+		GrantTypes:              m.GrantTypes,
+		ResponseTypes:           []string{"code"},
+	}
+	if secret != "" {
+		never := int64(0)
+		r.ClientSecretExpiresAt = &never
+	}
+	return r, nil
 }
 
 // checkSecret compares a client's secret in constant time.

@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/jck411/mcp-servers/shared/config"
 )
 
 // command is a host command such as `auth enroll`.
@@ -25,7 +28,7 @@ type command struct {
 
 // commands are what the owner runs on the host, against the same state file.
 var commands = map[string]command{
-	"enroll":  {"print a one-time code for enrolling a passkey at ISSUER/enroll", "", cmdEnroll},
+	"enroll":  {"print a one-time code and the URL (the issuer's /enroll) to enrol a passkey with it", "", cmdEnroll},
 	"clients": {"list registered clients, or revoke one (its grants end too)", "list | revoke ID", cmdClients},
 	"grants":  {"list grants, or revoke one (its refresh tokens stop working)", "list | revoke ID", cmdGrants},
 	"keys":    {"rotate the signing key now (the old one stays published until its tokens expire)", "rotate", cmdKeys},
@@ -106,8 +109,19 @@ func cmdEnroll(ctx context.Context, d *db, args []string, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Enrolment code (works once, for %s):\n\n    %s\n\nOpen ISSUER%s in the browser that should hold the passkey, enter the code and create the passkey.\n",
-		enrolCodeLifetime, code, enrolPath)
+	issuer, err := d.meta(ctx, "issuer")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Enrolment code (works once, for %s):\n\n    %s\n\n", enrolCodeLifetime, code)
+	if issuer == "" {
+		fmt.Fprintf(stdout, "Open the auth server's %s page (its --issuer URL followed by %s) in the browser that should hold the passkey, enter the code and create the passkey.\n", enrolPath, enrolPath)
+		return nil
+	}
+	fmt.Fprintf(stdout, "Open %s%s in the browser that should hold the passkey, enter the code and create the passkey.\n", issuer, enrolPath)
+	if u, err := url.Parse(issuer); err == nil && config.IsLoopback(u.Hostname()) {
+		fmt.Fprintf(stdout, "\nThe issuer is still %s, which only this machine reaches: publish it first (MCP_ISSUER in auth.env, docs/remote.md), restart the server, and run auth enroll again.\n", issuer)
+	}
 	return nil
 }
 

@@ -370,3 +370,32 @@ func clientIDOf(t *testing.T, at string) string {
 	}
 	return id
 }
+
+// TestSignInSaysHowLongToWait: when the sign-in step is rate-limited, the page tells the
+// owner in words how long to wait (the script reads the status before the body).
+func TestSignInSaysHowLongToWait(t *testing.T) {
+	e := startFleet(t, func(s *settings) { s.Limits = limits{PerIP: 2, Global: 1000} })
+	b := newBrowser(t)
+	b.enrol(e)
+	id := e.register(t, e.callbackURL)
+	p := newPKCE()
+	q := url.Values{"response_type": {"code"}, "client_id": {id}, "redirect_uri": {e.callbackURL}, "state": {"s"},
+		"code_challenge": {p.challenge}, "code_challenge_method": {"S256"}, "resource": {e.Alpha + "/mcp"}}
+	if err := b.run(chromedp.Navigate(e.Issuer+"/authorize?"+q.Encode()), chromedp.WaitVisible(chromedp.ID("signin"))); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // this address's budget for the passkey step, used up elsewhere
+		resp, err := http.Post(e.Issuer+loginBeginPath, "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	status, err := "", b.run(chromedp.Click(chromedp.ID("signin")))
+	if err == nil {
+		status, err = b.value(chromedp.Poll[string](`document.getElementById("status").textContent`, chromedp.WithPollingTimeout(10*time.Second)))
+	}
+	if err != nil || !strings.HasPrefix(status, "Too many attempts: wait ") || !strings.Contains(status, "seconds and try again") {
+		t.Fatalf("%v %q", err, status)
+	}
+}

@@ -32,7 +32,7 @@ func jwtParts(t *testing.T, tok string) (map[string]any, map[string]any) {
 
 func TestMetadata(t *testing.T) {
 	e := startFleet(t)
-	for _, path := range []string{"/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"} {
+	for _, path := range []string{"/.well-known/oauth-authorization-server"} {
 		resp, err := http.Get(e.Issuer + path)
 		if err != nil {
 			t.Fatal(err)

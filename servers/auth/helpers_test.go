@@ -112,7 +112,7 @@ func startFleet(t *testing.T, opts ...envOption) *fleetEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := settings{Issuer: e.Issuer, Fleet: f, CIMD: true, DCR: true, StateDir: t.TempDir(), KeyLifetime: 24 * time.Hour, RatePerMin: 10000}
+	s := settings{Issuer: e.Issuer, Fleet: f, CIMD: true, DCR: true, StateDir: t.TempDir(), KeyLifetime: 24 * time.Hour, Limits: limits{PerIP: 10000, Global: 10000}}
 	for _, o := range opts {
 		o(&s)
 	}
@@ -223,11 +223,14 @@ func (e *fleetEnv) codeFor(t *testing.T, clientID, redirect, resource, scope str
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.Subject, a.AuthTime, a.Consented = ownerSubject, time.Now(), true
+	browser := randomToken(24) // the cookie the sign-in page would have set
+	a.Subject, a.AuthTime, a.Consented, a.Binding = ownerSubject, time.Now(), true, hashToken(browser)
 	if err := e.app.store.saveAuthRequest(t.Context(), a); err != nil {
 		t.Fatal(err)
 	}
-	resp, err := e.noRedirect.Get(e.Issuer + "/authorize/callback?id=" + url.QueryEscape(id))
+	req, _ := http.NewRequest(http.MethodGet, e.Issuer+"/authorize/callback?id="+url.QueryEscape(id), nil)
+	req.AddCookie(&http.Cookie{Name: "mcp-auth", Value: browser})
+	resp, err := e.noRedirect.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,13 @@ import (
 // defaultPort is the auth server's place in the fleet's port table.
 const defaultPort = 9002
 
+// Default rate limits, per endpoint: a person signing in a few devices in a minute stays well
+// inside them.
+const (
+	defaultRatePerIP  = 30
+	defaultRateGlobal = 300
+)
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -102,7 +109,7 @@ func usage(fs *flag.FlagSet, out io.Writer, head string) func() {
 // parseServe reads the server's flags, with MCP_* environment fallbacks.
 func parseServe(args []string, getenv func(string) string, out io.Writer) (*serveOptions, error) {
 	o := &serveOptions{}
-	var resources, registration, level, stateDir string
+	var resources, registration, level, stateDir, proxies string
 	fs := flag.NewFlagSet("auth", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.StringVar(&o.Issuer, "issuer", "", "public URL of this server, e.g. https://auth.example.com (required; http only on loopback)")
@@ -112,7 +119,9 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (*serv
 	fs.StringVar(&o.host, "host", "127.0.0.1", "address to bind (the tunnel reaches it on loopback)")
 	fs.IntVar(&o.port, "port", defaultPort, "TCP port to serve on")
 	fs.DurationVar(&o.KeyLifetime, "key-lifetime", 30*24*time.Hour, "how long a signing key signs before a new one replaces it")
-	fs.IntVar(&o.RatePerMin, "rate-limit", 30, "requests a minute per client IP on the sign-in, enrolment, token and registration endpoints")
+	fs.IntVar(&o.Limits.PerIP, "rate-limit", defaultRatePerIP, "requests a minute from one client address to each of the sign-in, consent, enrolment, authorize, token, revocation and registration endpoints (one sign-in uses one of each)")
+	fs.IntVar(&o.Limits.Global, "rate-limit-global", defaultRateGlobal, "requests a minute to each of those endpoints from all clients together")
+	fs.StringVar(&proxies, "trusted-proxies", "", "addresses (or CIDR prefixes) of the proxy whose CF-Connecting-IP header names the client, e.g. 127.0.0.1,::1 for cloudflared on this host; others' header is ignored")
 	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.Usage = usage(fs, out, "Usage: auth [flags]\n       auth COMMAND --help\n\nServes the fleet's OAuth 2.1 authorization server. Every flag can also be set by the environment variable shown.\n\n")
@@ -153,6 +162,12 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (*serv
 	}
 	if o.port < 1 || o.port > 65535 {
 		return nil, fmt.Errorf("invalid --port %d: must be 1 to 65535", o.port)
+	}
+	if o.Limits.PerIP < 1 || o.Limits.Global < 1 {
+		return nil, fmt.Errorf("invalid --rate-limit %d / --rate-limit-global %d: give at least 1 request a minute", o.Limits.PerIP, o.Limits.Global)
+	}
+	if o.Limits.Proxies, err = parseProxies(config.SplitList(proxies)); err != nil {
+		return nil, err
 	}
 	o.StateDir = stateDirOr(stateDir, getenv)
 	return o, nil

@@ -12,6 +12,8 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/crypto"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
+
+	"github.com/jck411/mcp-servers/shared/resource"
 )
 
 // oauthServer is zitadel's LegacyServer with the parts MCP needs changed: the RFC 8707
@@ -38,7 +40,17 @@ func (s *oauthServer) VerifyAuthRequest(ctx context.Context, r *op.Request[oidc.
 			r.Data.Scopes = oidc.SpaceDelimitedArray{name + ":read", name + ":write"}
 		}
 	}
-	return s.LegacyServer.VerifyAuthRequest(ctx, r)
+	cr, err := s.LegacyServer.VerifyAuthRequest(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	// The library matches a loopback redirect on path and query only; RFC 8252 §7.3 lets the
+	// port vary and nothing else. Refused here, before any redirect to it.
+	if !redirectRegistered(cr.Client.RedirectURIs(), r.Data.RedirectURI) {
+		return nil, oidc.ErrInvalidRequestRedirectURI().WithDescription("redirect_uri is not registered for this client: " +
+			"it must equal a registered one, or for a loopback one differ from it only in the port")
+	}
+	return cr, nil
 }
 
 // Authorize hands the resource parameters to CreateAuthRequest.
@@ -85,7 +97,7 @@ func (s *oauthServer) CodeExchange(ctx context.Context, r *op.ClientRequest[oidc
 		return nil, err
 	}
 	// The code works once, whatever happens next.
-	if err := s.store.DeleteAuthRequest(ctx, a.ID); err != nil {
+	if err := s.store.useCode(ctx, a.ID, r.Data.Code); err != nil {
 		return nil, err
 	}
 	resp, err := s.issue(ctx, a, r.Client, "")
@@ -172,21 +184,34 @@ func (s *oauthServer) Discovery(ctx context.Context, r *op.Request[struct{}]) (*
 	return op.NewResponse(s.metadata(ctx, resp.Data.(*oidc.DiscoveryConfiguration))), nil
 }
 
-// metadata adjusts the discovery document: only the code flow, the fleet's scopes, the
-// registration methods offered, and no endpoints this server does not serve.
+// rfc8414Fields are the metadata names RFC 8414 §2 (with RFC 7009's revocation, RFC 8707's
+// and the MCP drafts' extensions) defines; the library's OpenID Connect discovery fields
+// (ID token algorithms, claims, subject types, userinfo, request objects) are left out, since
+// this server issues no ID tokens.
+var rfc8414Fields = []string{
+	"issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "scopes_supported",
+	"response_types_supported", "response_modes_supported", "grant_types_supported",
+	"token_endpoint_auth_methods_supported", "service_documentation", "ui_locales_supported",
+	"revocation_endpoint", "code_challenge_methods_supported",
+	"authorization_response_iss_parameter_supported",
+}
+
+// metadata is the RFC 8414 document: only the code flow, the fleet's scopes, the registration
+// methods offered, and no endpoint this server does not serve.
 func (s *oauthServer) metadata(ctx context.Context, d *oidc.DiscoveryConfiguration) map[string]any {
 	d.ResponseTypesSupported = []string{string(oidc.ResponseTypeCode)}
+	d.ResponseModesSupported = []string{string(oidc.ResponseModeQuery)}
 	d.GrantTypesSupported = []oidc.GrantType{oidc.GrantTypeCode, oidc.GrantTypeRefreshToken}
 	d.ScopesSupported = append(s.fleet.scopes(), oidc.ScopeOfflineAccess)
 	d.TokenEndpointAuthMethodsSupported = []oidc.AuthMethod{oidc.AuthMethodNone, oidc.AuthMethodBasic, oidc.AuthMethodPost}
-	d.ClaimsSupported = nil
 	b, _ := json.Marshal(d)
-	var m map[string]any
-	_ = json.Unmarshal(b, &m)
-	for _, k := range []string{"introspection_endpoint", "userinfo_endpoint", "end_session_endpoint", "device_authorization_endpoint", "check_session_iframe",
-		"introspection_endpoint_auth_methods_supported", "introspection_endpoint_auth_signing_alg_values_supported", "request_object_signing_alg_values_supported",
-		"token_endpoint_auth_signing_alg_values_supported", "revocation_endpoint_auth_signing_alg_values_supported"} {
-		delete(m, k)
+	var all map[string]any
+	_ = json.Unmarshal(b, &all)
+	m := make(map[string]any, len(rfc8414Fields)+6)
+	for _, k := range rfc8414Fields {
+		if v, ok := all[k]; ok {
+			m[k] = v
+		}
 	}
 	m["revocation_endpoint_auth_methods_supported"] = d.TokenEndpointAuthMethodsSupported
 	if s.dcr {
@@ -194,18 +219,14 @@ func (s *oauthServer) metadata(ctx context.Context, d *oidc.DiscoveryConfigurati
 	}
 	m["client_id_metadata_document_supported"] = s.cimd
 	m["resource_indicators_supported"] = true // RFC 8707 (draft metadata name)
-	m["access_token_signing_alg_values_supported"] = []string{"ES256"}
 	return m
 }
 
-// metadataHandler serves the RFC 8414 document at /.well-known/oauth-authorization-server.
+// metadataHandler serves the RFC 8414 document at /.well-known/oauth-authorization-server to
+// anyone, browsers included: a CORS preflight (which browser-based MCP clients send, since
+// they add MCP-Protocol-Version) gets its Access-Control-* answer.
 func (s *oauthServer) metadataHandler(issuer string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "use GET", http.StatusMethodNotAllowed)
-			return
-		}
+	return resource.PublicMetadata(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := op.ContextWithIssuer(r.Context(), issuer)
 		resp, err := s.Discovery(ctx, &op.Request[struct{}]{Method: r.Method, URL: r.URL, Header: r.Header})
 		if err != nil {
@@ -213,8 +234,7 @@ func (s *oauthServer) metadataHandler(issuer string) http.Handler {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Access-Control-Allow-Origin", "*")
 		w.Header().Set("Cache-Control", "public, max-age=300")
 		_ = json.NewEncoder(w).Encode(resp.Data)
-	})
+	}))
 }

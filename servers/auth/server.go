@@ -5,19 +5,15 @@ import (
 	"crypto/rand"
 	"fmt"
 	"log/slog"
-	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 	"golang.org/x/text/language"
-	"golang.org/x/time/rate"
 
 	"github.com/jck411/mcp-servers/shared/buildinfo"
 	"github.com/jck411/mcp-servers/shared/guard"
@@ -32,7 +28,7 @@ type settings struct {
 	CIMD, DCR   bool          // registration methods
 	StateDir    string        // holds auth.db
 	KeyLifetime time.Duration // how long a signing key signs
-	RatePerMin  int           // requests a minute per client IP on sign-in, enrol, token, register
+	Limits      limits        // rate limits of sign-in, enrolment, token, revocation and registration
 	Logger      *slog.Logger
 	CIMDClient  *http.Client // fetches metadata documents; nil means public addresses only
 	Now         func() time.Time
@@ -61,11 +57,19 @@ func newApp(s settings) (*app, error) {
 	if s.KeyLifetime < time.Hour {
 		return nil, fmt.Errorf("invalid --key-lifetime %s: give at least 1h", s.KeyLifetime)
 	}
-	if s.RatePerMin <= 0 {
-		s.RatePerMin = 30
+	if s.Limits.PerIP <= 0 {
+		s.Limits.PerIP = defaultRatePerIP
+	}
+	if s.Limits.Global <= 0 {
+		s.Limits.Global = defaultRateGlobal
 	}
 	d, err := openDB(s.StateDir, s.Now)
 	if err != nil {
+		return nil, err
+	}
+	// Host commands (auth enroll) print URLs under the issuer they cannot otherwise know.
+	if err := d.setMeta(context.Background(), "issuer", strings.TrimSuffix(s.Issuer, "/")); err != nil {
+		d.Close()
 		return nil, err
 	}
 	a := &app{settings: s, db: d, passkeys: &passkeys{db: d}}
@@ -154,26 +158,31 @@ func (a *app) build(iss *url.URL) error {
 	})
 	a.metrics = metrics.NewRegistry("auth", version)
 
-	limit := newLimiter(a.RatePerMin, a.metrics.Refused)
+	// Each endpoint has its own budget, so one sign-in costs one request of each (authorize,
+	// login page, begin, finish, consent page, consent answer, token): a few flows a minute
+	// from one address fit easily, a guessing loop does not.
+	limit := func(h http.Handler) http.Handler { return newLimiter(a.Limits, a.metrics.Refused, a.Now).wrap(h) }
 	mux := http.NewServeMux()
 	meta := srv.metadataHandler(issuer)
+	// RFC 8414 only: this server issues no ID tokens, so it publishes no OpenID Connect
+	// discovery document (/.well-known/openid-configuration is a 404, and clients fall back
+	// from it to this one, as the MCP specification orders them).
 	mux.Handle("/.well-known/oauth-authorization-server", meta)
-	mux.Handle("/.well-known/openid-configuration", meta)
-	mux.Handle("/authorize", limit.wrap(oauth))
-	mux.Handle("/authorize/", oauth) // the callback after consent
-	mux.Handle("/token", limit.wrap(oauth))
-	mux.Handle("/revoke", limit.wrap(oauth))
+	mux.Handle("/authorize", limit(oauth))
+	mux.Handle("/authorize/callback", u.boundCallback(oauth)) // after consent: mints the code
+	mux.Handle("/token", limit(noStore(oauth)))
+	mux.Handle("/revoke", limit(noStore(oauth)))
 	mux.Handle("/keys", oauth)
 	if a.DCR {
-		mux.Handle(registrationPath, limit.wrap(corsOpen(clients.registrationHandler())))
+		mux.Handle(registrationPath, limit(corsOpen(noStore(clients.registrationHandler()))))
 	}
-	mux.Handle(loginPath, limit.wrap(http.HandlerFunc(u.login)))
-	mux.Handle(loginBeginPath, limit.wrap(http.HandlerFunc(u.loginBegin)))
-	mux.Handle(loginFinishPath, limit.wrap(http.HandlerFunc(u.loginFinish)))
-	mux.Handle(consentPath, limit.wrap(http.HandlerFunc(u.consent)))
-	mux.Handle(enrolPath, limit.wrap(http.HandlerFunc(u.enrol)))
-	mux.Handle(enrolBeginPath, limit.wrap(http.HandlerFunc(u.enrolBegin)))
-	mux.Handle(enrolFinishPath, limit.wrap(http.HandlerFunc(u.enrolFinish)))
+	mux.Handle(loginPath, limit(http.HandlerFunc(u.login)))
+	mux.Handle(loginBeginPath, limit(http.HandlerFunc(u.loginBegin)))
+	mux.Handle(loginFinishPath, limit(http.HandlerFunc(u.loginFinish)))
+	mux.Handle(consentPath, limit(http.HandlerFunc(u.consent)))
+	mux.Handle(enrolPath, limit(http.HandlerFunc(u.enrol)))
+	mux.Handle(enrolBeginPath, limit(http.HandlerFunc(u.enrolBegin)))
+	mux.Handle(enrolFinishPath, limit(http.HandlerFunc(u.enrolFinish)))
 	mux.HandleFunc(scriptPath, u.script)
 	mux.Handle("/healthz", a.health.Handler(guard.IsLocal))
 	mux.Handle("/metrics", localOnly(a.metrics.Handler()))
@@ -188,10 +197,20 @@ func corsOpen(next http.Handler) http.Handler {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		if r.Method == http.MethodOptions {
 			w.Header().Set("Access-Control-Allow-Methods", "POST")
-			w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
+			w.Header().Set("Access-Control-Allow-Headers", "Content-Type, MCP-Protocol-Version")
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// noStore marks every answer of next uncacheable, as RFC 6749 §5.1 requires of responses
+// that carry tokens or credentials (the token endpoint, registration, revocation).
+func noStore(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Pragma", "no-cache")
 		next.ServeHTTP(w, r)
 	})
 }
@@ -200,75 +219,6 @@ func localOnly(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !guard.IsLocal(r) {
 			http.Error(w, "Forbidden: served only to requests from this machine", http.StatusForbidden)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// limiter is a per-client-IP token bucket: perMin requests a minute, bursts of as many.
-type limiter struct {
-	mu      sync.Mutex
-	perMin  int
-	buckets map[string]*bucket
-	refused func(reason string)
-}
-
-type bucket struct {
-	lim  *rate.Limiter
-	seen time.Time
-}
-
-func newLimiter(perMin int, refused func(string)) *limiter {
-	return &limiter{perMin: perMin, buckets: map[string]*bucket{}, refused: refused}
-}
-
-// clientIP is the caller's address: through the tunnel (a loopback peer) the address
-// Cloudflare saw, else the peer.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		if cf := r.Header.Get("Cf-Connecting-Ip"); cf != "" && net.ParseIP(cf) != nil {
-			return cf
-		}
-	}
-	return host
-}
-
-func (l *limiter) allow(ip string) (bool, time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := time.Now()
-	if len(l.buckets) > 10000 {
-		for k, b := range l.buckets {
-			if now.Sub(b.seen) > time.Minute {
-				delete(l.buckets, k)
-			}
-		}
-	}
-	b, ok := l.buckets[ip]
-	if !ok {
-		b = &bucket{lim: rate.NewLimiter(rate.Limit(float64(l.perMin)/60), l.perMin)}
-		l.buckets[ip] = b
-	}
-	b.seen = now
-	res := b.lim.ReserveN(now, 1)
-	if d := res.DelayFrom(now); d > 0 {
-		res.CancelAt(now)
-		return false, d
-	}
-	return true, 0
-}
-
-func (l *limiter) wrap(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ok, wait := l.allow(clientIP(r)); !ok {
-			l.refused("rate_limited")
-			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-			http.Error(w, "Too Many Requests: slow down and retry after the time in Retry-After", http.StatusTooManyRequests)
 			return
 		}
 		next.ServeHTTP(w, r)

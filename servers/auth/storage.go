@@ -191,10 +191,28 @@ func (s *storage) SaveAuthCode(ctx context.Context, id, code string) error {
 	return nil
 }
 
-// DeleteAuthRequest removes a request once its code is exchanged, so a code works once.
+// DeleteAuthRequest removes a request (denied, or its code exchanged).
 func (s *storage) DeleteAuthRequest(ctx context.Context, id string) error {
 	if _, err := s.db.sql.ExecContext(ctx, "DELETE FROM auth_requests WHERE id = ?", id); err != nil {
 		return fmt.Errorf("delete auth request: %w", err)
+	}
+	return nil
+}
+
+// useCode consumes the code of request id: one statement deletes the row only while it still
+// holds that code, and exactly one of any number of concurrent exchanges (from any connection
+// or process) sees a row deleted; the others get invalid_grant.
+func (s *storage) useCode(ctx context.Context, id, code string) error {
+	r, err := s.db.sql.ExecContext(ctx, "DELETE FROM auth_requests WHERE id = ? AND code_hash = ?", id, hashToken(code))
+	if err != nil {
+		return fmt.Errorf("use code: %w", err)
+	}
+	n, err := r.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("use code: %w", err)
+	}
+	if n != 1 {
+		return errInvalidGrant("the authorization code is unknown, used or expired")
 	}
 	return nil
 }

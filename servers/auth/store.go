@@ -78,6 +78,10 @@ CREATE TABLE IF NOT EXISTS passkeys (
 	created INTEGER NOT NULL,
 	last_used INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS meta (
+	key TEXT PRIMARY KEY,      -- "issuer": the URL the server last started with, for host commands
+	value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS enrol_codes (
 	hash TEXT PRIMARY KEY,
 	expires INTEGER NOT NULL,
@@ -120,6 +124,27 @@ func openDB(dir string, now func() time.Time) (*db, error) {
 		now = time.Now
 	}
 	return &db{sql: s, now: now}, nil
+}
+
+// setMeta records a value the host commands read (the issuer).
+func (d *db) setMeta(ctx context.Context, key, value string) error {
+	if _, err := d.sql.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value); err != nil {
+		return fmt.Errorf("record %s: %w", key, err)
+	}
+	return nil
+}
+
+// meta returns a recorded value, "" when none is.
+func (d *db) meta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := d.sql.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", key, err)
+	}
+	return v, nil
 }
 
 // Close closes the database.

@@ -5,8 +5,8 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"io"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
@@ -142,7 +142,7 @@ func TestCIMDGuard(t *testing.T) {
 		q := url.Values{"response_type": {"code"}, "client_id": {id}, "redirect_uri": {"http://127.0.0.1/cb"}, "state": {"s"},
 			"code_challenge": {p.challenge}, "code_challenge_method": {"S256"}, "resource": {e.Alpha + "/mcp"}}
 		loc, st, body := e.authorize(t, q)
-		if loc != nil || st < 400 || !strings.Contains(body, "not a public address") {
+		if loc != nil || st < 400 || (!strings.Contains(body, "loopback address") && !strings.Contains(body, "private address")) {
 			t.Errorf("%s: %d %v %s", id, st, loc, body)
 		}
 	}
@@ -157,39 +157,74 @@ func TestCIMDGuard(t *testing.T) {
 	})
 }
 
-func TestPublicAddr(t *testing.T) {
-	cases := map[string]bool{
-		"8.8.8.8": true, "2606:4700::1111": true, "1.1.1.1": true,
-		"127.0.0.1": false, "10.1.2.3": false, "172.16.0.1": false, "192.168.1.1": false, "169.254.169.254": false,
-		"100.64.0.1": false, "0.0.0.0": false, "::1": false, "fc00::1": false, "fe80::1": false, "::ffff:127.0.0.1": false,
-		"::ffff:10.0.0.1": false, "224.0.0.1": false, "64:ff9b::a00:1": false, "::": false,
+// TestCIMDAddresses: a metadata document at any address that is not global unicast — in any
+// IPv6 form that carries one, or behind a name — is refused at dial time, at once (no connect
+// timeout: 240.0.0.1 would never answer).
+func TestCIMDAddresses(t *testing.T) {
+	e := startFleet(t) // the real fetcher
+	p := newPKCE()
+	hosts := []string{
+		"127.0.0.1", "10.0.0.1", "[::1]", "localhost", "0.1.2.3", "100.64.0.1", "198.18.0.1", "192.0.0.8",
+		"240.0.0.1", "224.0.0.1", "169.254.169.254", "[::ffff:127.0.0.1]", "[::127.0.0.1]", "[2002:7f00:1::1]",
+		"[64:ff9b::a00:1]", "[64:ff9b:1::1]", "[2001::1]", "[fec0::1]", "[ff02::1]", "[fd00::1]", "[fe80::1]",
 	}
-	for a, want := range cases {
-		if got := publicAddr(netip.MustParseAddr(a)); got != want {
-			t.Errorf("%s: %v, want %v", a, got, want)
-		}
+	for _, h := range hosts {
+		t.Run(h, func(t *testing.T) {
+			id := "https://" + h + ":8443/client.json"
+			q := url.Values{"response_type": {"code"}, "client_id": {id}, "redirect_uri": {"http://127.0.0.1/cb"}, "state": {"s"},
+				"code_challenge": {p.challenge}, "code_challenge_method": {"S256"}, "resource": {e.Alpha + "/mcp"}}
+			start := time.Now()
+			loc, st, body := e.authorize(t, q)
+			took := time.Since(start)
+			if loc != nil || st < 400 || !strings.Contains(body, "fetch client metadata document") ||
+				(!strings.Contains(body, " is a") && !strings.Contains(body, " resolves to ")) {
+				t.Errorf("%d %v %s", st, loc, body)
+			}
+			if took > time.Second {
+				t.Errorf("took %s: the refusal must come before any connect attempt", took)
+			}
+		})
 	}
 }
 
-// TestRateLimit: the sign-in, token and registration endpoints answer 429 with Retry-After
-// once a client IP has used its budget.
+// TestRateLimit: each limited endpoint answers 429 with Retry-After and the wait in words
+// once a client address has used its budget; the keys are not limited.
 func TestRateLimit(t *testing.T) {
-	e := startFleet(t, func(s *settings) { s.RatePerMin = 3 })
-	for _, path := range []string{"/token", "/register", "/login", "/enroll"} {
+	e := startFleet(t, func(s *settings) { s.Limits = limits{PerIP: 3, Global: 1000} })
+	for _, path := range []string{"/token", "/register", "/login/begin", "/enroll/begin"} {
 		var last *http.Response
+		var body []byte
 		for range 4 {
 			resp, err := e.noRedirect.Post(e.Issuer+path, "application/x-www-form-urlencoded", strings.NewReader(""))
 			if err != nil {
 				t.Fatal(err)
 			}
+			body, _ = io.ReadAll(resp.Body)
 			resp.Body.Close()
 			last = resp
 		}
-		if last.StatusCode != http.StatusTooManyRequests || last.Header.Get("Retry-After") == "" {
-			t.Errorf("%s: %d %q", path, last.StatusCode, last.Header.Get("Retry-After"))
+		var j map[string]string
+		_ = json.Unmarshal(body, &j)
+		if last.StatusCode != http.StatusTooManyRequests || last.Header.Get("Retry-After") == "" || j["error"] != "rate_limited" ||
+			!strings.Contains(j["error_description"], "wait ") || !strings.Contains(j["error_description"], "seconds") {
+			t.Errorf("%s: %d %q %s", path, last.StatusCode, last.Header.Get("Retry-After"), body)
 		}
 	}
-	// One budget per IP covers them all; the metadata and keys are not limited.
+	// A page load gets the same in plain text.
+	var status int
+	var page []byte
+	for range 4 {
+		resp, err := http.Get(e.Issuer + loginPath + "?id=x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		status = resp.StatusCode
+	}
+	if status != http.StatusTooManyRequests || !strings.HasPrefix(string(page), "Too many attempts: wait ") {
+		t.Errorf("sign-in page: %d %s", status, page)
+	}
 	resp, err := http.Get(e.Issuer + "/keys")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-webauthn/webauthn/protocol"
 	"github.com/go-webauthn/webauthn/webauthn"
@@ -142,6 +144,19 @@ func (u *ui) pending(r *http.Request, id, csrf string) (*authRequest, error) {
 		return nil, errors.New("the form is stale (CSRF token missing or wrong): reload the page")
 	}
 	return a, nil
+}
+
+// boundCallback lets only the browser that signed in and consented reach the library's
+// /authorize/callback, which redirects to the client with a code: a request id seen elsewhere
+// (a log, a shoulder, a shared link) mints nothing.
+func (u *ui) boundCallback(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := u.bound(r, r.URL.Query().Get("id")); err != nil {
+			u.message(w, http.StatusForbidden, "Cannot continue", err.Error())
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // login shows the passkey sign-in page for an authorization request, binding it to this browser.
@@ -279,13 +294,13 @@ func (u *ui) consent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	server, _ := u.store.fleet.server(a.Resource)
-	d := pageData{Kind: "consent", Title: "Allow access?", ID: a.ID, CSRF: a.CSRF, ClientName: c.Name, Server: server, Resource: a.Resource}
+	d := pageData{Kind: "consent", Title: "Allow access?", ID: a.ID, CSRF: a.CSRF, ClientName: visible(c.Name), Server: server, Resource: a.Resource}
 	if c.Kind == kindCIMD {
 		d.ClientSource = "described by " + hostOf(c.ID)
 	} else {
 		d.ClientSource = "registered itself; the name is its own claim"
 	}
-	d.RedirectHost = hostOf(a.RedirectURI)
+	d.RedirectHost = visible(hostOf(a.RedirectURI))
 	for _, s := range a.Scopes {
 		label := "read: list and call the tools that change nothing"
 		if strings.HasSuffix(s, ":write") {
@@ -294,6 +309,29 @@ func (u *ui) consent(w http.ResponseWriter, r *http.Request) {
 		d.Scopes = append(d.Scopes, scopeChoice{Scope: s, Label: label, Checked: true})
 	}
 	u.render(w, http.StatusOK, d)
+}
+
+// invisible are letters that render as nothing (Hangul fillers), beside the format and
+// control characters unicode classes already name.
+var invisible = []rune{0x115F, 0x1160, 0x3164, 0xFFA0}
+
+// visible returns a client's self-chosen text with every character that could hide or
+// reorder what the owner reads — controls, bidi overrides and isolates, zero-width and other
+// format characters, separators other than the plain space, invisible letters, invalid UTF-8 —
+// written as \uXXXX, so "Good App\u202Eexe.tab" shows as such rather than as "Good Appbat.exe".
+func visible(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError: // invalid UTF-8, or U+FFFD itself
+			b.WriteString(`\uFFFD`)
+		case r == ' ' || (unicode.IsPrint(r) && !unicode.Is(unicode.Cf, r) && !slices.Contains(invisible, r)):
+			b.WriteRune(r)
+		default:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		}
+	}
+	return b.String()
 }
 
 func hostOf(raw string) string {

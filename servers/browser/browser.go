@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/jck411/mcp-servers/servers/browser/netguard"
 	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/netguard"
 )
 
 // startTimeout bounds how long Chromium may take to start and open its first tab.

@@ -11,8 +11,8 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
-	"github.com/jck411/mcp-servers/servers/browser/netguard"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/netguard"
 )
 
 type waitInput struct {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
-	"github.com/jck411/mcp-servers/servers/browser/netguard"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/netguard"
 )
 
 type navigateInput struct {

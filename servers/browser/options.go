@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jck411/mcp-servers/servers/browser/netguard"
+	"github.com/jck411/mcp-servers/shared/netguard"
 )
 
 // options are the server's own flags, validated.

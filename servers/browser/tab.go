@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-	"github.com/jck411/mcp-servers/servers/browser/netguard"
+	"github.com/jck411/mcp-servers/shared/netguard"
 )
 
 // Ring sizes for what a tab remembers.

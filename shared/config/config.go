@@ -41,6 +41,7 @@ type Config struct {
 	LogLevel       slog.Level
 	AuthTokensFile string
 	OAuthIssuer    string // the authorization server whose access tokens this server accepts
+	OAuthIssuerURL string // where this host fetches the issuer's metadata and keys, if not at OAuthIssuer
 	PublicURL      string // the server's base URL as clients reach it; its resource is PublicURL + "/mcp"
 	AllowedHosts   []string
 	AllowedOrigins []string
@@ -79,6 +80,7 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 	fs.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.AuthTokensFile, "auth-tokens-file", "", "file of bearer tokens, one label:token a line (default: $CREDENTIALS_DIRECTORY/auth-tokens when present)")
 	fs.StringVar(&c.OAuthIssuer, "oauth-issuer", "", "URL of an OAuth 2.1 authorization server whose access tokens for this server are accepted (needs --public-url)")
+	fs.StringVar(&c.OAuthIssuerURL, "oauth-issuer-internal-url", "", "where this host fetches the --oauth-issuer's metadata and keys when its public URL is out of reach from here, e.g. http://127.0.0.1:9002 for the auth server on this host (tokens still name --oauth-issuer)")
 	fs.StringVar(&c.PublicURL, "public-url", "", "this server's URL as clients reach it, e.g. https://gmail.example.com; OAuth tokens must name PUBLIC-URL/mcp as their audience")
 	fs.StringVar(&hosts, "allowed-hosts", "", "comma-separated Host values to accept besides loopback and the bind address (tunnel hostnames, LAN IP)")
 	fs.StringVar(&origins, "allowed-origins", "", "comma-separated Origin values to accept besides loopback, e.g. https://app.example.com")
@@ -196,6 +198,9 @@ func (c *Config) validateOAuth() error {
 	c.PublicURL = strings.TrimSuffix(c.PublicURL, "/")
 	switch {
 	case c.OAuthIssuer == "" && c.PublicURL == "":
+		if c.OAuthIssuerURL != "" {
+			return errors.New("--oauth-issuer-internal-url is only used with --oauth-issuer")
+		}
 		return nil
 	case c.OAuthIssuer == "":
 		return errors.New("--public-url is only used with --oauth-issuer: give both, or neither")
@@ -205,6 +210,15 @@ func (c *Config) validateOAuth() error {
 	for _, f := range []struct{ flag, v string }{{"--oauth-issuer", c.OAuthIssuer}, {"--public-url", c.PublicURL}} {
 		if err := checkHTTPSURL(f.v); err != nil {
 			return fmt.Errorf("invalid %s %q: %w", f.flag, f.v, err)
+		}
+	}
+	c.OAuthIssuerURL = strings.TrimSuffix(c.OAuthIssuerURL, "/")
+	if c.OAuthIssuerURL != "" {
+		if err := checkHTTPSURL(c.OAuthIssuerURL); err != nil {
+			return fmt.Errorf("invalid --oauth-issuer-internal-url %q: %w", c.OAuthIssuerURL, err)
+		}
+		if u, _ := url.Parse(c.OAuthIssuerURL); u.Path != "" {
+			return fmt.Errorf("invalid --oauth-issuer-internal-url %q: give scheme://host[:port] only, e.g. http://127.0.0.1:9002", c.OAuthIssuerURL)
 		}
 	}
 	return nil

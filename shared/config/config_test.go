@@ -101,6 +101,9 @@ func TestParseErrors(t *testing.T) {
 		{"relative public url", []string{"--oauth-issuer", "https://auth.example.com", "--public-url", "gmail.example.com"}, nil, "absolute URL"},
 		{"issuer with query", []string{"--oauth-issuer", "https://auth.example.com/?x=1", "--public-url", "https://g.example.com"}, nil, "without query"},
 		{"issuer from env checked", nil, map[string]string{"MCP_OAUTH_ISSUER": "ftp://auth.example.com", "MCP_PUBLIC_URL": "https://g.example.com"}, "absolute URL"},
+		{"internal url alone", []string{"--oauth-issuer-internal-url", "http://127.0.0.1:9002"}, nil, "only used with --oauth-issuer"},
+		{"internal url over plain http off loopback", []string{"--oauth-issuer", "https://auth.example.com", "--public-url", "https://g.example.com", "--oauth-issuer-internal-url", "http://10.0.0.5:9002"}, nil, "use https"},
+		{"internal url with a path", []string{"--oauth-issuer", "https://auth.example.com", "--public-url", "https://g.example.com", "--oauth-issuer-internal-url", "http://127.0.0.1:9002/x"}, nil, "scheme://host[:port] only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,6 +125,12 @@ func TestOAuthFlags(t *testing.T) {
 	}
 	if _, err := Parse("gmail", 9005, []string{"--oauth-issuer", "http://127.0.0.1:9002", "--public-url", "http://localhost:9005"}, func(string) string { return "" }, io.Discard, nil); err != nil {
 		t.Errorf("http on loopback: %v", err)
+	}
+	env := map[string]string{"MCP_OAUTH_ISSUER": "https://auth.example.com", "MCP_PUBLIC_URL": "https://gmail.example.com",
+		"MCP_OAUTH_ISSUER_INTERNAL_URL": "http://127.0.0.1:9002/"}
+	c, err = Parse("gmail", 9005, nil, func(k string) string { return env[k] }, io.Discard, nil)
+	if err != nil || c.OAuthIssuerURL != "http://127.0.0.1:9002" {
+		t.Errorf("internal URL from the environment: %q %v", c.OAuthIssuerURL, err)
 	}
 }
 

@@ -223,3 +223,29 @@ func TestRefusedReasons(t *testing.T) {
 		})
 	}
 }
+
+// TestHostMiddleware: the public-document guard checks Host and ignores Origin.
+func TestHostMiddleware(t *testing.T) {
+	h := NewHosts("127.0.0.1", []string{"mcp.example.com"}, nil)
+	ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	cases := []struct {
+		host, origin string
+		want         int
+	}{
+		{"mcp.example.com", "https://any.example", http.StatusNoContent},
+		{"127.0.0.1:9000", "", http.StatusNoContent},
+		{"evil.example.com", "", http.StatusForbidden},
+	}
+	for _, tc := range cases {
+		req := httptest.NewRequest(http.MethodGet, "/.well-known/x", nil)
+		req.Host = tc.host
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		rec := httptest.NewRecorder()
+		h.HostMiddleware(ok).ServeHTTP(rec, req)
+		if rec.Code != tc.want {
+			t.Errorf("Host %s Origin %q: %d, want %d", tc.host, tc.origin, rec.Code, tc.want)
+		}
+	}
+}

@@ -101,6 +101,20 @@ func (h *Hosts) Middleware(next http.Handler) http.Handler {
 	})
 }
 
+// HostMiddleware answers 403 to a request whose Host is not allowed, whatever its Origin: for
+// public documents any web page may read (OAuth metadata), where Middleware's Origin check
+// would only break browser-based clients' discovery.
+func (h *Hosts) HostMiddleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !h.HostAllowed(r.Host) {
+			h.refuse(ReasonHost)
+			http.Error(w, "Forbidden: Host "+strconv.Quote(r.Host)+" is not allowed; start the server with --allowed-hosts "+hostOnly(r.Host)+" to accept it", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 func (h *Hosts) refuse(reason string) {
 	if h.Refused != nil {
 		h.Refused(reason)

@@ -266,13 +266,13 @@ func (s *Server) Handler() (http.Handler, error) {
 	mux := http.NewServeMux()
 	if s.cfg.OAuthIssuer != "" {
 		// OAuth access tokens for this server, and the static tokens beside them.
-		res := resource.New(resource.Options{Issuer: s.cfg.OAuthIssuer, PublicURL: s.cfg.PublicURL, Server: s.spec.Name})
+		res := resource.New(resource.Options{Issuer: s.cfg.OAuthIssuer, IssuerURL: s.cfg.OAuthIssuerURL, PublicURL: s.cfg.PublicURL, Server: s.spec.Name})
 		var static resource.Static
 		if tokens != nil {
 			static = tokens
 		}
 		mcpRoute = res.Middleware(static, s.toolInfo, s.metrics.Refused, mcpHandler)
-		mux.Handle(resource.MetadataPath, res.MetadataHandler())
+		mux.Handle(resource.MetadataPath, res.RootMetadataHandler())
 		mux.Handle(resource.MetadataPath+"/mcp", res.MetadataHandler())
 	}
 	// A request may see /healthz's details when it surely comes from this machine (not through
@@ -294,7 +294,16 @@ func (s *Server) Handler() (http.Handler, error) {
 	mux.Handle("/", http.NotFoundHandler())
 	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
 	hosts.Refused = s.metrics.Refused
-	return s.memory.Track(guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux))), nil
+	guarded, public := hosts.Middleware(mux), hosts.HostMiddleware(mux)
+	route := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The OAuth metadata is public (CORS *): browser-based clients on any origin read it.
+		if s.cfg.OAuthIssuer != "" && strings.HasPrefix(r.URL.Path, resource.MetadataPath) {
+			public.ServeHTTP(w, r)
+			return
+		}
+		guarded.ServeHTTP(w, r)
+	})
+	return s.memory.Track(guard.LimitBody(s.cfg.MaxBodyBytes, route)), nil
 }
 
 // toolInfo reports whether a tool is offered and whether it changes nothing.

@@ -2,6 +2,7 @@ package kit_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -38,23 +39,87 @@ func TestOAuthResource(t *testing.T) {
 	})
 
 	t.Run("metadata", func(t *testing.T) {
-		for _, path := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"} {
-			resp, err := http.Get(h.URL + path)
+		resp, err := http.Get(h.URL + "/.well-known/oauth-protected-resource/mcp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var meta map[string]any
+		err = json.NewDecoder(resp.Body).Decode(&meta)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || meta["resource"] != aud || !slices.Equal(anyStrings(meta["authorization_servers"]), []string{is.URL}) ||
+			!slices.Equal(anyStrings(meta["scopes_supported"]), []string{"kittest:read", "kittest:write"}) || !slices.Equal(anyStrings(meta["bearer_methods_supported"]), []string{"header"}) ||
+			resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("metadata: %d %v %v %v", resp.StatusCode, meta, resp.Header, err)
+		}
+		// RFC 9728 §2: the algorithms the resource signs its responses with; it signs none.
+		if _, ok := meta["resource_signing_alg_values_supported"]; ok {
+			t.Errorf("metadata names resource signing algorithms: %v", meta["resource_signing_alg_values_supported"])
+		}
+	})
+
+	t.Run("root metadata is not the endpoint's", func(t *testing.T) {
+		// RFC 9728 §3.3: metadata at the root would have to name the base URL as its resource,
+		// which is not protected; the 404 names the metadata of the one resource there is.
+		resp, err := http.Get(h.URL + "/.well-known/oauth-protected-resource")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(b), public+"/.well-known/oauth-protected-resource/mcp") {
+			t.Errorf("root: %d %s", resp.StatusCode, b)
+		}
+	})
+
+	t.Run("CORS preflight", func(t *testing.T) {
+		for _, path := range []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"} {
+			req, _ := http.NewRequest(http.MethodOptions, h.URL+path, nil)
+			req.Header.Set("Origin", "https://inspector.example")
+			req.Header.Set("Access-Control-Request-Method", "GET")
+			req.Header.Set("Access-Control-Request-Headers", "mcp-protocol-version")
+			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var meta struct {
-				Resource             string   `json:"resource"`
-				AuthorizationServers []string `json:"authorization_servers"`
-				ScopesSupported      []string `json:"scopes_supported"`
-				BearerMethods        []string `json:"bearer_methods_supported"`
-			}
-			err = json.NewDecoder(resp.Body).Decode(&meta)
 			resp.Body.Close()
-			if err != nil || resp.StatusCode != http.StatusOK || meta.Resource != aud || !slices.Equal(meta.AuthorizationServers, []string{is.URL}) ||
-				!slices.Equal(meta.ScopesSupported, []string{"kittest:read", "kittest:write"}) || !slices.Equal(meta.BearerMethods, []string{"header"}) {
-				t.Errorf("%s: %d %+v %v", path, resp.StatusCode, meta, err)
+			if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
+				!strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "GET") ||
+				!strings.Contains(strings.ToLower(resp.Header.Get("Access-Control-Allow-Headers")), "mcp-protocol-version") {
+				t.Errorf("%s: %d %v", path, resp.StatusCode, resp.Header)
 			}
+		}
+	})
+
+	t.Run("read scope: batches and repeated keys", func(t *testing.T) {
+		// The HTTP layer reads a message as the MCP layer does (exact keys, batches under the
+		// 2025-03-26 protocol) and refuses what decoders could read two ways.
+		tok := is.Mint(t, issuertest.Token{Audience: aud, Scope: "kittest:read"})
+		call := func(params string) string {
+			return `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":` + params + `}`
+		}
+		cases := []struct {
+			name, body string
+			version    string
+			status     int
+		}{
+			{"a batch with a write call", "[" + call(`{"name":"echo","arguments":{"text":"a"}}`) + "," + call(`{"name":"write_thing","arguments":{}}`) + "]", "2025-03-26", http.StatusForbidden},
+			{"a batch with spaces before it", " \n[" + call(`{"name":"write_thing","arguments":{}}`) + "]", "2025-03-26", http.StatusForbidden},
+			{"name twice", call(`{"name":"write_thing","name":"echo","arguments":{}}`), "2025-11-25", http.StatusBadRequest},
+			{"name in two cases", call(`{"name":"write_thing","NAME":"echo","arguments":{}}`), "2025-11-25", http.StatusBadRequest},
+			{"method in two cases", `{"jsonrpc":"2.0","id":3,"Method":"ping","method":"tools/call","params":{"name":"write_thing"}}`, "2025-11-25", http.StatusBadRequest},
+			{"a Kelvin sign", call(`{"name":"write_thing","\u212Aey":1,"key":2}`), "2025-11-25", http.StatusBadRequest},
+			{"only another case", call(`{"Name":"write_thing","arguments":{}}`), "2025-11-25", http.StatusOK},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				code, hdr, msg := post(t, h.URL+"/mcp", tc.body, map[string]string{"Authorization": "Bearer " + tok, "MCP-Protocol-Version": tc.version})
+				if code != tc.status {
+					t.Errorf("%d %q %s, want %d", code, hdr.Get("WWW-Authenticate"), msg, tc.status)
+				}
+				if tc.status == http.StatusOK && !strings.Contains(msg, `"error"`) {
+					t.Errorf("the MCP layer ran a call without a name: %s", msg)
+				}
+			})
 		}
 	})
 
@@ -128,4 +193,15 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 		names = append(names, tool.Name)
 	}
 	return names
+}
+
+// anyStrings converts a decoded JSON list of strings.
+func anyStrings(v any) []string {
+	l, _ := v.([]any)
+	out := make([]string, 0, len(l))
+	for _, x := range l {
+		s, _ := x.(string)
+		out = append(out, s)
+	}
+	return out
 }

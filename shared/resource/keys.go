@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +26,7 @@ const (
 // are older than keysTTL or a token names a kid they lack.
 type keySet struct {
 	issuer string
+	base   string // where the metadata and keys are fetched: the issuer, or an internal URL for it
 	client *http.Client
 	now    func() time.Time
 
@@ -35,8 +37,11 @@ type keySet struct {
 	err     error                      // the last fetch's error, answered until the next try
 }
 
-func newKeySet(issuer string, client *http.Client, now func() time.Time) *keySet {
-	return &keySet{issuer: issuer, client: client, now: now}
+func newKeySet(issuer, base string, client *http.Client, now func() time.Time) *keySet {
+	if base == "" {
+		base = issuer
+	}
+	return &keySet{issuer: issuer, base: strings.TrimSuffix(base, "/"), client: client, now: now}
 }
 
 // key returns the public key with the given kid, fetching the key set when it is stale or
@@ -69,6 +74,13 @@ func (k *keySet) key(ctx context.Context, kid string) (jose.JSONWebKey, error) {
 
 // fetch discovers the issuer's jwks_uri (once) and reads its public signing keys.
 func (k *keySet) fetch(ctx context.Context) (map[string]jose.JSONWebKey, error) {
+	if k.jwksURI == "" && k.base != k.issuer {
+		uri, err := k.internalJWKSURI(ctx)
+		if err != nil {
+			return nil, err
+		}
+		k.jwksURI = uri
+	}
 	if k.jwksURI == "" {
 		meta, err := auth.GetAuthServerMetadata(ctx, k.issuer, k.client)
 		if err != nil {
@@ -103,6 +115,40 @@ func (k *keySet) fetch(ctx context.Context) (map[string]jose.JSONWebKey, error) 
 		return nil, fmt.Errorf("the issuer's key set is larger than %d bytes", maxKeySetBytes)
 	}
 	return parseKeySet(body)
+}
+
+// internalJWKSURI reads the issuer's RFC 8414 metadata at the internal base URL, checks that
+// it is the configured issuer's, and returns its jwks_uri moved onto the base URL.
+func (k *keySet) internalJWKSURI(ctx context.Context) (string, error) {
+	where := k.base + "/.well-known/oauth-authorization-server"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, where, nil)
+	if err != nil {
+		return "", fmt.Errorf("issuer metadata at %s: %w", where, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := k.client.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("reading the metadata of issuer %s at %s: %w", k.issuer, where, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("reading the metadata of issuer %s at %s: HTTP %d", k.issuer, where, resp.StatusCode)
+	}
+	var meta struct {
+		Issuer  string `json:"issuer"`
+		JWKSURI string `json:"jwks_uri"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxKeySetBytes)).Decode(&meta); err != nil {
+		return "", fmt.Errorf("the metadata at %s is not JSON: %w", where, err)
+	}
+	if meta.Issuer != k.issuer {
+		return "", fmt.Errorf("the metadata at %s is issuer %q's, not %q: check --oauth-issuer-internal-url", where, meta.Issuer, k.issuer)
+	}
+	rest, ok := strings.CutPrefix(meta.JWKSURI, k.issuer+"/")
+	if !ok {
+		return "", fmt.Errorf("issuer %s publishes its keys at %q, outside its own URL, so they cannot be fetched through %s", k.issuer, meta.JWKSURI, k.base)
+	}
+	return k.base + "/" + rest, nil
 }
 
 // parseKeySet keeps the public signing keys that have a kid and an algorithm this package

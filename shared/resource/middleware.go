@@ -91,7 +91,13 @@ func (r *Resource) Middleware(static Static, tools ToolInfo, fail func(reason st
 			return
 		}
 		if !g.Write {
-			if name, refused := writeCall(req, tools); refused {
+			name, err := writeCall(req, tools)
+			switch {
+			case err != nil:
+				fail(guard.ReasonInsufficientScope)
+				http.Error(w, "Bad Request: "+err.Error(), http.StatusBadRequest)
+				return
+			case name != "":
 				fail(guard.ReasonInsufficientScope)
 				r.challenge(w, http.StatusForbidden, "insufficient_scope", fmt.Sprintf("%s changes something and needs the %s scope; this token has only %s", name, r.scopes.Write, r.scopes.Read))
 				return
@@ -123,28 +129,93 @@ func headerSafe(s string) string {
 	return string(b)
 }
 
-// writeCall reports whether req is a tools/call of a tool that changes something, naming it.
-// The body is read (it is already bounded by the kit's body limit) and put back. A body that
-// is not one JSON-RPC object is let through: the MCP layer refuses it, and the kit refuses a
+// writeCall returns the name of a tool that changes something when req calls one (in a single
+// message or anywhere in a JSON-RPC batch, which older protocol versions still accept). It
+// reads keys exactly as the MCP layer does (case-sensitively, "method", "params", "name"), and
+// refuses a message whose object or params repeat a key, even in another letter case, since
+// decoders disagree on which one wins. The body is read (the kit's body limit bounds it) and
+// put back. A body that is not JSON-RPC is let through: the MCP layer refuses it, and refuses a
 // write tool to a read-only caller there too.
-func writeCall(req *http.Request, tools ToolInfo) (string, bool) {
+func writeCall(req *http.Request, tools ToolInfo) (string, error) {
 	if req.Method != http.MethodPost || req.Body == nil {
-		return "", false
+		return "", nil
 	}
 	body, err := io.ReadAll(req.Body)
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	if err != nil {
-		return "", false
+		return "", fmt.Errorf("the request body cannot be read: %w", err)
 	}
-	var msg struct {
-		Method string `json:"method"`
-		Params struct {
-			Name string `json:"name"`
-		} `json:"params"`
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if !json.Valid(trimmed) {
+		return "", nil // the MCP layer answers it with a parse error
 	}
-	if json.Unmarshal(body, &msg) != nil || msg.Method != "tools/call" {
-		return "", false
+	msgs := []json.RawMessage{trimmed}
+	if trimmed[0] == '[' {
+		if err := json.Unmarshal(trimmed, &msgs); err != nil {
+			return "", fmt.Errorf("the JSON-RPC batch cannot be read: %w", err)
+		}
 	}
-	known, readOnly := tools(msg.Params.Name)
-	return msg.Params.Name, known && !readOnly
+	for _, m := range msgs {
+		name, err := calledTool(m)
+		if err != nil {
+			return "", err
+		}
+		if known, readOnly := tools(name); name != "" && known && !readOnly {
+			return name, nil
+		}
+	}
+	return "", nil
+}
+
+// calledTool returns the tool a tools/call message (valid JSON) names, "" for any other message.
+func calledTool(msg json.RawMessage) (string, error) {
+	top, err := strictObject(msg)
+	if err != nil || top == nil {
+		return "", err
+	}
+	var method string
+	_ = json.Unmarshal(top["method"], &method) // absent or not a string: not a tools/call
+	if method != "tools/call" {
+		return "", nil
+	}
+	params, err := strictObject(top["params"])
+	if err != nil || params == nil {
+		return "", err
+	}
+	var name string
+	_ = json.Unmarshal(params["name"], &name)
+	return name, nil
+}
+
+// strictObject splits valid JSON that is an object into its members by exact key; nil when it
+// is something else, an error when a key repeats (compared without letter case).
+func strictObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	trimmed := bytes.TrimLeft(raw, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("the JSON-RPC message cannot be read: %w", err)
+	}
+	out := map[string]json.RawMessage{}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("the JSON-RPC message cannot be read: %w", err)
+		}
+		key, _ := t.(string)
+		folded := strings.ToLower(strings.ToUpper(key)) // folds K (Kelvin) and ſ too
+		if seen[folded] {
+			return nil, fmt.Errorf("the JSON-RPC message repeats the key %q: send each key once", key)
+		}
+		seen[folded] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("the JSON-RPC message cannot be read: %w", err)
+		}
+		out[key] = v
+	}
+	return out, nil
 }

@@ -5,17 +5,19 @@
 package resource
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
-// MetadataPath is where a server publishes its Protected Resource Metadata; the MCP endpoint's
-// own copy is at MetadataPath + "/mcp" (RFC 9728 §3.1).
+// MetadataPath is the well-known prefix of Protected Resource Metadata. The one protected
+// resource, the MCP endpoint PublicURL/mcp, has its metadata at MetadataPath + "/mcp"
+// (RFC 9728 §3.1); the bare MetadataPath would describe PublicURL itself, which is not a
+// protected resource, so it answers 404 with a pointer (see RootMetadataHandler).
 const MetadataPath = "/.well-known/oauth-protected-resource"
 
 // leeway is the clock difference tolerated on exp, nbf and iat.
@@ -23,7 +25,11 @@ const leeway = time.Minute
 
 // Options configure a protected resource.
 type Options struct {
-	Issuer    string       // the authorization server whose tokens are accepted, exactly as its tokens' iss
+	Issuer string // the authorization server whose tokens are accepted, exactly as its tokens' iss
+	// IssuerURL is where this host fetches the issuer's metadata and keys when the issuer's
+	// public URL is out of reach from here (a unit with IPAddressDeny=any, say), e.g.
+	// http://127.0.0.1:9002 for the fleet's auth server on the same host; "" means Issuer.
+	IssuerURL string
 	PublicURL string       // the server's base URL as clients reach it; the resource is PublicURL + "/mcp"
 	Server    string       // the server's name: its scopes are NAME:read and NAME:write
 	Client    *http.Client // fetches the issuer's metadata and keys; nil means a client with a 10 s timeout
@@ -66,16 +72,15 @@ func New(opts Options) *Resource {
 		issuer:   opts.Issuer,
 		resource: opts.PublicURL + "/mcp",
 		scopes:   ScopesFor(opts.Server),
-		keys:     newKeySet(opts.Issuer, client, now),
+		keys:     newKeySet(opts.Issuer, opts.IssuerURL, client, now),
 		now:      now,
 	}
 	r.metadata = &oauthex.ProtectedResourceMetadata{
-		Resource:                          r.resource,
-		AuthorizationServers:              []string{opts.Issuer},
-		ScopesSupported:                   []string{r.scopes.Read, r.scopes.Write},
-		BearerMethodsSupported:            []string{"header"},
-		ResourceSigningAlgValuesSupported: algNames(),
-		ResourceName:                      "mcp-servers " + opts.Server,
+		Resource:               r.resource,
+		AuthorizationServers:   []string{opts.Issuer},
+		ScopesSupported:        []string{r.scopes.Read, r.scopes.Write},
+		BearerMethodsSupported: []string{"header"},
+		ResourceName:           "mcp-servers " + opts.Server,
 	}
 	return r
 }
@@ -91,9 +96,33 @@ func (r *Resource) MetadataURL() string {
 // Scopes returns the server's scopes.
 func (r *Resource) Scopes() Scopes { return r.scopes }
 
-// MetadataHandler serves the Protected Resource Metadata (public, CORS-enabled, GET only).
+// MetadataHandler serves the Protected Resource Metadata of the MCP endpoint at
+// MetadataPath + "/mcp" (public, CORS-enabled, GET only). It names no
+// resource_signing_alg_values_supported: that lists the algorithms the resource signs its own
+// responses with (RFC 9728 §2), and this one signs none.
 func (r *Resource) MetadataHandler() http.Handler {
-	return auth.ProtectedResourceMetadataHandler(r.metadata)
+	body, err := json.Marshal(r.metadata)
+	if err != nil {
+		panic("resource metadata: " + err.Error()) // strings and slices of strings always encode
+	}
+	return PublicMetadata(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		_, _ = w.Write(body)
+	}))
+}
+
+// RootMetadataHandler answers MetadataPath without a suffix: 404, since metadata there would
+// describe the server's base URL, which is not a protected resource, and RFC 9728 §3.3 forbids
+// a client to use metadata whose resource differs from the URL it derived it from. The body
+// names the MCP endpoint's metadata, which the 401 challenge points clients at too.
+func (r *Resource) RootMetadataHandler() http.Handler {
+	msg := "Not Found: the protected resource here is " + r.resource + "; its metadata is at " + r.MetadataURL() + "\n"
+	return PublicMetadata(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte(msg))
+	}))
 }
 
 // Grant is what a valid token allows.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -208,4 +209,41 @@ func FuzzVerify(f *testing.F) {
 			t.Fatalf("accepted %q: %+v", tok, g)
 		}
 	})
+}
+
+// TestIssuerInternalURL: with IssuerURL set, the metadata and keys come from there (the issuer's
+// public URL is never contacted), the metadata must be the configured issuer's, and its
+// jwks_uri is moved onto the internal URL.
+func TestIssuerInternalURL(t *testing.T) {
+	is := issuertest.Start(t)
+	const publicIssuer = "https://auth.example.invalid" // unreachable: resolving it fails
+	// The internal address: the stand-in issuer as the auth server on this host would answer
+	// there, naming its public URL.
+	internal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		resp, err := http.Get(is.URL + r.URL.Path)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		w.WriteHeader(resp.StatusCode)
+		_, _ = w.Write([]byte(strings.ReplaceAll(string(b), is.URL, publicIssuer)))
+	}))
+	t.Cleanup(internal.Close)
+	tok := is.Mint(t, issuertest.Token{Audience: public + "/mcp", Scope: "gmail:read", Issuer: publicIssuer})
+
+	r := resource.New(resource.Options{Issuer: publicIssuer, IssuerURL: internal.URL + "/", PublicURL: public, Server: "gmail"})
+	if _, err := r.Verify(t.Context(), tok); err != nil {
+		t.Fatalf("through the internal URL: %v", err)
+	}
+	if is.KeyFetches() != 1 {
+		t.Errorf("key fetches %d, want 1", is.KeyFetches())
+	}
+
+	other := resource.New(resource.Options{Issuer: "https://other.example.invalid", IssuerURL: internal.URL, PublicURL: public, Server: "gmail"})
+	_, err := other.Verify(t.Context(), is.Mint(t, issuertest.Token{Audience: public + "/mcp", Scope: "gmail:read", Issuer: "https://other.example.invalid"}))
+	if !errors.Is(err, resource.ErrIssuerUnavailable) || !strings.Contains(err.Error(), "not \"https://other.example.invalid\"") {
+		t.Errorf("another issuer's metadata at the internal URL: %v", err)
+	}
 }

@@ -16,14 +16,6 @@ import (
 // never double as an HMAC secret, and never "none".
 var algs = []jose.SignatureAlgorithm{jose.RS256, jose.RS384, jose.RS512, jose.PS256, jose.PS384, jose.PS512, jose.ES256, jose.ES384, jose.ES512, jose.EdDSA}
 
-func algNames() []string {
-	names := make([]string, len(algs))
-	for i, a := range algs {
-		names[i] = string(a)
-	}
-	return names
-}
-
 func acceptedAlg(name string) bool { return slices.Contains(algs, jose.SignatureAlgorithm(name)) }
 
 // accessTokenTypes are the JWT "typ" headers accepted: RFC 9068's at+jwt, and plain JWT (or

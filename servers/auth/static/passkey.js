@@ -14,11 +14,26 @@
     return b.buffer;
   }
   function status(msg) { document.getElementById("status").textContent = msg; }
+  // waitWords says a Retry-After of n seconds in words.
+  function waitWords(n) {
+    if (!(n > 0)) return "a moment";
+    if (n < 60) return n === 1 ? "1 second" : n + " seconds";
+    var m = Math.ceil(n / 60);
+    return m === 1 ? "1 minute" : m + " minutes";
+  }
+  // post sends JSON and returns the JSON answer; the status is checked before the body is
+  // parsed, so a refusal that is not JSON (a proxy's page, a rate limit) still reads well.
   async function post(url, csrf, body) {
     var r = await fetch(url, { method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body || {}) });
-    var j = await r.json();
-    if (!r.ok) throw new Error(j.error || ("HTTP " + r.status));
+    var text = await r.text(), j = null;
+    try { j = JSON.parse(text); } catch (e) { j = null; }
+    if (!r.ok) {
+      if (j && (j.error_description || j.error)) throw new Error(j.error_description || j.error);
+      if (r.status === 429) throw new Error("Too many attempts: wait " + waitWords(parseInt(r.headers.get("Retry-After"), 10)) + " and try again.");
+      throw new Error("The server answered HTTP " + r.status + ": reload the page and try again.");
+    }
+    if (!j) throw new Error("The server's answer was not understood: reload the page and try again.");
     return j;
   }
   function ext(c) { try { return c.getClientExtensionResults(); } catch (e) { return {}; } }

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# ts-client-test.sh — a client we did not write, against ours: installs the official TypeScript
+# MCP SDK (the exact versions in servers/auth/testdata/tsclient/package-lock.json) into a cache
+# folder, then runs servers/auth's TestTypeScriptClient, which drives it through discovery, DCR,
+# a passkey sign-in and consent in headless Chromium, the token exchange, a tool call and a
+# refresh against the auth server and a protected MCP server.
+# Needs node (18 or newer), npm, go and chromium (scripts/test-deps.sh). The first run fetches
+# about 100 packages (29 MB) from the npm registry; later runs reuse the cache.
+set -euo pipefail
+
+usage() {
+	cat <<'EOF_USAGE'
+Usage: scripts/ts-client-test.sh [-h]
+
+Environment:
+  MCP_TS_CACHE   where the SDK is installed (default: ${XDG_CACHE_HOME:-~/.cache}/mcp-servers/ts-client/<lock hash>)
+EOF_USAGE
+}
+[[ ${1:-} == -h || ${1:-} == --help ]] && { usage; exit 0; }
+[[ $# -eq 0 ]] || { usage >&2; exit 2; }
+
+die() { printf 'ts-client-test: %s\n' "$*" >&2; exit 1; }
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SRC=$REPO/servers/auth/testdata/tsclient
+for tool in node npm go; do
+	command -v "$tool" >/dev/null || die "$tool is needed (scripts/test-deps.sh installs it)"
+done
+major=$(node -p 'process.versions.node.split(".")[0]')
+[[ $major -ge 18 ]] || die "node $major is too old: the SDK needs 18 or newer"
+
+lock_hash=$(cat "$SRC/package.json" "$SRC/package-lock.json" | sha256sum | cut -c1-16)
+cache=${MCP_TS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-servers/ts-client/$lock_hash}
+if [[ ! -f $cache/.installed ]]; then
+	mkdir -p "$cache"
+	cp "$SRC/package.json" "$SRC/package-lock.json" "$cache/"
+	printf 'ts-client-test: installing the TypeScript SDK into %s\n' "$cache" >&2
+	(cd "$cache" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error) || die "npm ci failed in $cache"
+	touch "$cache/.installed"
+fi
+
+cd "$REPO/servers/auth"
+MCP_TS_CLIENT_DIR=$cache exec go test -count=1 -run '^TestTypeScriptClient$' -v .
