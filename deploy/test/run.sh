@@ -576,9 +576,22 @@ jqcheck "vscode --token-env: password prompts, no secret" "$T/c-vsenv.json" \
 "$GC" --base-url 'https://mcp-{id}.example.com' --servers calculator --client claude-code --token-env >"$T/c-ccenv.json"
 jqcheck "claude-code --token-env: \${MCP_TOKEN_CALCULATOR}" "$T/c-ccenv.json" \
 	'.mcpServers.calculator.headers.Authorization == "Bearer ${MCP_TOKEN_CALCULATOR}"'
-mkdir -p "$T/creds/calculator" && printf '# c\nowner:aaa\nphone:bbb\n' >"$T/creds/calculator/auth-tokens"
+mkdir -p "$T/creds/calculator" && printf '# c\n\n  owner:aaa\nphone:bbb   # openssl rand -hex 32\r\nlaptop : ccc\t#x\nspaced:dd ee\n' >"$T/creds/calculator/auth-tokens"
 "$GC" --base-url $LAN --servers calculator --client cursor --token-label phone --credentials-dir "$T/creds" >"$T/c-label.json"
-jqcheck "--token-label reads that label's token" "$T/c-label.json" '.mcpServers.calculator.headers.Authorization == "Bearer bbb"'
+jqcheck "--token-label reads that label's token, without its trailing comment" "$T/c-label.json" '.mcpServers.calculator.headers.Authorization == "Bearer bbb"'
+"$GC" --base-url $LAN --servers calculator --client cursor --token-label laptop --credentials-dir "$T/creds" >"$T/c-label2.json"
+jqcheck "--token-label: spaces around the colon, a tab before the comment" "$T/c-label2.json" '.mcpServers.calculator.headers.Authorization == "Bearer ccc"'
+check "--token-label refuses a token followed by more than a comment, naming file and line" bash -c \
+	"out=\$('$GC' --base-url $LAN --servers calculator --client cursor --token-label spaced --credentials-dir '$T/creds' 2>&1) && exit 1; grep -qF '$T/creds/calculator/auth-tokens: line 6:' <<<\"\$out\""
+"$GC" --base-url $LAN:9003 --servers calculator --client backend >"$T/c-port.json"
+jqcheck "a port in the base URL is used as given for one server" "$T/c-port.json" '.servers[0].url == "http://192.168.1.110:9003/mcp"'
+check "a port in the base URL is refused for several servers, with the fix" bash -c \
+	"out=\$('$GC' --base-url $LAN:9003 --servers calculator,notes --client backend 2>&1) && exit 1; grep -qF 'give the host alone (--base-url $LAN' <<<\"\$out\""
+"$GC" --base-url $LAN --servers calculator,notes --client backend --port-offset 100 >"$T/c-off.json"
+jqcheck "--port-offset moves every port" "$T/c-off.json" '[.servers[].url] == ["http://192.168.1.110:9103/mcp","http://192.168.1.110:9109/mcp"]'
+FLEET_PORT_OFFSET=7 "$GC" --base-url $LAN --servers notes --client backend >"$T/c-envoff.json"
+jqcheck "FLEET_PORT_OFFSET is --port-offset's default" "$T/c-envoff.json" '.servers[0].url == "http://192.168.1.110:9016/mcp"'
+check "--port-offset must be a number" bash -c "! '$GC' --base-url $LAN --port-offset x >/dev/null 2>&1"
 "$GC" --base-url $LAN --servers calculator,notes --token $TOKEN --out-dir "$T/out" 2>/dev/null
 for f in .mcp.json .vscode/mcp.json .cursor/mcp.json claude_desktop_config.json backend-servers.json; do
 	check "--out-dir writes $f (valid JSON, 0600)" bash -c "jq -e . '$T/out/$f' >/dev/null && [[ \$(stat -c %a '$T/out/$f') == 600 ]]"
