@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -184,7 +185,7 @@ func (c *cmd) login(ctx context.Context, args []string) int {
 	if _, err := os.Stat(c.files.Client); errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(c.stderr, "%s auth login: no %s OAuth client file at %s.\n"+
 			"Save the client JSON there, or name another file with --%s-client-file or $%s.\n%s\nStep by step: %s, section 1.\n",
-			c.server, p.Name, c.files.Client, p.ID, p.env("client"), fmt.Sprintf(p.NewClient, port), p.Doc)
+			c.server, p.Name, c.files.Client, p.ID, p.env("client"), strings.ReplaceAll(p.NewClient, "{port}", strconv.Itoa(port)), p.Doc)
 		return 1
 	}
 	client, err := p.loadClient(c.files.Client)

@@ -245,6 +245,18 @@ func TestCommandUsageAndMissingClient(t *testing.T) {
 						t.Errorf("message lacks %q:\n%s", want, stderr)
 					}
 				}
+				if strings.Contains(stderr, "%!") {
+					t.Errorf("message has a formatting error:\n%s", stderr)
+				}
+				// status names the missing client, not a missing sign-in or a raw lstat error.
+				var out bytes.Buffer
+				if code, _ := run(t, tt.p, nil, tt.server, env, nil, &out, "status"); code != 1 {
+					t.Errorf("status without a client: exit %d, want 1", code)
+				}
+				want := "no " + tt.p.Name + " OAuth client file at " + client + ": save the client JSON there"
+				if !strings.Contains(out.String(), want) || strings.Contains(out.String(), "lstat") || strings.Contains(out.String(), "sign-in missing") {
+					t.Errorf("status without a client does not say %q:\n%s", want, out.String())
+				}
 			}
 		})
 	}
