@@ -20,12 +20,12 @@ import (
 type command struct {
 	summary string
 	usage   string // after "auth NAME"
-	fn      func(ctx context.Context, d *db, args []string, stdout io.Writer) error
+	fn      func(ctx context.Context, d *db, dir string, args []string, stdout io.Writer) error
 }
 
 // commands are what the owner runs on the host, against the same state file.
 var commands = map[string]command{
-	"enroll":  {"print a one-time code for enrolling a passkey at ISSUER/enroll", "", cmdEnroll},
+	"enroll":  {"print a one-time code for enrolling a passkey at the issuer's /enroll page", "", cmdEnroll},
 	"clients": {"list registered clients, or revoke one (its grants end too)", "list | revoke ID", cmdClients},
 	"grants":  {"list grants, or revoke one (its refresh tokens stop working)", "list | revoke ID", cmdGrants},
 	"keys":    {"rotate the signing key now (the old one stays published until its tokens expire)", "rotate", cmdKeys},
@@ -82,7 +82,7 @@ func (c command) run(ctx context.Context, args []string, getenv func(string) str
 		return 1
 	}
 	defer d.Close()
-	if err := c.fn(ctx, d, words, stdout); err != nil {
+	if err := c.fn(ctx, d, dir, words, stdout); err != nil {
 		fmt.Fprintf(stderr, "auth: %v\n", err)
 		var u usageError
 		if errors.As(err, &u) {
@@ -98,7 +98,7 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
-func cmdEnroll(ctx context.Context, d *db, args []string, stdout io.Writer) error {
+func cmdEnroll(ctx context.Context, d *db, dir string, args []string, stdout io.Writer) error {
 	if len(args) != 0 {
 		return usageError{"enroll takes no arguments"}
 	}
@@ -106,9 +106,38 @@ func cmdEnroll(ctx context.Context, d *db, args []string, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Enrolment code (works once, for %s):\n\n    %s\n\nOpen ISSUER%s in the browser that should hold the passkey, enter the code and create the passkey.\n",
-		enrolCodeLifetime, code, enrolPath)
+	page := "the auth server's " + enrolPath + " page (its --issuer URL followed by " + enrolPath + ")"
+	if issuer := readIssuer(dir); issuer != "" {
+		page = issuer + enrolPath
+	}
+	fmt.Fprintf(stdout, "Enrolment code (works once, for %s):\n\n    %s\n\nOpen %s in the browser that should hold the passkey, enter the code and create the passkey.\n",
+		enrolCodeLifetime, code, page)
 	return nil
+}
+
+// issuerFile, in the state folder, holds the --issuer the server last started with, so that
+// `auth enroll` can print the page's real address.
+const issuerFile = "issuer"
+
+// writeIssuer records the server's issuer in its state folder.
+func writeIssuer(dir, issuer string) error {
+	tmp := filepath.Join(dir, issuerFile+".tmp")
+	if err := os.WriteFile(tmp, []byte(issuer+"\n"), 0o600); err != nil {
+		return fmt.Errorf("record the issuer: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, issuerFile)); err != nil {
+		return fmt.Errorf("record the issuer: %w", err)
+	}
+	return nil
+}
+
+// readIssuer is the issuer writeIssuer recorded, or "" when there is none.
+func readIssuer(dir string) string {
+	data, err := os.ReadFile(filepath.Join(dir, issuerFile))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
 }
 
 func when(unix int64) string {
@@ -118,7 +147,7 @@ func when(unix int64) string {
 	return time.Unix(unix, 0).UTC().Format("2006-01-02 15:04")
 }
 
-func cmdClients(ctx context.Context, d *db, args []string, stdout io.Writer) error {
+func cmdClients(ctx context.Context, d *db, _ string, args []string, stdout io.Writer) error {
 	switch {
 	case len(args) == 1 && args[0] == "list":
 		rows, err := d.sql.QueryContext(ctx, "SELECT id, kind, name, redirect_uris, created, revoked FROM clients ORDER BY created")
@@ -149,7 +178,7 @@ func cmdClients(ctx context.Context, d *db, args []string, stdout io.Writer) err
 	return usageError{"usage: auth clients list | auth clients revoke ID"}
 }
 
-func cmdGrants(ctx context.Context, d *db, args []string, stdout io.Writer) error {
+func cmdGrants(ctx context.Context, d *db, _ string, args []string, stdout io.Writer) error {
 	switch {
 	case len(args) == 1 && args[0] == "list":
 		rows, err := d.sql.QueryContext(ctx, "SELECT id, client_id, resource, scopes, created, revoked, revoked_why FROM grants ORDER BY created")
@@ -212,7 +241,7 @@ func revoke(ctx context.Context, d *db, table, id string, also func(*sql.Tx, int
 	return nil
 }
 
-func cmdKeys(ctx context.Context, d *db, args []string, stdout io.Writer) error {
+func cmdKeys(ctx context.Context, d *db, _ string, args []string, stdout io.Writer) error {
 	if len(args) != 1 || args[0] != "rotate" {
 		return usageError{"usage: auth keys rotate"}
 	}

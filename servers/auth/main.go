@@ -192,7 +192,13 @@ func checkIssuer(raw string) error {
 // serve runs the server until ctx ends.
 func serve(ctx context.Context, o *serveOptions, getenv func(string) string, stderr io.Writer) int {
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: o.logLevel})).With("server", "auth")
-	slog.SetDefault(log) // the OAuth library logs through the default logger
+	// The OAuth library logs through the default logger: its warnings and errors belong in ours,
+	// its info lines (a "registered route" for each endpoint at every start) only at debug.
+	libLevel := max(o.logLevel, slog.LevelWarn)
+	if o.logLevel <= slog.LevelDebug {
+		libLevel = o.logLevel
+	}
+	slog.SetDefault(slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: libLevel})).With("server", "auth"))
 	o.Logger = log
 	a, err := newApp(o.settings)
 	if err != nil {
@@ -200,6 +206,9 @@ func serve(ctx context.Context, o *serveOptions, getenv func(string) string, std
 		return 1
 	}
 	defer a.Close()
+	if err := writeIssuer(o.StateDir, o.Issuer); err != nil {
+		log.Warn("auth enroll will not know this server's URL", "error", err.Error())
+	}
 	addr := net.JoinHostPort(o.host, strconv.Itoa(o.port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -227,7 +236,9 @@ func serve(ctx context.Context, o *serveOptions, getenv func(string) string, std
 	case <-ctx.Done():
 	}
 	_ = sdnotify.Notify(notify, sdnotify.Stopping)
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	const grace = 10 * time.Second
+	log.Info("shutting down", "grace", grace.String()) // the fleet's shutdown line (shared/kit)
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Warn("shutdown", "error", err.Error())
