@@ -127,7 +127,7 @@ mkdir -p "$W/shared/buildinfo" "$W/scripts" "$W/docs"
 cp -R "$REPO/deploy" "$W/deploy"
 rm -rf "$W/deploy/test"
 cp "$REPO/scripts/release.sh" "$REPO/scripts/gen-tunnel-config.sh" "$REPO/scripts/gen-client-config.sh" "$W/scripts/"
-[[ -f $REPO/docs/deploy.md ]] && cp "$REPO/docs/deploy.md" "$W/docs/"
+cp "$REPO"/docs/*.md "$W/docs/"
 printf 'go 1.25.0\n\nuse (\n\t./shared\n\t./servers/calculator\n\t./servers/notes\n\t./servers/notaserver\n)\n' >"$W/go.work"
 printf 'module github.com/jck411/mcp-servers/shared\n\ngo 1.25.0\n' >"$W/shared/go.mod"
 printf 'package buildinfo\n\nvar Version = ""\n' >"$W/shared/buildinfo/buildinfo.go"
@@ -237,6 +237,9 @@ if build v1.0.0 "amd64 arm64"; then
 	done
 	[[ $listing != *notaserver* ]] && ok "a module without main is not packed" || bad "notaserver was packed"
 	x=$T/x1 && mkdir -p "$x" && tar -xzf "$V1" -C "$x"
+	check "tarball has docs/deploy.md and every guide its docs link to" bash -c "
+		cd '$x/docs' && [[ -f deploy.md ]] || exit 1
+		grep -oE '\]\([A-Za-z0-9_.-]+\.md' *.md | cut -d'(' -f2 | sort -u | while read -r f; do [[ -f \$f ]] || { echo \"broken link to \$f\"; exit 1; }; done"
 	check "VERSION says v1.0.0" grep -qx v1.0.0 "$x/VERSION"
 	check "bin/calculator --version prints 'calculator v1.0.0'" bash -c "[[ \$('$x/bin/calculator' --version) == 'calculator v1.0.0' ]]"
 	check "binary is a static amd64 ELF (no program interpreter)" elf_is "$x/bin/calculator" 62
