@@ -286,7 +286,7 @@ func TestMakeRunFailsToStart(t *testing.T) {
 	}{
 		{"port taken", nil, true, []string{"port ", "(calendar) is already in use", "FLEET_PORT_OFFSET=100 make run"}},
 		{"server exits", []string{"MCP_AUTH_TOKENS_FILE=/nonexistent/tokens"}, false,
-			[]string{"[calculator] calculator: auth tokens file", "run-fleet: calculator exited with status 1 before answering", "FLEET_PORT_OFFSET"}},
+			[]string{"[calculator] calculator: auth tokens file", "run-fleet: calculator exited with status 2 before answering", "FLEET_PORT_OFFSET"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
