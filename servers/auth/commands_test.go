@@ -60,6 +60,10 @@ func TestFlags(t *testing.T) {
 			}
 		})
 	}
+	// A bad flag is said once with the --help hint, not around the whole usage.
+	if code, out := runCmd(t, nil, "--bogus"); code != 2 || out != "auth: flag provided but not defined: -bogus\nRun auth --help for the flags.\n" {
+		t.Errorf("--bogus: exit %d: %q", code, out)
+	}
 }
 
 // TestServe runs the command itself: it serves /healthz with the fleet's JSON contract and

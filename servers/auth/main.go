@@ -104,7 +104,7 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (*serv
 	o := &serveOptions{}
 	var resources, registration, level, stateDir string
 	fs := flag.NewFlagSet("auth", flag.ContinueOnError)
-	fs.SetOutput(out)
+	fs.SetOutput(io.Discard) // the caller prints an error once; the usage is for --help only
 	fs.StringVar(&o.Issuer, "issuer", "", "public URL of this server, e.g. https://auth.example.com (required; http only on loopback)")
 	fs.StringVar(&resources, "resources", "", "the fleet's MCP URLs tokens may be for, NAME=URL comma-separated, e.g. gmail=https://gmail.example.com/mcp (required)")
 	fs.StringVar(&registration, "registration", "cimd,dcr", "client registration methods offered: cimd (client ID metadata documents), dcr (RFC 7591), both, or none")
@@ -115,8 +115,12 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (*serv
 	fs.IntVar(&o.RatePerMin, "rate-limit", 30, "requests a minute per client IP on the sign-in, enrolment, token and registration endpoints")
 	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
-	fs.Usage = usage(fs, out, "Usage: auth [flags]\n       auth COMMAND --help\n\nServes the fleet's OAuth 2.1 authorization server. Every flag can also be set by the environment variable shown.\n\n")
+	printUsage := usage(fs, out, "Usage: auth [flags]\n       auth COMMAND --help\n\nServes the fleet's OAuth 2.1 authorization server. Every flag can also be set by the environment variable shown.\n\n")
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage()
+		}
 		return nil, err
 	}
 	if fs.NArg() > 0 {

@@ -82,7 +82,7 @@ type cmd struct {
 // locates the files. It returns the exit code for a parse error, or -1.
 func (c *cmd) parse(args []string, add func(fs *flag.FlagSet)) int {
 	c.fs = flag.NewFlagSet(c.server+" auth "+c.name, flag.ContinueOnError)
-	c.fs.SetOutput(c.stderr)
+	c.fs.SetOutput(io.Discard) // an error is printed once below; the flags only for --help
 	def := c.p.Locate(c.server, Files{}, "", c.getenv)
 	shared := ""
 	if c.p.Shared {
@@ -114,9 +114,12 @@ func (c *cmd) parse(args []string, add func(fs *flag.FlagSet)) int {
 	}
 	if err := c.fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(c.stderr, "Usage of %s:\n", c.fs.Name())
+			c.fs.SetOutput(c.stderr)
+			c.fs.PrintDefaults()
 			return 0
 		}
-		return 2
+		return c.fail(2, "%v (see %s --help)", err, c.fs.Name())
 	}
 	if c.fs.NArg() > 0 {
 		return c.fail(2, "unexpected argument %q (flags only; see --help)", c.fs.Arg(0))

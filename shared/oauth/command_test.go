@@ -225,8 +225,13 @@ func TestCommandUsageAndMissingClient(t *testing.T) {
 			if code, stderr := run(t, tt.p, nil, tt.server, tt.env, nil, io.Discard, "lgoin"); code != 2 || !strings.Contains(stderr, `unknown command "lgoin"`) {
 				t.Errorf("unknown subcommand: exit %d, %q", code, stderr)
 			}
-			if code, _ := run(t, tt.p, nil, tt.server, tt.env, nil, io.Discard, "login", "--help"); code != 0 {
-				t.Errorf("login --help: exit %d", code)
+			if code, stderr := run(t, tt.p, nil, tt.server, tt.env, nil, io.Discard, "login", "--help"); code != 0 || !strings.Contains(stderr, "-timeout") {
+				t.Errorf("login --help: exit %d, %q", code, stderr)
+			}
+			// A bad flag: one line naming it and --help, not the error around the whole usage.
+			want := tt.server + " auth login: flag provided but not defined: -bogus (see " + tt.server + " auth login --help)\n"
+			if code, stderr := run(t, tt.p, nil, tt.server, tt.env, nil, io.Discard, "login", "--bogus"); code != 2 || stderr != want {
+				t.Errorf("login --bogus: exit %d, %q, want %q", code, stderr, want)
 			}
 			for _, client := range []string{tt.defaultClient, filepath.Join(dir, "elsewhere.json")} {
 				env := map[string]string{tt.alt: client}
