@@ -82,6 +82,7 @@ done
 pids=()   # the servers
 relays=() # the sed processes prefixing their output
 stopping=0
+tokdir='' shell_token='' shell_port='' # the shell server's token folder, token and port
 
 # stop sends SIGTERM to every server still running, waits for each to exit (bounded), kills any
 # left, and then waits for the relays to print the last lines. It runs once.
@@ -112,7 +113,6 @@ trap 'stop; exit 0' INT TERM HUP
 trap stop EXIT
 
 # The shell server's bearer token: new for every run, in a private folder removed at the end.
-tokdir='' shell_token='' shell_port=''
 for i in "${!servers[@]}"; do
 	[ "${servers[$i]}" = shell ] || continue
 	tokdir=$(umask 077 && mktemp -d "${TMPDIR:-/tmp}/mcp-run-fleet.XXXXXX")
