@@ -12,11 +12,14 @@ Usage: scripts/gen-client-config.sh --base-url URL [options]
 
 Server URLs:
   --base-url http://192.168.1.110        LAN: each server at http://192.168.1.110:PORT/mcp
+  --base-url http://192.168.1.110:9003   one server (--servers calculator) at exactly that port
   --base-url 'https://mcp-{id}.example.com'
                                          tunnel: {id} is replaced by the server id, no port
 
 Options:
   --servers LIST       comma-separated server ids, or "all" (default: all)
+  --port-offset N      added to each server's fixed port, as make run's FLEET_PORT_OFFSET
+                       (default: $FLEET_PORT_OFFSET, else 0)
   --client NAME        claude-code | vscode | cursor | claude-desktop | backend | all
                        (default: all, each under a heading; a single client prints pure JSON)
   --out-dir DIR        write the files instead of printing them:
@@ -75,12 +78,33 @@ json() {
 	printf '"%s"' "$out"
 }
 
+# label_token FILE LABEL: the token labelled LABEL in a tokens file, read as the servers read it
+# (shared/guard): blank lines and # lines skipped, a trailing "   # comment" dropped. A token
+# followed by anything but a comment is refused (printed as the reason, status 1); no such label
+# prints nothing.
+label_token() {
+	awk -v l="$2" '
+	{ line = $0; gsub(/^[ \t\r]+|[ \t\r]+$/, "", line) }
+	line == "" || line ~ /^#/ { next }
+	{
+		i = index(line, ":"); if (i == 0) next
+		k = substr(line, 1, i - 1); gsub(/^[ \t]+|[ \t]+$/, "", k); if (k != l) next
+		rest = substr(line, i + 1); sub(/^[ \t]+/, "", rest)
+		tok = rest; extra = ""
+		if (match(rest, /[ \t]/)) { tok = substr(rest, 1, RSTART - 1); extra = substr(rest, RSTART); sub(/^[ \t]+/, "", extra) }
+		if (extra != "" && extra !~ /^#/) { printf "line %d: the token labelled %s is followed by \"%s\": a token holds no whitespace, and a comment after it starts with #\n", NR, l, extra; bad = 1; exit }
+		print tok; exit
+	}
+	END { exit bad }' "$1"
+}
+
 base_url='' servers_arg=all client=all out_dir='' token='' token_label='' creds_dir=/etc/mcp-servers/credentials
-token_env=0 cf_id='' cf_secret='' cf_env=0
+token_env=0 cf_id='' cf_secret='' cf_env=0 port_offset=${FLEET_PORT_OFFSET:-0}
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--base-url) [[ $# -ge 2 ]] || die "--base-url needs a value"; base_url=$2; shift 2 ;;
 	--servers) [[ $# -ge 2 ]] || die "--servers needs a value"; servers_arg=$2; shift 2 ;;
+	--port-offset) [[ $# -ge 2 ]] || die "--port-offset needs a value"; port_offset=$2; shift 2 ;;
 	--client) [[ $# -ge 2 ]] || die "--client needs a value"; client=$2; shift 2 ;;
 	--out-dir) [[ $# -ge 2 ]] || die "--out-dir needs a value"; out_dir=$2; shift 2 ;;
 	--token) [[ $# -ge 2 ]] || die "--token needs a value"; token=$2; shift 2 ;;
@@ -98,6 +122,10 @@ done
 [[ -n $base_url ]] || die "--base-url is required (e.g. http://192.168.1.110 or 'https://mcp-{id}.example.com')"
 [[ $base_url =~ ^https?://[^/[:space:]]+/?$ ]] || die "--base-url '$base_url' must be scheme://host, without a path"
 base_url=${base_url%/}
+[[ $port_offset =~ ^[0-9]+$ ]] || die "--port-offset (or FLEET_PORT_OFFSET) must be a whole number, got '$port_offset'"
+# A port in the base URL ("http://192.168.1.110:9003") is the one server's port, used as given.
+url_port=''
+[[ $base_url =~ ^https?://[^/]*:([0-9]+)$ && $base_url != *"{id}"* ]] && url_port=${BASH_REMATCH[1]}
 case $client in claude-code | vscode | cursor | claude-desktop | backend | all) ;; *) die "unknown --client '$client'" ;; esac
 modes=0
 [[ -n $token ]] && modes=$((modes + 1))
@@ -123,20 +151,27 @@ else
 	done
 fi
 [[ ${#servers[@]} -gt 0 ]] || die "no server chosen"
+if [[ -n $url_port && ${#servers[@]} -gt 1 ]]; then
+	die "--base-url $base_url names port $url_port, but each of the ${#servers[@]} servers has its own port: give the host alone (--base-url ${base_url%:*}, with --port-offset N for a fleet run with FLEET_PORT_OFFSET), or one server (--servers ID)"
+fi
 
 urls=() secrets=()
 for s in "${servers[@]}"; do
 	port=$(table_port "$s") || die "unknown server '$s'"
 	if [[ $base_url == *"{id}"* ]]; then
 		urls+=("${base_url//\{id\}/$s}/mcp")
+	elif [[ -n $url_port ]]; then
+		urls+=("$base_url/mcp")
 	else
+		port=$((port + port_offset))
+		[[ $port -le 65535 ]] || die "--port-offset $port_offset puts $s on port $port, above 65535"
 		urls+=("$base_url:$port/mcp")
 	fi
 	t=$token
 	if [[ -n $token_label ]]; then
 		f=$creds_dir/$s/auth-tokens
 		[[ -r $f ]] || die "cannot read $f (run on the host as root, or give --token)"
-		t=$(awk -v l="$token_label" '{ k = $0; sub(/:.*/, "", k); gsub(/^[ \t]+|[ \t]+$/, "", k) } k == l && $0 ~ /:/ { sub(/^[^:]*:[ \t]*/, ""); print; exit }' "$f")
+		t=$(label_token "$f" "$token_label") || die "$f: $t"
 		[[ -n $t ]] || die "$f has no token labelled '$token_label' (deploy.sh --add-token $s $token_label)"
 	fi
 	secrets+=("$t")

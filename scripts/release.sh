@@ -22,7 +22,8 @@ The tarball holds:
                      (or toolchain, or dependencies) really changed
   deploy/            the unit files, setup-host.sh and deploy.sh of this release
   scripts/           gen-tunnel-config.sh and gen-client-config.sh, to run on the host
-  docs/deploy.md     the deploy guide
+  docs/              the deploy guide, deploy.md, and every guide it links to (directly or
+                     through another), so that no link in it is broken
 
 Options (environment fallback in brackets):
   --version V   release version [VERSION]; default: `git describe --tags --dirty`, or
@@ -113,7 +114,14 @@ for arch in "${arch_list[@]}"; do
 	cp -R deploy/systemd "$tree/deploy/"
 	cp deploy/setup-host.sh deploy/deploy.sh "$tree/deploy/"
 	cp scripts/gen-tunnel-config.sh scripts/gen-client-config.sh "$tree/scripts/"
-	if [[ -f docs/deploy.md ]]; then cp docs/deploy.md "$tree/docs/"; fi
+	queue=(deploy.md) packed=" "
+	while [[ ${#queue[@]} -gt 0 ]]; do
+		d=${queue[0]} queue=("${queue[@]:1}")
+		[[ -f docs/$d && $packed != *" $d "* ]] || continue
+		packed+="$d "
+		cp "docs/$d" "$tree/docs/"
+		while IFS= read -r l; do queue+=("$l"); done < <(grep -oE '\]\([A-Za-z0-9_.-]+\.md' "docs/$d" | cut -c3- | sort -u)
+	done
 	chmod 0755 "$tree/bin/"* "$tree/deploy/"*.sh "$tree/scripts/"*.sh
 
 	tarball="$out/$base.tar.gz"

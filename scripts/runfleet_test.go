@@ -3,12 +3,15 @@ package scripts_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -196,4 +199,199 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// buildServers builds the named servers into a new folder and returns it.
+func buildServers(t *testing.T, names ...string) (root, bin string) {
+	t.Helper()
+	for _, tool := range []string{"make", "bash", "sed", "go", "od"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin = t.TempDir()
+	for _, s := range names {
+		build := exec.Command("go", "build", "-o", filepath.Join(bin, s), "./servers/"+s)
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("build %s: %v\n%s", s, err, out)
+		}
+	}
+	return root, bin
+}
+
+// makeRun starts `make run` for servers from bin at offset, with env added, in its own process
+// group; the cleanup kills whatever is left.
+func makeRun(t *testing.T, root, bin string, offset int, servers string, env ...string) (*exec.Cmd, *syncBuffer, <-chan error) {
+	t.Helper()
+	out := &syncBuffer{}
+	cmd := exec.Command("make", "-s", "-o", "build", "run", "SERVERS="+servers)
+	cmd.Dir = root
+	home := t.TempDir()
+	cmd.Env = append(os.Environ(), "FLEET_BIN="+bin, fmt.Sprintf("FLEET_PORT_OFFSET=%d", offset),
+		"HOME="+home, "XDG_STATE_HOME="+home, "TMPDIR="+home)
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		for _, p := range serverPIDs(bin) {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+	})
+	return cmd, out, done
+}
+
+// waitExit waits for make to end and returns its exit code.
+func waitExit(t *testing.T, done <-chan error, out *syncBuffer) int {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err == nil {
+			return 0
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		t.Fatalf("make: %v", err)
+	case <-time.After(60 * time.Second):
+		t.Fatalf("make still running after 60s:\n%s", out.String())
+	}
+	return 0
+}
+
+// TestMakeRunFailsToStart: a port already taken, or a server that exits before it answers
+// /healthz, makes `make run` say which and why, print no "fleet running" banner, leave no
+// server behind and exit non-zero.
+func TestMakeRunFailsToStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two servers and runs make")
+	}
+	root, bin := buildServers(t, "calculator", "calendar")
+	tests := []struct {
+		name string
+		env  []string
+		take bool // listen on calendar's port first
+		want []string
+	}{
+		{"port taken", nil, true, []string{"port ", "(calendar) is already in use", "FLEET_PORT_OFFSET=100 make run"}},
+		{"server exits", []string{"MCP_AUTH_TOKENS_FILE=/nonexistent/tokens"}, false,
+			[]string{"[calculator] calculator: auth tokens file", "run-fleet: calculator exited with status 2 before answering", "FLEET_PORT_OFFSET"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			offset := freeOffset(t)
+			if tt.take {
+				ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", fleetServers["calendar"]+offset))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ln.Close()
+			}
+			_, out, done := makeRun(t, root, bin, offset, "calculator calendar", tt.env...)
+			code := waitExit(t, done, out)
+			text := out.String()
+			if code == 0 {
+				t.Errorf("make run exited 0:\n%s", text)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("output lacks %q:\n%s", w, text)
+				}
+			}
+			if strings.Contains(text, "fleet running") {
+				t.Errorf("banner printed although a server did not start:\n%s", text)
+			}
+			if left := serverPIDs(bin); len(left) > 0 {
+				t.Errorf("servers still running: pids %v", left)
+			}
+		})
+	}
+}
+
+// TestMakeRunShellToken: make run gives the shell server a fresh bearer token in a private file
+// and prints it after every server answers; /mcp refuses a call without it and answers one with
+// it, and the file is gone once the fleet stops.
+func TestMakeRunShellToken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two servers and runs make")
+	}
+	root, bin := buildServers(t, "calculator", "shell")
+	offset := freeOffset(t)
+	cmd, out, done := makeRun(t, root, bin, offset, "calculator shell")
+	shellURL := fmt.Sprintf("http://127.0.0.1:%d/mcp", 9001+offset)
+	tokenLine := regexp.MustCompile(`(?m)^  ([0-9a-f]{64})$`)
+	fileLine := regexp.MustCompile(`also in (\S+/shell-auth-tokens) until`)
+	deadline := time.Now().Add(30 * time.Second)
+	for !tokenLine.MatchString(out.String()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no token in the banner:\n%s", out.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	text := out.String()
+	token := tokenLine.FindStringSubmatch(text)[1]
+	banner := strings.Index(text, "fleet running")
+	for _, s := range []string{"calculator", "shell"} {
+		if i := strings.Index(text, "["+s+"] "); i < 0 || i > banner || !hasLine(text, "["+s+"] ", `"msg":"serving"`) {
+			t.Errorf("%s did not log serving before the banner:\n%s", s, text)
+		}
+	}
+	for _, w := range []string{
+		`claude mcp add --transport http shell ` + shellURL + ` --header "Authorization: Bearer ` + token + `"`,
+		`curl -sS ` + shellURL + ` -H "Authorization: Bearer ` + token + `"`,
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("banner lacks %q:\n%s", w, text)
+		}
+	}
+	m := fileLine.FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("banner names no token file:\n%s", text)
+	}
+	if fi, err := os.Stat(m[1]); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("token file %s: %v, mode %v; want 0600", m[1], err, fi)
+	}
+
+	for _, tc := range []struct {
+		auth string
+		want int
+	}{{"", http.StatusUnauthorized}, {"Bearer " + strings.Repeat("0", 64), http.StatusUnauthorized}, {"Bearer " + token, http.StatusOK}} {
+		req, _ := http.NewRequest(http.MethodPost, shellURL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if tc.auth != "" {
+			req.Header.Set("Authorization", tc.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("Authorization %q: status %d, want %d: %s", tc.auth, resp.StatusCode, tc.want, body)
+		}
+		if tc.want == http.StatusOK && !strings.Contains(string(body), `"run_command"`) {
+			t.Errorf("tools/list with the token lists no run_command: %s", body)
+		}
+	}
+
+	if err := syscall.Kill(cmd.Process.Pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitExit(t, done, out)
+	if _, err := os.Stat(filepath.Dir(m[1])); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("token folder left after the fleet stopped: %v", err)
+	}
 }

@@ -127,7 +127,7 @@ mkdir -p "$W/shared/buildinfo" "$W/scripts" "$W/docs"
 cp -R "$REPO/deploy" "$W/deploy"
 rm -rf "$W/deploy/test"
 cp "$REPO/scripts/release.sh" "$REPO/scripts/gen-tunnel-config.sh" "$REPO/scripts/gen-client-config.sh" "$W/scripts/"
-[[ -f $REPO/docs/deploy.md ]] && cp "$REPO/docs/deploy.md" "$W/docs/"
+cp "$REPO"/docs/*.md "$W/docs/"
 printf 'go 1.25.0\n\nuse (\n\t./shared\n\t./servers/calculator\n\t./servers/notes\n\t./servers/notaserver\n)\n' >"$W/go.work"
 printf 'module github.com/jck411/mcp-servers/shared\n\ngo 1.25.0\n' >"$W/shared/go.mod"
 printf 'package buildinfo\n\nvar Version = ""\n' >"$W/shared/buildinfo/buildinfo.go"
@@ -237,6 +237,9 @@ if build v1.0.0 "amd64 arm64"; then
 	done
 	[[ $listing != *notaserver* ]] && ok "a module without main is not packed" || bad "notaserver was packed"
 	x=$T/x1 && mkdir -p "$x" && tar -xzf "$V1" -C "$x"
+	check "tarball has docs/deploy.md and every guide its docs link to" bash -c "
+		cd '$x/docs' && [[ -f deploy.md ]] || exit 1
+		grep -oE '\]\([A-Za-z0-9_.-]+\.md' *.md | cut -d'(' -f2 | sort -u | while read -r f; do [[ -f \$f ]] || { echo \"broken link to \$f\"; exit 1; }; done"
 	check "VERSION says v1.0.0" grep -qx v1.0.0 "$x/VERSION"
 	check "bin/calculator --version prints 'calculator v1.0.0'" bash -c "[[ \$('$x/bin/calculator' --version) == 'calculator v1.0.0' ]]"
 	check "binary is a static amd64 ELF (no program interpreter)" elf_is "$x/bin/calculator" 62
@@ -601,9 +604,22 @@ jqcheck "vscode --token-env: password prompts, no secret" "$T/c-vsenv.json" \
 "$GC" --base-url 'https://mcp-{id}.example.com' --servers calculator --client claude-code --token-env >"$T/c-ccenv.json"
 jqcheck "claude-code --token-env: \${MCP_TOKEN_CALCULATOR}" "$T/c-ccenv.json" \
 	'.mcpServers.calculator.headers.Authorization == "Bearer ${MCP_TOKEN_CALCULATOR}"'
-mkdir -p "$T/creds/calculator" && printf '# c\nowner:aaa\nphone:bbb\n' >"$T/creds/calculator/auth-tokens"
+mkdir -p "$T/creds/calculator" && printf '# c\n\n  owner:aaa\nphone:bbb   # openssl rand -hex 32\r\nlaptop : ccc\t#x\nspaced:dd ee\n' >"$T/creds/calculator/auth-tokens"
 "$GC" --base-url $LAN --servers calculator --client cursor --token-label phone --credentials-dir "$T/creds" >"$T/c-label.json"
-jqcheck "--token-label reads that label's token" "$T/c-label.json" '.mcpServers.calculator.headers.Authorization == "Bearer bbb"'
+jqcheck "--token-label reads that label's token, without its trailing comment" "$T/c-label.json" '.mcpServers.calculator.headers.Authorization == "Bearer bbb"'
+"$GC" --base-url $LAN --servers calculator --client cursor --token-label laptop --credentials-dir "$T/creds" >"$T/c-label2.json"
+jqcheck "--token-label: spaces around the colon, a tab before the comment" "$T/c-label2.json" '.mcpServers.calculator.headers.Authorization == "Bearer ccc"'
+check "--token-label refuses a token followed by more than a comment, naming file and line" bash -c \
+	"out=\$('$GC' --base-url $LAN --servers calculator --client cursor --token-label spaced --credentials-dir '$T/creds' 2>&1) && exit 1; grep -qF '$T/creds/calculator/auth-tokens: line 6:' <<<\"\$out\""
+"$GC" --base-url $LAN:9003 --servers calculator --client backend >"$T/c-port.json"
+jqcheck "a port in the base URL is used as given for one server" "$T/c-port.json" '.servers[0].url == "http://192.168.1.110:9003/mcp"'
+check "a port in the base URL is refused for several servers, with the fix" bash -c \
+	"out=\$('$GC' --base-url $LAN:9003 --servers calculator,notes --client backend 2>&1) && exit 1; grep -qF 'give the host alone (--base-url $LAN' <<<\"\$out\""
+"$GC" --base-url $LAN --servers calculator,notes --client backend --port-offset 100 >"$T/c-off.json"
+jqcheck "--port-offset moves every port" "$T/c-off.json" '[.servers[].url] == ["http://192.168.1.110:9103/mcp","http://192.168.1.110:9109/mcp"]'
+FLEET_PORT_OFFSET=7 "$GC" --base-url $LAN --servers notes --client backend >"$T/c-envoff.json"
+jqcheck "FLEET_PORT_OFFSET is --port-offset's default" "$T/c-envoff.json" '.servers[0].url == "http://192.168.1.110:9016/mcp"'
+check "--port-offset must be a number" bash -c "! '$GC' --base-url $LAN --port-offset x >/dev/null 2>&1"
 "$GC" --base-url $LAN --servers calculator,notes --token $TOKEN --out-dir "$T/out" 2>/dev/null
 for f in .mcp.json .vscode/mcp.json .cursor/mcp.json claude_desktop_config.json backend-servers.json; do
 	check "--out-dir writes $f (valid JSON, 0600)" bash -c "jq -e . '$T/out/$f' >/dev/null && [[ \$(stat -c %a '$T/out/$f') == 600 ]]"

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -59,6 +60,10 @@ func TestFlags(t *testing.T) {
 			}
 		})
 	}
+	// A bad flag is said once with the --help hint, not around the whole usage.
+	if code, out := runCmd(t, nil, "--bogus"); code != 2 || out != "auth: flag provided but not defined: -bogus\nRun auth --help for the flags.\n" {
+		t.Errorf("--bogus: exit %d: %q", code, out)
+	}
 }
 
 // TestServe runs the command itself: it serves /healthz with the fleet's JSON contract and
@@ -68,10 +73,11 @@ func TestServe(t *testing.T) {
 	ln.Close()
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan int, 1)
-	var logs strings.Builder
+	var logs syncBuilder
+	dir := t.TempDir()
 	go func() {
 		done <- run(ctx, []string{"--issuer", "http://localhost:" + port, "--resources", "a=http://127.0.0.1:1/mcp", "--port", port,
-			"--state-dir", t.TempDir()}, func(string) string { return "" }, &logs, &logs)
+			"--state-dir", dir}, func(string) string { return "" }, &logs, &logs)
 	}()
 	var resp *http.Response
 	var err error
@@ -113,6 +119,40 @@ func TestServe(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("did not stop")
 	}
+	// The fleet's start and shutdown lines, without the OAuth library's route noise.
+	text := logs.String()
+	if !strings.Contains(text, `"msg":"serving"`) || !strings.Contains(text, `"msg":"shutting down","server":"auth","grace":"10s"`) ||
+		strings.Contains(text, "registered route") {
+		t.Errorf("logs:\n%s", text)
+	}
+	// enroll names the page at the issuer the server ran with.
+	want := "Open http://localhost:" + port + "/enroll in the browser that should hold the passkey"
+	if c, out := runCmd(t, nil, "enroll", "--state-dir", dir); c != 0 || !strings.Contains(out, want) {
+		t.Errorf("enroll: %d %s\nwant %q", c, out, want)
+	}
+	// Before the server ever recorded its issuer, enroll still says where, without a placeholder.
+	if c, out := runCmd(t, nil, "enroll", "--state-dir", stateDir(t)); c != 0 || strings.Contains(out, "ISSUER") ||
+		!strings.Contains(out, "the auth server's /enroll page (its --issuer URL followed by /enroll)") {
+		t.Errorf("enroll without a recorded issuer: %d %s", c, out)
+	}
+}
+
+// syncBuilder is a strings.Builder that a server goroutine and the test may share.
+type syncBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuilder) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuilder) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // TestHostCommands: clients and grants listed and revoked from the host end the grant.

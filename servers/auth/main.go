@@ -111,7 +111,7 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (*serv
 	o := &serveOptions{}
 	var resources, registration, level, stateDir, proxies string
 	fs := flag.NewFlagSet("auth", flag.ContinueOnError)
-	fs.SetOutput(out)
+	fs.SetOutput(io.Discard) // the caller prints an error once; the usage is for --help only
 	fs.StringVar(&o.Issuer, "issuer", "", "public URL of this server, e.g. https://auth.example.com (required; http only on loopback)")
 	fs.StringVar(&resources, "resources", "", "the fleet's MCP URLs tokens may be for, NAME=URL comma-separated, e.g. gmail=https://gmail.example.com/mcp (required)")
 	fs.StringVar(&registration, "registration", "cimd,dcr", "client registration methods offered: cimd (client ID metadata documents), dcr (RFC 7591), both, or none")
@@ -124,8 +124,12 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (*serv
 	fs.StringVar(&proxies, "trusted-proxies", "", "addresses (or CIDR prefixes) of the proxy whose CF-Connecting-IP header names the client, e.g. 127.0.0.1,::1 for cloudflared on this host; others' header is ignored")
 	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
-	fs.Usage = usage(fs, out, "Usage: auth [flags]\n       auth COMMAND --help\n\nServes the fleet's OAuth 2.1 authorization server. Every flag can also be set by the environment variable shown.\n\n")
+	printUsage := usage(fs, out, "Usage: auth [flags]\n       auth COMMAND --help\n\nServes the fleet's OAuth 2.1 authorization server. Every flag can also be set by the environment variable shown.\n\n")
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage()
+		}
 		return nil, err
 	}
 	if fs.NArg() > 0 {
@@ -207,7 +211,13 @@ func checkIssuer(raw string) error {
 // serve runs the server until ctx ends.
 func serve(ctx context.Context, o *serveOptions, getenv func(string) string, stderr io.Writer) int {
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: o.logLevel})).With("server", "auth")
-	slog.SetDefault(log) // the OAuth library logs through the default logger
+	// The OAuth library logs through the default logger: its warnings and errors belong in ours,
+	// its info lines (a "registered route" for each endpoint at every start) only at debug.
+	libLevel := max(o.logLevel, slog.LevelWarn)
+	if o.logLevel <= slog.LevelDebug {
+		libLevel = o.logLevel
+	}
+	slog.SetDefault(slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: libLevel})).With("server", "auth"))
 	o.Logger = log
 	a, err := newApp(o.settings)
 	if err != nil {
@@ -242,7 +252,9 @@ func serve(ctx context.Context, o *serveOptions, getenv func(string) string, std
 	case <-ctx.Done():
 	}
 	_ = sdnotify.Notify(notify, sdnotify.Stopping)
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	const grace = 10 * time.Second
+	log.Info("shutting down", "grace", grace.String()) // the fleet's shutdown line (shared/kit)
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Warn("shutdown", "error", err.Error())

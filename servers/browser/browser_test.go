@@ -317,7 +317,7 @@ func TestToolsList(t *testing.T) {
 		}
 	}
 	t.Logf("tools/list: %d tools, %d bytes", len(res.Tools), len(b))
-	_, off := startServerArgs(t, "--allow-hosts", "127.0.0.1/32", "--evaluate=false")
+	_, off := startServerArgs(t, "--allow-private-hosts", "127.0.0.1/32", "--evaluate=false")
 	res, _ = off.ListTools(context.Background(), nil)
 	for _, tool := range res.Tools {
 		if tool.Name == "browser_evaluate" {

@@ -219,7 +219,7 @@ func TestProfiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := func() *mcptest.Harness {
-		return mcptest.Start(t, spec(), "--state-dir", state, "--auth-tokens-file", tokens, "--allow-hosts", "127.0.0.1/32")
+		return mcptest.Start(t, spec(), "--state-dir", state, "--auth-tokens-file", tokens, "--allow-private-hosts", "127.0.0.1/32")
 	}
 	h := start()
 	alice := sess{t: t, cs: h.Connect(t, aliceToken), name: "mail", site: site, state: state}

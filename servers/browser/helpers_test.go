@@ -149,7 +149,7 @@ func newSite(t testing.TB) *site {
 // startServer starts the browser server allowing 127.0.0.1 only (not 127.0.0.2).
 func startServer(t testing.TB, extra ...string) (*mcptest.Harness, *mcp.ClientSession) {
 	t.Helper()
-	return startServerArgs(t, append([]string{"--allow-hosts", "127.0.0.1/32"}, extra...)...)
+	return startServerArgs(t, append([]string{"--allow-private-hosts", "127.0.0.1/32"}, extra...)...)
 }
 
 // lastHarness is the server startServerArgs started last, for tests that reconnect.

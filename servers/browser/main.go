@@ -27,6 +27,9 @@ func specFor(ready func(*manager)) kit.Spec {
 		Instructions: "Browse the web in a headless Chromium. browser_navigate returns a compact snapshot whose [eN] refs name elements; act on refs (browser_click, browser_type, browser_fill_form …), which report what changed. Use browser_get_text for an article's text. Pass session to keep separate logins; tabs persist between calls.",
 		Flags:        opts.register,
 		Setup: func(s *kit.Server) error {
+			if opts.oldAllowHosts != "" {
+				s.Logger().Warn("--allow-hosts (MCP_ALLOW_HOSTS) is deprecated: use --allow-private-hosts (MCP_ALLOW_PRIVATE_HOSTS); --allowed-hosts is another flag, the Host headers the server accepts")
+			}
 			if err := opts.finish(s.Config().StateDir); err != nil {
 				return &kit.ConfigError{Err: err}
 			}
@@ -53,5 +56,6 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxMemoryMB, "max-memory-mb", 2048, "Chromium memory (RSS of all its processes) above which idle sessions are closed and new tabs refused")
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", 15*time.Minute, "close a session after this long unused; stop Chromium when none is left")
 	fs.BoolVar(&o.allowPrivate, "allow-private-networks", false, "let the browser reach every address, not only global unicast ones (private, loopback, link-local, ...)")
-	fs.StringVar(&o.allowHostsRaw, "allow-hosts", "", "comma list of CIDRs, IPs and host names the browser may reach even when private")
+	fs.StringVar(&o.allowHostsRaw, "allow-private-hosts", "", "comma list of CIDRs, IPs and host names the browser may reach even when private")
+	fs.StringVar(&o.oldAllowHosts, "allow-hosts", "", "deprecated spelling of --allow-private-hosts (not the kit's --allowed-hosts, which lists Host headers to accept)")
 }

@@ -80,7 +80,7 @@ func (m *manager) checkURL(ctx context.Context, raw string) (string, error) {
 	if err := m.opts.policy.CheckHost(ctx, u.Hostname()); err != nil {
 		var be *netguard.BlockedError
 		if errors.As(err, &be) {
-			return "", kit.Errorf(kit.CodeInvalidInput, "refused: %v. Only global unicast addresses may be reached (server flags --allow-private-networks, --allow-hosts)", be)
+			return "", kit.Errorf(kit.CodeInvalidInput, "refused: %v. Only global unicast addresses may be reached (server flags --allow-private-networks, --allow-private-hosts)", be)
 		}
 		return "", kit.Errorf(kit.CodeUnavailable, "%v", err)
 	}
@@ -107,7 +107,7 @@ func (c *call) navigate(ctx context.Context, raw string, withSnapshot bool, maxC
 		return err
 	})
 	if blocks := guard.BlocksSince(seq); len(blocks) > 0 && (err != nil || resp == nil || resp.Headers[netguard.BlockedHeader] != nil) {
-		return "", kit.Errorf(kit.CodeInvalidInput, "refused: the page led to %s (%s). Only global unicast addresses may be reached (server flags --allow-private-networks, --allow-hosts)", blocks[0].Target, blocks[0].Reason)
+		return "", kit.Errorf(kit.CodeInvalidInput, "refused: the page led to %s (%s). Only global unicast addresses may be reached (server flags --allow-private-networks, --allow-private-hosts)", blocks[0].Target, blocks[0].Reason)
 	}
 	var le *chromedp.LoadError
 	if errors.As(err, &le) {

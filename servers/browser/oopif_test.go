@@ -75,7 +75,7 @@ func TestCrossSiteIframeForm(t *testing.T) {
 	if err := os.MkdirAll(dir+"/uploads", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	h := mcptest.Start(t, specFor(func(x *manager) { m = x }), "--state-dir", dir, "--allow-hosts", "127.0.0.1/32", "--site-per-process")
+	h := mcptest.Start(t, specFor(func(x *manager) { m = x }), "--state-dir", dir, "--allow-private-hosts", "127.0.0.1/32", "--site-per-process")
 	cs := h.Connect(t, "")
 
 	snap := callTool(t, cs, "browser_navigate", map[string]any{"url": outer.URL})

@@ -24,7 +24,8 @@ type options struct {
 	maxMemoryMB    int
 	idleTimeout    time.Duration
 	allowPrivate   bool
-	allowHostsRaw  string
+	allowHostsRaw  string // --allow-private-hosts
+	oldAllowHosts  string // --allow-hosts, its deprecated spelling
 
 	stateDir string
 	policy   *netguard.Policy
@@ -61,6 +62,12 @@ func (o *options) finish(stateDir string) error {
 		}
 		o.chromiumPath = p
 	}
+	if o.oldAllowHosts != "" {
+		if o.allowHostsRaw != "" {
+			return errors.New("--allow-hosts is the old spelling of --allow-private-hosts: give only --allow-private-hosts")
+		}
+		o.allowHostsRaw = o.oldAllowHosts
+	}
 	var hosts []string
 	for _, h := range strings.Split(o.allowHostsRaw, ",") {
 		if h = strings.TrimSpace(h); h != "" {
@@ -68,7 +75,7 @@ func (o *options) finish(stateDir string) error {
 		}
 	}
 	if o.policy, err = netguard.NewPolicy(o.allowPrivate, hosts); err != nil {
-		return fmt.Errorf("--allow-hosts: %w", err)
+		return fmt.Errorf("--allow-private-hosts: %w", err)
 	}
 	return nil
 }

@@ -428,7 +428,7 @@ func testEvaluate(t *testing.T, s sess) {
 		})
 	}
 	t.Run("turned off", func(t *testing.T) {
-		_, off := startServerArgs(t, "--allow-hosts", "127.0.0.1/32", "--evaluate=false")
+		_, off := startServerArgs(t, "--allow-private-hosts", "127.0.0.1/32", "--evaluate=false")
 		res, err := off.CallTool(t.Context(), &mcp.CallToolParams{Name: "browser_evaluate", Arguments: map[string]any{"function": "() => 1"}})
 		if err == nil && !res.IsError {
 			t.Fatalf("browser_evaluate ran with --evaluate=false: %s", mcptest.Text(res))

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -38,6 +40,17 @@ func (st *settings) resolve(stateDir string) (storeConfig, error) {
 		return c, fmt.Errorf("--index-file %q: give an absolute path", c.indexFile)
 	case st.scanInterval < 0 || st.scanInterval > time.Hour:
 		return c, fmt.Errorf("--scan-interval %s: give 0 to 1h", st.scanInterval)
+	}
+	// A mistyped --notes-dir would otherwise become a new, empty vault without a word.
+	if st.notesDir != "" && !st.createNotes {
+		switch fi, err := os.Stat(c.notesDir); {
+		case errors.Is(err, fs.ErrNotExist):
+			return c, fmt.Errorf("--notes-dir %s does not exist: check the path, or give --create-notes-dir to start a new, empty vault there", c.notesDir)
+		case err != nil:
+			return c, fmt.Errorf("--notes-dir: %w", err)
+		case !fi.IsDir():
+			return c, fmt.Errorf("--notes-dir %s is not a folder", c.notesDir)
+		}
 	}
 	rel, err := filepath.Rel(c.notesDir, c.indexFile)
 	if err == nil && filepath.IsLocal(rel) && !filepath.IsAbs(rel) && rel != "." && !hiddenFirst(rel) {

@@ -18,6 +18,7 @@ func main() { os.Exit(kit.Main(spec())) }
 // settings are the notes server's own flags.
 type settings struct {
 	notesDir      string
+	createNotes   bool // --create-notes-dir: a --notes-dir that does not exist is made, not refused
 	indexFile     string
 	scanInterval  time.Duration
 	dailyFolder   string
@@ -37,7 +38,8 @@ func spec() kit.Spec {
 		Port:         9009,
 		Instructions: "The user's notes: Markdown files with front matter in folders. Find notes with search_notes (full text, also word forms and typos) or list_notes (changed_since: what changed), read them with get_note, write with create_note and update_note (pass the hash from get_note as expected_hash to avoid overwriting someone else's change). Link notes with [[wikilinks]] or typed relations ('- works_at [[Acme]]'; get_note_links hops gives a note's context) and tag them with #tags. A note named NAME.conflict-TIMESTAMP.md is the Drive sync's copy of a note changed in two places: offer to merge it into NAME.md and delete it.",
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&st.notesDir, "notes-dir", "", "folder the notes live in, created 0700 (default: STATE-DIR/notes)")
+			fs.StringVar(&st.notesDir, "notes-dir", "", "folder the notes live in; must exist unless --create-notes-dir is given (default: STATE-DIR/notes, created 0700)")
+			fs.BoolVar(&st.createNotes, "create-notes-dir", false, "create --notes-dir (0700) when it does not exist, to start a new, empty vault there")
 			fs.StringVar(&st.indexFile, "index-file", "", "the search index database, rebuilt from the notes when missing or stale (default: STATE-DIR/notes-index.sqlite)")
 			fs.DurationVar(&st.scanInterval, "scan-interval", 2*time.Second, "how stale the index may get before a read looks for notes changed outside the server (0: look before every read)")
 			fs.StringVar(&st.dailyFolder, "daily-folder", "daily", "folder daily_note keeps one note a day in (YYYY-MM-DD.md)")

@@ -512,7 +512,7 @@ func TestReadOnlyAndFlags(t *testing.T) {
 		{"--notes-dir", "relative/dir"},
 		{"--scan-interval", "-1s"},
 		{"--daily-folder", "../x"},
-		{"--notes-dir", "/tmp/n", "--index-file", "/tmp/n/index.sqlite"},
+		{"--notes-dir", "/tmp/n", "--index-file", "/tmp/n/index.sqlite", "--create-notes-dir"},
 	} {
 		stderr.Reset()
 		code := kit.Run(t.Context(), spec(), append(args, "--list-tools", "--state-dir", t.TempDir()), func(string) string { return "" }, &bytes.Buffer{}, &stderr)

@@ -70,7 +70,9 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 		logLevel, enable, disable, hosts, origins string
 		fs                                        = flag.NewFlagSet(name, flag.ContinueOnError)
 	)
-	fs.SetOutput(out)
+	// The flag package would print an error and then the whole usage; the caller prints the
+	// error once with a pointer to --help, and the usage is printed only for --help.
+	fs.SetOutput(io.Discard)
 	fs.StringVar(&c.Host, "host", "127.0.0.1", "address to bind; anything but loopback needs --auth-tokens-file or --insecure-no-auth")
 	fs.IntVar(&c.Port, "port", port, "TCP port to serve on")
 	fs.StringVar(&c.Transport, "transport", TransportHTTP, "streamable-http or stdio")
@@ -92,7 +94,7 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 	if extra != nil {
 		extra(fs)
 	}
-	fs.Usage = func() {
+	usage := func() {
 		fmt.Fprintf(out, "Usage: %s [flags]\n\nServes MCP over streamable HTTP at http://HOST:PORT/mcp (or stdio).\nEvery flag can also be set by the environment variable shown.\n\n", name)
 		fs.VisitAll(func(f *flag.Flag) {
 			fmt.Fprintf(out, "  --%s (%s)\n    \t%s", f.Name, EnvName(f.Name), f.Usage)
@@ -102,7 +104,11 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 			fmt.Fprintln(out)
 		})
 	}
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage()
+		}
 		return nil, err
 	}
 	if fs.NArg() > 0 {

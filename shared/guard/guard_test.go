@@ -67,6 +67,9 @@ func TestLoadTokens(t *testing.T) {
 		wantErr string
 	}{
 		{"good", "# comment\n\nbackend: 0123456789abcdef0123\nlaptop:abcdefabcdefabcdef\n", ""},
+		{"trailing comments and whitespace", "  # indented comment\n\t\nbackend:0123456789abcdef0123   # openssl rand -hex 32\n  laptop : abcdefabcdefabcdef\t#phone\r\n", ""},
+		{"space inside token", "backend:0123456789 abcdef0123\n", `line 1: token for "backend" is followed by "abcdef0123"`},
+		{"text after the token that is not a comment", "laptop:abcdefabcdefabcdef\nbackend:0123456789abcdef0123 x # y\n", `line 2: token for "backend" is followed by "x # y"`},
 		{"no colon", "backend 0123456789abcdef0123\n", "want label:token"},
 		{"short token", "backend:short\n", "shorter than 16"},
 		{"duplicate label", "a:0123456789abcdef\na:abcdefabcdefabcdef\n", "appears twice"},

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/jck411/mcp-servers/shared/oauth"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -32,7 +33,9 @@ type tokenEntry struct {
 	sum   [sha256.Size]byte
 }
 
-// LoadTokens reads a tokens file: one label:token a line, blank lines and # comments ignored.
+// LoadTokens reads a tokens file: one label:token a line. Blank lines, lines starting with # and
+// a trailing comment after whitespace (label:token   # note) are ignored; a token holding
+// whitespace is refused.
 // The file must be readable by its owner only, in a folder no one else can write
 // (oauth.ReadSecret); a systemd credential passes.
 func LoadTokens(path string) (*Tokens, error) {
@@ -52,11 +55,14 @@ func parseTokens(path string, r io.Reader) (*Tokens, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		label, tok, ok := strings.Cut(line, ":")
-		label, tok = strings.TrimSpace(label), strings.TrimSpace(tok)
+		label, rest, ok := strings.Cut(line, ":")
+		label = strings.TrimSpace(label)
+		tok, extra := splitToken(rest)
 		switch {
 		case !ok || label == "" || tok == "":
 			return nil, fmt.Errorf("auth tokens file %s line %d: want label:token", path, n)
+		case extra != "":
+			return nil, fmt.Errorf("auth tokens file %s line %d: token for %q is followed by %q: a token holds no whitespace, and a comment after it starts with #", path, n, label, extra)
 		case len(tok) < minTokenLen:
 			return nil, fmt.Errorf("auth tokens file %s line %d: token for %q is shorter than %d characters; generate one with `openssl rand -hex 32`", path, n, label, minTokenLen)
 		case seen[label]:
@@ -72,6 +78,21 @@ func parseTokens(path string, r io.Reader) (*Tokens, error) {
 		return nil, fmt.Errorf("auth tokens file %s has no label:token lines", path)
 	}
 	return t, nil
+}
+
+// splitToken returns the token at the start of s (after leading whitespace) and whatever
+// follows it that is not a comment: "" when the rest is blank or starts with #.
+func splitToken(s string) (tok, extra string) {
+	s = strings.TrimSpace(s)
+	i := strings.IndexFunc(s, unicode.IsSpace)
+	if i < 0 {
+		return s, ""
+	}
+	tok, rest := s[:i], strings.TrimSpace(s[i:])
+	if strings.HasPrefix(rest, "#") {
+		return tok, ""
+	}
+	return tok, rest
 }
 
 // Label returns the label of the token, comparing against every entry in constant time.

@@ -397,8 +397,8 @@ func TestRunExitCodes(t *testing.T) {
 		{"unknown tool", []string{"--disable-tools", "ech"}, nil, 2, `unknown tool "ech"`},
 		{"both tool lists", []string{"--disable-tools", "echo", "--enable-tools", "boom"}, nil, 2, "cannot be used together"},
 		{"bad origin", []string{"--allowed-origins", "evil.example"}, nil, 2, "invalid --allowed-origins"},
-		{"missing tokens file", []string{"--auth-tokens-file", "/nonexistent/tokens", "--port", "1"}, nil, 1, "auth tokens file"},
-		{"tokens file readable by others", []string{"--auth-tokens-file", openTokens, "--port", "1"}, nil, 1, "is open to every user (mode 0644): run chmod 600 " + openTokens},
+		{"missing tokens file", []string{"--auth-tokens-file", "/nonexistent/tokens", "--port", "1"}, nil, 2, "auth tokens file"},
+		{"tokens file readable by others", []string{"--auth-tokens-file", openTokens, "--port", "1"}, nil, 2, "is open to every user (mode 0644): run chmod 600 " + openTokens},
 		{"list tools", []string{"--list-tools", "--read-only"}, nil, 0, `"name": "echo"`},
 		{"public with tokens is fine for --version", []string{"--host", "0.0.0.0", "--auth-tokens-file", tokens, "--version"}, nil, 0, "kittest"},
 	}
@@ -410,6 +410,13 @@ func TestRunExitCodes(t *testing.T) {
 			all := stdout.String() + stderr.String()
 			if code != tt.wantCode || !strings.Contains(all, tt.wantOut) {
 				t.Errorf("exit %d, want %d; want %q in output:\n%s", code, tt.wantCode, tt.wantOut, all)
+			}
+			// A bad flag is said once, with a pointer to --help, not around the whole usage.
+			if code == 2 {
+				flagErr := tt.name == "bad port" || tt.name == "unknown flag" || tt.name == "bad env"
+				if strings.Count(all, tt.wantOut) != 1 || strings.Contains(all, "Usage:") || flagErr && !strings.HasSuffix(all, "Run kittest --help for the flags.\n") {
+					t.Errorf("error output is not one message and the --help hint:\n%s", all)
+				}
 			}
 		})
 	}

@@ -88,7 +88,7 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 	h, err := s.Handler() // reads the tokens file: a bad one stops the server before it listens
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", spec.Name, err)
-		return 1
+		return 2 // the tokens file is configuration, like a flag
 	}
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {

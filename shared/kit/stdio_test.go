@@ -265,3 +265,76 @@ func TestStdioSubprocess(t *testing.T) {
 		t.Errorf("the server took %s to exit", took)
 	}
 }
+
+// TestStdioBadLines pipes lines that are not JSON-RPC, and calls made before initialize, into
+// a real server process: each gets its JSON-RPC error code, and the session goes on to answer
+// the requests after them and exit cleanly at the end of stdin.
+func TestStdioBadLines(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := []string{
+		"hello",
+		`{"jsonrpc":"2.0","id":11,"method":"tools/list"}`, // before initialize
+		`{"jsonrpc":"2.0","id":12,"method":"nope"}`,       // before initialize
+		`{"id":13,"foo":1}`,                               // JSON, no jsonrpc version
+		`42`,
+		`[]`,
+		`{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}`, // an id that is neither string nor number
+		`{"jsonrpc":"2.0","id":14,`,                      // cut short
+		initialize(1, "2025-11-25"), initialized,
+		`not json either`,
+		listTools,
+		`{"jsonrpc":"2.0","id":15,"method":"nope"}`,
+	}
+	cmd := exec.CommandContext(t.Context(), exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "KIT_STDIO_CHILD=1")
+	cmd.Stdin = strings.NewReader(strings.Join(in, "\n") + "\n")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("server: %v\n%s", err, stderr.String())
+	}
+	type answer struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var a answer
+		if err := json.Unmarshal([]byte(line), &a); err != nil {
+			t.Fatalf("stdout line %q: %v", line, err)
+		}
+		switch {
+		case a.Error != nil:
+			got = append(got, string(a.ID)+" "+itoa(a.Error.Code))
+		case a.Result != nil:
+			got = append(got, string(a.ID)+" ok")
+		}
+	}
+	want := []string{
+		"null -32700",
+		"11 -32600", "12 -32600",
+		"13 -32600", "null -32600", "null -32600", "null -32600",
+		"null -32700",
+		"1 ok",
+		"null -32700",
+		"2 ok",
+		"15 -32601",
+	}
+	// The kit answers bad lines at once, the SDK the rest in its own time: compare as sets.
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("answers\n%v\nwant\n%v\nstdout:\n%s\nstderr:\n%s", got, want, out, stderr.String())
+	}
+	if !strings.Contains(string(out), `"message":"Parse error: the line is not JSON`) || !strings.Contains(string(out), "send initialize first") {
+		t.Errorf("messages do not say what is wrong:\n%s", out)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,7 +82,7 @@ type cmd struct {
 // locates the files. It returns the exit code for a parse error, or -1.
 func (c *cmd) parse(args []string, add func(fs *flag.FlagSet)) int {
 	c.fs = flag.NewFlagSet(c.server+" auth "+c.name, flag.ContinueOnError)
-	c.fs.SetOutput(c.stderr)
+	c.fs.SetOutput(io.Discard) // an error is printed once below; the flags only for --help
 	def := c.p.Locate(c.server, Files{}, "", c.getenv)
 	shared := ""
 	if c.p.Shared {
@@ -113,9 +114,12 @@ func (c *cmd) parse(args []string, add func(fs *flag.FlagSet)) int {
 	}
 	if err := c.fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(c.stderr, "Usage of %s:\n", c.fs.Name())
+			c.fs.SetOutput(c.stderr)
+			c.fs.PrintDefaults()
 			return 0
 		}
-		return 2
+		return c.fail(2, "%v (see %s --help)", err, c.fs.Name())
 	}
 	if c.fs.NArg() > 0 {
 		return c.fail(2, "unexpected argument %q (flags only; see --help)", c.fs.Arg(0))
@@ -184,7 +188,7 @@ func (c *cmd) login(ctx context.Context, args []string) int {
 	if _, err := os.Stat(c.files.Client); errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(c.stderr, "%s auth login: no %s OAuth client file at %s.\n"+
 			"Save the client JSON there, or name another file with --%s-client-file or $%s.\n%s\nStep by step: %s, section 1.\n",
-			c.server, p.Name, c.files.Client, p.ID, p.env("client"), fmt.Sprintf(p.NewClient, port), p.Doc)
+			c.server, p.Name, c.files.Client, p.ID, p.env("client"), strings.ReplaceAll(p.NewClient, "{port}", strconv.Itoa(port)), p.Doc)
 		return 1
 	}
 	client, err := p.loadClient(c.files.Client)

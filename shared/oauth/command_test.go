@@ -225,8 +225,13 @@ func TestCommandUsageAndMissingClient(t *testing.T) {
 			if code, stderr := run(t, tt.p, nil, tt.server, tt.env, nil, io.Discard, "lgoin"); code != 2 || !strings.Contains(stderr, `unknown command "lgoin"`) {
 				t.Errorf("unknown subcommand: exit %d, %q", code, stderr)
 			}
-			if code, _ := run(t, tt.p, nil, tt.server, tt.env, nil, io.Discard, "login", "--help"); code != 0 {
-				t.Errorf("login --help: exit %d", code)
+			if code, stderr := run(t, tt.p, nil, tt.server, tt.env, nil, io.Discard, "login", "--help"); code != 0 || !strings.Contains(stderr, "-timeout") {
+				t.Errorf("login --help: exit %d, %q", code, stderr)
+			}
+			// A bad flag: one line naming it and --help, not the error around the whole usage.
+			want := tt.server + " auth login: flag provided but not defined: -bogus (see " + tt.server + " auth login --help)\n"
+			if code, stderr := run(t, tt.p, nil, tt.server, tt.env, nil, io.Discard, "login", "--bogus"); code != 2 || stderr != want {
+				t.Errorf("login --bogus: exit %d, %q, want %q", code, stderr, want)
 			}
 			for _, client := range []string{tt.defaultClient, filepath.Join(dir, "elsewhere.json")} {
 				env := map[string]string{tt.alt: client}
@@ -244,6 +249,18 @@ func TestCommandUsageAndMissingClient(t *testing.T) {
 					if !strings.Contains(stderr, want) {
 						t.Errorf("message lacks %q:\n%s", want, stderr)
 					}
+				}
+				if strings.Contains(stderr, "%!") {
+					t.Errorf("message has a formatting error:\n%s", stderr)
+				}
+				// status names the missing client, not a missing sign-in or a raw lstat error.
+				var out bytes.Buffer
+				if code, _ := run(t, tt.p, nil, tt.server, env, nil, &out, "status"); code != 1 {
+					t.Errorf("status without a client: exit %d, want 1", code)
+				}
+				want := "no " + tt.p.Name + " OAuth client file at " + client + ": save the client JSON there"
+				if !strings.Contains(out.String(), want) || strings.Contains(out.String(), "lstat") || strings.Contains(out.String(), "sign-in missing") {
+					t.Errorf("status without a client does not say %q:\n%s", want, out.String())
 				}
 			}
 		})

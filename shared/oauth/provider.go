@@ -2,7 +2,9 @@ package oauth
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"net/http"
 	"os"
@@ -28,7 +30,7 @@ type Provider struct {
 	NoRevoke    string                                                        // what logout says when RevokeURL is ""
 	ParseClient func(data []byte, ep oauth2.Endpoint) (*oauth2.Config, error) // reads the client file
 	ClientHelp  string                                                        // what the client file is, for its flag
-	NewClient   string                                                        // how to create a client, one sentence; %d is the redirect port
+	NewClient   string                                                        // how to create a client, one sentence; {port} is the redirect port
 
 	Shared       bool                // one token for several servers, in /var/lib/mcp-servers/ID; else in each server's state folder
 	MultiAccount bool                // several accounts can sign in (--account LABEL), each in its own token file beside the default one
@@ -149,6 +151,9 @@ func isDir(p string) bool {
 // replace it.
 func (p *Provider) loadClient(path string) (*oauth2.Config, error) {
 	data, err := ReadSecret(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &MissingClientError{Provider: p.Name, Path: path, Flag: "--" + p.ID + "-client-file", Env: p.env("client"), Doc: p.Doc}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read the %s OAuth client: %w", p.Name, err)
 	}
@@ -159,6 +164,23 @@ func (p *Provider) loadClient(path string) (*oauth2.Config, error) {
 	conf.Endpoint.AuthStyle = oauth2.AuthStyleInParams
 	return conf, nil
 }
+
+// MissingClientError says that there is no OAuth client file (or no folder for it) where the
+// server looks: the first thing to fix, since no sign-in can be made without a client.
+type MissingClientError struct {
+	Provider  string // "Google"
+	Path      string // where the file was looked for
+	Flag, Env string // the flag and environment variable that name another file
+	Doc       string // the setup guide
+}
+
+func (e *MissingClientError) Error() string {
+	return fmt.Sprintf("no %s OAuth client file at %s: save the client JSON there, or name another file with %s or $%s (%s, section 1)",
+		e.Provider, e.Path, e.Flag, e.Env, e.Doc)
+}
+
+// Unwrap makes the error an fs.ErrNotExist.
+func (e *MissingClientError) Unwrap() error { return fs.ErrNotExist }
 
 // scopesFor returns the scopes a sign-in for services asks (with BaseScopes, sorted, once each).
 func (p *Provider) scopesFor(services []string, readOnly bool) ([]string, error) {

@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -86,7 +87,7 @@ func (s *Source) TokenContext(ctx context.Context) (*oauth2.Token, error) {
 	defer s.mu.Unlock()
 	s.reload()
 	if err := s.usable(); err != nil {
-		return nil, err
+		return nil, cmp.Or(s.missingClient(), err)
 	}
 	if s.rec.accessValid(s.o.Now(), refreshEarly) {
 		return s.rec.token(), nil
@@ -186,10 +187,25 @@ func (s *Source) usable() error {
 	return nil
 }
 
+// missingClient is the sign-in error when the client file does not exist, else nil: it is
+// reported before any other, since `auth login` cannot work without the file.
+func (s *Source) missingClient() error {
+	var mc *MissingClientError
+	if !errors.As(s.clientErr, &mc) {
+		return nil
+	}
+	e := s.signInError(StateMissing, "")
+	e.Client = mc
+	return e
+}
+
 // noClient is the sign-in error when there is no client to refresh with.
 func (s *Source) noClient() error {
 	if s.client != nil {
 		return nil
+	}
+	if err := s.missingClient(); err != nil {
+		return err
 	}
 	why := "not configured"
 	if s.clientErr != nil {
@@ -216,9 +232,21 @@ type SignInError struct {
 	Account  string
 	Reason   string // why, for missing; a hint, for revoked
 	Fix      string
+	Client   *MissingClientError // set when the cause is a missing client file
+}
+
+// Unwrap returns the missing client file's error, if that is the cause.
+func (e *SignInError) Unwrap() error {
+	if e.Client == nil {
+		return nil
+	}
+	return e.Client
 }
 
 func (e *SignInError) Error() string {
+	if e.Client != nil {
+		return fmt.Sprintf("%v; then run `%s`", e.Client, e.Fix)
+	}
 	who := e.Provider + " sign-in"
 	if e.Account != "" {
 		who += " for " + e.Account
@@ -265,7 +293,9 @@ func (s *Source) Status() Status {
 		}
 	}
 	err := s.usable()
-	if err == nil {
+	if err != nil {
+		err = cmp.Or(s.missingClient(), err)
+	} else {
 		err = s.noClient()
 	}
 	if err == nil && s.rec.RefreshToken == "" && !s.rec.accessValid(s.o.Now(), 0) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -124,7 +125,11 @@ func TestSourceStates(t *testing.T) {
 		message string
 	}{
 		{"missing", g, func(t *testing.T, fs Files) { _ = os.Remove(fs.Token) }, "gmail", StateMissing, "Google sign-in missing: run `gmail auth login`"},
-		{"no client", g, func(t *testing.T, fs Files) { _ = os.Remove(fs.Client) }, "gmail", StateMissing,
+		{"no client file", g, func(t *testing.T, fs Files) { _ = os.Remove(fs.Client) }, "gmail", StateMissing,
+			"no Google OAuth client file at "},
+		{"no client file and no sign-in", g, func(t *testing.T, fs Files) { _ = os.Remove(fs.Client); _ = os.Remove(fs.Token) }, "gmail", StateMissing,
+			"OAuth client file at "},
+		{"client unreadable", g, func(t *testing.T, fs Files) { _ = os.Chmod(fs.Client, 0o644) }, "gmail", StateMissing,
 			"Google sign-in for ada@example.com: no OAuth client (read the Google OAuth client: "},
 		{"lacks the scopes", g, func(*testing.T, Files) {}, "calendar", StateMissing,
 			"Google sign-in for ada@example.com: it does not grant calendar access: run `gmail auth login`"},
@@ -277,5 +282,21 @@ func TestRefreshFailureIsRetriedNextCall(t *testing.T) {
 	}
 	if st := src.Status(); st.State != StateOK {
 		t.Errorf("a transient failure changed the state: %q", st.State)
+	}
+}
+
+// TestTokenWithoutClientFile: a tool call with neither client file nor sign-in is told to save
+// the client file, the step `auth login` needs first, not to sign in.
+func TestTokenWithoutClientFile(t *testing.T) {
+	f := newFake(t)
+	files := signedIn(t, f.google(), time.Now().Add(time.Hour), "refresh-1")
+	_ = os.Remove(files.Client)
+	_ = os.Remove(files.Token)
+	_, err := newTestSource(f.google(), f, files, "gmail").Token()
+	var se *SignInError
+	if !errors.As(err, &se) || se.Client == nil || !errors.Is(err, fs.ErrNotExist) ||
+		!strings.HasPrefix(err.Error(), "no Google OAuth client file at "+files.Client+": ") ||
+		!strings.HasSuffix(err.Error(), "; then run `gmail auth login`") {
+		t.Errorf("Token() = %v, want the missing client file", err)
 	}
 }

@@ -37,7 +37,7 @@ var Spotify = &Provider{
 	ParseClient: parseSpotifyClient,
 	ClientHelp:  `the app's client JSON {"client_id": …}`,
 	NewClient: "Create an app in the Spotify developer dashboard (https://developer.spotify.com/dashboard) " +
-		`with the redirect URI http://127.0.0.1:%d/callback, then save {"client_id": "…"} with its Client ID.`,
+		`with the redirect URI http://127.0.0.1:{port}/callback, then save {"client_id": "…"} with its Client ID.`,
 	Services:           map[string]Scopes{"spotify": {Full: spotifyScopes, ReadOnly: spotifyReadScopes}},
 	ShowDialog:         "show_dialog",
 	DefaultPort:        8888,

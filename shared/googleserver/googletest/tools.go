@@ -1,6 +1,7 @@
 package googletest
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,12 +11,17 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// SignedOut returns the flags that start a Google server on a fresh state folder with no
+// SignedOut returns the flags that start a Google server on a fresh state folder with an OAuth
 // client file and no token, as before `auth login`.
 func SignedOut(t testing.TB) []string {
 	t.Helper()
 	dir := t.TempDir()
-	return []string{"--google-token-file", filepath.Join(dir, "token.json"), "--google-client-file", filepath.Join(dir, "client.json"), "--state-dir", dir}
+	// The OAuth client is there (without it the servers name the missing client file first).
+	client := filepath.Join(dir, "client.json")
+	if err := os.WriteFile(client, []byte(`{"installed":{"client_id":"test-client","client_secret":"test-secret"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--google-token-file", filepath.Join(dir, "token.json"), "--google-client-file", client, "--state-dir", dir}
 }
 
 // CheckOpenWorld fails t unless the session lists n tools, each annotated as reaching the
