@@ -18,7 +18,7 @@ GOLANGCI := $(CURDIR)/.tools/golangci-lint-$(GOLANGCI_VERSION)
 test-deps: ## install the Debian packages the tests need (as root), or say which
 	@scripts/test-deps.sh
 
-.PHONY: help build test test-deps test-go lint lint-tools run conformance conformance-run memcheck memcheck-run bench toolsnaps docs docs-check deploy-test e2e-systemd release clean
+.PHONY: help build test test-deps test-go lint lint-tools ts-client-test run conformance conformance-run memcheck memcheck-run bench toolsnaps docs docs-check deploy-test e2e-systemd release clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -86,6 +86,9 @@ docs: toolsnaps ## rewrite the tool snapshots, then docs/tools.md from them
 docs-check: ## fail when a tool snapshot or docs/tools.md is stale, or tool names repeat across the fleet
 	@go test -count=1 -run '^TestToolSnaps$$' $(addprefix ./servers/,$(MCP_SERVERS))
 	@go run ./scripts/cmd/toolsdoc -servers servers -out docs/tools.md -check
+
+ts-client-test: ## the official TypeScript MCP SDK client (pinned, npm) through DCR, passkey sign-in, consent, a tool call and a refresh against auth and a protected server
+	@PATH="$(CURDIR)/.conformance/node_modules/.bin:$$PATH" scripts/ts-client-test.sh
 
 deploy-test: ## shellcheck, systemd-analyze and the deploy scripts against a temporary root
 	@deploy/test/run.sh

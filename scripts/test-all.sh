@@ -5,7 +5,7 @@
 # only for what it needs (the binaries, the root filesystems), never for a fixed time:
 #   go:       build → test-go (race) → docs-check → (golangci-lint) lint
 #   tools:    deploy-test → golangci-lint install (when missing)
-#   conform:  Node 22 and the suite from npm → (binaries) → conformance
+#   conform:  Node 22 and the suite from npm → (binaries) → conformance → TypeScript SDK client
 #   memory:   (binaries) → memcheck
 #   systemd:  (root only) the containers' root filesystems → (binaries) → release → e2e-systemd
 # Each step's output goes to $TEST_LOGS/STEP.log (default .test-logs/) and is printed whole when
@@ -101,6 +101,8 @@ lanes+=($!)
 	step conformance-setup scripts/conformance.sh --setup || true
 	await conformance-setup || { skip conformance conformance-setup; exit 0; }
 	then_step build conformance "$MAKE" --no-print-directory conformance-run || true
+	# Node 22 from the conformance setup runs the TypeScript SDK too (Debian 12's Node is 18).
+	step ts-client-test "$MAKE" --no-print-directory ts-client-test || true
 } &
 lanes+=($!)
 {

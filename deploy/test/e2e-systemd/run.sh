@@ -473,8 +473,8 @@ for suite in $suites; do
 	ct mkdir -p /srv/e2e-page
 	ct sh -c 'printf "<!doctype html><title>e2e page</title><h1>Hello from inside the container</h1><a href=\"/next\">next</a>\n" >/srv/e2e-page/index.html'
 	ct systemd-run --unit=e2e-page --quiet python3 -m http.server 8088 --bind 127.0.0.1 --directory /srv/e2e-page
-	ct sh -c 'echo MCP_ALLOW_HOSTS=127.0.0.1 >>/etc/mcp-servers/browser.env'
-	if out=$(ct /root/release/deploy/deploy.sh --restart browser 2>&1); then ok "browser restarted with --allow-hosts 127.0.0.1 (env file)"; else bad "browser restart" "$out"; fi
+	ct sh -c 'echo MCP_ALLOW_PRIVATE_HOSTS=127.0.0.1 >>/etc/mcp-servers/browser.env'
+	if out=$(ct /root/release/deploy/deploy.sh --restart browser 2>&1); then ok "browser restarted with --allow-private-hosts 127.0.0.1 (env file)"; else bad "browser restart" "$out"; fi
 	tok=$(token_of browser)
 	for ((i = 0; i < 20; i++)); do [[ $(ct curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8088/) == 200 ]] && break; sleep 0.3; done
 	out=$(mcp_call 9011 "$tok" browser_navigate '{"url":"http://127.0.0.1:8088/"}' --max-time 90)
