@@ -548,3 +548,6 @@ func (p *Policy) CheckEnv(name string) error {
 	}
 	return &Refusal{Rule: RuleAllowlistEnv, Detail: envRefusal(name, "the env argument")}
 }
+
+// Builtin reports whether name is a bash builtin the allowlist runs without listing it.
+func Builtin(name string) bool { return safeBuiltins[name] }
