@@ -50,6 +50,7 @@ const (
 // Rules lists every rule with the modes it applies in and what it refuses, for documentation
 // and errors.
 var Rules = []struct{ Name, Modes, Refuses string }{
+	{RuleEvaluated, "both", "text bash evaluates as code later: single-quoted text in the word of a double-quoted ${…} operator (or of one in an unquoted here-document) is re-read as double-quoted text, as bash reads it; refused are ${x@P}, ${!x}, declare/typeset/local given a quoted or computed NAME=(…), PS0–PS4 and PROMPT_COMMAND holding $ or `, mapfile/readarray -C, and quoted text such as 'a[$(cmd)]', which arithmetic, subscripts, printf -v, read and unset would run"},
 	{RuleParse, "both", "a line that is not valid bash or UTF-8, holds a control character other than tab and newline, words the parser and bash split differently (0=[, <&-0, a comment ending in a backslash, 7000000000>x), or a here-document that cannot be read"},
 	{RuleNesting, "both", "inline scripts (bash -c, eval, su -c …) nested more than 8 deep, or a line needing more than 20000 checking steps"},
 	{RuleComputedCommand, "both", "a command name computed at run time ($cmd, \"$@\", $(echo rm), a glob such as /bin/r?), as the first word or as the command of a wrapper (sudo $x, env $x, xargs $x, find -exec $x), or a word before a wrapper's command that may split into several (timeout $t ls)"},
@@ -205,6 +206,7 @@ func (c *checker) script(src string, depth int) {
 		if c.p.mode == Allowlist {
 			c.inert(n)
 		}
+		c.evaluated(n, depth)
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
