@@ -56,7 +56,7 @@ func TestRunCommandEscapesDoNotOutliveTheCall(t *testing.T) {
 					out := run(t, cs, map[string]any{"command": line, "timeout_seconds": testTimeout.Seconds()})
 					took := time.Since(began)
 					if out.TimedOut != timesOut || !strings.Contains(out.Stdout, "started") {
-						t.Errorf("timed_out %v, stdout %q", out.TimedOut, out.Stdout)
+						t.Errorf("timed_out %v, stdout %q, stderr %q", out.TimedOut, out.Stdout, out.Stderr)
 					}
 					bound := returnBound
 					if !timesOut {

@@ -40,11 +40,12 @@ func (e *enforcement) close() {
 type guardInput struct {
 	policy    *policy.Policy
 	roots     []string
-	path      string   // the server's PATH, to resolve the allowlist's names
-	home      string   // the home directory commands get
-	protected []string // the server's binary, state directory and credentials
-	self      string   // the server's binary, which runs the sandbox helper
-	systemd   bool     // running as a systemd service, whose unit protects the system paths
+	path      string       // the server's PATH, to resolve the allowlist's names
+	home      string       // the home directory commands get
+	protected []string     // the server's binary, state directory and credentials
+	self      string       // the server's binary, which runs the sandbox helper
+	systemd   bool         // running as a systemd service, whose unit protects the system paths
+	available func() error // whether the kernel can enforce; nil means sandbox.Available
 }
 
 // setupEnforcement confines the runner's commands with Landlock. The allowlist policy
@@ -58,9 +59,12 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 			}
 		}
 	}
+	if in.available == nil {
+		in.available = sandbox.Available
+	}
 	switch in.policy.Mode() {
 	case policy.Allowlist:
-		if err := sandbox.Available(); err != nil {
+		if err := in.available(); err != nil {
 			return nil, fmt.Errorf("--policy allowlist is enforced by the kernel with Landlock, and here it cannot be: %w. Run on Linux 6.2 or newer with Landlock enabled (docs/shell.md, \"Kernel enforcement\"), or use --policy blocklist, which is a guardrail and not a boundary", err)
 		}
 		return confineAllowlist(ctx, run, in)
@@ -68,19 +72,25 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 		if in.systemd {
 			return &enforcement{mode: "none", note: "under systemd the unit's sandbox (ProtectSystem=strict, ProtectHome) keeps system paths read-only"}, nil
 		}
-		if err := sandbox.Available(); err != nil {
+		if err := in.available(); err != nil {
 			note := fmt.Sprintf("no write guard: %v; commands can write wherever the server's user can", err)
 			log.Warn("write guard", "note", note)
 			return &enforcement{mode: "none", note: note}, nil
 		}
-		writable, err := guardWritable(in)
+		e, err := privateDirs("landlock-write-guard")
 		if err != nil {
 			return nil, err
 		}
-		if err := run.Confine(in.self, sandbox.Rules{Write: writable}); err != nil {
+		e.path = "" // commands keep the server's PATH
+		writable, err := guardWritable(in)
+		if err == nil {
+			err = run.Confine(in.self, sandbox.Rules{Write: append(writable, e.tmpDir)})
+		}
+		if err != nil {
+			e.close()
 			return nil, err
 		}
-		return &enforcement{mode: "landlock-write-guard"}, nil
+		return e, nil
 	}
 	return &enforcement{mode: "none", note: "--policy off"}, nil
 }
@@ -90,22 +100,16 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 // only bash and those programs execute and only the roots and the temporary directory are
 // written. bash runs restricted (-r): no / in command names, no PATH changes, no output
 // redirection.
-func confineAllowlist(ctx context.Context, run *runner.Runner, in guardInput) (e *enforcement, err error) {
-	base, err := os.MkdirTemp("", "mcp-shell-")
+func confineAllowlist(ctx context.Context, run *runner.Runner, in guardInput) (_ *enforcement, err error) {
+	e, err := privateDirs("landlock-confined")
 	if err != nil {
-		return nil, fmt.Errorf("private directory: %w", err)
+		return nil, err
 	}
-	e = &enforcement{mode: "landlock-confined", base: base, path: filepath.Join(base, "bin"), tmpDir: filepath.Join(base, "tmp")}
 	defer func() {
 		if err != nil {
 			e.close()
 		}
 	}()
-	for _, d := range []string{e.path, e.tmpDir} {
-		if err := os.Mkdir(d, 0o700); err != nil {
-			return nil, fmt.Errorf("private directory: %w", err)
-		}
-	}
 	var programs []string
 	for _, name := range in.policy.Allowed() {
 		real, err := lookProgram(name, in.path)
@@ -130,6 +134,23 @@ func confineAllowlist(ctx context.Context, run *runner.Runner, in guardInput) (e
 	return e, nil
 }
 
+// privateDirs makes the private directory of confined commands: bin for the PATH links and
+// tmp for their TMPDIR, both 0700, removed by close.
+func privateDirs(mode string) (*enforcement, error) {
+	base, err := os.MkdirTemp("", "mcp-shell-")
+	if err != nil {
+		return nil, fmt.Errorf("private directory: %w", err)
+	}
+	e := &enforcement{mode: mode, base: base, path: filepath.Join(base, "bin"), tmpDir: filepath.Join(base, "tmp")}
+	for _, d := range []string{e.path, e.tmpDir} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			e.close()
+			return nil, fmt.Errorf("private directory: %w", err)
+		}
+	}
+	return e, nil
+}
+
 // lookProgram resolves an allowlisted name (or absolute path) on path to its real file.
 func lookProgram(name, path string) (string, error) {
 	if filepath.IsAbs(name) {
@@ -145,22 +166,28 @@ func lookProgram(name, path string) (string, error) {
 }
 
 // guardWritable lists what the blocklist's write guard lets commands write: the roots, the
-// temporary directories, the null devices and the home directory except the protected
-// paths.
+// null devices, and the temporary directories and the home directory except the protected
+// paths inside them.
 func guardWritable(in guardInput) ([]string, error) {
-	w := slices.Clone(in.roots)
-	for _, d := range []string{os.TempDir(), os.Getenv("TMPDIR"), "/var/tmp", "/dev/shm"} {
-		if info, err := os.Stat(d); d != "" && err == nil && info.IsDir() {
-			w = append(w, d)
+	w := append(slices.Clone(in.roots), sandbox.DevNulls...)
+	var bases []string
+	for _, d := range []string{os.TempDir(), os.Getenv("TMPDIR"), "/var/tmp", "/dev/shm", in.home} {
+		if d == "" {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(d); err == nil && !slices.Contains(bases, real) {
+			bases = append(bases, real)
 		}
 	}
-	w = append(w, sandbox.DevNulls...)
-	if in.home != "" {
-		home, err := except(in.home, in.protected, maxGuardRules-len(w))
+	for _, b := range bases {
+		if info, err := os.Stat(b); err != nil || !info.IsDir() {
+			continue
+		}
+		paths, err := except(b, in.protected, maxGuardRules-len(w))
 		if err != nil {
 			return nil, fmt.Errorf("write guard: %w", err)
 		}
-		w = append(w, home...)
+		w = append(w, paths...)
 	}
 	return w, nil
 }

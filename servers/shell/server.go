@@ -105,7 +105,10 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 	log.Info("kernel enforcement", "mode", enf.mode, "note", enf.note)
 	path, tmp := os.Getenv("PATH"), os.Getenv("TMPDIR")
 	if enf.path != "" {
-		path, tmp = enf.path, enf.tmpDir
+		path = enf.path
+	}
+	if enf.tmpDir != "" {
+		tmp = enf.tmpDir
 	}
 	return &shell{
 		runner:       run,

@@ -55,8 +55,8 @@ const (
 type Rules struct {
 	Confine bool     `json:"confine,omitempty"`
 	Execute []string `json:"execute,omitempty"` // regular files that may be executed and read
-	Read    []string `json:"read,omitempty"`    // files, or directories with all below them, that may be read
-	Write   []string `json:"write,omitempty"`   // files, or directories with all below them, that may be read and written
+	Read    []string `json:"read,omitempty"`    // files, or directories with all below them, that may be read; missing ones are skipped
+	Write   []string `json:"write,omitempty"`   // files, or directories with all below them, that may be read and written; missing ones are skipped
 }
 
 // ABI returns the Landlock ABI version of the running kernel, or an error saying why there
@@ -144,6 +144,9 @@ func (r Rules) restrict() error {
 	var rules []landlock.Rule
 	add := func(path string, fileRights, dirRights landlock.AccessFSSet) error {
 		info, err := os.Stat(path)
+		if errors.Is(err, os.ErrNotExist) && fileRights&ll.AccessFSExecute == 0 {
+			return nil // gone since the rules were made: the command gets fewer rights, never more
+		}
 		if err != nil {
 			return fmt.Errorf("rule path: %w", err)
 		}
