@@ -142,6 +142,10 @@ func (p *Policy) Check(line, dir string) error {
 		c.cwdUnknown = true
 	}
 	c.script(line, 0)
+	if c.refusal == nil && c.restricted != "" {
+		// Refused last, so that any other rule a line breaks names it first.
+		c.refuse(RuleAllowlistSyntax, "under the allowlist bash runs restricted (bash -r), which refuses %s", c.restricted)
+	}
 	if c.refusal != nil {
 		return c.refusal
 	}
@@ -166,6 +170,7 @@ type checker struct {
 	cwds       []string // every directory the line may be in, as far as cd commands tell
 	cwdUnknown bool     // a cd went somewhere only known at run time
 	steps      int      // commands checked so far, bounded by maxSteps
+	restricted string   // the first thing restricted bash refuses, refused when nothing else is
 	refusal    *Refusal
 }
 
