@@ -41,13 +41,13 @@ var (
 		`f() { %s; }; f`, `cat <(%s)`, `: $((1+$(%s)))`, `mapfile -C '%s' -c 1 a < in.txt`, `x=$(%s)`,
 		`[[ -n $(%s) ]]`, `for i in 1; do %s; done`, `case x in x) %s;; esac`,
 	}
-	diffRedirs = []string{"", "", " > OUT", " >> OUT", " 2> OUT", " &> OUT", " > keep.txt", " 2>/dev/null"}
+	diffRedirs = []string{"", "", "", "", " 2>&1", " > OUT", " >> OUT", " 2> OUT", " &> OUT", " > keep.txt", " 2>/dev/null"}
 )
 
 // diffLine draws one command line from the grammar.
 func diffLine(rng *rand.Rand) string {
 	progs := diffDenied
-	if rng.IntN(3) == 0 {
+	if rng.IntN(2) == 0 {
 		progs = diffAllowed
 	}
 	cmd := progs[rng.IntN(len(progs))]

@@ -67,7 +67,7 @@ func ABI() (int, error) {
 	case errors.Is(err, syscall.ENOSYS):
 		return 0, errors.New("the kernel was built without Landlock (CONFIG_SECURITY_LANDLOCK)")
 	case errors.Is(err, syscall.EOPNOTSUPP):
-		return 0, errors.New("Landlock is built in but not enabled: add landlock to the kernel's lsm= boot parameter (see /sys/kernel/security/lsm)")
+		return 0, errors.New("the kernel has Landlock built in but not enabled: add landlock to its lsm= boot parameter (see /sys/kernel/security/lsm)")
 	case errors.Is(err, syscall.EPERM):
 		return 0, errors.New("a seccomp filter refuses the landlock system calls (under systemd add SystemCallFilter=landlock_create_ruleset landlock_add_rule landlock_restrict_self)")
 	case err != nil:
@@ -107,9 +107,8 @@ func IsHelper(args []string) bool { return len(args) > 1 && args[1] == HelperArg
 // Main is the helper mode: args are os.Args[2:] (the rules, "--", the command). It confines
 // the process and executes the command, returning only on failure, with ExitSetup.
 func Main(args []string) int {
-	if err := helper(args); err != nil {
-		fmt.Fprintf(os.Stderr, "mcp-shell sandbox: %v; the command was not run\n", err)
-	}
+	err := helper(args) // returns only when the command could not be started
+	fmt.Fprintf(os.Stderr, "mcp-shell sandbox: %v; the command was not run\n", err)
 	return ExitSetup
 }
 
