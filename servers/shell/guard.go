@@ -120,7 +120,14 @@ func confineAllowlist(ctx context.Context, run *runner.Runner, in guardInput) (_
 			return nil, fmt.Errorf("--allow-commands %s: %w", name, err)
 		}
 		programs = append(programs, real)
-		if err := os.Symlink(real, filepath.Join(e.path, filepath.Base(name))); err != nil && !errors.Is(err, os.ErrExist) {
+		link := filepath.Join(e.path, filepath.Base(name))
+		if prev, err := os.Readlink(link); err == nil {
+			if prev == real {
+				continue // listed by name and by path
+			}
+			return nil, fmt.Errorf("--allow-commands: %s and %s are both named %s; commands find programs by name, so list one", prev, real, filepath.Base(name))
+		}
+		if err := os.Symlink(real, link); err != nil {
 			return nil, fmt.Errorf("--allow-commands %s: %w", name, err)
 		}
 	}

@@ -148,3 +148,26 @@ func TestWriteGuard(t *testing.T) {
 		t.Errorf("the token file changed: %q %v", b, err)
 	}
 }
+
+func TestAllowlistByPath(t *testing.T) {
+	if err := sandboxAvailable(); err != nil {
+		t.Skipf("Landlock: %v", err)
+	}
+	ls, err := filepath.EvalSymlinks("/bin/ls")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cs, _ := start(t, "--policy", "allowlist", "--allow-commands", ls+",cat")
+	if out := run(t, cs, map[string]any{"command": "ls -d . && cat /dev/null"}); out.ExitCode != 0 || out.Stdout != ".\n" {
+		t.Errorf("a program listed by path does not run by its name: %+v", out)
+	}
+	dir := t.TempDir()
+	other := filepath.Join(dir, "ls")
+	if err := os.Symlink("/bin/true", other); err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	if code := runMain(t, []string{"--policy", "allowlist", "--allow-commands", ls + "," + other, "--state-dir", t.TempDir()}, &stderr); code != 2 || !strings.Contains(stderr.String(), "are both named ls") {
+		t.Errorf("two programs named ls: exit %d, %s", code, stderr.String())
+	}
+}

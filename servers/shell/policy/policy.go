@@ -74,7 +74,8 @@ const maxDepth = 8
 // Policy is an immutable command policy; it is safe for concurrent use.
 type Policy struct {
 	mode    Mode
-	allowed map[string]bool
+	allowed map[string]bool // the names commands may run: each listed one, and a listed path's base name
+	listed  []string        // the programs as given, sorted
 }
 
 // New returns a policy. Allowlist needs at least one program; the other modes take none.
@@ -97,7 +98,16 @@ func New(mode Mode, allow []string) (*Policy, error) {
 			return nil, fmt.Errorf("allowed command %q is a bash builtin that %s; the allowlist cannot list it", a, evaluatingBuiltins[a])
 		}
 		p.allowed[a] = true
+		if !slices.Contains(p.listed, a) {
+			p.listed = append(p.listed, a)
+		}
+		if strings.Contains(a, "/") {
+			// Commands find it by its name: restricted bash refuses / in command names, and the
+			// PATH it gets holds only links to the listed programs.
+			p.allowed[path.Base(a)] = true
+		}
 	}
+	slices.Sort(p.listed)
 	if mode == Allowlist && len(p.allowed) == 0 {
 		return nil, fmt.Errorf("the allowlist policy needs programs to allow, e.g. git,ls,cat")
 	}
@@ -110,15 +120,8 @@ func New(mode Mode, allow []string) (*Policy, error) {
 // Mode returns the policy's mode.
 func (p *Policy) Mode() Mode { return p.mode }
 
-// Allowed returns the allowlisted programs, sorted.
-func (p *Policy) Allowed() []string {
-	out := make([]string, 0, len(p.allowed))
-	for a := range p.allowed {
-		out = append(out, a)
-	}
-	slices.Sort(out)
-	return out
-}
+// Allowed returns the allowlisted programs as given, sorted.
+func (p *Policy) Allowed() []string { return slices.Clone(p.listed) }
 
 // Refusal is a command line the policy will not run, with the rule that refused it.
 type Refusal struct {
