@@ -109,6 +109,14 @@ func TestAllowlistAttacks(t *testing.T) {
 		})
 	}
 
+	// Background processes run under the same enforcement: the checker admits ls /usr/bin, the
+	// kernel refuses to read it.
+	var started processOutput
+	mcptest.Decode(t, mcptest.Call(t, cs, "start_process", map[string]any{"command": "cat in.txt; ls /usr/bin", "wait_seconds": 2}), &started)
+	if !strings.Contains(started.Output, "inside") || !strings.Contains(started.Output, "Permission denied") {
+		t.Errorf("start_process is not confined like run_command: %q", started.Output)
+	}
+
 	// The allowed programs still work inside the root, and the server still answers.
 	for line, want := range map[string]string{
 		"ls":                                   "in.txt",
