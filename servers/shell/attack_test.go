@@ -29,38 +29,40 @@ func tracingStubs(t *testing.T, trace string) string {
 	return dir
 }
 
-// attackLines are command lines that try to run an unlisted program or write outside the
-// root; ID is a tracing stub, STUBS their directory, OUT a file outside the root and
-// HOMEMARK a file name in the home directory. They hold every case of issue 22.
+// attackLines are command lines that try to run an unlisted program, write outside the root
+// or kill the server; @ID@ is a tracing stub, @STUBS@ their directory, @OUT@ a file outside
+// the root and @HOMEMARK@ a file name in the home directory. They hold every case of issue 22.
 var attackLines = []string{
 	// command substitution in every position
-	`ID`, `/usr/bin/id`, `$(ID)`, "`ID`", `ls $(ID)`, `ls "$(ID)"`, `cat <(ID)`, `ls >(ID)`,
-	`echo "${x:-'$(ID)'}"`, `echo "${x-'$(ID)'}"`, `echo "${x:='$(ID)'}"`, `x=1; echo "${x+'$(ID)'}"`,
-	`x=1; echo "${x:+'$(ID)'}"`, "echo \"${x:-'`ID`'}\"", `echo "${x:-"$(echo $(ID))"}"`,
-	`echo "${x:-'$((1+$(ID)))'}"`, `echo "${x:-'${!y}'}"`, `echo "${x#'$(ID)'}"`, `echo "${x/'$(ID)'/y}"`,
-	"cat <<EOF\n$(ID)\nEOF", "cat <<EOF\n`ID`\nEOF", "cat <<EOF\n${x:-'$(ID)'}\nEOF",
-	`[[ $(ID) ]]`, `case $(ID) in *) ;; esac`, `for i in $(ID); do :; done`, `x=$(ID)`, `ls ${x:-$(ID)}`,
+	`@ID@`, `/usr/bin/id`, `$(@ID@)`, "`@ID@`", `ls $(@ID@)`, `ls "$(@ID@)"`, `cat <(@ID@)`, `ls >(@ID@)`,
+	`echo "${x:-'$(@ID@)'}"`, `echo "${x-'$(@ID@)'}"`, `echo "${x:='$(@ID@)'}"`, `x=1; echo "${x+'$(@ID@)'}"`,
+	`x=1; echo "${x:+'$(@ID@)'}"`, "echo \"${x:-'`@ID@`'}\"", `echo "${x:-"$(echo $(@ID@))"}"`,
+	`echo "${x:-'$((1+$(@ID@)))'}"`, `echo "${x:-'${!y}'}"`, `echo "${x#'$(@ID@)'}"`, `echo "${x/'$(@ID@)'/y}"`,
+	"cat <<EOF\n$(@ID@)\nEOF", "cat <<EOF\n`@ID@`\nEOF", "cat <<EOF\n${x:-'$(@ID@)'}\nEOF",
+	`[[ $(@ID@) ]]`, `case $(@ID@) in *) ;; esac`, `for i in $(@ID@); do :; done`, `x=$(@ID@)`, `ls ${x:-$(@ID@)}`,
 	// builtins that evaluate or assign indirectly
-	`eval ID`, `eval "$(echo ID)"`, `builtin eval ID`, `command ID`, `exec ID`,
-	`declare -a "a=($(ID))"`, `typeset "a=(\$(ID))"`, `declare "a[\$(ID)]=1"`,
-	`x='\$(ID)'; echo ${x@P}`, `PS4='$(ID)'; set -x; true`, `trap ID EXIT`, `trap 'ID' DEBUG; true`,
-	`mapfile -C ID -c 1 a < in.txt`, `readarray -C ID -c 1 a < in.txt`, `printf -v 'a[$(ID)]' x`,
-	`a='x[$(ID)]'; (( a ))`, `a='x[$(ID)]'; echo $((a))`, `a='x[$(ID)]'; let a`, `a='x[$(ID)]'; [[ a -eq 0 ]]`,
-	`x='a[$(ID)]'; echo ${!x}`, `declare -n r='a[$(ID)]'; echo $r`, `read -r 'a[$(ID)]' < in.txt`,
-	`alias l=ID; l`, `hash -p ID ls; ls`, `enable -f STUBS/x.so x`, `source ID`, `. ID`, `coproc ID`,
+	`eval @ID@`, `eval "$(echo @ID@)"`, `builtin eval @ID@`, `command @ID@`, `exec @ID@`,
+	`declare -a "a=($(@ID@))"`, `typeset "a=(\$(@ID@))"`, `declare "a[\$(@ID@)]=1"`,
+	`x='\$(@ID@)'; echo ${x@P}`, `PS4='$(@ID@)'; set -x; true`, `trap @ID@ EXIT`, `trap '@ID@' DEBUG; true`,
+	`mapfile -C @ID@ -c 1 a < in.txt`, `readarray -C @ID@ -c 1 a < in.txt`, `printf -v 'a[$(@ID@)]' x`,
+	`a='x[$(@ID@)]'; (( a ))`, `a='x[$(@ID@)]'; echo $((a))`, `a='x[$(@ID@)]'; let a`, `a='x[$(@ID@)]'; [[ a -eq 0 ]]`,
+	`x='a[$(@ID@)]'; echo ${!x}`, `declare -n r='a[$(@ID@)]'; echo $r`, `read -r 'a[$(@ID@)]' < in.txt`,
+	`alias l=@ID@; l`, `hash -p @ID@ ls; ls`, `enable -f @STUBS@/x.so x`, `source @ID@`, `. @ID@`, `coproc @ID@`,
 	// the loader and other ways to a program
 	`/lib64/ld-linux-x86-64.so.2 /usr/bin/id`, `ld-linux-x86-64.so.2 /usr/bin/id`,
-	`"/usr/bin/id"`, `\/usr/bin/id`, `$'\x2fusr/bin/id'`, `x=ID; $x`, `"${x:-ID}"`, `PATH=STUBS:$PATH id`,
-	`export PATH=STUBS; id`, `BASH_ENV=ID bash -c true`, `bash -c ID`, `sh -c ID`,
+	`"/usr/bin/id"`, `\/usr/bin/id`, `$'\x2fusr/bin/id'`, `x=@ID@; $x`, `"${x:-@ID@}"`, `PATH=@STUBS@:$PATH id`,
+	`export PATH=@STUBS@; id`, `BASH_ENV=@ID@ bash -c true`, `bash -c @ID@`, `sh -c @ID@`,
 	// programs that run programs
-	`env ID`, `xargs ID < in.txt`, `find . -exec ID \;`, `find . -execdir ID {} +`, `find . -ok ID \;`,
-	`nice ID`, `timeout 5 ID`, `script -qc ID /dev/null`, `setpriv ID`, `perl -e 'system("ID")'`,
-	`awk 'BEGIN{system("ID")}'`, `grep -f <(ID) in.txt`, `ls | ID`, `ls && ID`, `ID &`, `( ID )`, `{ ID; }`,
-	`f() { ID; }; f`, `while ID; do break; done`,
+	`env @ID@`, `xargs @ID@ < in.txt`, `find . -exec @ID@ \;`, `find . -execdir @ID@ {} +`, `find . -ok @ID@ \;`,
+	`nice @ID@`, `timeout 5 @ID@`, `script -qc @ID@ /dev/null`, `setpriv @ID@`, `perl -e 'system("@ID@")'`,
+	`awk 'BEGIN{system("@ID@")}'`, `grep -f <(@ID@) in.txt`, `ls | @ID@`, `ls && @ID@`, `@ID@ &`, `( @ID@ )`, `{ @ID@; }`,
+	`f() { @ID@; }; f`, `while @ID@; do break; done`,
 	// writes outside the root
-	`echo x > OUT`, `echo x >> OUT`, `cat in.txt > OUT`, `echo x >| OUT`, `echo x &> OUT`, `cat in.txt 1<> OUT`,
-	`exec 3> OUT; echo x >&3`, `exec {fd}> OUT`, `ls > OUT 2>&1`, `cat in.txt | tee OUT`, `cp in.txt OUT`,
-	`echo x >> ~/HOMEMARK`, `echo "${x:-'$(echo x > OUT)'}"`, `cd /tmp && ls`, `rm -rf OUT`, `find / -delete`,
+	`echo x > @OUT@`, `echo x >> @OUT@`, `cat in.txt > @OUT@`, `echo x >| @OUT@`, `echo x &> @OUT@`, `cat in.txt 1<> @OUT@`,
+	`exec 3> @OUT@; echo x >&3`, `exec {fd}> @OUT@`, `ls > @OUT@ 2>&1`, `cat in.txt | tee @OUT@`, `cp in.txt @OUT@`,
+	// the server itself
+	`kill -9 $PPID`, `echo "${x:-'$(kill -9 $PPID)'}"`,
+	`echo x >> ~/@HOMEMARK@`, `echo "${x:-'$(echo x > @OUT@)'}"`, `cd /tmp && ls`, `rm -rf @OUT@`, `find / -delete`,
 }
 
 // TestAllowlistAttacks runs command lines that try to run an unlisted program or write
@@ -86,7 +88,7 @@ func TestAllowlistAttacks(t *testing.T) {
 
 	id := filepath.Join(stubs, "id")
 	out := filepath.Join(outside, "out")
-	r := strings.NewReplacer("ID", id, "STUBS", stubs, "OUT", out, "HOMEMARK", homeMark)
+	r := strings.NewReplacer("@ID@", id, "@STUBS@", stubs, "@OUT@", out, "@HOMEMARK@", homeMark)
 	for _, a := range attackLines {
 		line := r.Replace(a)
 		t.Run(a, func(t *testing.T) {

@@ -50,8 +50,9 @@ const (
 )
 
 // Rules is what confined commands may do. With Confine set, a command may execute only the
-// Execute files, read only those and the Read paths, and write only the Write paths. Without
-// it only writing is restricted (to the Write paths); reading and executing are not.
+// Execute files, read only those and the Read paths, and write only the Write paths, and
+// where the kernel has Landlock ABI 6 it may not signal processes outside its domain. Without
+// Confine only writing is restricted (to the Write paths); reading and executing are not.
 type Rules struct {
 	Confine bool     `json:"confine,omitempty"`
 	Execute []string `json:"execute,omitempty"` // regular files that may be executed and read
@@ -175,6 +176,11 @@ func (r Rules) restrict() error {
 		}
 	}
 	cfg := landlock.Config{HandledAccessFS: handled}
+	if v, _ := ABI(); r.Confine && v >= 6 {
+		// A confined command may not signal, or reach through an abstract Unix socket, any
+		// process outside its domain, the server first of all (ABI 6, Linux 6.12).
+		cfg.Scoped = ll.ScopeSignal | ll.ScopeAbstractUnixSocket
+	}
 	fd, _, err := cfg.NewRulesetFD(rules...)
 	if err != nil {
 		return fmt.Errorf("building the Landlock ruleset: %w", err)

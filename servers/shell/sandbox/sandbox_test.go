@@ -77,6 +77,13 @@ func TestConfined(t *testing.T) {
 		{"read outside", "cat " + filepath.Join(outside, "x") + " /usr/bin/id >/dev/null", -1, "Permission denied"},
 		{"devices", "echo x > /dev/null; echo ok", 0, "ok"},
 	}
+	if v, _ := ABI(); v >= 6 {
+		tests = append(tests, struct {
+			name, line string
+			code       int
+			out        string
+		}{"signal a process outside", "sleep 5 & kill $!; kill -0 $PPID", -1, "Operation not permitted"})
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, code := confined(t, r, root, tt.line)
