@@ -173,8 +173,8 @@ func lookProgram(name, path string) (string, error) {
 }
 
 // guardWritable lists what the blocklist's write guard lets commands write: the roots, the
-// null devices, and the temporary directories and the home directory except the protected
-// paths inside them.
+// null devices, and the temporary directories and the home directory (unless it is /) except
+// the protected paths inside them.
 func guardWritable(in guardInput) ([]string, error) {
 	w := append(slices.Clone(in.roots), sandbox.DevNulls...)
 	var bases []string
@@ -182,7 +182,7 @@ func guardWritable(in guardInput) ([]string, error) {
 		if d == "" {
 			continue
 		}
-		if real, err := filepath.EvalSymlinks(d); err == nil && !slices.Contains(bases, real) {
+		if real, err := filepath.EvalSymlinks(d); err == nil && real != "/" && !slices.Contains(bases, real) {
 			bases = append(bases, real)
 		}
 	}
