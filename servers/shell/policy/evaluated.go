@@ -121,3 +121,79 @@ func staticText(w *syntax.Word) (string, bool) {
 	}
 	return ws[0].val, true
 }
+
+// codeLiteral matches the string literals of another language's source: "…", '…' and `…`,
+// with backslash escapes.
+var codeLiteral = regexp.MustCompile("\"((?:[^\"\\\\]|\\\\.)*)\"|'((?:[^'\\\\]|\\\\.)*)'|`((?:[^`\\\\]|\\\\.)*)`")
+
+// awks are the programs whose first operand is a program that may call system().
+var awks = map[string]bool{"awk": true, "gawk": true, "mawk": true, "nawk": true}
+
+// inlineCode returns the program text an interpreter or awk is given on its command line
+// (python3 -c, perl -e/-E and clusters such as -ne, ruby -e, node -e/--eval, php -r, awk's
+// program operand), when it is literal.
+func inlineCode(inv invocation) (string, bool) {
+	args := inv.args
+	if awks[inv.prog] {
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case !a.static:
+				return "", false
+			case a.val == "-F" || a.val == "-v" || a.val == "-f":
+				if a.val == "-f" {
+					return "", false // the program is in a file
+				}
+				i++
+			case strings.HasPrefix(a.val, "-"):
+			default:
+				return a.val, true
+			}
+		}
+		return "", false
+	}
+	if !interpreters[inv.prog] {
+		return "", false
+	}
+	for i, a := range args[:max(len(args)-1, 0)] {
+		if !a.static {
+			return "", false
+		}
+		v := a.val
+		if v == "-c" || v == "--eval" || v == "-r" && inv.prog == "php" ||
+			strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v[len(v)-1:], "eE") {
+			if args[i+1].static {
+				return args[i+1].val, true
+			}
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// codeStrings checks, under the blocklist, every string literal of the code an interpreter
+// or awk is given that reads as bash, as a script: system("rm -rf /"), os.system('…'),
+// `…` in perl. It cannot see commands the code computes; it is a guardrail.
+func (c *checker) codeStrings(inv invocation, depth int) {
+	if c.p.mode != Blocklist {
+		return
+	}
+	code, ok := inlineCode(inv)
+	if !ok {
+		return
+	}
+	for _, m := range codeLiteral.FindAllStringSubmatch(code, -1) {
+		lit := m[1] + m[2] + m[3]
+		lit = strings.NewReplacer(`\"`, `"`, `\'`, `'`, "\\`", "`", `\\`, `\`).Replace(lit)
+		if strings.TrimSpace(lit) == "" {
+			continue
+		}
+		if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(lit), ""); err != nil {
+			continue // not shell text
+		}
+		c.script(lit, depth+1)
+		if c.refusal != nil {
+			return
+		}
+	}
+}

@@ -63,6 +63,15 @@ func TestEvaluatedCode(t *testing.T) {
 		{`prlimit --nofile=64 rm -rf /`, RuleRmRoot},
 		{`prlimit --pid 1`, ""},
 		{`nice -n 5 timeout 3 env A=1 rm -rf /`, RuleRmRoot},
+		// interpreters and awk: string literals that read as shell are checked as scripts
+		{`perl -e 'system("rm -rf /")'`, RuleRmRoot},
+		{"perl -ne 'print `mkfs.ext4 /dev/sda`'", RuleMkfs},
+		{`python3 -c 'import os; os.system("rm -rf /etc")'`, RuleRmRoot},
+		{`python3 -c "import subprocess; subprocess.run('shutdown -h now', shell=True)"`, RuleShutdown},
+		{`awk 'BEGIN { system("rm -rf /") }'`, RuleRmRoot},
+		{`awk -F: '{ print $1 }' /etc/passwd`, ""},
+		{`python3 -c 'print("hello, world")'`, ""},
+		{`node -e 'console.log(require("os").cpus().length)'`, ""},
 	}
 	bl, err := New(Blocklist, nil)
 	if err != nil {

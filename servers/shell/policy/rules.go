@@ -78,6 +78,7 @@ func (c *checker) command(fields []word, redirs []*syntax.Redirect, depth int, e
 	if w, ok := inlineScript(inv); ok {
 		c.inline(inv, w, depth)
 	}
+	c.codeStrings(inv, depth)
 	if shells[inv.prog] && readsScriptFromStdin(inv) {
 		c.stdinScripts(inv, redirs, depth)
 	}
