@@ -17,7 +17,7 @@ import (
 )
 
 // maxGuardRules bounds the Landlock rules the write guard may need to leave the protected
-// paths out of the home directory.
+// paths out of the temporary and home directories.
 const maxGuardRules = 4096
 
 // enforcement is how the kernel confines commands, as set up at start.
@@ -62,6 +62,9 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 	if in.available == nil {
 		in.available = sandbox.Available
 	}
+	if in.self == "" && in.policy.Mode() != policy.Off {
+		return nil, errors.New("the server cannot find its own binary (os.Executable), which confines commands; run it from a path that exists")
+	}
 	switch in.policy.Mode() {
 	case policy.Allowlist:
 		if err := in.available(); err != nil {
@@ -77,11 +80,10 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 			log.Warn("write guard", "note", note)
 			return &enforcement{mode: "none", note: note}, nil
 		}
-		e, err := privateDirs("landlock-write-guard")
+		e, err := privateDirs("landlock-write-guard", false)
 		if err != nil {
 			return nil, err
 		}
-		e.path = "" // commands keep the server's PATH
 		writable, err := guardWritable(in)
 		if err == nil {
 			err = run.Confine(in.self, sandbox.Rules{Write: append(writable, e.tmpDir)})
@@ -101,7 +103,7 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 // written. bash runs restricted (-r): no / in command names, no PATH changes, no output
 // redirection.
 func confineAllowlist(ctx context.Context, run *runner.Runner, in guardInput) (_ *enforcement, err error) {
-	e, err := privateDirs("landlock-confined")
+	e, err := privateDirs("landlock-confined", true)
 	if err != nil {
 		return nil, err
 	}
@@ -141,15 +143,20 @@ func confineAllowlist(ctx context.Context, run *runner.Runner, in guardInput) (_
 	return e, nil
 }
 
-// privateDirs makes the private directory of confined commands: bin for the PATH links and
-// tmp for their TMPDIR, both 0700, removed by close.
-func privateDirs(mode string) (*enforcement, error) {
+// privateDirs makes the private directory of confined commands: tmp for their TMPDIR and,
+// with links, bin for the PATH of links to the allowed programs; 0700, removed by close.
+func privateDirs(mode string, links bool) (*enforcement, error) {
 	base, err := os.MkdirTemp("", "mcp-shell-")
 	if err != nil {
 		return nil, fmt.Errorf("private directory: %w", err)
 	}
-	e := &enforcement{mode: mode, base: base, path: filepath.Join(base, "bin"), tmpDir: filepath.Join(base, "tmp")}
-	for _, d := range []string{e.path, e.tmpDir} {
+	e := &enforcement{mode: mode, base: base, tmpDir: filepath.Join(base, "tmp")}
+	dirs := []string{e.tmpDir}
+	if links {
+		e.path = filepath.Join(base, "bin")
+		dirs = append(dirs, e.path)
+	}
+	for _, d := range dirs {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			e.close()
 			return nil, fmt.Errorf("private directory: %w", err)
