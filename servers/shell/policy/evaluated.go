@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -196,4 +197,13 @@ func (c *checker) codeStrings(inv invocation, depth int) {
 			return
 		}
 	}
+}
+
+// CheckEnvValue returns a *Refusal when a value given for the environment holds text such as
+// a[$(cmd)], which runs cmd once bash evaluates the variable as arithmetic or as a name.
+func (p *Policy) CheckEnvValue(name, value string) error {
+	if p.mode == Off || !subscriptCode.MatchString(value) {
+		return nil
+	}
+	return &Refusal{Rule: RuleEvaluated, Detail: fmt.Sprintf("the value of %s holds a command substitution inside an array subscript, which runs when bash evaluates the variable as arithmetic or as a name; pass such text in a file", name)}
 }

@@ -1,6 +1,9 @@
 package policy
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 // TestEvaluatedCode covers, in both modes, text bash evaluates as code after the checker has
 // read it: the quoting differential of ${…} words inside double quotes, builtins that
@@ -87,5 +90,29 @@ func TestEvaluatedCode(t *testing.T) {
 		if tt.rule != "" && al.Check(tt.line, "/tmp") == nil {
 			t.Errorf("allowlist allowed %q", tt.line)
 		}
+	}
+}
+
+func TestCheckEnvValue(t *testing.T) {
+	t.Parallel()
+	bl, _ := New(Blocklist, nil)
+	off, _ := New(Off, nil)
+	for _, tt := range []struct {
+		value string
+		ok    bool
+	}{
+		{"x[$(rm -rf /)]", false},
+		{"a[`id`]", false},
+		{"$(id)", true}, // a value is not expanded when bash reads it
+		{"plain [text]", true},
+	} {
+		err := bl.CheckEnvValue("v", tt.value)
+		var r *Refusal
+		if tt.ok != (err == nil) || err != nil && (!errors.As(err, &r) || r.Rule != RuleEvaluated) {
+			t.Errorf("%q: %v", tt.value, err)
+		}
+	}
+	if off.CheckEnvValue("v", "x[$(id)]") != nil {
+		t.Error("--policy off refused a value")
 	}
 }
