@@ -144,6 +144,10 @@ func TestWriteGuard(t *testing.T) {
 			t.Errorf("%s: exit %d, want success %v: %s", tc.line, out.ExitCode, tc.ok, out.Stderr)
 		}
 	}
+	msg := mcptest.CallError(t, cs, "run_command", map[string]any{"command": "(( a ))", "env": map[string]string{"a": "x[$(id)]"}})
+	if !strings.Contains(msg, "evaluated-code") {
+		t.Errorf("an env value shaped like a[$(cmd)]: %s", msg)
+	}
 	if b, err := os.ReadFile(tokens); err != nil || strings.Count(string(b), "\n") != 1 {
 		t.Errorf("the token file changed: %q %v", b, err)
 	}
