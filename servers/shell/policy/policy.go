@@ -1,9 +1,10 @@
 // Package policy decides whether a bash command line may run. It parses the line as bash does,
 // finds every simple command in it (through pipes, lists, subshells, command and process
 // substitution, functions, wrappers such as sudo or env, and inline scripts such as bash -c),
-// and holds each against an allowlist or a blocklist of destructive patterns. It is a
-// guardrail against mistakes, not a sandbox: the boundary is the operating system user the
-// server runs as.
+// and holds each against an allowlist or a blocklist of destructive patterns. It is the first
+// layer, the one that explains its refusals, not a sandbox: under the allowlist the kernel
+// keeps the promise below it (package sandbox), and otherwise the boundary is the operating
+// system user the server runs as.
 package policy
 
 import (
