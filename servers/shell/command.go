@@ -154,8 +154,11 @@ func (sh *shell) prepare(cwd string, extra map[string]string) (string, []string,
 	if err != nil {
 		return "", nil, err
 	}
-	for name := range extra {
+	for name, value := range extra {
 		if err := sh.policy.CheckEnv(name); err != nil {
+			return "", nil, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
+		}
+		if err := sh.policy.CheckEnvValue(name, value); err != nil {
 			return "", nil, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
 		}
 	}

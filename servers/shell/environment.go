@@ -40,6 +40,8 @@ type getEnvironmentOutput struct {
 	Path          string        `json:"path" jsonschema:"the PATH commands run with"`
 	Containment   string        `json:"containment" jsonschema:"how everything a command starts is killed: cgroup, subreaper or process-group"`
 	ContainNote   string        `json:"containment_note,omitempty" jsonschema:"why a stronger containment is not in force"`
+	Enforcement   string        `json:"enforcement" jsonschema:"how the kernel confines commands: landlock-confined (allowlist: only listed programs run, only the roots are written), landlock-write-guard (blocklist) or none"`
+	EnforceNote   string        `json:"enforcement_note,omitempty" jsonschema:"why the kernel does not confine commands"`
 	CPUs          int           `json:"cpus"`
 	MemTotalMB    int64         `json:"mem_total_mb"`
 	MemAvailMB    int64         `json:"mem_available_mb"`
@@ -64,6 +66,7 @@ func (sh *shell) getEnvironment(ctx context.Context, _ *mcp.CallToolRequest, _ g
 		AllowedRoots: sh.roots.Dirs(), Policy: string(sh.policy.Mode()), AllowCommands: sh.policy.Allowed(),
 		Path: sh.env.Get("PATH"), CPUs: runtime.NumCPU(), Tools: []toolVersion{},
 		Containment: string(sh.runner.Mode()), ContainNote: sh.runner.Note(),
+		Enforcement: sh.enforce.mode, EnforceNote: sh.enforce.note,
 	}
 	out.Hostname, _ = os.Hostname()
 	var u syscall.Utsname

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/jck411/mcp-servers/shared v0.0.0
+	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	golang.org/x/sys v0.49.0
 	mvdan.cc/sh/v3 v3.13.1
@@ -21,6 +22,7 @@ require (
 	golang.org/x/oauth2 v0.38.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )
 
 replace github.com/jck411/mcp-servers/shared => ../../shared

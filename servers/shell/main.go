@@ -7,10 +7,16 @@ import (
 	"os"
 
 	"github.com/jck411/mcp-servers/servers/shell/policy"
+	"github.com/jck411/mcp-servers/servers/shell/sandbox"
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
-func main() { os.Exit(kit.Main(spec())) }
+func main() {
+	if sandbox.IsHelper(os.Args) {
+		os.Exit(sandbox.Main(os.Args[2:]))
+	}
+	os.Exit(kit.Main(spec()))
+}
 
 // settings are the shell server's own flags.
 type settings struct {
@@ -53,6 +59,7 @@ func spec() kit.Spec {
 			addProcessTools(s, sh)
 			addGetEnvironment(s, sh)
 			addFileTools(s, sh)
+			s.OnClose(sh.enforce.close)
 			s.OnClose(sh.runner.Close)
 			s.OnClose(sh.procs.closeAll) // runs first
 			return nil

@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"io"
+	"os"
 	"testing"
+
+	"github.com/jck411/mcp-servers/servers/shell/sandbox"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 )
@@ -11,4 +14,12 @@ import (
 func runMain(t *testing.T, args []string, stderr io.Writer) int {
 	t.Helper()
 	return kit.Run(t.Context(), spec(), args, func(string) string { return "" }, &bytes.Buffer{}, stderr)
+}
+
+// TestMain runs the sandbox helper when the server under test re-executes this binary.
+func TestMain(m *testing.M) {
+	if sandbox.IsHelper(os.Args) {
+		os.Exit(sandbox.Main(os.Args[2:]))
+	}
+	os.Exit(m.Run())
 }

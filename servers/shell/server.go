@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -30,6 +31,7 @@ type shell struct {
 	runner       *runner.Runner
 	toolVersions []string
 	outputLimit  int
+	enforce      *enforcement
 }
 
 var toolName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
@@ -91,12 +93,30 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 	}
 	log := s.Logger()
 	log.Info("containment", "mode", run.Mode(), "note", run.Note())
+	enf, err := setupEnforcement(context.Background(), log, run, guardInput{
+		policy: pol, roots: roots.Dirs(), path: os.Getenv("PATH"), home: home,
+		protected: protectedPaths(s.Config().StateDir, s.Config().AuthTokensFile),
+		self:      selfExe(), systemd: os.Getenv("INVOCATION_ID") != "",
+	})
+	if err != nil {
+		run.Close()
+		return nil, err
+	}
+	log.Info("kernel enforcement", "mode", enf.mode, "note", enf.note)
+	path, tmp := os.Getenv("PATH"), os.Getenv("TMPDIR")
+	if enf.path != "" {
+		path = enf.path
+	}
+	if enf.tmpDir != "" {
+		tmp = enf.tmpDir
+	}
 	return &shell{
 		runner:       run,
+		enforce:      enf,
 		log:          log,
 		policy:       pol,
 		roots:        roots,
-		env:          runner.NewEnvironment(os.Getenv("PATH"), home, name, os.Getenv("TMPDIR")),
+		env:          runner.NewEnvironment(path, home, name, tmp),
 		home:         home,
 		workDir:      workDir,
 		slots:        make(chan struct{}, st.maxConcurrent),
@@ -136,4 +156,36 @@ func (sh *shell) path(p string) (string, error) {
 		return "", kit.Errorf(kit.CodeInvalidInput, "path %s: %w", p, err)
 	}
 	return real, nil
+}
+
+// selfExe is the server's own binary, which runs the sandbox helper; "" when unknown, which
+// makes confinement fail with a clear error when it is needed.
+func selfExe() string {
+	p, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
+}
+
+// protectedPaths are what no command may change: the server's binary, its state directory
+// (and the fleet's, when it is the default ~/.local/state/mcp-servers/NAME) and its token file.
+func protectedPaths(stateDir, tokens string) []string {
+	var out []string
+	for _, p := range []string{selfExe(), stateDir, tokens} {
+		if p == "" {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
+		out = append(out, p)
+	}
+	if stateDir != "" && filepath.Base(filepath.Dir(stateDir)) == "mcp-servers" {
+		out = append(out, filepath.Dir(stateDir))
+	}
+	return out
 }

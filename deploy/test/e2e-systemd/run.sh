@@ -13,7 +13,8 @@
 #   - bearer tokens through LoadCredential= (401 without, a result with the owner token);
 #   - the browser server navigating a page served inside the container, with Chromium's own
 #     sandbox (no --no-sandbox, renderers in their own user namespace);
-#   - the shell server running a command under its drop-in; the notes server writing and
+#   - the shell server running a command under its drop-in, and under --policy allowlist
+#     confined by Landlock; the notes server writing and
 #     finding a note in its StateDirectory;
 #   - faults: kill -9 (systemd restarts it), a release whose calculator fails its health check
 #     (deploy.sh rolls back, exits 1, the previous version answers), systemctl stop during a
@@ -461,6 +462,23 @@ for suite in $suites; do
 	left=$(ct sh -c 'for p in /proc/[0-9]*; do tr "\0" " " <"$p/cmdline" 2>/dev/null; echo; done' | grep -c '^sleep 30[78] ') || true
 	[[ $(jq -r '.result.structuredContent.timed_out // empty' <<<"$out" 2>/dev/null) == true && $left == 0 ]] &&
 		ok "shell: a timed-out command's escaped descendants (setsid, double fork) are gone" || bad "shell: escaped descendants left: $left" "$out"
+	# --policy allowlist under the unit: Landlock (its system calls allowed in the drop-in's
+	# SystemCallFilter) confines every command. ls /usr/bin passes the checker and the kernel
+	# refuses it; the checker refuses the quoting differential of issue 22.
+	ct sh -c 'printf "\nMCP_POLICY=allowlist\nMCP_ALLOW_COMMANDS=ls,cat\n" >>/etc/mcp-servers/shell.env && systemctl restart mcp-server@shell.service'
+	out=$(mcp_call 9001 "$tok" get_environment '{}')
+	[[ $(jq -r '.result.structuredContent.enforcement // empty' <<<"$out" 2>/dev/null) == landlock-confined ]] &&
+		ok "shell: --policy allowlist starts under the unit with Landlock confinement" || bad "shell: allowlist enforcement" "$out"
+	out=$(mcp_call 9001 "$tok" run_command '{"command":"ls; cat /etc/passwd"}')
+	[[ $(jq -r '.result.structuredContent.exit_code // empty' <<<"$out" 2>/dev/null) == 0 ]] &&
+		ok "shell: allowlisted ls and cat run confined" || bad "shell: confined ls and cat" "$out"
+	out=$(mcp_call 9001 "$tok" run_command '{"command":"ls /usr/bin"}')
+	[[ $(jq -r '.result.structuredContent.exit_code // empty' <<<"$out" 2>/dev/null) != 0 && $out == *"Permission denied"* ]] &&
+		ok "shell: Landlock refuses what the checker allowed (ls /usr/bin)" || bad "shell: ls /usr/bin under Landlock" "$out"
+	out=$(mcp_call 9001 "$tok" run_command "$(jq -cn --arg c "echo \"\${x:-'\$(id)'}\"" '{command:$c}')")
+	[[ $(jq -r '.result.isError // false' <<<"$out" 2>/dev/null) == true && $out == *'\"id\" is not on the allowlist'* ]] &&
+		ok "shell: echo \"\${x:-'\$(id)'}\" refused: the checker re-reads the quoted word and finds id" || bad "shell: the quoting differential" "$out"
+	ct sh -c 'sed -i "/^MCP_POLICY=allowlist$/d; /^MCP_ALLOW_COMMANDS=ls,cat$/d" /etc/mcp-servers/shell.env && systemctl restart mcp-server@shell.service'
 	tok=$(token_of notes)
 	out=$(mcp_call 9009 "$tok" create_note '{"path":"e2e/hello.md","content":"written under systemd: e2emarker"}')
 	[[ $(jq -r '.result.isError // false' <<<"$out" 2>/dev/null) == false && $out == *result* ]] && ok "notes: create_note" || bad "notes: create_note" "$out"

@@ -65,6 +65,9 @@ func (c *checker) allow(inv invocation, external bool) {
 		c.refuse(RuleAllowlist, "%q is not on the allowlist (allowed: %s)", inv.name, strings.Join(c.p.Allowed(), ", "))
 		return
 	}
+	if why := restrictedBuiltins[inv.name]; why != "" && !external && c.restricted == "" {
+		c.restricted = why
+	}
 	if why := builtinArgs(inv); why != "" {
 		c.refuse(RuleAllowlistSyntax, "%s", why)
 		return
@@ -307,6 +310,9 @@ func (c *checker) inert(n syntax.Node) {
 		if n.N != nil && strings.HasPrefix(n.N.Value, "{") {
 			c.refuse(RuleAllowlistSyntax, "a {%s}> redirection assigns a file descriptor through a variable name", strings.Trim(n.N.Value, "{}"))
 		}
+		if outputRedirect(n) && c.restricted == "" {
+			c.restricted = fmt.Sprintf("redirecting output to a file (%s); write files with write_text_file, and let output come back as stdout", n.Op)
+		}
 	case *syntax.Assign:
 		c.assign(n)
 	case *syntax.ArrayElem:
@@ -547,4 +553,26 @@ func (p *Policy) CheckEnv(name string) error {
 		return nil
 	}
 	return &Refusal{Rule: RuleAllowlistEnv, Detail: envRefusal(name, "the env argument")}
+}
+
+// Builtin reports whether name is a bash builtin the allowlist runs without listing it.
+func Builtin(name string) bool { return safeBuiltins[name] }
+
+// restrictedBuiltins are the builtins restricted bash refuses, with what to do instead.
+var restrictedBuiltins = map[string]string{
+	"cd": "cd; give the directory as the cwd argument", "pushd": "pushd; give the directory as the cwd argument",
+	"popd": "popd; give the directory as the cwd argument", "exec": "exec; run the program directly",
+}
+
+// outputRedirect reports whether r writes to a file (>, >>, >|, <>, &>, &>>, >&FILE), which
+// restricted bash refuses; duplicating a descriptor (2>&1, >&2) and closing one are not.
+func outputRedirect(r *syntax.Redirect) bool {
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrInOut, syntax.RdrAll, syntax.AppAll:
+		return true
+	case syntax.DplOut:
+		v := r.Word.Lit()
+		return v == "" || strings.Trim(v, "0123456789") != "" && v != "-"
+	}
+	return false
 }

@@ -1,9 +1,10 @@
 // Package policy decides whether a bash command line may run. It parses the line as bash does,
 // finds every simple command in it (through pipes, lists, subshells, command and process
 // substitution, functions, wrappers such as sudo or env, and inline scripts such as bash -c),
-// and holds each against an allowlist or a blocklist of destructive patterns. It is a
-// guardrail against mistakes, not a sandbox: the boundary is the operating system user the
-// server runs as.
+// and holds each against an allowlist or a blocklist of destructive patterns. It is the first
+// layer, the one that explains its refusals, not a sandbox: under the allowlist the kernel
+// keeps the promise below it (package sandbox), and otherwise the boundary is the operating
+// system user the server runs as.
 package policy
 
 import (
@@ -50,6 +51,7 @@ const (
 // Rules lists every rule with the modes it applies in and what it refuses, for documentation
 // and errors.
 var Rules = []struct{ Name, Modes, Refuses string }{
+	{RuleEvaluated, "both", "text bash evaluates as code later: single-quoted text in the word of a double-quoted ${…} operator (or of one in an unquoted here-document) is re-read as double-quoted text, as bash reads it; refused are ${x@P}, ${!x}, declare/typeset/local given a quoted or computed NAME=(…), PS0–PS4 and PROMPT_COMMAND holding $ or `, mapfile/readarray -C, and quoted text such as 'a[$(cmd)]', which arithmetic, subscripts, printf -v, read and unset would run"},
 	{RuleParse, "both", "a line that is not valid bash or UTF-8, holds a control character other than tab and newline, words the parser and bash split differently (0=[, <&-0, a comment ending in a backslash, 7000000000>x), or a here-document that cannot be read"},
 	{RuleNesting, "both", "inline scripts (bash -c, eval, su -c …) nested more than 8 deep, or a line needing more than 20000 checking steps"},
 	{RuleComputedCommand, "both", "a command name computed at run time ($cmd, \"$@\", $(echo rm), a glob such as /bin/r?), as the first word or as the command of a wrapper (sudo $x, env $x, xargs $x, find -exec $x), or a word before a wrapper's command that may split into several (timeout $t ls)"},
@@ -73,7 +75,8 @@ const maxDepth = 8
 // Policy is an immutable command policy; it is safe for concurrent use.
 type Policy struct {
 	mode    Mode
-	allowed map[string]bool
+	allowed map[string]bool // the names commands may run: each listed one, and a listed path's base name
+	listed  []string        // the programs as given, sorted
 }
 
 // New returns a policy. Allowlist needs at least one program; the other modes take none.
@@ -96,7 +99,16 @@ func New(mode Mode, allow []string) (*Policy, error) {
 			return nil, fmt.Errorf("allowed command %q is a bash builtin that %s; the allowlist cannot list it", a, evaluatingBuiltins[a])
 		}
 		p.allowed[a] = true
+		if !slices.Contains(p.listed, a) {
+			p.listed = append(p.listed, a)
+		}
+		if strings.Contains(a, "/") {
+			// Commands find it by its name: restricted bash refuses / in command names, and the
+			// PATH it gets holds only links to the listed programs.
+			p.allowed[path.Base(a)] = true
+		}
 	}
+	slices.Sort(p.listed)
 	if mode == Allowlist && len(p.allowed) == 0 {
 		return nil, fmt.Errorf("the allowlist policy needs programs to allow, e.g. git,ls,cat")
 	}
@@ -109,15 +121,8 @@ func New(mode Mode, allow []string) (*Policy, error) {
 // Mode returns the policy's mode.
 func (p *Policy) Mode() Mode { return p.mode }
 
-// Allowed returns the allowlisted programs, sorted.
-func (p *Policy) Allowed() []string {
-	out := make([]string, 0, len(p.allowed))
-	for a := range p.allowed {
-		out = append(out, a)
-	}
-	slices.Sort(out)
-	return out
-}
+// Allowed returns the allowlisted programs as given, sorted.
+func (p *Policy) Allowed() []string { return slices.Clone(p.listed) }
 
 // Refusal is a command line the policy will not run, with the rule that refused it.
 type Refusal struct {
@@ -141,6 +146,10 @@ func (p *Policy) Check(line, dir string) error {
 		c.cwdUnknown = true
 	}
 	c.script(line, 0)
+	if c.refusal == nil && c.restricted != "" {
+		// Refused last, so that any other rule a line breaks names it first.
+		c.refuse(RuleAllowlistSyntax, "under the allowlist bash runs restricted (bash -r), which refuses %s", c.restricted)
+	}
 	if c.refusal != nil {
 		return c.refusal
 	}
@@ -165,6 +174,7 @@ type checker struct {
 	cwds       []string // every directory the line may be in, as far as cd commands tell
 	cwdUnknown bool     // a cd went somewhere only known at run time
 	steps      int      // commands checked so far, bounded by maxSteps
+	restricted string   // the first thing restricted bash refuses, refused when nothing else is
 	refusal    *Refusal
 }
 
@@ -205,6 +215,7 @@ func (c *checker) script(src string, depth int) {
 		if c.p.mode == Allowlist {
 			c.inert(n)
 		}
+		c.evaluated(n, depth)
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {

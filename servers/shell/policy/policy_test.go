@@ -172,7 +172,8 @@ func TestAllowlist(t *testing.T) {
 	}{
 		{"git status", ""},
 		{"ls -la | grep foo", ""},
-		{"cd repo && git log --oneline | cat", ""},
+		{"git -C repo log --oneline | cat", ""},
+		{"cd repo && git log --oneline | cat", RuleAllowlistSyntax},
 		{"echo hi; pwd; true", ""},
 		{"export LANG=C.UTF-8; git status", ""},
 		{"export FOO=1; git status", RuleAllowlistEnv},

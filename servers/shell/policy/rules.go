@@ -70,6 +70,7 @@ func (c *checker) command(fields []word, redirs []*syntax.Redirect, depth int, e
 		for _, cmd := range findExec(inv) {
 			c.command(cmd, nil, depth, true)
 		}
+		c.findStarts(inv)
 	}
 	if w, ok := wrapped(inv); ok {
 		c.wrapper(inv, w, depth)
@@ -77,6 +78,7 @@ func (c *checker) command(fields []word, redirs []*syntax.Redirect, depth int, e
 	if w, ok := inlineScript(inv); ok {
 		c.inline(inv, w, depth)
 	}
+	c.codeStrings(inv, depth)
 	if shells[inv.prog] && readsScriptFromStdin(inv) {
 		c.stdinScripts(inv, redirs, depth)
 	}
@@ -609,4 +611,34 @@ func source(w word) string {
 		return "(computed)"
 	}
 	return sb.String()
+}
+
+// findStarts holds the commands find runs with -exec, -execdir, -ok and -okdir to the rules
+// of rm, chmod, chown, chgrp and shred with {} read as each start path: the start path is
+// the first file find hands them, and everything below it follows.
+func (c *checker) findStarts(inv invocation) {
+	starts := findPaths(inv)
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	for _, cmd := range findExecRaw(inv) {
+		if len(cmd) == 0 || !cmd[0].static {
+			continue
+		}
+		switch path.Base(cmd[0].val) {
+		case "rm", "chmod", "chown", "chgrp", "shred":
+		default:
+			continue
+		}
+		for _, start := range starts {
+			ws := make([]word, len(cmd))
+			for i, w := range cmd {
+				ws[i] = w
+				if w.static && strings.Contains(w.val, "{}") {
+					ws[i] = lit(strings.ReplaceAll(w.val, "{}", start))
+				}
+			}
+			c.rules(newInvocation(ws))
+		}
+	}
 }

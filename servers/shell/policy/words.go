@@ -250,6 +250,7 @@ type wrapper struct {
 	defaultCmd  string   // the command run when none is given (xargs runs echo)
 	replace     []string // options whose value is replaced by input inside the command (xargs -I)
 	shellArgs   bool     // after the user operand the arguments go to a shell (su, runuser without -u)
+	noCommand   bool     // operands are files, never a command; only scripts run (script -c)
 }
 
 var wrappers = map[string]wrapper{
@@ -283,8 +284,16 @@ var wrappers = map[string]wrapper{
 		"beep color no-color errexit chgexit exec precise no-rerun no-title no-wrap help version")}, joinUnless: []string{"-x", "--exec"}},
 	"strace": {grammar: grammar{shortReq: "abeEIoOpPsSuUX", shortFlags: "cCdDfFhiknqrtTvVwxyYzZ", long: longs("output attach string-limit user env trace signal status trace-path summary-columns",
 		"", "follow-forks output-separately summary-only summary help version")}, runsNothing: []string{"-p", "--attach"}},
-	"unbuffer":  {grammar: grammar{shortFlags: "p"}},
-	"busybox":   {},
+	"unbuffer": {grammar: grammar{shortFlags: "p"}},
+	"busybox":  {},
+	"script": {grammar: grammar{shortReq: "cEIOBTm", shortOpt: "t", shortFlags: "aefqhV", long: longs("command echo log-in log-out log-io log-timing logging-format", "timing",
+		"append return flush force quiet help version")}, scripts: []string{"-c", "--command"}, noCommand: true},
+	"setpriv": {grammar: grammar{shortFlags: "dhV", long: longs("reuid regid ruid rgid euid egid groups inh-caps ambient-caps bounding-set securebits pdeathsig selinux-label apparmor-profile landlock-access landlock-rule seccomp-filter", "",
+		"dump nnp no-new-privs init-groups keep-groups clear-groups reset-env help version")}},
+	"unshare": {grammar: grammar{shortReq: "SGRw", shortFlags: "muinpUCTfrchV", long: longs("setuid setgid root wd propagation setgroups load-interp",
+		"mount uts ipc net pid user cgroup time kill-child map-user map-group map-users map-groups monotonic boottime", "fork map-root-user map-current-user map-auto mount-proc keep-caps help version")}},
+	"prlimit": {grammar: grammar{shortReq: "po", shortOpt: "ACcdefilmnqrstuvxy", shortFlags: "hV", long: longs("pid output", "as core cpu data fsize locks memlock msgqueue nice nofile nproc rss rtprio rttime sigpending stack",
+		"noheadings raw verbose help version")}, runsNothing: []string{"-p", "--pid"}},
 	"catchsegv": {},
 	"chroot":    {grammar: grammar{long: longs("userspec groups", "", "skip-chdir help version")}, positional: 1, defaultCmd: "sh"},
 	"runuser": {grammar: grammar{shortReq: "cgGsuw", shortFlags: "flmpP", permute: true, long: longs("command session-command group supp-group shell user whitelist-environment",
@@ -326,7 +335,7 @@ func wrapped(inv invocation) (wrapping, bool) {
 	if p.has("-i") && inv.prog == "xargs" || p.has("--replace") && len(r.replace) == 0 {
 		r.replace = append(r.replace, "{}")
 	}
-	if p.has(w.runsNothing...) {
+	if p.has(w.runsNothing...) || w.noCommand {
 		return r, true
 	}
 	ops := p.operands
@@ -464,6 +473,15 @@ func splitString(w word) []word {
 // holding {} is the found file's name, known only at run time.
 func findExec(inv invocation) [][]word {
 	var cmds [][]word
+	for _, cmd := range findExecRaw(inv) {
+		cmds = append(cmds, replaced(cmd, []string{"{}"}))
+	}
+	return cmds
+}
+
+// findExecRaw returns the commands of -exec, -execdir, -ok and -okdir as written.
+func findExecRaw(inv invocation) [][]word {
+	var cmds [][]word
 	for i := 0; i < len(inv.args); i++ {
 		a := inv.args[i]
 		if !a.static || (a.val != "-exec" && a.val != "-execdir" && a.val != "-ok" && a.val != "-okdir") {
@@ -474,7 +492,7 @@ func findExec(inv invocation) [][]word {
 			j++
 		}
 		if j > i+1 {
-			cmds = append(cmds, replaced(inv.args[i+1:j], []string{"{}"}))
+			cmds = append(cmds, inv.args[i+1:j])
 		}
 		i = j
 	}

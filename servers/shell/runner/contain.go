@@ -48,6 +48,8 @@ type Runner struct {
 	scanner bool            // the orphan scanner goroutine runs
 
 	children func(pid int) []int
+
+	prefix []string // the sandbox helper's argv before -c, when commands are confined
 }
 
 // New returns a runner in the given mode: "cgroup", "subreaper", or "auto" for the strongest

@@ -10,10 +10,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/jck411/mcp-servers/servers/shell/sandbox"
 )
 
 // Shell is the program that runs command lines.
@@ -39,8 +42,27 @@ type Result struct {
 	Survivors []int         // processes of the command still alive after the kill
 }
 
-func command(spec Spec) *exec.Cmd {
-	cmd := exec.Command(Shell, "-c", spec.Line)
+// Confine makes every command start through the sandbox helper of the server binary self,
+// confined by rules, with bash given shellFlags (such as -r) before -c. Call it before the
+// first command runs.
+func (r *Runner) Confine(self string, rules sandbox.Rules, shellFlags ...string) error {
+	argv, err := rules.Command(self, append([]string{Shell}, shellFlags...))
+	if err != nil {
+		return err
+	}
+	r.prefix = argv
+	return nil
+}
+
+// Confined reports whether commands run confined by Confine.
+func (r *Runner) Confined() bool { return r.prefix != nil }
+
+func (r *Runner) command(spec Spec) *exec.Cmd {
+	argv := append(slices.Clone(r.prefix), "-c", spec.Line)
+	if r.prefix == nil {
+		argv = []string{Shell, "-c", spec.Line}
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = spec.Dir
 	cmd.Env = spec.Env
 	if cmd.Env == nil {
@@ -95,7 +117,7 @@ func finish(cs ...*copier) {
 // everything the command started is killed; whatever it left running when it exits is
 // killed then. Run returns within drainWait of the exit or kill, whatever survivors do.
 func (r *Runner) Run(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Result, error) {
-	cmd := command(spec)
+	cmd := r.command(spec)
 	cmd.Stdin = spec.Stdin
 	j, err := r.prepare(cmd)
 	if err != nil {
@@ -176,7 +198,7 @@ type Process struct {
 // Start starts spec in the background with its stdout and stderr both written to out, and
 // its standard input a pipe fed by Input.
 func (r *Runner) Start(spec Spec, out io.Writer) (*Process, error) {
-	cmd := command(spec)
+	cmd := r.command(spec)
 	j, err := r.prepare(cmd)
 	if err != nil {
 		return nil, err

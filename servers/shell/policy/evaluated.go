@@ -1,0 +1,209 @@
+package policy
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// RuleEvaluated names refusals of text bash would evaluate as code later, in both modes.
+const RuleEvaluated = "evaluated-code"
+
+// subscriptCode matches text such as a[$(cmd)] or a[`cmd`]: as a variable's value it runs cmd
+// wherever bash evaluates the value as arithmetic or as a name (((a)), $((a)), ${!x},
+// printf -v, read, unset, [[ -v ]], declare -n).
+var subscriptCode = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_]*\\[[^]]*(\\$\\(|`)")
+
+// promptVars are expanded as prompts, running the substitutions they hold: PS4 by set -x,
+// the others by interactive shells and ${x@P}.
+var promptVars = map[string]bool{"PS0": true, "PS1": true, "PS2": true, "PS3": true, "PS4": true, "PROMPT_COMMAND": true}
+
+// evaluated applies the checks of RuleEvaluated to one node of a script at depth.
+func (c *checker) evaluated(n syntax.Node, depth int) {
+	switch n := n.(type) {
+	case *syntax.DblQuoted:
+		c.reread(n, depth)
+	case *syntax.Redirect:
+		if n.Hdoc != nil {
+			c.reread(n.Hdoc, depth) // an unquoted here-document body is read as double-quoted text
+		}
+	case *syntax.SglQuoted:
+		c.data(n.Value)
+	case *syntax.Lit:
+		c.data(strings.ReplaceAll(n.Value, `\`, ""))
+	case *syntax.ParamExp:
+		switch {
+		case n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && strings.Contains(n.Exp.Word.Lit(), "P"):
+			c.refuse(RuleEvaluated, "${…@P} expands a value as a prompt, running the command substitutions in it")
+		case n.Excl && n.Names == 0 && n.Index == nil:
+			c.refuse(RuleEvaluated, "the indirect expansion ${!…} evaluates a variable's value as a name, and a value such as a[$(cmd)] runs cmd; use an associative array")
+		}
+	case *syntax.Assign:
+		if n.Name != nil && promptVars[n.Name.Value] && (n.Value == nil || !inertPrompt(n.Value)) {
+			c.refuse(RuleEvaluated, "%s is expanded as a prompt (PS4 by set -x), running the substitutions in it; give it literal text without $ or `", n.Name.Value)
+		}
+		if n.Naked && n.Name == nil && n.Value != nil {
+			// declare "a=(…)": the quoted text inside the parentheses is evaluated as a
+			// compound assignment, expansions and all.
+			if s, ok := staticText(n.Value); !ok || strings.Contains(s, "=(") {
+				c.refuse(RuleEvaluated, "a declaration given a quoted or computed NAME=(…) evaluates the text inside the parentheses as code; write the array assignment unquoted, e.g. a=(x y)")
+			}
+		}
+	case *syntax.CallExpr:
+		if len(n.Args) > 1 {
+			if name := n.Args[0].Lit(); name == "mapfile" || name == "readarray" {
+				for _, a := range n.Args[1:] {
+					if v := a.Lit(); strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "C") || a.Lit() == "" {
+						c.refuse(RuleEvaluated, "%s -C runs a callback string as code (and an option computed at run time may be -C)", name)
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// data refuses quoted text shaped like a[$(cmd)], which only runs code once bash evaluates it.
+func (c *checker) data(s string) {
+	if subscriptCode.MatchString(s) {
+		c.refuse(RuleEvaluated, "the text %q holds a command substitution inside an array subscript, which runs when bash evaluates the text as arithmetic or as a variable name; if it is data for another program (awk, a regular expression), put it in a file", s)
+	}
+}
+
+// reread finds single-quoted text in the words of ${…} operators inside double quotes (or an
+// unquoted here-document), where bash keeps the quotes as characters and still expands what
+// is between them, and checks that text as bash reads it: as double-quoted content.
+func (c *checker) reread(n syntax.Node, depth int) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		pe, ok := n.(*syntax.ParamExp)
+		if !ok || c.refusal != nil {
+			return c.refusal == nil
+		}
+		var words []*syntax.Word
+		if pe.Exp != nil {
+			words = append(words, pe.Exp.Word)
+		}
+		if pe.Repl != nil {
+			words = append(words, pe.Repl.Orig, pe.Repl.With)
+		}
+		for _, w := range words {
+			if w == nil {
+				continue
+			}
+			for _, part := range w.Parts {
+				sq, ok := part.(*syntax.SglQuoted)
+				if !ok || !strings.ContainsAny(sq.Value, "$`\\") {
+					continue
+				}
+				if sq.Dollar || strings.Contains(sq.Value, `"`) {
+					c.refuse(RuleEvaluated, "quotes inside the word of a double-quoted ${…} are read by bash as literal characters, with the expansions between them live; the checker cannot read %s there the same way, so write the word without quotes", source(word{node: w}))
+					return false
+				}
+				c.script(`: "`+sq.Value+`"`, depth+1)
+			}
+		}
+		return c.refusal == nil
+	})
+}
+
+// inertPrompt reports whether a prompt variable's value is literal text without expansions.
+func inertPrompt(w *syntax.Word) bool {
+	s, ok := staticText(w)
+	return ok && !strings.ContainsAny(s, "$`")
+}
+
+// staticText returns a word's value when it holds no expansion.
+func staticText(w *syntax.Word) (string, bool) {
+	ws := expandWords([]*syntax.Word{w})
+	if len(ws) != 1 || !ws[0].static || ws[0].multi {
+		return "", false
+	}
+	return ws[0].val, true
+}
+
+// codeLiteral matches the string literals of another language's source: "…", '…' and `…`,
+// with backslash escapes.
+var codeLiteral = regexp.MustCompile("\"((?:[^\"\\\\]|\\\\.)*)\"|'((?:[^'\\\\]|\\\\.)*)'|`((?:[^`\\\\]|\\\\.)*)`")
+
+// awks are the programs whose first operand is a program that may call system().
+var awks = map[string]bool{"awk": true, "gawk": true, "mawk": true, "nawk": true}
+
+// inlineCode returns the program text an interpreter or awk is given on its command line
+// (python3 -c, perl -e/-E and clusters such as -ne, ruby -e, node -e/--eval, php -r, awk's
+// program operand), when it is literal.
+func inlineCode(inv invocation) (string, bool) {
+	args := inv.args
+	if awks[inv.prog] {
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case !a.static:
+				return "", false
+			case a.val == "-F" || a.val == "-v" || a.val == "-f":
+				if a.val == "-f" {
+					return "", false // the program is in a file
+				}
+				i++
+			case strings.HasPrefix(a.val, "-"):
+			default:
+				return a.val, true
+			}
+		}
+		return "", false
+	}
+	if !interpreters[inv.prog] {
+		return "", false
+	}
+	for i, a := range args[:max(len(args)-1, 0)] {
+		if !a.static {
+			return "", false
+		}
+		v := a.val
+		if v == "-c" || v == "--eval" || v == "-r" && inv.prog == "php" ||
+			strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v[len(v)-1:], "eE") {
+			if args[i+1].static {
+				return args[i+1].val, true
+			}
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// codeStrings checks, under the blocklist, every string literal of the code an interpreter
+// or awk is given that reads as bash, as a script: system("rm -rf /"), os.system('…'),
+// `…` in perl. It cannot see commands the code computes; it is a guardrail.
+func (c *checker) codeStrings(inv invocation, depth int) {
+	if c.p.mode != Blocklist {
+		return
+	}
+	code, ok := inlineCode(inv)
+	if !ok {
+		return
+	}
+	for _, m := range codeLiteral.FindAllStringSubmatch(code, -1) {
+		lit := m[1] + m[2] + m[3]
+		lit = strings.NewReplacer(`\"`, `"`, `\'`, `'`, "\\`", "`", `\\`, `\`).Replace(lit)
+		if strings.TrimSpace(lit) == "" {
+			continue
+		}
+		if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(lit), ""); err != nil {
+			continue // not shell text
+		}
+		c.script(lit, depth+1)
+		if c.refusal != nil {
+			return
+		}
+	}
+}
+
+// CheckEnvValue returns a *Refusal when a value given for the environment holds text such as
+// a[$(cmd)], which runs cmd once bash evaluates the variable as arithmetic or as a name.
+func (p *Policy) CheckEnvValue(name, value string) error {
+	if p.mode == Off || !subscriptCode.MatchString(value) {
+		return nil
+	}
+	return &Refusal{Rule: RuleEvaluated, Detail: fmt.Sprintf("the value of %s holds a command substitution inside an array subscript, which runs when bash evaluates the variable as arithmetic or as a name; pass such text in a file", name)}
+}
