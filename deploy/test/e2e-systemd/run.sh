@@ -119,6 +119,27 @@ stop_container() {
 	LEADER=
 	local m
 	while read -r m; do umount -l "$m" 2>/dev/null || true; done < <(findmnt -rn -o TARGET | grep -F "$T/" | sort -r)
+	drop_cgroups
+}
+# own_cgroups NAME: make a cgroup NAME below this process's own in each hierarchy systemd uses
+# (cgroup v2, or a hybrid host's unified/ and name=systemd ones) and list them in CG_DIRS.
+CG_DIRS=()
+own_cgroups() {
+	local h rel d
+	CG_DIRS=()
+	for h in /sys/fs/cgroup /sys/fs/cgroup/unified /sys/fs/cgroup/systemd; do
+		[[ -f $h/cgroup.procs ]] || continue
+		if [[ $h == */systemd ]]; then rel=$(sed -n 's/^[0-9]*:name=systemd://p' /proc/self/cgroup); else rel=$(sed -n 's/^0:://p' /proc/self/cgroup); fi
+		[[ -n $rel ]] || continue
+		d=$h${rel%/}/$1
+		mkdir -p "$d" 2>/dev/null && CG_DIRS+=("$d")
+	done
+}
+# drop_cgroups: remove the cgroups own_cgroups made, deepest first, once the container is gone.
+drop_cgroups() {
+	local d
+	for d in "${CG_DIRS[@]}"; do [[ -d $d ]] && find "$d" -depth -type d -exec rmdir {} + 2>/dev/null || true; done
+	CG_DIRS=()
 }
 # is_pid VALUE: VALUE is a process number above 1. Nothing here is signalled without it: a PID
 # read as 0 (a unit that could not be reached) would signal the whole process group, and 1 is init.
@@ -166,8 +187,14 @@ boot() {
 	tarball=$("$HERE/rootfs.sh" "$suite" "${PACKAGES[@]}")
 	mkdir -p "$dir"
 	tar -C "$dir" --numeric-owner -xpf "$tarball"
-	systemd-nspawn --quiet --boot --register=no --keep-unit --private-network --console=pipe \
-		--machine="mcp-e2e-$suite" -D "$dir" </dev/null >"$T/$suite.console" 2>&1 &
+	own_cgroups "mcp-e2e-$suite-$$"
+	# nspawn in cgroups of its own: the container's systemd builds its tree below them, so two
+	# containers booted side by side never share (and tear down) each other's unit cgroups.
+	(
+		for d in "${CG_DIRS[@]}"; do echo "$BASHPID" >"$d/cgroup.procs" 2>/dev/null || true; done
+		exec systemd-nspawn --quiet --boot --register=no --keep-unit --private-network --console=pipe \
+			--machine="mcp-e2e-$suite" -D "$dir" </dev/null >"$T/$suite.console" 2>&1
+	) &
 	NSPAWN_PID=$!
 	# The container's PID 1 is a child (or grandchild) of nspawn whose command is systemd.
 	for ((i = 0; i < 100; i++)); do
@@ -465,7 +492,10 @@ for suite in $suites; do
 	# --policy allowlist under the unit: Landlock (its system calls allowed in the drop-in's
 	# SystemCallFilter) confines every command. ls /usr/bin passes the checker and the kernel
 	# refuses it; the checker refuses the quoting differential of issue 22.
-	ct sh -c 'printf "\nMCP_POLICY=allowlist\nMCP_ALLOW_COMMANDS=ls,cat\n" >>/etc/mcp-servers/shell.env && systemctl restart mcp-server@shell.service'
+	if ! out=$(ct sh -c 'printf "\nMCP_POLICY=allowlist\nMCP_ALLOW_COMMANDS=ls,cat\n" >>/etc/mcp-servers/shell.env && systemctl restart mcp-server@shell.service' 2>&1); then
+		bad "shell: --policy allowlist does not start under the unit" "$out
+$(ct journalctl -u mcp-server@shell.service -n 15 --no-pager 2>&1)"
+	fi
 	out=$(mcp_call 9001 "$tok" get_environment '{}')
 	[[ $(jq -r '.result.structuredContent.enforcement // empty' <<<"$out" 2>/dev/null) == landlock-confined ]] &&
 		ok "shell: --policy allowlist starts under the unit with Landlock confinement" || bad "shell: allowlist enforcement" "$out"
@@ -478,7 +508,8 @@ for suite in $suites; do
 	out=$(mcp_call 9001 "$tok" run_command "$(jq -cn --arg c "echo \"\${x:-'\$(id)'}\"" '{command:$c}')")
 	[[ $(jq -r '.result.isError // false' <<<"$out" 2>/dev/null) == true && $out == *'\"id\" is not on the allowlist'* ]] &&
 		ok "shell: echo \"\${x:-'\$(id)'}\" refused: the checker re-reads the quoted word and finds id" || bad "shell: the quoting differential" "$out"
-	ct sh -c 'sed -i "/^MCP_POLICY=allowlist$/d; /^MCP_ALLOW_COMMANDS=ls,cat$/d" /etc/mcp-servers/shell.env && systemctl restart mcp-server@shell.service'
+	ct sh -c 'sed -i "/^MCP_POLICY=allowlist$/d; /^MCP_ALLOW_COMMANDS=ls,cat$/d" /etc/mcp-servers/shell.env && systemctl restart mcp-server@shell.service' ||
+		bad "shell: back to the blocklist: the unit does not start" "$(ct journalctl -u mcp-server@shell.service -n 15 --no-pager 2>&1)"
 	tok=$(token_of notes)
 	out=$(mcp_call 9009 "$tok" create_note '{"path":"e2e/hello.md","content":"written under systemd: e2emarker"}')
 	[[ $(jq -r '.result.isError // false' <<<"$out" 2>/dev/null) == false && $out == *result* ]] && ok "notes: create_note" || bad "notes: create_note" "$out"
