@@ -124,6 +124,7 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	s.AddCommonArg(kit.CommonArg{
 		Name:   ArgName,
 		Schema: &jsonschema.Schema{Type: "string", Pattern: oauth.LabelPattern, Description: "Google account label; omit for the default"},
+		Shown:  &jsonschema.Schema{Type: "string", Description: "account label; omit for the default"},
 		Bind:   a.bind,
 	})
 	s.AddHealthChecks("google token", a.HealthChecks)

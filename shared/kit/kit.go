@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/jck411/mcp-servers/shared/buildinfo"
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/guard"
@@ -60,10 +61,10 @@ type Server struct {
 	mcp      *mcp.Server
 	health   *health.Registry
 	metrics  *metrics.Registry
-	tools    map[string]Tool               // offered tools
-	outputs  map[reflect.Type]outputSchema // output schemas by type, shared by the tools returning it
-	declared map[string]bool               // every tool the server has, offered or not
-	common   []commonArg                   // arguments every tool takes (AddCommonArg)
+	tools    map[string]Tool                       // offered tools
+	outputs  map[reflect.Type]*jsonschema.Resolved // output schemas by type, inferred once and shared by the tools returning it (resident: never collected while idle)
+	declared map[string]bool                       // every tool the server has, offered or not
+	common   []commonArg                           // arguments every tool takes (AddCommonArg)
 	closers  []func()
 	tasks    []func(context.Context)
 	notify   string // $NOTIFY_SOCKET, when systemd supervises the server
@@ -85,7 +86,7 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		sdkLog:   sdkLog,
 		metrics:  metrics.NewRegistry(spec.Name, version),
 		tools:    map[string]Tool{},
-		outputs:  map[reflect.Type]outputSchema{},
+		outputs:  map[reflect.Type]*jsonschema.Resolved{},
 		declared: map[string]bool{},
 		memory:   memtrim.New(log),
 	}

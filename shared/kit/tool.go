@@ -72,14 +72,6 @@ func Errorf(code, format string, args ...any) error {
 	return &Error{Code: code, Err: fmt.Errorf(format, args...)}
 }
 
-// outputSchema is an output type's schema and its resolved form, inferred once per server:
-// tools returning the same type share it, which saves the inference's allocations at start-up
-// (never collected while idle, so resident).
-type outputSchema struct {
-	schema   *jsonschema.Schema
-	resolved *jsonschema.Resolved
-}
-
 // AddTool registers a typed tool unless the configuration drops it (--read-only,
 // --enable-tools, --disable-tools). Its input and output schemas are inferred from In and Out;
 // arguments are validated against the input schema before h runs. The handler returns a nil
@@ -102,20 +94,17 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	if err != nil {
 		panic(fmt.Sprintf("kit.AddTool %s: input schema: %v", t.Name, err))
 	}
-	out, ok := s.outputs[reflect.TypeFor[Out]()]
+	outResolved, ok := s.outputs[reflect.TypeFor[Out]()]
 	if !ok {
 		schema, err := jsonschema.For[Out](nil)
 		if err != nil {
 			panic(fmt.Sprintf("kit.AddTool %s: output schema: %v", t.Name, err))
 		}
-		resolved, err := schema.Resolve(nil)
-		if err != nil {
+		if outResolved, err = schema.Resolve(nil); err != nil {
 			panic(fmt.Sprintf("kit.AddTool %s: output schema: %v", t.Name, err))
 		}
-		out = outputSchema{schema, resolved}
-		s.outputs[reflect.TypeFor[Out]()] = out
+		s.outputs[reflect.TypeFor[Out]()] = outResolved
 	}
-	outSchema, outResolved := out.schema, out.resolved
 	destructive := t.Destructive && !t.ReadOnly
 	openWorld := t.OpenWorld
 	common := s.common
@@ -123,14 +112,16 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	if len(common) > 0 {
 		in.listed = withCommon(t.Name, in.schema, common)
 	}
+	// The listing carries no output schema: the clients in use send a model only the name, the
+	// description and the input schema, and every tools/list would carry the output schemas
+	// (38% of the fleet's list) for nothing. The output is still checked against its schema
+	// below and sent as structured content beside its text.
 	tool := &mcp.Tool{
-		Name:         t.Name,
-		Title:        t.Title,
-		Description:  t.Description,
-		InputSchema:  cmp.Or(in.listed, in.schema),
-		OutputSchema: outSchema,
+		Name:        t.Name,
+		Title:       t.Title,
+		Description: t.Description,
+		InputSchema: leanSchema(cmp.Or(in.listed, in.schema)),
 		Annotations: &mcp.ToolAnnotations{
-			Title:           t.Title,
 			ReadOnlyHint:    t.ReadOnly,
 			DestructiveHint: &destructive,
 			IdempotentHint:  t.Idempotent || t.ReadOnly,
