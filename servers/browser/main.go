@@ -24,7 +24,8 @@ func specFor(ready func(*manager)) kit.Spec {
 		Name:         "browser",
 		Title:        "Browser",
 		Port:         9011,
-		Instructions: "Browse the web in a headless Chromium. browser_navigate returns a compact snapshot whose [eN] refs name elements; act on refs (browser_click, browser_type, browser_fill_form …), which report what changed. Use browser_get_text for an article's text. Pass session to keep separate logins; tabs persist between calls.",
+		Instructions: "Browse the web in a headless Chromium. Pass session to keep separate logins; tabs persist between calls.",
+		Toolsets:     toolsets(),
 		Flags:        opts.register,
 		Setup: func(s *kit.Server) error {
 			if err := opts.finish(s.Config().StateDir); err != nil {

@@ -31,7 +31,8 @@ func spec() kit.Spec {
 		Name:         "calendar",
 		Title:        "Google Calendar",
 		Port:         9004,
-		Instructions: "Google Calendar for the signed-in account. Call get_current_time first to learn today's date and the user's time zone. Calendars are named by id or by name ('primary' is the user's own). Times without an offset are read in the calendar's time zone; a date alone (YYYY-MM-DD) means an all-day event, whose end date is inclusive. For a recurring event, update_event and delete_event take scope: this, following or all.",
+		Instructions: "Google Calendar for the signed-in account. Call get_current_time first to learn today's date and the user's time zone. Calendars are named by id or by name ('primary' is the user's own). Times without an offset are read in the calendar's time zone; a date alone (YYYY-MM-DD) means an all-day event, whose end date is inclusive.",
+		Toolsets:     toolsets(),
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
 			fs.StringVar(&st.timeZone, "time-zone", "", "IANA zone get_current_time answers in when the calendar's cannot be read (not signed in) (default: $TZ, else the zone /etc/localtime links to, else UTC)")

@@ -36,7 +36,8 @@ func spec() kit.Spec {
 		Name:         "drive",
 		Title:        "Google Drive",
 		Port:         9006,
-		Instructions: "Google Drive (My Drive and shared drives) for the signed-in account. Find files with search_files (plain words search full text; Drive query syntax such as \"name contains 'plan' and mimeType = 'application/vnd.google-apps.folder'\" is passed through), read them with read_file (Docs as Markdown, Sheets as CSV per sheet, Slides and PDFs as text). Sharing with anyone outside the named people is irreversible exposure: confirm with the user first.",
+		Instructions: "Google Drive (My Drive and shared drives) for the signed-in account.",
+		Toolsets:     toolsets(),
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
 			fs.StringVar(&st.sheetsEndpoint, "sheets-endpoint", sheetsProduct.Endpoint, "base URL of the Google Sheets API")

@@ -35,7 +35,8 @@ func spec() kit.Spec {
 		Name:         "gmail",
 		Title:        "Gmail",
 		Port:         9005,
-		Instructions: "Gmail for the signed-in Google account. Find mail with search_messages (Gmail query syntax, e.g. 'from:bob is:unread newer_than:7d'), read it with get_message or get_thread, act with modify_messages or, on whole conversations, modify_threads (archive = remove INBOX, read = remove UNREAD, star = add STARRED, trash = add TRASH). Sending is irreversible: confirm recipients and content with the user first, or save a draft (create_draft, draft_reply, draft_forward).",
+		Instructions: "Gmail for the signed-in Google account.",
+		Toolsets:     toolsets(),
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
 			fs.StringVar(&st.downloadsDir, "downloads-dir", "", "where get_attachment saves attachments too large to return inline (default: STATE-DIR/downloads)")

@@ -35,7 +35,8 @@ func spec() kit.Spec {
 		Name:         "notes",
 		Title:        "Notes",
 		Port:         9009,
-		Instructions: "The user's notes: Markdown files with front matter in folders. Find notes with search_notes (full text, also word forms and typos) or list_notes (changed_since: what changed), read them with get_note, write with create_note and update_note (pass the hash from get_note as expected_hash to avoid overwriting someone else's change). Link notes with [[wikilinks]] or typed relations ('- works_at [[Acme]]'; get_note_links hops gives a note's context) and tag them with #tags. A note named NAME.conflict-TIMESTAMP.md is the Drive sync's copy of a note changed in two places: offer to merge it into NAME.md and delete it.",
+		Instructions: "The user's notes: Markdown files with front matter in folders. Link notes with [[wikilinks]] or typed relations ('- works_at [[Acme]]') and tag them with #tags.",
+		Toolsets:     toolsets(),
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&st.notesDir, "notes-dir", "", "folder the notes live in, created 0700 (default: STATE-DIR/notes)")
 			fs.StringVar(&st.indexFile, "index-file", "", "the search index database, rebuilt from the notes when missing or stale (default: STATE-DIR/notes-index.sqlite)")

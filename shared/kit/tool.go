@@ -196,11 +196,11 @@ func readOnlyCaller(req mcp.Request) bool {
 	return extra != nil && resource.ReadOnly(extra.TokenInfo)
 }
 
-// listFor answers tools/list, without the tools that change something for a read-only caller:
-// the same filter as --read-only, per request.
+// listFor answers tools/list with the tools this request may see (visible): without those
+// that change something for a read-only token, and within the request's narrowing.
 func (s *Server) listFor(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
 	res, err := next(ctx, method, req)
-	if err != nil || !readOnlyCaller(req) {
+	if err != nil {
 		return res, err
 	}
 	list, ok := res.(*mcp.ListToolsResult)
@@ -209,13 +209,37 @@ func (s *Server) listFor(ctx context.Context, method string, req mcp.Request, ne
 	}
 	kept := make([]*mcp.Tool, 0, len(list.Tools))
 	for _, t := range list.Tools {
-		if s.tools[t.Name].ReadOnly {
+		if s.visible(req, t.Name) {
 			kept = append(kept, t)
 		}
+	}
+	if len(kept) == len(list.Tools) {
+		return res, nil
 	}
 	filtered := *list
 	filtered.Tools = kept
 	return &filtered, nil
+}
+
+// withInstructions answers initialize and server/discover with the instructions of the
+// toolsets this request may see.
+func (s *Server) withInstructions(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
+	res, err := next(ctx, method, req)
+	if err != nil {
+		return res, err
+	}
+	text := s.instructions(func(name string) bool { return s.visible(req, name) })
+	switch r := res.(type) {
+	case *mcp.InitializeResult:
+		cp := *r
+		cp.Instructions = text
+		return &cp, nil
+	case *mcp.DiscoverResult:
+		cp := *r
+		cp.Instructions = text
+		return &cp, nil
+	}
+	return res, nil
 }
 
 // callState carries what the typed handler learned back to the middleware.
@@ -248,17 +272,25 @@ type callReturn struct {
 // toolMiddleware wraps every tools/call: timeout, panic recovery, one log line, metrics.
 func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "tools/list" {
+		switch method {
+		case "tools/list":
 			return s.listFor(ctx, method, req, next)
+		case "initialize", "server/discover":
+			return s.withInstructions(ctx, method, req, next)
 		}
 		call, ok := req.(*mcp.CallToolRequest)
 		if method != "tools/call" || !ok || call.Params == nil {
 			return next(ctx, method, req)
 		}
 		name := call.Params.Name
-		if t, ok := s.tools[name]; ok && !t.ReadOnly && readOnlyCaller(req) {
-			// The HTTP layer answers 403 first; this holds even if a request got past it.
-			return errorResult(fmt.Sprintf("%s changes something, and this token allows only the read-only tools; sign in again granting %s:write", name, s.spec.Name)), nil
+		if t, ok := s.tools[name]; ok && !s.visible(req, name) {
+			if !t.ReadOnly && readOnlyCaller(req) {
+				// The HTTP layer answers 403 first; this holds even if a request got past it.
+				return errorResult(fmt.Sprintf("%s changes something, and this token allows only the read-only tools; sign in again granting %s:write", name, s.spec.Name)), nil
+			}
+			// Outside the request's narrowing: as if the server had no such tool.
+			s.metrics.ObserveCall(name, "error", 0)
+			return nil, unknownTool(name)
 		}
 		timeout := DefaultTimeout
 		if t, ok := s.tools[name]; ok {
