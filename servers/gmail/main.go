@@ -54,7 +54,7 @@ func spec() kit.Spec {
 			addMessageTools(s, m)
 			addThreadTools(s, m)
 			addAttachmentTools(s, m)
-			addSendTools(s, m)
+			addComposeTools(s, m)
 			addDraftTools(s, m)
 			addIdentityTools(s, m)
 			addLabelTools(s, m)

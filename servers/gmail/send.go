@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -63,15 +62,6 @@ type sentOutput struct {
 
 func (o sentOutput) Text() string {
 	return fmt.Sprintf("%s: message %s in thread %s.", o.Action, o.ID, o.ThreadID)
-}
-
-func addSendTools(s *kit.Server, m *mailbox) {
-	kit.AddTool(s, kit.Tool{Name: "send_message", Title: "Send mail", Destructive: true, OpenWorld: true, Timeout: 60 * time.Second,
-		Description: "Send an email (to, cc, bcc, subject, text and/or html, attachments, reply_to). Irreversible: confirm with the user first."}, m.send)
-	kit.AddTool(s, kit.Tool{Name: "reply_message", Title: "Reply", Destructive: true, OpenWorld: true, Timeout: 60 * time.Second,
-		Description: "Reply or reply-all to a message in its thread, optionally quoting it. Irreversible: confirm with the user first."}, m.reply)
-	kit.AddTool(s, kit.Tool{Name: "forward_message", Title: "Forward", Destructive: true, OpenWorld: true, Timeout: kit.MaxTimeout,
-		Description: "Forward a message with its attachments and an optional note. Irreversible: confirm with the user first."}, m.forward)
 }
 
 // build composes and encodes a message from the chosen identity, enforcing the recipient

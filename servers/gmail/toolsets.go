@@ -23,12 +23,12 @@ func toolsets() []kit.Toolset {
 			Name:         "send",
 			Description:  "Send, reply to and forward mail",
 			Instructions: "Sending is irreversible: confirm recipients and content with the user first, or save a draft.",
-			Tools:        []string{"send_message", "reply_message", "forward_message"},
+			Tools:        []string{"send_message"},
 		},
 		{
 			Name:        "drafts",
-			Description: "Write, change, list, send and delete drafts",
-			Tools:       []string{"create_draft", "draft_reply", "draft_forward", "get_draft", "list_drafts", "update_draft", "send_draft", "delete_draft"},
+			Description: "Save, read, list, send and delete drafts",
+			Tools:       []string{"save_draft", "get_draft", "list_drafts", "send_draft", "delete_draft"},
 		},
 		{
 			Name:        "labels",

@@ -17,8 +17,12 @@ type CommonArg struct {
 	Name   string             // the argument's name; no tool may have an argument of that name
 	Schema *jsonschema.Schema // its schema, with a description; a string, number or boolean
 	// Shown, when set, is what tools/list shows instead of Schema: a shorter form for an
-	// argument every tool repeats, whose rules Bind enforces anyway.
+	// argument every tool repeats, whose rules Bind enforces anyway, explained once in
+	// Instructions rather than in every tool.
 	Shown *jsonschema.Schema
+	// Instructions, when set, is added to the server's instructions: what the argument means,
+	// said once for every tool.
+	Instructions string
 	// Bind returns ctx carrying value for the handler, or the error the caller sees (wrap it
 	// with Errorf and CodeInvalidInput, naming what to give instead). It is called only when the
 	// argument is given, and not null or "".

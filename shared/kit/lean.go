@@ -9,7 +9,9 @@ import (
 // leanSchema returns the form of an input schema that tools/list shows: a copy without what
 // tells a model nothing it can act on. Objects lose "additionalProperties": false (the kit
 // refuses unknown arguments whatever the listing says, naming the known ones) and a type
-// "null or T" becomes T (an optional argument is left out; the kit reads null as absent).
+// "null or T" becomes T (an optional argument is left out; the kit reads null as absent), and
+// a string's minLength of 1 goes (a model does not send an empty string for a value it means;
+// the kit still refuses one, saying so).
 // Validation keeps using the full schema.
 func leanSchema(s *jsonschema.Schema) *jsonschema.Schema {
 	c := s.CloneSchemas()
@@ -30,6 +32,9 @@ func trim(s *jsonschema.Schema) {
 			t = s.Types[1]
 		}
 		s.Type, s.Types = t, nil
+	}
+	if s.MinLength != nil && *s.MinLength == 1 {
+		s.MinLength = nil
 	}
 	for _, p := range s.Properties {
 		trim(p)

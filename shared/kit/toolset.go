@@ -126,10 +126,15 @@ func (s *Server) Toolsets() []ToolsetInfo {
 	return out
 }
 
-// instructions assembles the server's instructions from its own and those of the toolsets that
-// have a tool in offered.
+// instructions assembles the server's instructions from its own, its common arguments' and
+// those of the toolsets that have a tool in offered.
 func (s *Server) instructions(offered func(tool string) bool) string {
 	parts := []string{s.spec.Instructions}
+	for _, c := range s.common {
+		if c.Instructions != "" {
+			parts = append(parts, c.Instructions)
+		}
+	}
 	for _, ts := range s.spec.Toolsets {
 		if ts.Instructions != "" && slices.ContainsFunc(ts.Tools, offered) {
 			parts = append(parts, ts.Instructions)
