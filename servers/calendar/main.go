@@ -33,6 +33,10 @@ func spec() kit.Spec {
 		Port:         9004,
 		Instructions: "Google Calendar for the signed-in account. Call get_current_time first to learn today's date and the user's time zone. Calendars are named by id or by name ('primary' is the user's own). Times without an offset are read in the calendar's time zone; a date alone (YYYY-MM-DD) means an all-day event, whose end date is inclusive.",
 		Toolsets:     toolsets(),
+		SharedArgs: []kit.SharedArg{
+			{Name: "calendar", Meaning: "a calendar id or name from list_calendars (default primary)"},
+			{Name: "event_id", Meaning: "an event or occurrence id from list_events"},
+		},
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
 			fs.StringVar(&st.timeZone, "time-zone", "", "IANA zone get_current_time answers in when the calendar's cannot be read (not signed in) (default: $TZ, else the zone /etc/localtime links to, else UTC)")

@@ -38,6 +38,11 @@ func spec() kit.Spec {
 		Port:         9006,
 		Instructions: "Google Drive (My Drive and shared drives) for the signed-in account.",
 		Toolsets:     toolsets(),
+		SharedArgs: []kit.SharedArg{
+			{Name: "file_id", Meaning: "a Drive file or folder id from search_files or list_folder"},
+			{Name: "spreadsheet_id", Meaning: "a Google Sheet's file id (search_files kind sheet)"},
+			{Name: "page_token", Meaning: "next_page_token of the previous call"},
+		},
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
 			fs.StringVar(&st.sheetsEndpoint, "sheets-endpoint", sheetsProduct.Endpoint, "base URL of the Google Sheets API")

@@ -30,6 +30,11 @@ func spec() kit.Spec {
 		Port:         9010,
 		Instructions: "Spotify for the signed-in account.",
 		Toolsets:     toolsets(),
+		SharedArgs: []kit.SharedArg{
+			{Name: "device", Meaning: "a device name or id from list_devices (default: the active device)"},
+			{Name: "offset", Meaning: "how many to skip, for the next page (next_offset of the last answer)"},
+			{Name: "playlist", Meaning: "a playlist URI, link or id"},
+		},
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&st.tokenFile, "spotify-token-file", "", "the Spotify token file, rewritten on every rotation (default: token.json in the state dir; `spotify auth` finds the same file)")
 			fs.StringVar(&st.clientFile, "spotify-client-file", "", `the Spotify app's client JSON {"client_id": …} (default: $CREDENTIALS_DIRECTORY/spotify_client.json, else /etc/mcp-servers/credentials/spotify/client.json, else client.json beside the token file)`)

@@ -41,6 +41,10 @@ type Spec struct {
 	Port         int                    // the fixed default port
 	Instructions string                 // sent to clients at initialization, followed by the offered toolsets' own
 	Toolsets     []Toolset              // the server's inventory: every tool it registers is in one toolset
+	// SharedArgs are arguments many of the server's tools take with one meaning, explained once
+	// in the instructions ("name: meaning.") instead of in every tool: tools/list shows them
+	// without a description. Each argument still has its own description in its struct tag.
+	SharedArgs []SharedArg
 	Flags        func(fs *flag.FlagSet) // the server's own flags, if any (env fallback applies)
 	Setup        func(s *Server) error  // registers tools and health checks
 	Commands     map[string]Command     // subcommands such as "auth"
@@ -113,6 +117,12 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// SharedArg is an argument many tools take with one meaning (Spec.SharedArgs).
+type SharedArg struct {
+	Name    string // the argument's JSON name, as a top-level property of the tools that take it
+	Meaning string // what it means and where its values come from, for the instructions
 }
 
 // ConfigError is a configuration mistake found after parsing; the command exits 2 on it.

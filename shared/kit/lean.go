@@ -55,3 +55,14 @@ func trim(s *jsonschema.Schema) {
 func isFalse(s *jsonschema.Schema) bool {
 	return s != nil && s.Not != nil && s.Not.Type == "" && len(s.Not.Types) == 0 && s.Not.Properties == nil && s.Not.Not == nil && len(s.Not.Enum) == 0
 }
+
+// shared drops the description of the top-level properties that Spec.SharedArgs explains in
+// the instructions; schema is the listing's own copy.
+func (s *Server) shared(schema *jsonschema.Schema) *jsonschema.Schema {
+	for _, a := range s.spec.SharedArgs {
+		if p, ok := schema.Properties[a.Name]; ok {
+			p.Description = ""
+		}
+	}
+	return schema
+}

@@ -194,3 +194,18 @@ func TestNarrowingRefusesUnknownNames(t *testing.T) {
 		t.Errorf("/mcp/x/nope: %d, want 404", resp.StatusCode)
 	}
 }
+
+// TestSharedArgs: an argument the spec explains once is listed without its description and
+// explained in the instructions.
+func TestSharedArgs(t *testing.T) {
+	spec := toolsetSpec()
+	spec.SharedArgs = []kit.SharedArg{{Name: "text", Meaning: "what to echo"}}
+	cs := mcptest.Start(t, spec, "--toolsets", "talk").Connect(t, "")
+	if got := cs.InitializeResult().Instructions; got != "Base. Arguments several tools take: text: what to echo. Echo echoes." {
+		t.Errorf("instructions %q", got)
+	}
+	b, err := json.Marshal(mcptest.Tools(t, cs)[0].InputSchema)
+	if err != nil || !strings.Contains(string(b), `"text":{"type":"string"}`) {
+		t.Errorf("echo's schema %s: want text without its description", b)
+	}
+}

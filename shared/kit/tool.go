@@ -120,7 +120,7 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
-		InputSchema: leanSchema(cmp.Or(in.listed, in.schema)),
+		InputSchema: s.shared(leanSchema(cmp.Or(in.listed, in.schema))),
 		Annotations: &mcp.ToolAnnotations{
 			ReadOnlyHint:    t.ReadOnly,
 			DestructiveHint: &destructive,

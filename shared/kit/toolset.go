@@ -135,6 +135,13 @@ func (s *Server) instructions(offered func(tool string) bool) string {
 			parts = append(parts, c.Instructions)
 		}
 	}
+	if len(s.spec.SharedArgs) > 0 {
+		args := make([]string, len(s.spec.SharedArgs))
+		for i, a := range s.spec.SharedArgs {
+			args[i] = a.Name + ": " + a.Meaning
+		}
+		parts = append(parts, "Arguments several tools take: "+strings.Join(args, "; ")+".")
+	}
 	for _, ts := range s.spec.Toolsets {
 		if ts.Instructions != "" && slices.ContainsFunc(ts.Tools, offered) {
 			parts = append(parts, ts.Instructions)
