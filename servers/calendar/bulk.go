@@ -64,7 +64,7 @@ func (o createEventsOutput) Text() string {
 
 func addBulkTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "create_events", Title: "Create several events", OpenWorld: true,
-		Description: "Create up to 25 events on one calendar in one call; each is checked for conflicts like create_event."}, c.createEvents)
+		Description: "Create several events (up to 25) on one calendar in one call."}, c.createEvents)
 }
 
 // createEvents checks every event before writing any: one that Google would refuse stops the

@@ -38,7 +38,7 @@ type extractInput struct {
 
 func addExtractTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "extract_file_text", Title: "Extract text through a temporary copy", ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
-		Description: "Text of a PDF or Word/OpenDocument file, with OCR for scans: writes a temporary Google Doc copy to My Drive, exports its text and deletes the copy; paged. Use when read_file says so."}, d.extract)
+		Description: "Text of a PDF or Word/OpenDocument file, with OCR for scans (via a temporary Google Doc copy); use when read_file says so."}, d.extract)
 }
 
 func (d *drv) extract(ctx context.Context, _ *mcp.CallToolRequest, in extractInput) (*mcp.CallToolResult, readOutput, error) {

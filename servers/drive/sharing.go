@@ -19,7 +19,7 @@ type shareInput struct {
 	Type    string `json:"type" jsonschema:"who gets access; anyone (public) is refused unless the server allows it" schema:"enum=user|group|domain|anyone"`
 	Email   string `json:"email,omitempty" jsonschema:"for user and group"`
 	Domain  string `json:"domain,omitempty" jsonschema:"for domain, e.g. example.com"`
-	Role    string `json:"role" jsonschema:"fileOrganizer and organizer only in shared drives; ownership moves in the Drive web interface only" schema:"enum=reader|commenter|writer|fileOrganizer|organizer"`
+	Role    string `json:"role" jsonschema:"fileOrganizer and organizer: shared drives only" schema:"enum=reader|commenter|writer|fileOrganizer|organizer"`
 	Notify  bool   `json:"notify,omitempty" jsonschema:"email the person (user and group)" schema:"default=true"`
 	Message string `json:"message,omitempty" jsonschema:"text for the notification email"`
 }

@@ -70,15 +70,15 @@ func cellText(v any) string {
 type writeRangeInput struct {
 	SpreadsheetID string  `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
 	Range         string  `json:"range" jsonschema:"A1 notation: the top-left cell (Sheet1!B2) or the whole area (Sheet1!B2:D4)" schema:"minLength=1"`
-	Values        [][]any `json:"values" jsonschema:"rows of cells: strings, numbers, booleans; null leaves a cell, an empty string clears it" schema:"minItems=1"`
-	Raw           bool    `json:"raw,omitempty" jsonschema:"store strings as text; by default they are parsed as if typed (numbers, dates, =formulas)"`
+	Values        [][]any `json:"values" jsonschema:"rows of cells; null leaves a cell, \"\" clears it" schema:"minItems=1"`
+	Raw           bool    `json:"raw,omitempty" jsonschema:"store strings as text, not parsed as if typed"`
 }
 
 type appendInput struct {
 	SpreadsheetID string  `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
 	Range         string  `json:"range" jsonschema:"the table to append to: a sheet name or its columns, e.g. Sheet1!A:D" schema:"minLength=1"`
 	Values        [][]any `json:"values" jsonschema:"rows to add: strings, numbers, booleans" schema:"minItems=1"`
-	Raw           bool    `json:"raw,omitempty" jsonschema:"store strings as text; by default they are parsed as if typed (numbers, dates, =formulas)"`
+	Raw           bool    `json:"raw,omitempty" jsonschema:"store strings as text, not parsed as if typed"`
 }
 
 type updateOutput struct {

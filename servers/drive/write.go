@@ -24,7 +24,7 @@ type uploadInput struct {
 	Name          string `json:"name,omitempty" jsonschema:"name in Drive; default the file's name"`
 	FolderID      string `json:"folder_id,omitempty" jsonschema:"parent folder; default My Drive root"`
 	MimeType      string `json:"mime_type,omitempty" jsonschema:"default from the name's extension"`
-	Convert       bool   `json:"convert,omitempty" jsonschema:"convert to a Google Doc, Sheet or Slides (Markdown, text, HTML, Word, CSV, Excel, PowerPoint)"`
+	Convert       bool   `json:"convert,omitempty" jsonschema:"convert to a Google Doc, Sheet or Slides"`
 }
 
 type createInput struct {
@@ -40,7 +40,7 @@ type updateContentInput struct {
 	Content       string `json:"content,omitempty" jsonschema:"new text"`
 	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"new bytes, base64"`
 	Path          string `json:"path,omitempty" jsonschema:"local file inside the uploads folder"`
-	MimeType      string `json:"mime_type,omitempty" jsonschema:"type of the new content; for a Google Doc, text/markdown or text/html replaces its text"`
+	MimeType      string `json:"mime_type,omitempty" jsonschema:"content type; for a Google Doc text/markdown or text/html"`
 }
 
 type createFolderInput struct {
@@ -66,7 +66,7 @@ type copyInput struct {
 
 func addWriteTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "upload_file", Title: "Upload a file", OpenWorld: true, Timeout: 80 * time.Second,
-		Description: "Upload a local file (from the uploads folder) or base64 bytes to Drive, optionally converted to a Google file."}, d.upload)
+		Description: "Upload a file from the uploads folder, or base64 bytes, to Drive, optionally as a Google file."}, d.upload)
 	kit.AddTool(s, kit.Tool{Name: "create_file", Title: "Create a file", OpenWorld: true,
 		Description: "Create a Drive file from text; Markdown can become a Google Doc."}, d.create)
 	kit.AddTool(s, kit.Tool{Name: "update_file_content", Title: "Replace file content", Destructive: true, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,

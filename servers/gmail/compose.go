@@ -12,8 +12,8 @@ import (
 // reply to that message, or with forward too a forward of it. One tool per outcome (sent or
 // saved) instead of one per kind of message: the model reads the shared fields once.
 type composeArgs struct {
-	MessageID string `json:"message_id,omitempty" jsonschema:"answer this message (id from search_messages) in its thread: a reply, or with forward a forward" schema:"minLength=1"`
-	Forward   bool   `json:"forward,omitempty" jsonschema:"forward message_id with its attachments to to; text is a note above it"`
+	MessageID string `json:"message_id,omitempty" jsonschema:"reply to (or forward) this message from search_messages" schema:"minLength=1"`
+	Forward   bool   `json:"forward,omitempty" jsonschema:"forward message_id with its attachments; text is a note"`
 	ReplyAll  bool   `json:"reply_all,omitempty" jsonschema:"reply to the original To and Cc too"`
 	Quote     bool   `json:"quote,omitempty" jsonschema:"quote the original below the reply"`
 	composeInput
@@ -21,7 +21,7 @@ type composeArgs struct {
 
 // draftArgs is save_draft's input: composeArgs, or with draft_id a new version of that draft.
 type draftArgs struct {
-	DraftID string `json:"draft_id,omitempty" jsonschema:"replace this draft (id from list_drafts) with a new message; its thread is kept" schema:"minLength=1"`
+	DraftID string `json:"draft_id,omitempty" jsonschema:"replace this draft (from list_drafts), keeping its thread" schema:"minLength=1"`
 	composeArgs
 }
 
@@ -109,7 +109,7 @@ func (m *mailbox) saveDraftAs(ctx context.Context, req *mcp.CallToolRequest, in 
 // forward may take up to the maximum timeout: it downloads the original's attachments first.
 func addComposeTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "send_message", Title: "Send mail", Destructive: true, OpenWorld: true, Timeout: kit.MaxTimeout,
-		Description: "Send an email now: a new one, or with message_id a reply or (forward) a forward. Irreversible: confirm with the user first."}, m.sendMessage)
+		Description: "Send an email now: new, or with message_id a reply or (forward) a forward. Irreversible: confirm with the user first."}, m.sendMessage)
 	kit.AddTool(s, kit.Tool{Name: "save_draft", Title: "Save a draft", Destructive: true, OpenWorld: true, Timeout: kit.MaxTimeout,
-		Description: "Save an email as a draft without sending: new, reply or forward as send_message takes them; with draft_id, replace that draft."}, m.saveDraftAs)
+		Description: "Save an email as a draft instead of sending it (fields as send_message); with draft_id, replace that draft."}, m.saveDraftAs)
 }

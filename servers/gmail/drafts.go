@@ -70,7 +70,7 @@ func (o getDraftOutput) Text() string { return "Draft " + o.ID + "\n" + o.messag
 
 func addDraftTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "list_drafts", Title: "List drafts", ReadOnly: true, OpenWorld: true,
-		Description: "List Gmail drafts with recipients, subject and snippet; pages with page_token."}, m.listDrafts)
+		Description: "List Gmail drafts with recipients, subject and snippet."}, m.listDrafts)
 	kit.AddTool(s, kit.Tool{Name: "get_draft", Title: "Read a draft", ReadOnly: true, OpenWorld: true,
 		Description: "Read one Gmail draft in full."}, m.getDraft)
 	kit.AddTool(s, kit.Tool{Name: "send_draft", Title: "Send a draft", Destructive: true, OpenWorld: true,

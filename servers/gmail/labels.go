@@ -41,7 +41,7 @@ type renameLabelInput struct {
 }
 
 type deleteLabelInput struct {
-	Label string `json:"label" jsonschema:"label name or id; messages keep existing, only the label goes" schema:"minLength=1"`
+	Label string `json:"label" jsonschema:"label name or id (messages stay)" schema:"minLength=1"`
 }
 
 type labelOutput struct {

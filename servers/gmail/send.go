@@ -17,7 +17,7 @@ import (
 // attachmentInput is a file to attach: a path inside --attachments-dir, or base64 content.
 type attachmentInput struct {
 	Path          string `json:"path,omitempty" jsonschema:"file inside the server's attachments folder"`
-	Name          string `json:"name,omitempty" jsonschema:"file name shown to recipients (default: the path's base name)"`
+	Name          string `json:"name,omitempty" jsonschema:"file name shown (default: the path's)"`
 	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"the file's bytes, base64, instead of path"`
 	Type          string `json:"type,omitempty" jsonschema:"MIME type (default: from the name)"`
 }
@@ -28,7 +28,7 @@ type composeInput struct {
 	Bcc         []string          `json:"bcc,omitempty" jsonschema:"bcc recipients"`
 	Subject     string            `json:"subject,omitempty" jsonschema:"subject line"`
 	Text        string            `json:"text,omitempty" jsonschema:"plain-text body"`
-	HTML        string            `json:"html,omitempty" jsonschema:"HTML body (a text version is derived when text is empty)"`
+	HTML        string            `json:"html,omitempty" jsonschema:"HTML body"`
 	ReplyTo     []string          `json:"reply_to,omitempty" jsonschema:"Reply-To addresses"`
 	Attachments []attachmentInput `json:"attachments,omitempty" jsonschema:"files to attach"`
 	identityInput

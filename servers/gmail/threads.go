@@ -21,7 +21,7 @@ type modifyThreadsInput struct {
 
 func addThreadTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "modify_threads", Title: "Change thread labels", Idempotent: true, OpenWorld: true,
-		Description: "Add/remove labels on whole conversations: archive (-INBOX), read (-UNREAD), unread (+UNREAD), star (+STARRED), trash (+TRASH), untrash (-TRASH)."}, m.modifyThreads)
+		Description: "Add or remove labels on whole conversations: archive, mark read or unread, star, trash, untrash."}, m.modifyThreads)
 }
 
 func (m *mailbox) modifyThreads(ctx context.Context, _ *mcp.CallToolRequest, in modifyThreadsInput) (*mcp.CallToolResult, modifyOutput, error) {
