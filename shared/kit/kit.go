@@ -36,18 +36,18 @@ const ShutdownGrace = 15 * time.Second
 
 // Spec is what a server is: its id, port, how to configure it and which tools it has.
 type Spec struct {
-	Name         string                 // the server id, also its MCP Implementation.Name
-	Title        string                 // a human title
-	Port         int                    // the fixed default port
-	Instructions string                 // sent to clients at initialization, followed by the offered toolsets' own
-	Toolsets     []Toolset              // the server's inventory: every tool it registers is in one toolset
+	Name         string    // the server id, also its MCP Implementation.Name
+	Title        string    // a human title
+	Port         int       // the fixed default port
+	Instructions string    // sent to clients at initialization, followed by the offered toolsets' own
+	Toolsets     []Toolset // the server's inventory: every tool it registers is in one toolset
 	// SharedArgs are arguments many of the server's tools take with one meaning, explained once
 	// in the instructions ("name: meaning.") instead of in every tool: tools/list shows them
 	// without a description. Each argument still has its own description in its struct tag.
 	SharedArgs []SharedArg
-	Flags        func(fs *flag.FlagSet) // the server's own flags, if any (env fallback applies)
-	Setup        func(s *Server) error  // registers tools and health checks
-	Commands     map[string]Command     // subcommands such as "auth"
+	Flags      func(fs *flag.FlagSet) // the server's own flags, if any (env fallback applies)
+	Setup      func(s *Server) error  // registers tools and health checks
+	Commands   map[string]Command     // subcommands such as "auth"
 }
 
 // Command is a subcommand such as `gmail auth`: when the first argument names it, the kit runs it
