@@ -11,7 +11,7 @@ func toolsets() []kit.Toolset {
 			Name:         "playback",
 			Description:  "Control playback, devices and the queue",
 			Instructions: "Playback needs Premium and a device: list_devices names them; pass device (name or id) to play, transfer_playback or the other controls; with none active and one online, commands go to that one. play takes a Spotify URI/URL or a search query.",
-			Tools:        []string{"play", "pause", "next_track", "previous_track", "seek", "set_volume", "set_repeat", "set_shuffle", "transfer_playback", "get_playback", "list_devices", "add_to_queue", "get_queue"},
+			Tools:        []string{"play", "control_playback", "transfer_playback", "get_playback", "list_devices", "add_to_queue", "get_queue"},
 		},
 		{
 			Name:         "catalog",
