@@ -15,7 +15,7 @@ const maxBulkEvents = 25
 // newEvent is one event of create_events: create_event's common fields.
 type newEvent struct {
 	Summary           string   `json:"summary" jsonschema:"title" schema:"minLength=1"`
-	Start             string   `json:"start" jsonschema:"as in create_event: a local time, RFC 3339 or a date" schema:"minLength=1"`
+	Start             string   `json:"start" jsonschema:"local time, RFC 3339 or a date" schema:"minLength=1"`
 	End               string   `json:"end,omitempty" jsonschema:"as in create_event"`
 	Location          string   `json:"location,omitempty" jsonschema:"address or room"`
 	Description       string   `json:"description,omitempty" jsonschema:"notes, plain text"`
@@ -31,7 +31,7 @@ type createEventsInput struct {
 	Calendar        string     `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	TimeZone        string     `json:"time_zone,omitempty" jsonschema:"IANA zone; default the calendar's own"`
 	SendUpdates     string     `json:"send_updates,omitempty" jsonschema:"who gets invitation emails" schema:"enum=all|external_only|none,default=all"`
-	RefuseConflicts bool       `json:"refuse_conflicts,omitempty" jsonschema:"skip events that overlap busy time (the others are created)"`
+	RefuseConflicts bool       `json:"refuse_conflicts,omitempty" jsonschema:"skip events over busy time"`
 	Events          []newEvent `json:"events" jsonschema:"the events, created in this order" schema:"minItems=1,maxItems=25"`
 }
 

@@ -33,7 +33,7 @@ const (
 type extractInput struct {
 	FileID   string `json:"file_id" jsonschema:"the PDF's or document's id, from search_files or list_folder" schema:"minLength=1"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to continue from" schema:"minimum=0"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return; default and cap --max-read-chars" schema:"minimum=1"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return" schema:"minimum=1"`
 }
 
 func addExtractTools(s *kit.Server, d *drv) {

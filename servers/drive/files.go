@@ -92,7 +92,7 @@ func (f fileInfo) line() string {
 }
 
 type searchInput struct {
-	Query          string `json:"query,omitempty" jsonschema:"plain words (full text) or Drive query syntax, e.g. name contains 'budget'"`
+	Query          string `json:"query,omitempty" jsonschema:"words, or Drive query syntax, e.g. name contains 'budget'"`
 	Kind           string `json:"kind,omitempty" jsonschema:"only files of this kind" schema:"enum=folder|doc|sheet|slides|pdf"`
 	IncludeTrashed bool   `json:"include_trashed,omitempty" jsonschema:"also find files in the trash"`
 	PageSize       int    `json:"page_size,omitempty" jsonschema:"files per page" schema:"minimum=1,maximum=1000,default=25"`

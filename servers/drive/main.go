@@ -39,6 +39,7 @@ func spec() kit.Spec {
 		Instructions: "Google Drive (My Drive and shared drives) for the signed-in account.",
 		Toolsets:     toolsets(),
 		SharedArgs: []kit.SharedArg{
+			{Name: "document_id", Meaning: "a Google Doc's file id (search_files kind doc)"},
 			{Name: "file_id", Meaning: "a Drive file or folder id from search_files or list_folder"},
 			{Name: "spreadsheet_id", Meaning: "a Google Sheet's file id (search_files kind sheet)"},
 			{Name: "page_token", Meaning: "next_page_token of the previous call"},

@@ -22,7 +22,7 @@ type readInput struct {
 	FileID   string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	Sheet    string `json:"sheet,omitempty" jsonschema:"spreadsheets: the sheet name; default the first"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to continue from" schema:"minimum=0"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return; default and cap --max-read-chars" schema:"minimum=1"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return" schema:"minimum=1"`
 }
 
 type readOutput struct {
@@ -75,7 +75,7 @@ func quoteAll(ss []string) []string {
 
 type downloadInput struct {
 	FileID string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
-	Format string `json:"format,omitempty" jsonschema:"export format of a Google file; default pdf (sheets: xlsx)" schema:"enum=pdf|docx|xlsx|pptx|csv|md|txt|odt|ods|html|png|svg"`
+	Format string `json:"format,omitempty" jsonschema:"export format of a Google file" schema:"enum=pdf|docx|xlsx|pptx|csv|md|txt|odt|ods|html|png|svg"`
 }
 
 type downloadOutput struct {

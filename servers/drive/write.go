@@ -32,7 +32,7 @@ type createInput struct {
 	Content  string `json:"content" jsonschema:"the text"`
 	FolderID string `json:"folder_id,omitempty" jsonschema:"parent folder; default My Drive root"`
 	MimeType string `json:"mime_type,omitempty" jsonschema:"default from the extension, else text/plain"`
-	Convert  bool   `json:"convert,omitempty" jsonschema:"make it a Google Doc (Markdown is rendered) or Sheet (CSV)"`
+	Convert  bool   `json:"convert,omitempty" jsonschema:"make it a Google Doc (from Markdown) or Sheet (CSV)"`
 }
 
 type updateContentInput struct {

@@ -69,7 +69,7 @@ type createFilterInput struct {
 	HasAttachment bool     `json:"has_attachment,omitempty" jsonschema:"match only mail with attachments"`
 	AddLabels     []string `json:"add_labels,omitempty" jsonschema:"labels to add (names or ids); TRASH deletes, STARRED stars"`
 	RemoveLabels  []string `json:"remove_labels,omitempty" jsonschema:"labels to remove: INBOX skips the inbox, UNREAD marks read"`
-	Forward       string   `json:"forward,omitempty" jsonschema:"address to forward to (must be a verified forwarding address)"`
+	Forward       string   `json:"forward,omitempty" jsonschema:"verified forwarding address"`
 }
 
 type filterIDInput struct {

@@ -151,7 +151,7 @@ func (m *mailbox) render(msg *apiMessage, format string, offset, limit int) (mes
 type getThreadInput struct {
 	ID       string `json:"id" jsonschema:"a thread_id from search_messages" schema:"minLength=1"`
 	Format   string `json:"format,omitempty" jsonschema:"text converts HTML-only mail" schema:"enum=text|html,default=text"`
-	MaxChars int    `json:"max_chars_per_message,omitempty" jsonschema:"body characters per message; page a long one with get_message" schema:"minimum=1,default=4000"`
+	MaxChars int    `json:"max_chars_per_message,omitempty" jsonschema:"body characters per message" schema:"minimum=1,default=4000"`
 }
 
 type threadOutput struct {

@@ -37,6 +37,9 @@ func spec() kit.Spec {
 		Port:         9009,
 		Instructions: "The user's notes: Markdown files with front matter in folders. Link notes with [[wikilinks]] or typed relations ('- works_at [[Acme]]') and tag them with #tags.",
 		Toolsets:     toolsets(),
+		SharedArgs: []kit.SharedArg{
+			{Name: "path", Meaning: "a note's path in the notes folder, e.g. 'projects/garden' ('.md' optional)"},
+		},
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&st.notesDir, "notes-dir", "", "folder the notes live in, created 0700 (default: STATE-DIR/notes)")
 			fs.StringVar(&st.indexFile, "index-file", "", "the search index database, rebuilt from the notes when missing or stale (default: STATE-DIR/notes-index.sqlite)")

@@ -27,7 +27,7 @@ func addWriteTools(s *kit.Server, n *store) {
 type createInput struct {
 	Path      string   `json:"path" jsonschema:"path in the notes folder, e.g. 'ideas/garden.md'"`
 	Content   string   `json:"content" jsonschema:"Markdown body, without front matter"`
-	Title     string   `json:"title,omitempty" jsonschema:"title (default: the first '# heading', else the file name)"`
+	Title     string   `json:"title,omitempty" jsonschema:"title (default: the first heading or the file name)"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"tags, without '#'"`
 	Overwrite bool     `json:"overwrite,omitempty" jsonschema:"replace a note already at path"`
 }
@@ -207,7 +207,7 @@ func (n *store) tagNote(ctx context.Context, _ *mcp.CallToolRequest, in tagInput
 type setFieldInput struct {
 	Path         string `json:"path" jsonschema:"the note"`
 	Field        string `json:"field" jsonschema:"front matter key, e.g. 'status', 'due', 'aliases'" schema:"minLength=1,maxLength=100"`
-	Value        any    `json:"value,omitempty" jsonschema:"string, number, true/false or list; omit or null to remove the field"`
+	Value        any    `json:"value,omitempty" jsonschema:"string, number, boolean or list; null removes the field"`
 	Type         string `json:"type,omitempty" jsonschema:"how to write value; auto follows its JSON type" schema:"enum=auto|string|number|date|bool|list,default=auto"`
 	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"the hash from get_note; refused if the note changed since"`
 }

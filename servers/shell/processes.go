@@ -224,7 +224,7 @@ type startProcessInput struct {
 	Command     string            `json:"command" jsonschema:"bash command line to run in the background" schema:"minLength=1"`
 	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory (default: the work directory)"`
 	Env         map[string]string `json:"env,omitempty" jsonschema:"extra environment variables (not PATH, LD_* and the like)"`
-	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"regex (RE2); return once the output matches it, e.g. 'Listening on'"`
+	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"regex: return once the output matches it"`
 	WaitSeconds float64           `json:"wait_seconds,omitempty" jsonschema:"seconds to wait (default 0, or 10 with wait_for)" schema:"minimum=0,maximum=60"`
 }
 

@@ -180,7 +180,7 @@ func hasNext(r *apiSearch) bool {
 }
 
 type getItemInput struct {
-	URI string `json:"uri" jsonschema:"spotify: URI or open.spotify.com link of a track, album, artist or playlist" schema:"minLength=1"`
+	URI string `json:"uri" jsonschema:"URI or link of a track, album, artist or playlist" schema:"minLength=1"`
 }
 
 type itemOutput struct {

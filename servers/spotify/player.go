@@ -116,7 +116,7 @@ func (c *client) getPlayback(ctx context.Context, _ *mcp.CallToolRequest, _ stru
 }
 
 type playInput struct {
-	URI    string `json:"uri,omitempty" jsonschema:"spotify: URI or open.spotify.com link of a track, episode, album, playlist, artist or show"`
+	URI    string `json:"uri,omitempty" jsonschema:"URI or link of a track, episode, album, playlist, artist or show"`
 	Query  string `json:"query,omitempty" jsonschema:"search instead of uri"`
 	Type   string `json:"type,omitempty" jsonschema:"what query looks for" schema:"enum=track|album|artist|playlist|show,default=track"`
 	Device string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
@@ -341,7 +341,7 @@ func (c *client) listDevices(ctx context.Context, _ *mcp.CallToolRequest, _ stru
 
 type transferInput struct {
 	Device string `json:"device" jsonschema:"device name or id to move playback to (see list_devices)" schema:"minLength=1"`
-	Play   bool   `json:"play,omitempty" jsonschema:"start playing there (default: keep the current play/pause state)"`
+	Play   bool   `json:"play,omitempty" jsonschema:"start playing there"`
 }
 
 func (c *client) transferPlayback(ctx context.Context, _ *mcp.CallToolRequest, in transferInput) (*mcp.CallToolResult, doneOutput, error) {
@@ -394,7 +394,7 @@ func (c *client) getQueue(ctx context.Context, _ *mcp.CallToolRequest, _ struct{
 }
 
 type queueInput struct {
-	URI    string `json:"uri,omitempty" jsonschema:"track or episode URI or open.spotify.com link"`
+	URI    string `json:"uri,omitempty" jsonschema:"track or episode URI or link"`
 	Query  string `json:"query,omitempty" jsonschema:"search for a track instead of uri"`
 	Device string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
 }

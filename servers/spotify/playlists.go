@@ -313,7 +313,7 @@ func (c *client) reorderPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in
 type updatePlaylistInput struct {
 	Playlist    string  `json:"playlist" jsonschema:"playlist URI, link or id (one the user owns)" schema:"minLength=1"`
 	Name        string  `json:"name,omitempty" jsonschema:"the new name (default: unchanged)"`
-	Description *string `json:"description,omitempty" jsonschema:"the new description; \"\" clears it (default: unchanged)"`
+	Description *string `json:"description,omitempty" jsonschema:"new description; \"\" clears it"`
 	Visibility  string  `json:"visibility,omitempty" jsonschema:"public, private or collaborative (default: unchanged)" schema:"enum=public|private|collaborative"`
 }
 
