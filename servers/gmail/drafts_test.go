@@ -94,6 +94,8 @@ func TestReplyDraftMistakes(t *testing.T) {
 		{"save_draft", map[string]any{"message_id": "th2"}, "give text or html"},
 		{"save_draft", map[string]any{"message_id": "alt", "forward": true, "to": []string{"x@evil.test"}}, "x@evil.test is not an allowed recipient on this server (--allowed-recipients)"},
 		{"save_draft", map[string]any{"message_id": "alt", "forward": true}, "a forward needs to: the recipients"},
+		{"edit_label", map[string]any{"action": "rename", "label": "Receipts"}, "action rename needs new_name"},
+		{"edit_label", map[string]any{"action": "delete", "label": "Receipts", "new_name": "X"}, "new_name is only for action rename"},
 		{"send_message", map[string]any{"message_id": "alt", "forward": true, "to": []string{}}, "a forward needs to: the recipients"},
 		// Fields the kind of message does not take are refused, naming them.
 		{"save_draft", map[string]any{"message_id": "th2", "text": "ok", "subject": "New", "bcc": []string{"a@example.com"}}, "a reply does not take bcc, subject: it answers the sender (reply_all: everyone) under the thread's subject; add people with cc, or send a new message without message_id"},

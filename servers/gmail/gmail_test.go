@@ -250,12 +250,12 @@ func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 		t.Errorf("1001 ids: %s", mcptest.Text(res))
 	}
 
-	lbl, _ := mcptest.CallFor[labelOutput](t, cs, "create_label", map[string]any{"name": "Projects/Apollo"})
-	ren, _ := mcptest.CallFor[labelOutput](t, cs, "rename_label", map[string]any{"label": "projects/apollo", "new_name": "Projects/Artemis"})
+	lbl, _ := mcptest.CallFor[labelOutput](t, cs, "edit_label", map[string]any{"action": "create", "label": "Projects/Apollo"})
+	ren, _ := mcptest.CallFor[labelOutput](t, cs, "edit_label", map[string]any{"action": "rename", "label": "projects/apollo", "new_name": "Projects/Artemis"})
 	if lbl.ID != f.Labels[3].Id || lbl.ID == "" || ren.Name != "Projects/Artemis" {
 		t.Errorf("labels %+v %+v", lbl, ren)
 	}
-	res = mcptest.Call(t, cs, "delete_label", map[string]any{"label": "INBOX"})
+	res = mcptest.Call(t, cs, "edit_label", map[string]any{"action": "delete", "label": "INBOX"})
 	if !res.IsError || !strings.Contains(mcptest.Text(res), "system label") {
 		t.Errorf("delete INBOX: %s", mcptest.Text(res))
 	}
@@ -285,7 +285,7 @@ func TestNoCredentials(t *testing.T) {
 	h := mcptest.Start(t, spec(), googletest.SignedOut(t)...)
 	cs := h.Connect(t, "")
 	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil || len(tools.Tools) != 21 {
+	if err != nil || len(tools.Tools) != 19 {
 		t.Fatalf("tools/list without credentials: %d tools, %v", len(tools.Tools), err)
 	}
 	googletest.CheckSignedOut(t, h, "gmail", map[string]map[string]any{"search_messages": {}, "get_gmail_profile": {}, "send_message": {"to": []string{"a@b.c"}, "text": "x"}})

@@ -33,7 +33,7 @@ func toolsets() []kit.Toolset {
 		{
 			Name:        "labels",
 			Description: "List, create, rename and delete labels",
-			Tools:       []string{"list_labels", "create_label", "rename_label", "delete_label"},
+			Tools:       []string{"list_labels", "edit_label"},
 		},
 		{
 			Name:        "filters",
