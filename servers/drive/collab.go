@@ -182,10 +182,8 @@ func addCollabTools(s *kit.Server, d *drv) {
 		Description: "A Drive file's link and who can open it."}, d.shareLink)
 	kit.AddTool(s, kit.Tool{Name: "list_comments", Title: "List comments", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "Comments on a Drive file (open ones by default), with quoted text and replies."}, d.listComments)
-	kit.AddTool(s, kit.Tool{Name: "reply_to_comment", Title: "Reply to a comment", OpenWorld: true,
-		Description: "Reply to a comment on a Drive file."}, d.replyToComment)
-	kit.AddTool(s, kit.Tool{Name: "resolve_comment", Title: "Resolve a comment", Idempotent: true, OpenWorld: true,
-		Description: "Resolve or reopen a comment on a Drive file, optionally with a reply."}, d.resolveComment)
+	kit.AddTool(s, kit.Tool{Name: "reply_to_comment", Title: "Reply to, resolve or reopen a comment", OpenWorld: true,
+		Description: "Reply to a comment on a Drive file, resolve it or reopen it."}, d.comment)
 }
 
 func (d *drv) listDrives(ctx context.Context, _ *mcp.CallToolRequest, in listDrivesInput) (*mcp.CallToolResult, drivesOutput, error) {

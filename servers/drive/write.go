@@ -79,10 +79,8 @@ func addWriteTools(s *kit.Server, d *drv) {
 		Description: "Rename a Drive file or folder."}, d.rename)
 	kit.AddTool(s, kit.Tool{Name: "copy_file", Title: "Copy a file", OpenWorld: true,
 		Description: "Copy a Drive file."}, d.copyFile)
-	kit.AddTool(s, kit.Tool{Name: "trash_file", Title: "Trash a file", Idempotent: true, OpenWorld: true,
-		Description: "Move a Drive file or folder to the trash (restore_file brings it back)."}, d.trash(true))
-	kit.AddTool(s, kit.Tool{Name: "restore_file", Title: "Restore a file", Idempotent: true, OpenWorld: true,
-		Description: "Take a Drive file or folder out of the trash."}, d.trash(false))
+	kit.AddTool(s, kit.Tool{Name: "trash_file", Title: "Trash or restore a file", Idempotent: true, OpenWorld: true,
+		Description: "Move a Drive file or folder to the trash, or with restore take it out."}, d.trashFile)
 }
 
 // conversions are the Google types Drive imports other types into.
