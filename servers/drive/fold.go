@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,4 +38,31 @@ func (d *drv) comment(ctx context.Context, req *mcp.CallToolRequest, in commentI
 		return nil, replyOutput{}, kit.Errorf(kit.CodeInvalidInput, "give content (the reply), resolve, or both")
 	}
 	return d.replyToComment(ctx, req, replyInput{FileID: in.FileID, CommentID: in.CommentID, Content: in.Content})
+}
+
+// moveRenameInput is move_file's input: a new folder, a new name, or both (one tool where
+// move_file and rename_file changed the same file's place and name).
+type moveRenameInput struct {
+	FileID   string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
+	FolderID string `json:"folder_id,omitempty" jsonschema:"destination folder or shared drive id; root for My Drive" schema:"minLength=1"`
+	NewName  string `json:"new_name,omitempty" jsonschema:"the new name, with its extension for stored files" schema:"minLength=1"`
+}
+
+// moveFile moves a file, renames it, or both (move, then rename).
+func (d *drv) moveFile(ctx context.Context, req *mcp.CallToolRequest, in moveRenameInput) (*mcp.CallToolResult, fileOutput, error) {
+	if in.FolderID == "" && in.NewName == "" {
+		return nil, fileOutput{}, kit.Errorf(kit.CodeInvalidInput, "give folder_id (where to move it), new_name, or both")
+	}
+	if in.FolderID == "" {
+		return d.rename(ctx, req, renameInput{FileID: in.FileID, NewName: in.NewName})
+	}
+	res, out, err := d.move(ctx, req, moveInput{FileID: in.FileID, FolderID: in.FolderID})
+	if err != nil || in.NewName == "" {
+		return res, out, err
+	}
+	res, out, err = d.rename(ctx, req, renameInput{FileID: in.FileID, NewName: in.NewName})
+	if err != nil {
+		return nil, fileOutput{}, fmt.Errorf("moved to %s, but not renamed: %w", in.FolderID, err)
+	}
+	return res, out, nil
 }

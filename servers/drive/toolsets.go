@@ -16,7 +16,7 @@ func toolsets() []kit.Toolset {
 		{
 			Name:        "write",
 			Description: "Create, upload, change, move, copy, trash and restore files",
-			Tools:       []string{"create_file", "create_folder", "upload_file", "update_file_content", "rename_file", "move_file", "copy_file", "trash_file"},
+			Tools:       []string{"create_file", "create_folder", "upload_file", "update_file_content", "move_file", "copy_file", "trash_file"},
 		},
 		{
 			Name:         "sharing",

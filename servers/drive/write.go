@@ -73,10 +73,8 @@ func addWriteTools(s *kit.Server, d *drv) {
 		Description: "Replace a Drive file's content (Drive keeps earlier revisions)."}, d.updateContent)
 	kit.AddTool(s, kit.Tool{Name: "create_folder", Title: "Create a folder", OpenWorld: true,
 		Description: "Create a Drive folder."}, d.createFolder)
-	kit.AddTool(s, kit.Tool{Name: "move_file", Title: "Move a file", Idempotent: true, OpenWorld: true,
-		Description: "Move a file or folder to another folder or shared drive."}, d.move)
-	kit.AddTool(s, kit.Tool{Name: "rename_file", Title: "Rename a file", Idempotent: true, OpenWorld: true,
-		Description: "Rename a Drive file or folder."}, d.rename)
+	kit.AddTool(s, kit.Tool{Name: "move_file", Title: "Move or rename a file", Idempotent: true, OpenWorld: true,
+		Description: "Move a Drive file or folder to another folder or shared drive, rename it, or both."}, d.moveFile)
 	kit.AddTool(s, kit.Tool{Name: "copy_file", Title: "Copy a file", OpenWorld: true,
 		Description: "Copy a Drive file."}, d.copyFile)
 	kit.AddTool(s, kit.Tool{Name: "trash_file", Title: "Trash or restore a file", Idempotent: true, OpenWorld: true,
