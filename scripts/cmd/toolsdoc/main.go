@@ -38,6 +38,11 @@ func run(root, out string, check bool) error {
 	if err != nil || !bytes.Equal(old, doc) {
 		return fmt.Errorf("%s is stale: run make docs and commit it", out)
 	}
+	// The budget of issue 25 is reported, not yet enforced: the fleet is still past it, and a
+	// failing docs-check would stop every other change. Make it an error once the fleet fits.
+	if err := CheckBudget(servers); err != nil {
+		fmt.Fprintln(os.Stderr, "toolsdoc: warning:", err)
+	}
 	n := 0
 	for _, s := range servers {
 		n += len(s.Tools)
