@@ -255,32 +255,44 @@ func (s *Server) Handler() (http.Handler, error) {
 		Logger:                     s.sdkLog,
 	})
 	var tokens *guard.Tokens
-	protect, metricsRoute := func(h http.Handler) http.Handler { return h }, s.localOnly(s.metrics.Handler())
+	metricsRoute := s.localOnly(s.metrics.Handler())
+	// protect puts the MCP endpoint at path (/mcp or a narrowed URL) behind the server's auth.
+	protect := func(_ string, h http.Handler) http.Handler { return h }
 	if s.cfg.AuthTokensFile != "" {
 		var err error
 		if tokens, err = guard.LoadTokens(s.cfg.AuthTokensFile); err != nil {
 			return nil, err
 		}
 		tokens.Refused = s.metrics.Refused
-		protect, metricsRoute = tokens.Middleware, tokens.Middleware(s.metrics.Handler())
+		protect, metricsRoute = func(_ string, h http.Handler) http.Handler { return tokens.Middleware(h) }, tokens.Middleware(s.metrics.Handler())
 	}
 	mux := http.NewServeMux()
 	if s.cfg.OAuthIssuer != "" {
-		// OAuth access tokens for this server, and the static tokens beside them.
+		// OAuth access tokens for this server, and the static tokens beside them. Each narrowed
+		// URL is a resource of its own (RFC 9728 path-derived metadata): a client that takes
+		// only that URL discovers metadata naming it, and a token for it works there and at the
+		// URLs that narrow it, never at a wider one; a token for /mcp works everywhere.
 		res := resource.New(resource.Options{Issuer: s.cfg.OAuthIssuer, PublicURL: s.cfg.PublicURL, Server: s.spec.Name})
 		var static resource.Static
 		if tokens != nil {
 			static = tokens
 		}
-		protect = func(h http.Handler) http.Handler { return res.Middleware(static, s.toolInfo, s.metrics.Refused, h) }
+		protect = func(path string, h http.Handler) http.Handler {
+			at := res
+			if path != "/mcp" {
+				at = res.At(path)
+				mux.Handle(at.MetadataPath(), at.MetadataHandler())
+			}
+			return at.Middleware(static, s.toolInfo, s.metrics.Refused, h)
+		}
 		mux.Handle(resource.MetadataPath, res.MetadataHandler())
 		mux.Handle(resource.MetadataPath+"/mcp", res.MetadataHandler())
 	}
-	mcpRoute := protect(s.narrowed("", false, mcpHandler))
+	mcpRoute := protect("/mcp", s.narrowed("", false, mcpHandler))
 	// The narrowed URLs for clients that take only a URL (/mcp/x/{toolset}[/readonly],
 	// /mcp/readonly): the same endpoint, behind the same guards, offering less.
 	for path, n := range s.pathRoutes() {
-		mux.Handle(path, protect(s.narrowed(n.set, n.readOnly, mcpHandler)))
+		mux.Handle(path, protect(path, s.narrowed(n.set, n.readOnly, mcpHandler)))
 	}
 	// A request may see /healthz's details when it surely comes from this machine (not through
 	// the tunnel, which connects from loopback too) or carries a valid token. A wrong token
