@@ -31,6 +31,7 @@ func spec() kit.Spec {
 		Instructions: "Spotify for the signed-in account.",
 		Toolsets:     toolsets(),
 		SharedArgs: []kit.SharedArg{
+			{Name: "limit", Meaning: "how many to return (search_music: per type)"},
 			{Name: "device", Meaning: "a device name or id from list_devices (default: the active device)"},
 			{Name: "offset", Meaning: "how many to skip, for the next page (next_offset of the last answer)"},
 			{Name: "playlist", Meaning: "a playlist URI, link or id"},
