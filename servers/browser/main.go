@@ -24,9 +24,12 @@ func specFor(ready func(*manager)) kit.Spec {
 		Name:         "browser",
 		Title:        "Browser",
 		Port:         9011,
-		Instructions: "Browse the web in a headless Chromium. Pass session to keep separate logins; tabs persist between calls.",
+		Instructions: "Browse the web in a headless Chromium; tabs persist between calls.",
 		Toolsets:     toolsets(),
-		Flags:        opts.register,
+		SharedArgs: []kit.SharedArg{
+			{Name: "session", Meaning: "a name for a separate browser with its own logins and tabs; omit for the default"},
+		},
+		Flags: opts.register,
 		Setup: func(s *kit.Server) error {
 			if err := opts.finish(s.Config().StateDir); err != nil {
 				return &kit.ConfigError{Err: err}

@@ -58,8 +58,8 @@ func TestArgumentsRefusedBeforeSpotify(t *testing.T) {
 		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": 2, "range_length": 0}, "range_length must be at least 1, not 0"},
 		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": -1, "insert_before": 2}, "range_start must be at least 0, not -1"},
 		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": -2}, "insert_before must be at least 0, not -2"},
-		{"save_to_library", map[string]any{"uris": forty1}, "uris must have at most 40 items, not 41"},
-		{"remove_from_library", map[string]any{"uris": []string{}}, "uris must have at least 1 item"},
+		{"edit_library", map[string]any{"action": "save", "uris": forty1}, "uris must have at most 40 items, not 41"},
+		{"edit_library", map[string]any{"action": "remove", "uris": []string{}}, "uris must have at least 1 item"},
 		{"list_saved", map[string]any{"limit": 100}, "limit must be at most 50, not 100"},
 		{"list_saved", map[string]any{"type": "artists"}, `type must be one of "tracks", "albums", "shows", not "artists"`},
 		{"update_playlist", map[string]any{"playlist": "pl1", "visibility": "hidden"}, `visibility must be one of "public", "private", "collaborative", not "hidden"`},
@@ -93,8 +93,8 @@ func TestNullListsRefused(t *testing.T) {
 		tool string
 		args map[string]any
 	}{
-		{"save_to_library", map[string]any{"uris": nil}},
-		{"remove_from_library", map[string]any{"uris": nil}},
+		{"edit_library", map[string]any{"action": "save", "uris": nil}},
+		{"edit_library", map[string]any{"action": "remove", "uris": nil}},
 		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": nil}},
 		{"remove_from_playlist", map[string]any{"playlist": "pl1", "uris": nil}},
 	} {

@@ -22,7 +22,7 @@ func toolsets() []kit.Toolset {
 		{
 			Name:        "library",
 			Description: "Saved items, recently played and top items",
-			Tools:       []string{"list_saved", "save_to_library", "remove_from_library", "get_recently_played", "get_top_items"},
+			Tools:       []string{"list_saved", "edit_library", "get_recently_played", "get_top_items"},
 		},
 		{
 			Name:        "playlists",
