@@ -51,13 +51,13 @@ func TestArgumentsRefusedBeforeSpotify(t *testing.T) {
 		{"get_playlist_items", map[string]any{"playlist": "pl1", "limit": 0}, "limit must be at least 1, not 0"},
 		{"get_playlist_items", map[string]any{"playlist": ""}, "playlist must not be empty"},
 		{"create_playlist", map[string]any{"name": ""}, "name must not be empty"},
-		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": []string{}}, "uris must have at least 1 item"},
-		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": hundred1}, "uris must have at most 100 items, not 101"},
-		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": []string{"t1"}, "position": -1}, "position must be at least 0, not -1"},
-		{"remove_from_playlist", map[string]any{"playlist": "pl1", "uris": hundred1}, "uris must have at most 100 items, not 101"},
-		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": 2, "range_length": 0}, "range_length must be at least 1, not 0"},
-		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": -1, "insert_before": 2}, "range_start must be at least 0, not -1"},
-		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": -2}, "insert_before must be at least 0, not -2"},
+		{"edit_playlist_items", map[string]any{"action": "add", "playlist": "pl1", "uris": []string{}}, "uris must have at least 1 item"},
+		{"edit_playlist_items", map[string]any{"action": "add", "playlist": "pl1", "uris": hundred1}, "uris must have at most 100 items, not 101"},
+		{"edit_playlist_items", map[string]any{"action": "add", "playlist": "pl1", "uris": []string{"t1"}, "position": -1}, "position must be at least 0, not -1"},
+		{"edit_playlist_items", map[string]any{"action": "remove", "playlist": "pl1", "uris": hundred1}, "uris must have at most 100 items, not 101"},
+		{"edit_playlist_items", map[string]any{"action": "move", "playlist": "pl1", "range_start": 0, "insert_before": 2, "range_length": 0}, "range_length must be at least 1, not 0"},
+		{"edit_playlist_items", map[string]any{"action": "move", "playlist": "pl1", "range_start": -1, "insert_before": 2}, "range_start must be at least 0, not -1"},
+		{"edit_playlist_items", map[string]any{"action": "move", "playlist": "pl1", "range_start": 0, "insert_before": -2}, "insert_before must be at least 0, not -2"},
 		{"edit_library", map[string]any{"action": "save", "uris": forty1}, "uris must have at most 40 items, not 41"},
 		{"edit_library", map[string]any{"action": "remove", "uris": []string{}}, "uris must have at least 1 item"},
 		{"list_saved", map[string]any{"limit": 100}, "limit must be at most 50, not 100"},
@@ -95,8 +95,6 @@ func TestNullListsRefused(t *testing.T) {
 	}{
 		{"edit_library", map[string]any{"action": "save", "uris": nil}},
 		{"edit_library", map[string]any{"action": "remove", "uris": nil}},
-		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": nil}},
-		{"remove_from_playlist", map[string]any{"playlist": "pl1", "uris": nil}},
 	} {
 		if msg := mcptest.CallError(t, e.cs, tc.tool, tc.args); msg != "invalid arguments: uris must be an array, not null" {
 			t.Errorf("%s: message = %q", tc.tool, msg)
@@ -104,6 +102,19 @@ func TestNullListsRefused(t *testing.T) {
 	}
 	if calls := e.fake.log(); len(calls) != 0 {
 		t.Errorf("Spotify was called for empty lists: %v", calls)
+	}
+	// In edit_playlist_items uris is needed only by add and remove: null is absent, and those
+	// actions say so.
+	for _, action := range []string{"add", "remove"} {
+		if msg := mcptest.CallError(t, e.cs, "edit_playlist_items", map[string]any{"action": action, "playlist": "pl1", "uris": nil}); msg != "action "+action+" needs uris" {
+			t.Errorf("%s with null uris: %q", action, msg)
+		}
+	}
+	if msg := mcptest.CallError(t, e.cs, "edit_playlist_items", map[string]any{"action": "move", "playlist": "pl1", "range_start": 0}); msg != "action move needs range_start and insert_before" {
+		t.Errorf("move without insert_before: %q", msg)
+	}
+	if calls := e.fake.log(); len(calls) != 0 {
+		t.Errorf("Spotify was called for missing arguments: %v", calls)
 	}
 	mcptest.Call(t, e.cs, "search_music", map[string]any{"query": "radiohead", "types": nil})
 	if e.fake.called("GET /v1/search?limit=10&offset=0&q=radiohead&type=track") == "" {
@@ -123,7 +134,7 @@ func TestDefaultsReachSpotify(t *testing.T) {
 		{"play", map[string]any{"query": "Radiohead"}, "GET /v1/search?limit=1&offset=0&q=Radiohead&type=track"},
 		{"list_playlists", map[string]any{}, "GET /v1/me/playlists?limit=20&offset=0"},
 		{"get_playlist_items", map[string]any{"playlist": "pl1"}, "GET /v1/playlists/pl1/items?additional_types=track%2Cepisode&limit=20&offset=0"},
-		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": 2}, `PUT /v1/playlists/pl1/items {"insert_before":2,"range_length":1,"range_start":0}`},
+		{"edit_playlist_items", map[string]any{"action": "move", "playlist": "pl1", "range_start": 0, "insert_before": 2}, `PUT /v1/playlists/pl1/items {"insert_before":2,"range_length":1,"range_start":0}`},
 		{"list_saved", map[string]any{}, "GET /v1/me/tracks?limit=20&offset=0"},
 		{"get_artist_albums", map[string]any{"artist": "rh", "limit": 5}, "GET /v1/artists/rh/albums?include_groups=album%2Csingle&limit=5&offset=0"},
 		{"get_album_tracks", map[string]any{"album": "al1"}, "GET /v1/albums/al1/tracks?limit=20&offset=0"},

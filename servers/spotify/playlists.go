@@ -71,9 +71,7 @@ func addPlaylistTools(s *kit.Server, c *client) {
 	kit.AddTool(s, ro("list_playlists", "List the user's Spotify playlists (owned and followed)."), c.listPlaylists)
 	kit.AddTool(s, ro("get_playlist_items", "List the tracks of a playlist the user owns or collaborates on, paged."), c.getPlaylistItems)
 	kit.AddTool(s, kit.Tool{Name: "create_playlist", Description: "Create a Spotify playlist for the user.", OpenWorld: true}, c.createPlaylist)
-	kit.AddTool(s, kit.Tool{Name: "add_to_playlist", Description: "Add tracks or episodes to a Spotify playlist, at the end or a position.", OpenWorld: true}, c.addToPlaylist)
-	kit.AddTool(s, kit.Tool{Name: "remove_from_playlist", Description: "Remove every occurrence of tracks or episodes from a Spotify playlist.", Destructive: true, Idempotent: true, OpenWorld: true}, c.removeFromPlaylist)
-	kit.AddTool(s, kit.Tool{Name: "reorder_playlist", Description: "Move a run of items within a Spotify playlist.", OpenWorld: true}, c.reorderPlaylist)
+	kit.AddTool(s, kit.Tool{Name: "edit_playlist_items", Description: "Add tracks or episodes to a Spotify playlist, remove them, or move a run of items.", Destructive: true, OpenWorld: true}, c.editPlaylistItems)
 	kit.AddTool(s, kit.Tool{Name: "update_playlist", Description: "Change a Spotify playlist's name, description or visibility.", Destructive: true, Idempotent: true, OpenWorld: true}, c.updatePlaylist)
 }
 

@@ -279,9 +279,9 @@ func TestPlaylistEditsUseItemsEndpoints(t *testing.T) {
 	if created.URI != "spotify:playlist:new1" || e.fake.called(`POST /v1/me/playlists {"name":"Running 2","public":false}`) == "" {
 		t.Errorf("create = %+v, calls %v", created, e.fake.log())
 	}
-	mcptest.Call(t, e.cs, "add_to_playlist", map[string]any{"playlist": "spotify:playlist:pl1", "uris": []string{"t4", "spotify:track:t5"}, "position": 1})
-	mcptest.Call(t, e.cs, "remove_from_playlist", map[string]any{"playlist": "https://open.spotify.com/playlist/pl1", "uris": []string{"spotify:track:t2"}})
-	mcptest.Call(t, e.cs, "reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": 4})
+	mcptest.Call(t, e.cs, "edit_playlist_items", map[string]any{"action": "add", "playlist": "spotify:playlist:pl1", "uris": []string{"t4", "spotify:track:t5"}, "position": 1})
+	mcptest.Call(t, e.cs, "edit_playlist_items", map[string]any{"action": "remove", "playlist": "https://open.spotify.com/playlist/pl1", "uris": []string{"spotify:track:t2"}})
+	mcptest.Call(t, e.cs, "edit_playlist_items", map[string]any{"action": "move", "playlist": "pl1", "range_start": 0, "insert_before": 4})
 	var items tracksOutput
 	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_playlist_items", map[string]any{"playlist": "pl1", "limit": 2}), &items)
 	// t1 t2 t3 → t1 t4 t5 t2 t3 → t1 t4 t5 t3 → t4 t5 t3 t1

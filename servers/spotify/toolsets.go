@@ -27,7 +27,7 @@ func toolsets() []kit.Toolset {
 		{
 			Name:        "playlists",
 			Description: "Read, create and change playlists",
-			Tools:       []string{"list_playlists", "get_playlist_items", "create_playlist", "update_playlist", "add_to_playlist", "remove_from_playlist", "reorder_playlist"},
+			Tools:       []string{"list_playlists", "get_playlist_items", "create_playlist", "update_playlist", "edit_playlist_items"},
 		},
 	}
 }
