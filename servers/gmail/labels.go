@@ -125,7 +125,7 @@ func (m *mailbox) labelIDs(ctx context.Context, names []string) ([]string, error
 			}
 		}
 		if found == "" {
-			return nil, kit.Errorf(kit.CodeNotFound, "label %q not found; create_label makes it, list_labels shows the others", n)
+			return nil, kit.Errorf(kit.CodeNotFound, "label %q not found; edit_label (action create) makes it, list_labels shows the others", n)
 		}
 		out = append(out, found)
 	}

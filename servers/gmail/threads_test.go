@@ -60,7 +60,7 @@ func TestModifyThreads(t *testing.T) {
 		{
 			name:    "unknown label name",
 			args:    map[string]any{"ids": []string{"t3"}, "add_labels": []string{"Holidays"}},
-			wantErr: `label "Holidays" not found; create_label makes it, list_labels shows the others`,
+			wantErr: `label "Holidays" not found; edit_label (action create) makes it, list_labels shows the others`,
 		},
 		{
 			name:    "nothing to do",
