@@ -20,10 +20,10 @@ type newEvent struct {
 	Location          string   `json:"location,omitempty" jsonschema:"address or room"`
 	Description       string   `json:"description,omitempty" jsonschema:"notes, plain text"`
 	Attendees         []string `json:"attendees,omitempty" jsonschema:"email addresses"`
-	OptionalAttendees []string `json:"optional_attendees,omitempty" jsonschema:"email addresses invited as optional"`
+	OptionalAttendees []string `json:"optional_attendees,omitempty" jsonschema:"optional attendees' emails"`
 	Recurrence        []string `json:"recurrence,omitempty" jsonschema:"RRULE lines"`
 	EventType         string   `json:"event_type,omitempty" jsonschema:"as in create_event" schema:"enum=default|outOfOffice|focusTime|workingLocation"`
-	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where; location is the label" schema:"enum=home|office|custom"`
+	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where (location is the label)" schema:"enum=home|office|custom"`
 	ShowAsFree        bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time"`
 }
 
@@ -32,7 +32,7 @@ type createEventsInput struct {
 	TimeZone        string     `json:"time_zone,omitempty" jsonschema:"IANA zone; default the calendar's own"`
 	SendUpdates     string     `json:"send_updates,omitempty" jsonschema:"who gets invitation emails" schema:"enum=all|external_only|none,default=all"`
 	RefuseConflicts bool       `json:"refuse_conflicts,omitempty" jsonschema:"skip events over busy time"`
-	Events          []newEvent `json:"events" jsonschema:"the events, created in this order" schema:"minItems=1,maxItems=25"`
+	Events          []newEvent `json:"events" jsonschema:"the events" schema:"minItems=1,maxItems=25"`
 }
 
 // bulkFailure is an event of create_events that was not created.

@@ -23,13 +23,13 @@ type createEventInput struct {
 	End             string   `json:"end,omitempty" jsonschema:"end; all-day: the last day, inclusive"`
 	TimeZone        string   `json:"time_zone,omitempty" jsonschema:"IANA zone; default the calendar's own"`
 	Location        string   `json:"location,omitempty" jsonschema:"address or room"`
-	Description     string   `json:"description,omitempty" jsonschema:"notes shown in the event, plain text"`
+	Description     string   `json:"description,omitempty" jsonschema:"notes, plain text"`
 	Attendees       []string `json:"attendees,omitempty" jsonschema:"email addresses"`
 	SendUpdates     string   `json:"send_updates,omitempty" jsonschema:"who gets invitation emails" schema:"enum=all|external_only|none,default=all"`
-	Recurrence      []string `json:"recurrence,omitempty" jsonschema:"RRULE lines, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10"`
+	Recurrence      []string `json:"recurrence,omitempty" jsonschema:"RRULE lines, e.g. FREQ=WEEKLY;BYDAY=MO"`
 	ReminderMinutes []int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before" schema:"maxItems=5,minimum=0,maximum=40320"`
 	Meet            bool     `json:"meet,omitempty" jsonschema:"add a Google Meet link"`
-	ColorID         string   `json:"color_id,omitempty" jsonschema:"event colour; default the calendar's" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
+	ColorID         string   `json:"color_id,omitempty" jsonschema:"event colour" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
 	Visibility      string   `json:"visibility,omitempty" jsonschema:"who sees the details" schema:"enum=default|public|private|confidential"`
 	createExtras
 }
@@ -37,14 +37,14 @@ type createEventInput struct {
 // createExtras are the arguments create_event shares with each item of create_events.
 type createExtras struct {
 	EventType         string   `json:"event_type,omitempty" jsonschema:"status events (primary calendar only)" schema:"enum=default|outOfOffice|focusTime|workingLocation,default=default"`
-	AutoDecline       string   `json:"auto_decline,omitempty" jsonschema:"outOfOffice, focusTime: decline conflicting invitations" schema:"enum=none|all|new"`
-	DeclineMessage    string   `json:"decline_message,omitempty" jsonschema:"outOfOffice, focusTime: note with the declines"`
-	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where; location is the label" schema:"enum=home|office|custom"`
-	OptionalAttendees []string `json:"optional_attendees,omitempty" jsonschema:"email addresses invited as optional"`
-	ShowAsFree        bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time (transparency)"`
+	AutoDecline       string   `json:"auto_decline,omitempty" jsonschema:"outOfOffice, focusTime: decline conflicts" schema:"enum=none|all|new"`
+	DeclineMessage    string   `json:"decline_message,omitempty" jsonschema:"note with the declines"`
+	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where (location is the label)" schema:"enum=home|office|custom"`
+	OptionalAttendees []string `json:"optional_attendees,omitempty" jsonschema:"optional attendees' emails"`
+	ShowAsFree        bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time"`
 	Attachments       []string `json:"attachments,omitempty" jsonschema:"Google Drive file links" schema:"maxItems=25"`
 	GuestsCanModify   *bool    `json:"guests_can_modify,omitempty" jsonschema:"guests may edit the event; default false"`
-	GuestsCanInvite   *bool    `json:"guests_can_invite_others,omitempty" jsonschema:"guests may invite others; default true"`
+	GuestsCanInvite   *bool    `json:"guests_can_invite_others,omitempty" jsonschema:"guests may invite others (default true)"`
 	GuestsCanSee      *bool    `json:"guests_can_see_other_guests,omitempty" jsonschema:"guests see the guest list; default true"`
 	RefuseConflicts   bool     `json:"refuse_conflicts,omitempty" jsonschema:"refuse busy time instead of listing the conflicts"`
 }
@@ -61,7 +61,7 @@ type updateEventInput struct {
 	Description     *string   `json:"description,omitempty" jsonschema:"new notes; empty clears them"`
 	Attendees       *[]string `json:"attendees,omitempty" jsonschema:"replaces the attendee list"`
 	SendUpdates     string    `json:"send_updates,omitempty" jsonschema:"who gets update emails" schema:"enum=all|external_only|none,default=all"`
-	Recurrence      *[]string `json:"recurrence,omitempty" jsonschema:"replaces the RRULE lines (scope all or following)"`
+	Recurrence      *[]string `json:"recurrence,omitempty" jsonschema:"replaces the RRULE lines"`
 	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; [] for defaults" schema:"maxItems=5,minimum=0,maximum=40320"`
 	ColorID         *string   `json:"color_id,omitempty" jsonschema:"new event colour" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
 	Visibility      *string   `json:"visibility,omitempty" jsonschema:"who sees the event's details" schema:"enum=default|public|private|confidential"`

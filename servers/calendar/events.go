@@ -145,7 +145,7 @@ func (e eventInfo) line() string {
 // listEventsInput caps max_results at 250 (Google allows 2500): a page is read by a model, each
 // event with up to maxDescription characters.
 type listEventsInput struct {
-	Calendars  []string `json:"calendars,omitempty" jsonschema:"calendar ids or names from list_calendars" schema:"default=[\"primary\"]"`
+	Calendars  []string `json:"calendars,omitempty" jsonschema:"calendar ids or names" schema:"default=[\"primary\"]"`
 	TimeMin    string   `json:"time_min,omitempty" jsonschema:"range start; default now"`
 	TimeMax    string   `json:"time_max,omitempty" jsonschema:"range end; default 7 days later"`
 	Query      string   `json:"query,omitempty" jsonschema:"free text to match"`

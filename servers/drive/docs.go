@@ -42,9 +42,9 @@ func (o replaceTextOutput) Text() string {
 
 type insertTextInput struct {
 	DocumentID string `json:"document_id" jsonschema:"the Google Doc's file id (search_files kind doc)" schema:"minLength=1"`
-	Text       string `json:"text" jsonschema:"plain text to insert as new paragraphs (one per line)" schema:"minLength=1"`
+	Text       string `json:"text" jsonschema:"text; each line a paragraph" schema:"minLength=1"`
 	Heading    string `json:"heading,omitempty" jsonschema:"insert under this heading (default: the end)"`
-	At         string `json:"at,omitempty" jsonschema:"with heading: end of its section or right below it" schema:"enum=section_end|below_heading,default=section_end"`
+	At         string `json:"at,omitempty" jsonschema:"with heading: end of its section or right below" schema:"enum=section_end|below_heading,default=section_end"`
 }
 
 type insertTextOutput struct {

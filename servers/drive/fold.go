@@ -45,7 +45,7 @@ func (d *drv) comment(ctx context.Context, req *mcp.CallToolRequest, in commentI
 type moveRenameInput struct {
 	FileID   string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	FolderID string `json:"folder_id,omitempty" jsonschema:"destination folder or shared drive id; root for My Drive" schema:"minLength=1"`
-	NewName  string `json:"new_name,omitempty" jsonschema:"the new name, with its extension for stored files" schema:"minLength=1"`
+	NewName  string `json:"new_name,omitempty" jsonschema:"the new name, with extension for stored files" schema:"minLength=1"`
 }
 
 // moveFile moves a file, renames it, or both (move, then rename).

@@ -31,8 +31,8 @@ type createInput struct {
 	Name     string `json:"name" jsonschema:"file name, e.g. notes.md" schema:"minLength=1"`
 	Content  string `json:"content" jsonschema:"the text"`
 	FolderID string `json:"folder_id,omitempty" jsonschema:"parent folder; default My Drive root"`
-	MimeType string `json:"mime_type,omitempty" jsonschema:"default from the extension, else text/plain"`
-	Convert  bool   `json:"convert,omitempty" jsonschema:"make it a Google Doc (from Markdown) or Sheet (CSV)"`
+	MimeType string `json:"mime_type,omitempty" jsonschema:"default from the extension"`
+	Convert  bool   `json:"convert,omitempty" jsonschema:"make it a Google Doc (Markdown) or Sheet (CSV)"`
 }
 
 type updateContentInput struct {
@@ -55,7 +55,7 @@ type moveInput struct {
 
 type renameInput struct {
 	FileID  string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
-	NewName string `json:"new_name" jsonschema:"the new name, with its extension for stored files" schema:"minLength=1"`
+	NewName string `json:"new_name" jsonschema:"the new name, with extension for stored files" schema:"minLength=1"`
 }
 
 type copyInput struct {

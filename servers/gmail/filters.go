@@ -67,8 +67,8 @@ type createFilterInput struct {
 	Subject       string   `json:"subject,omitempty" jsonschema:"words in the subject"`
 	Query         string   `json:"query,omitempty" jsonschema:"Gmail search query to match"`
 	HasAttachment bool     `json:"has_attachment,omitempty" jsonschema:"match only mail with attachments"`
-	AddLabels     []string `json:"add_labels,omitempty" jsonschema:"labels to add (names or ids); TRASH deletes, STARRED stars"`
-	RemoveLabels  []string `json:"remove_labels,omitempty" jsonschema:"labels to remove: INBOX skips the inbox, UNREAD marks read"`
+	AddLabels     []string `json:"add_labels,omitempty" jsonschema:"labels to add; TRASH deletes, STARRED stars"`
+	RemoveLabels  []string `json:"remove_labels,omitempty" jsonschema:"labels to remove: INBOX skips the inbox"`
 	Forward       string   `json:"forward,omitempty" jsonschema:"verified forwarding address"`
 }
 

@@ -32,7 +32,7 @@ func (o listLabelsOutput) Text() string {
 type noInput struct{}
 
 type createLabelInput struct {
-	Name string `json:"name" jsonschema:"label name; use / for nesting, e.g. Projects/Apollo" schema:"minLength=1"`
+	Name string `json:"name" jsonschema:"label name; / nests" schema:"minLength=1"`
 }
 
 type renameLabelInput struct {

@@ -87,9 +87,9 @@ func (o searchOutput) Text() string {
 
 type getMessageInput struct {
 	ID       string `json:"id" jsonschema:"a message id from search_messages" schema:"minLength=1"`
-	Format   string `json:"format,omitempty" jsonschema:"text converts HTML-only mail; raw is the RFC 822 source" schema:"enum=text|html|raw,default=text"`
+	Format   string `json:"format,omitempty" jsonschema:"raw is the RFC 822 source" schema:"enum=text|html|raw,default=text"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"character offset into the body, to page" schema:"minimum=0"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"body characters to return (default: the server's limit)" schema:"minimum=1"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"body characters to return" schema:"minimum=1"`
 }
 
 // messageOutput is one message read in full.

@@ -161,10 +161,10 @@ func headingList(body string) string {
 type listNotesInput struct {
 	Folder  string `json:"folder,omitempty" jsonschema:"only notes in this folder and below"`
 	Tag     string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
-	Sort    string `json:"sort,omitempty" jsonschema:"order: updated and created are newest first" schema:"enum=updated|created|path,default=updated"`
-	Trashed bool   `json:"trashed,omitempty" jsonschema:"list the trash instead (restore with restore_note)"`
+	Sort    string `json:"sort,omitempty" jsonschema:"updated and created: newest first" schema:"enum=updated|created|path,default=updated"`
+	Trashed bool   `json:"trashed,omitempty" jsonschema:"list the trash instead"`
 	dateFilters
-	ChangedSince string `json:"changed_since,omitempty" jsonschema:"what was created, updated or deleted since this date or time"`
+	ChangedSince string `json:"changed_since,omitempty" jsonschema:"list what changed since this date or time"`
 	Limit        int    `json:"limit,omitempty" jsonschema:"at most this many" schema:"minimum=1,maximum=200,default=50"`
 	Offset       int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
 }
@@ -172,7 +172,7 @@ type listNotesInput struct {
 // dateFilters narrow searches and listings by date: YYYY-MM-DD (the day's start in the server's
 // time zone) or an RFC 3339 time.
 type dateFilters struct {
-	CreatedAfter  string `json:"created_after,omitempty" jsonschema:"only notes created at or after, YYYY-MM-DD or RFC 3339"`
+	CreatedAfter  string `json:"created_after,omitempty" jsonschema:"created at or after (YYYY-MM-DD or RFC 3339)"`
 	CreatedBefore string `json:"created_before,omitempty" jsonschema:"only notes created before"`
 	UpdatedAfter  string `json:"updated_after,omitempty" jsonschema:"only notes updated at or after"`
 	UpdatedBefore string `json:"updated_before,omitempty" jsonschema:"only notes updated before"`

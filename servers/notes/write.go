@@ -78,12 +78,12 @@ func (n *store) createNote(ctx context.Context, _ *mcp.CallToolRequest, in creat
 type updateInput struct {
 	Path         string `json:"path" jsonschema:"the note to change"`
 	Mode         string `json:"mode" jsonschema:"find_replace needs find; replace_section needs heading" schema:"enum=replace|append|prepend|find_replace|replace_section"`
-	Content      string `json:"content" jsonschema:"the new text (for find_replace: the replacement)"`
+	Content      string `json:"content" jsonschema:"the new text (find_replace: the replacement)"`
 	Find         string `json:"find,omitempty" jsonschema:"find_replace: the exact text to replace"`
 	ReplaceAll   bool   `json:"replace_all,omitempty" jsonschema:"find_replace: every occurrence"`
 	Heading      string `json:"heading,omitempty" jsonschema:"replace_section: the heading whose section is replaced"`
 	Title        string `json:"title,omitempty" jsonschema:"also set the title"`
-	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"the hash from get_note; refused if the note changed since"`
+	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"hash from get_note; refused if the note changed"`
 }
 
 func (n *store) updateNote(ctx context.Context, _ *mcp.CallToolRequest, in updateInput) (*mcp.CallToolResult, writeOutput, error) {
@@ -166,7 +166,7 @@ func applyEdit(body string, in updateInput) (string, string, error) {
 type tagInput struct {
 	Path   string   `json:"path" jsonschema:"the note to tag"`
 	Add    []string `json:"add,omitempty" jsonschema:"tags to add"`
-	Remove []string `json:"remove,omitempty" jsonschema:"tags to remove, from the front matter and as inline #tags"`
+	Remove []string `json:"remove,omitempty" jsonschema:"tags to remove"`
 }
 
 func (n *store) tagNote(ctx context.Context, _ *mcp.CallToolRequest, in tagInput) (*mcp.CallToolResult, writeOutput, error) {
@@ -209,7 +209,7 @@ type setFieldInput struct {
 	Field        string `json:"field" jsonschema:"front matter key, e.g. 'status', 'due', 'aliases'" schema:"minLength=1,maxLength=100"`
 	Value        any    `json:"value,omitempty" jsonschema:"string, number, boolean or list; null removes the field"`
 	Type         string `json:"type,omitempty" jsonschema:"how to write value; auto follows its JSON type" schema:"enum=auto|string|number|date|bool|list,default=auto"`
-	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"the hash from get_note; refused if the note changed since"`
+	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"hash from get_note; refused if the note changed"`
 }
 
 func (n *store) setNoteField(ctx context.Context, _ *mcp.CallToolRequest, in setFieldInput) (*mcp.CallToolResult, writeOutput, error) {
