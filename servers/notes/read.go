@@ -22,10 +22,8 @@ const maxContent = 100_000 // bytes of a note get_note returns at once
 func addReadTools(s *kit.Server, n *store) {
 	kit.AddTool(s, kit.Tool{Name: "get_note", Title: "Get note", ReadOnly: true, Idempotent: true,
 		Description: "Read a note: all of it, the section under one heading, or its outline."}, n.getNote)
-	kit.AddTool(s, kit.Tool{Name: "list_notes", Title: "List notes", ReadOnly: true, Idempotent: true,
-		Description: "List notes by folder, tag or date, newest first; changed_since lists what changed since; trashed lists the trash."}, n.listNotes)
-	kit.AddTool(s, kit.Tool{Name: "search_notes", Title: "Search notes", ReadOnly: true, Idempotent: true,
-		Description: "Full-text search of the notes, ranked, with snippets, also word forms and near spellings; filter by tag, folder, dates."}, n.searchNotes)
+	kit.AddTool(s, kit.Tool{Name: "list_notes", Title: "Find notes", ReadOnly: true, Idempotent: true,
+		Description: "Find notes: with query a ranked full-text search (also word forms and near spellings), else a listing newest first; filter by folder, tag, dates; changed_since, trashed."}, n.findNotes)
 	kit.AddTool(s, kit.Tool{Name: "list_note_tags", Title: "List note tags", ReadOnly: true, Idempotent: true,
 		Description: "List the tags used in the notes with how many notes carry each."}, n.listTags)
 	kit.AddTool(s, kit.Tool{Name: "get_note_links", Title: "Get note links", ReadOnly: true, Idempotent: true,
@@ -364,7 +362,7 @@ func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in sear
 	hits, more, err := n.ix.Search(sctx, in.Query, f, limit, offset)
 	switch {
 	case errors.Is(err, index.ErrEmptyQuery):
-		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "query %q has no words to search for; to browse, use list_notes", in.Query)
+		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "query %q has no words to search for; to browse, leave out query", in.Query)
 	case errors.Is(err, index.ErrBusy):
 		return nil, listOutput{}, kit.Errorf(kit.CodeUnavailable, "busy: %w; try again in a moment", err)
 	case err != nil && ctx.Err() != nil:

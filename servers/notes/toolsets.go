@@ -10,8 +10,8 @@ func toolsets() []kit.Toolset {
 		{
 			Name:         "read",
 			Description:  "Search, list and read notes, their links and tags",
-			Instructions: "Find notes with search_notes (full text, also word forms and typos) or list_notes (changed_since: what changed), read them with get_note; get_note_links hops gives a note's context.",
-			Tools:        []string{"search_notes", "list_notes", "get_note", "get_note_links", "list_note_tags"},
+			Instructions: "Find notes with list_notes (query: full text, also word forms and typos; changed_since: what changed), read them with get_note; get_note_links hops gives a note's context.",
+			Tools:        []string{"list_notes", "get_note", "get_note_links", "list_note_tags"},
 		},
 		{
 			Name:         "write",
