@@ -285,7 +285,7 @@ func TestNoCredentials(t *testing.T) {
 	h := mcptest.Start(t, spec(), googletest.SignedOut(t)...)
 	cs := h.Connect(t, "")
 	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil || len(tools.Tools) != 19 {
+	if err != nil || len(tools.Tools) != 18 {
 		t.Fatalf("tools/list without credentials: %d tools, %v", len(tools.Tools), err)
 	}
 	googletest.CheckSignedOut(t, h, "gmail", map[string]map[string]any{"search_messages": {}, "get_gmail_profile": {}, "send_message": {"to": []string{"a@b.c"}, "text": "x"}})

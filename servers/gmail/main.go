@@ -52,7 +52,6 @@ func spec() kit.Spec {
 				return &kit.ConfigError{Err: err}
 			}
 			addMessageTools(s, m)
-			addThreadTools(s, m)
 			addAttachmentTools(s, m)
 			addComposeTools(s, m)
 			addDraftTools(s, m)

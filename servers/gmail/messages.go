@@ -212,7 +212,7 @@ func addMessageTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "get_thread", Title: "Read a thread", ReadOnly: true, OpenWorld: true,
 		Description: "Read a whole Gmail conversation, oldest first."}, m.getThread)
 	kit.AddTool(s, kit.Tool{Name: "modify_messages", Title: "Change labels", Idempotent: true, OpenWorld: true,
-		Description: "Add or remove labels on messages: archive, mark read or unread, star, trash, untrash."}, m.modify)
+		Description: "Add or remove labels on messages, or with threads on whole conversations: archive, mark read or unread, star, trash, untrash."}, m.modifyLabels)
 }
 
 func (m *mailbox) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {

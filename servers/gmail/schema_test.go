@@ -69,8 +69,7 @@ func TestSchemaRefusesBeforeGmail(t *testing.T) {
 		{Tool: "edit_label", Args: map[string]any{"action": "rename", "label": "Receipts", "new_name": ""}, Want: "new_name must not be empty"},
 		{Tool: "edit_label", Args: map[string]any{"action": "archive", "label": "Receipts"}, Want: `action must be one of "create", "rename", "delete", not "archive"`},
 		{Tool: "delete_filter", Args: map[string]any{"id": ""}, Want: "id must not be empty"},
-		{Tool: "modify_threads", Args: map[string]any{"ids": make([]string, 101), "add_labels": []string{"STARRED"}}, Want: "ids must have at most 100 items, not 101"},
-		{Tool: "modify_threads", Args: map[string]any{"ids": []string{""}, "add_labels": []string{"STARRED"}}, Want: "ids[0] must not be empty"},
+		{Tool: "modify_messages", Args: map[string]any{"threads": true, "ids": []string{""}, "add_labels": []string{"STARRED"}}, Want: "ids[0] must not be empty"},
 		{Tool: "save_draft", Args: map[string]any{"draft_id": "", "text": "ok"}, Want: "draft_id must not be empty"},
 	})
 }

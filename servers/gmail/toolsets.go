@@ -16,8 +16,8 @@ func toolsets() []kit.Toolset {
 		{
 			Name:         "organize",
 			Description:  "Archive, mark read, star or trash messages and conversations",
-			Instructions: "Act with modify_messages or, on whole conversations, modify_threads (archive = remove INBOX, read = remove UNREAD, star = add STARRED, trash = add TRASH).",
-			Tools:        []string{"modify_messages", "modify_threads"},
+			Instructions: "Act with modify_messages, with threads: true on whole conversations (archive = remove INBOX, read = remove UNREAD, star = add STARRED, trash = add TRASH).",
+			Tools:        []string{"modify_messages"},
 		},
 		{
 			Name:         "send",

@@ -40,8 +40,8 @@ func TestListToolsets(t *testing.T) {
 	if want := []string{"read", "organize", "send", "drafts", "labels", "filters"}; !slices.Equal(names, want) {
 		t.Errorf("toolsets %v, want %v", names, want)
 	}
-	if len(tools) != 19 {
-		t.Errorf("%d tools in the toolsets, want the 19 gmail has", len(tools))
+	if len(tools) != 18 {
+		t.Errorf("%d tools in the toolsets, want the 18 gmail has", len(tools))
 	}
 }
 
