@@ -37,6 +37,11 @@ func spec() kit.Spec {
 		Port:         9005,
 		Instructions: "Gmail for the signed-in Google account.",
 		Toolsets:     toolsets(),
+		SharedArgs: []kit.SharedArg{
+			{Name: "no_signature", Meaning: "leave out the Gmail signature, which is otherwise added as Gmail does"},
+			{Name: "quote", Meaning: "quote the original below the reply"},
+			{Name: "reply_all", Meaning: "reply to the original To and Cc too"},
+		},
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
 			fs.StringVar(&st.downloadsDir, "downloads-dir", "", "where get_attachment saves attachments too large to return inline (default: STATE-DIR/downloads)")

@@ -38,6 +38,7 @@ func spec() kit.Spec {
 		Instructions: "The user's notes: Markdown files with front matter in folders. Link notes with [[wikilinks]] or typed relations ('- works_at [[Acme]]') and tag them with #tags.",
 		Toolsets:     toolsets(),
 		SharedArgs: []kit.SharedArg{
+			{Name: "expected_hash", Meaning: "the hash from get_note; the change is refused if the note changed since"},
 			{Name: "folder", Meaning: "only notes in this folder and below"},
 			{Name: "path", Meaning: "a note's path in the notes folder, e.g. 'projects/garden' ('.md' optional)"},
 		},

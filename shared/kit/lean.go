@@ -32,6 +32,7 @@ func trim(s *jsonschema.Schema) {
 			t = s.Types[1]
 		}
 		s.Type, s.Types = t, nil
+		s.Enum = slices.DeleteFunc(slices.Clone(s.Enum), func(v any) bool { return v == nil })
 	}
 	if s.MinLength != nil && *s.MinLength == 1 {
 		s.MinLength = nil
