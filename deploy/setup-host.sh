@@ -304,7 +304,7 @@ for s in "${servers[@]}"; do
 		fi
 		printf '#MCP_ALLOWED_ORIGINS=\n'
 		printf '#MCP_READ_ONLY=true\n'
-		printf '#MCP_DISABLE_TOOLS=\n'
+		printf '#MCP_TOOLSETS=\n'
 	} >"$tmp"
 	chmod 0640 "$tmp"
 	mv "$tmp" "$f"

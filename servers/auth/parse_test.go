@@ -89,6 +89,13 @@ func TestResolve(t *testing.T) {
 		{"a resource drops other servers' scopes", []string{"https://drive.example.com/mcp"}, []string{"gmail:write", "drive:read"}, "https://drive.example.com/mcp", []string{"drive:read"}, ""},
 		{"an unknown resource", []string{"https://x.example.com/mcp"}, nil, "", nil, "not one of"},
 		{"two resources", []string{"https://gmail.example.com/mcp", "https://drive.example.com/mcp"}, nil, "", nil, "one resource"},
+		// The narrowed URLs a URL-only client connects to (/mcp/x/{toolset}, …/readonly) are the
+		// server's too, and stay the token's audience.
+		{"a narrowed URL", []string{"https://gmail.example.com/mcp/x/read"}, nil, "https://gmail.example.com/mcp/x/read", []string{"gmail:read", "gmail:write"}, ""},
+		{"a narrowed read-only URL", []string{"https://gmail.example.com/mcp/x/drafts/readonly"}, []string{"gmail:read"}, "https://gmail.example.com/mcp/x/drafts/readonly", []string{"gmail:read"}, ""},
+		{"the read-only URL", []string{"https://gmail.example.com/mcp/readonly"}, nil, "https://gmail.example.com/mcp/readonly", []string{"gmail:read", "gmail:write"}, ""},
+		{"another path under the server", []string{"https://gmail.example.com/mcp/admin"}, nil, "", nil, "not one of"},
+		{"a bad toolset name", []string{"https://gmail.example.com/mcp/x/Read"}, nil, "", nil, "not one of"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

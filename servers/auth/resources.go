@@ -50,11 +50,16 @@ func parseResources(s string) (*fleet, error) {
 	return f, nil
 }
 
-// server returns the name of the server whose resource URL is res (a trailing slash tolerated).
+// narrowed matches what follows a server's URL in one of its narrowed URLs (RFC 9728 path-derived
+// resources a URL-only client may name): /readonly, /x/{toolset} and /x/{toolset}/readonly.
+var narrowed = regexp.MustCompile(`^/(readonly|x/[a-z][a-z0-9_]{0,31}(/readonly)?)$`)
+
+// server returns the name of the server whose resource URL is res, or one of its narrowed URLs
+// (a trailing slash tolerated).
 func (f *fleet) server(res string) (string, bool) {
 	res = strings.TrimSuffix(res, "/")
 	for name, u := range f.byName {
-		if u == res {
+		if u == res || (strings.HasPrefix(res, u) && narrowed.MatchString(res[len(u):])) {
 			return name, true
 		}
 	}
@@ -123,5 +128,10 @@ func (f *fleet) resolve(resources []string, scopes []string) (resource string, g
 		granted = []string{name + ":read", name + ":write"}
 	}
 	slices.Sort(granted)
+	if explicit {
+		// A narrowed URL stays the token's audience: the token works there and at the URLs that
+		// narrow it further, never at the server's whole endpoint.
+		return strings.TrimSuffix(resources[0], "/"), granted, nil
+	}
 	return f.byName[name], granted, nil
 }

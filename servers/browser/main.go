@@ -24,8 +24,12 @@ func specFor(ready func(*manager)) kit.Spec {
 		Name:         "browser",
 		Title:        "Browser",
 		Port:         9011,
-		Instructions: "Browse the web in a headless Chromium. browser_navigate returns a compact snapshot whose [eN] refs name elements; act on refs (browser_click, browser_type, browser_fill_form …), which report what changed. Use browser_get_text for an article's text. Pass session to keep separate logins; tabs persist between calls.",
-		Flags:        opts.register,
+		Instructions: "Browse the web in a headless Chromium; tabs persist between calls.",
+		Toolsets:     toolsets(),
+		SharedArgs: []kit.SharedArg{
+			{Name: "session", Meaning: "a name for a separate browser with its own logins and tabs; omit for the default"},
+		},
+		Flags: opts.register,
 		Setup: func(s *kit.Server) error {
 			if opts.oldAllowHosts != "" {
 				s.Logger().Warn("--allow-hosts (MCP_ALLOW_HOSTS) is deprecated: use --allow-private-hosts (MCP_ALLOW_PRIVATE_HOSTS); --allowed-hosts is another flag, the Host headers the server accepts")

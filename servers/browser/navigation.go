@@ -28,7 +28,7 @@ type navigateInput struct {
 func addNavigate(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_navigate",
-		Description: "Open a URL (or back, forward, reload); returns status, title, snapshot with [eN] refs.",
+		Description: "Open a URL (or back, forward, reload); returns status, title and a snapshot with [eN] refs.",
 		Timeout:     navTimeout,
 	}, func(ctx context.Context, c *call, in navigateInput) (string, error) {
 		loaded := ""

@@ -44,7 +44,7 @@ func addConvertUnits(s *kit.Server) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "convert_units",
 		Title:       "Convert units",
-		Description: "Convert a value between units of length, mass, volume, area, temperature, time, speed, data (SI and IEC), energy, power or pressure, exactly where possible.",
+		Description: "Convert a value between units (length, mass, volume, area, temperature, time, speed, data, energy, power, pressure), exactly where possible.",
 		ReadOnly:    true,
 		Idempotent:  true,
 		Timeout:     5 * time.Second,

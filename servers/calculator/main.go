@@ -17,6 +17,7 @@ func spec() kit.Spec {
 		Title:        "Calculator",
 		Port:         9003,
 		Instructions: "Use these tools for any arithmetic instead of computing in your head: evaluate is exact for decimals and big integers, convert_units converts between units, statistics summarizes a list of numbers.",
+		Toolsets:     toolsets(),
 		Setup: func(s *kit.Server) error {
 			addEvaluate(s)
 			addConvertUnits(s)

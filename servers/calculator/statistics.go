@@ -75,7 +75,7 @@ func addStatistics(s *kit.Server) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "statistics",
 		Title:       "Describe numbers",
-		Description: "Summarize a list of numbers: count, sum, mean, median, mode, min, max, range, population and sample variance and standard deviation, quartiles, IQR and any percentiles.",
+		Description: "Summarize numbers: count, sum, mean, median, mode, min, max, range, variance, standard deviation, quartiles, percentiles.",
 		ReadOnly:    true,
 		Idempotent:  true,
 		Timeout:     10 * time.Second,

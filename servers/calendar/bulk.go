@@ -15,15 +15,15 @@ const maxBulkEvents = 25
 // newEvent is one event of create_events: create_event's common fields.
 type newEvent struct {
 	Summary           string   `json:"summary" jsonschema:"title" schema:"minLength=1"`
-	Start             string   `json:"start" jsonschema:"as in create_event: a local time, RFC 3339 or a date" schema:"minLength=1"`
+	Start             string   `json:"start" jsonschema:"local time, RFC 3339 or a date" schema:"minLength=1"`
 	End               string   `json:"end,omitempty" jsonschema:"as in create_event"`
 	Location          string   `json:"location,omitempty" jsonschema:"address or room"`
 	Description       string   `json:"description,omitempty" jsonschema:"notes, plain text"`
 	Attendees         []string `json:"attendees,omitempty" jsonschema:"email addresses"`
-	OptionalAttendees []string `json:"optional_attendees,omitempty" jsonschema:"email addresses invited as optional"`
+	OptionalAttendees []string `json:"optional_attendees,omitempty" jsonschema:"optional attendees' emails"`
 	Recurrence        []string `json:"recurrence,omitempty" jsonschema:"RRULE lines"`
 	EventType         string   `json:"event_type,omitempty" jsonschema:"as in create_event" schema:"enum=default|outOfOffice|focusTime|workingLocation"`
-	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where; location is the label" schema:"enum=home|office|custom"`
+	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where (location is the label)" schema:"enum=home|office|custom"`
 	ShowAsFree        bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time"`
 }
 
@@ -31,8 +31,8 @@ type createEventsInput struct {
 	Calendar        string     `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	TimeZone        string     `json:"time_zone,omitempty" jsonschema:"IANA zone; default the calendar's own"`
 	SendUpdates     string     `json:"send_updates,omitempty" jsonschema:"who gets invitation emails" schema:"enum=all|external_only|none,default=all"`
-	RefuseConflicts bool       `json:"refuse_conflicts,omitempty" jsonschema:"skip events that overlap busy time (the others are created)"`
-	Events          []newEvent `json:"events" jsonschema:"the events, created in this order" schema:"minItems=1,maxItems=25"`
+	RefuseConflicts bool       `json:"refuse_conflicts,omitempty" jsonschema:"skip events over busy time"`
+	Events          []newEvent `json:"events" jsonschema:"the events" schema:"minItems=1,maxItems=25"`
 }
 
 // bulkFailure is an event of create_events that was not created.
@@ -64,7 +64,7 @@ func (o createEventsOutput) Text() string {
 
 func addBulkTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "create_events", Title: "Create several events", OpenWorld: true,
-		Description: "Create up to 25 events on one calendar in one call; each is checked for conflicts like create_event."}, c.createEvents)
+		Description: "Create several events (up to 25) on one calendar in one call."}, c.createEvents)
 }
 
 // createEvents checks every event before writing any: one that Google would refuse stops the

@@ -40,7 +40,7 @@ func (o listCalendarsOutput) Text() string {
 type noInput struct{}
 
 type currentTimeInput struct {
-	TimeZone string `json:"time_zone,omitempty" jsonschema:"IANA zone; default: the primary calendar's zone, or the server's when Google cannot be asked"`
+	TimeZone string `json:"time_zone,omitempty" jsonschema:"IANA zone; default the primary calendar's"`
 }
 
 // Where get_current_time's zone came from.
@@ -72,7 +72,7 @@ func addCalendarTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "list_calendars", Title: "List calendars", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "List the user's calendars: id, name, access role, time zone."}, c.listCalendars)
 	kit.AddTool(s, kit.Tool{Name: "get_current_time", Title: "Current time", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "The current date and time in the user's calendar time zone (the server's zone when not signed in to Google); call before relative dates like 'tomorrow'."}, c.currentTime)
+		Description: "The current date, time and time zone; call before resolving relative dates like 'tomorrow'."}, c.currentTime)
 }
 
 // calendars lists the calendar list, all pages.

@@ -19,40 +19,40 @@ import (
 type createEventInput struct {
 	Calendar        string   `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	Summary         string   `json:"summary" jsonschema:"title" schema:"minLength=1"`
-	Start           string   `json:"start" jsonschema:"2026-03-05T09:00 (read in time_zone) or RFC 3339; a date 2026-03-05 makes an all-day event" schema:"minLength=1"`
-	End             string   `json:"end,omitempty" jsonschema:"end time; for all-day events the last day, inclusive (default the start day)"`
+	Start           string   `json:"start" jsonschema:"2026-03-05T09:00, RFC 3339, or a date for all day" schema:"minLength=1"`
+	End             string   `json:"end,omitempty" jsonschema:"end; all-day: the last day, inclusive"`
 	TimeZone        string   `json:"time_zone,omitempty" jsonschema:"IANA zone; default the calendar's own"`
-	Location        string   `json:"location,omitempty" jsonschema:"where it takes place: an address or a room"`
-	Description     string   `json:"description,omitempty" jsonschema:"notes shown in the event, plain text"`
+	Location        string   `json:"location,omitempty" jsonschema:"address or room"`
+	Description     string   `json:"description,omitempty" jsonschema:"notes, plain text"`
 	Attendees       []string `json:"attendees,omitempty" jsonschema:"email addresses"`
 	SendUpdates     string   `json:"send_updates,omitempty" jsonschema:"who gets invitation emails" schema:"enum=all|external_only|none,default=all"`
-	Recurrence      []string `json:"recurrence,omitempty" jsonschema:"RRULE lines, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10"`
-	ReminderMinutes []int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; default the calendar's defaults" schema:"maxItems=5,minimum=0,maximum=40320"`
+	Recurrence      []string `json:"recurrence,omitempty" jsonschema:"RRULE lines, e.g. FREQ=WEEKLY;BYDAY=MO"`
+	ReminderMinutes []int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before" schema:"maxItems=5,minimum=0,maximum=40320"`
 	Meet            bool     `json:"meet,omitempty" jsonschema:"add a Google Meet link"`
-	ColorID         string   `json:"color_id,omitempty" jsonschema:"event colour; default the calendar's" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
-	Visibility      string   `json:"visibility,omitempty" jsonschema:"who sees the event's details; default the calendar's setting" schema:"enum=default|public|private|confidential"`
+	ColorID         string   `json:"color_id,omitempty" jsonschema:"event colour" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
+	Visibility      string   `json:"visibility,omitempty" jsonschema:"who sees the details" schema:"enum=default|public|private|confidential"`
 	createExtras
 }
 
 // createExtras are the arguments create_event shares with each item of create_events.
 type createExtras struct {
-	EventType         string   `json:"event_type,omitempty" jsonschema:"status events live on the primary calendar; outOfOffice and focusTime need times, not dates" schema:"enum=default|outOfOffice|focusTime|workingLocation,default=default"`
-	AutoDecline       string   `json:"auto_decline,omitempty" jsonschema:"outOfOffice, focusTime: decline conflicting invitations: all, only new ones, or none" schema:"enum=none|all|new"`
-	DeclineMessage    string   `json:"decline_message,omitempty" jsonschema:"outOfOffice, focusTime: note sent with the declines"`
-	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where; location is the label" schema:"enum=home|office|custom"`
-	OptionalAttendees []string `json:"optional_attendees,omitempty" jsonschema:"email addresses invited as optional"`
-	ShowAsFree        bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time (transparency)"`
+	EventType         string   `json:"event_type,omitempty" jsonschema:"status events (primary calendar only)" schema:"enum=default|outOfOffice|focusTime|workingLocation,default=default"`
+	AutoDecline       string   `json:"auto_decline,omitempty" jsonschema:"outOfOffice, focusTime: decline conflicts" schema:"enum=none|all|new"`
+	DeclineMessage    string   `json:"decline_message,omitempty" jsonschema:"note with the declines"`
+	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where (location is the label)" schema:"enum=home|office|custom"`
+	OptionalAttendees []string `json:"optional_attendees,omitempty" jsonschema:"optional attendees' emails"`
+	ShowAsFree        bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time"`
 	Attachments       []string `json:"attachments,omitempty" jsonschema:"Google Drive file links" schema:"maxItems=25"`
 	GuestsCanModify   *bool    `json:"guests_can_modify,omitempty" jsonschema:"guests may edit the event; default false"`
-	GuestsCanInvite   *bool    `json:"guests_can_invite_others,omitempty" jsonschema:"guests may invite others; default true"`
+	GuestsCanInvite   *bool    `json:"guests_can_invite_others,omitempty" jsonschema:"guests may invite others (default true)"`
 	GuestsCanSee      *bool    `json:"guests_can_see_other_guests,omitempty" jsonschema:"guests see the guest list; default true"`
-	RefuseConflicts   bool     `json:"refuse_conflicts,omitempty" jsonschema:"do not create it over busy time; default: create it and list the conflicts"`
+	RefuseConflicts   bool     `json:"refuse_conflicts,omitempty" jsonschema:"refuse busy time instead of listing the conflicts"`
 }
 
 type updateEventInput struct {
 	Calendar        string    `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	EventID         string    `json:"event_id" jsonschema:"an event id, or an occurrence id from list_events" schema:"minLength=1"`
-	Scope           string    `json:"scope,omitempty" jsonschema:"recurring events: this occurrence, it and the following ones, or all; default this for an occurrence id, all for a series" schema:"enum=this|following|all"`
+	Scope           string    `json:"scope,omitempty" jsonschema:"recurring: this occurrence, it and the following, or all" schema:"enum=this|following|all"`
 	Summary         *string   `json:"summary,omitempty" jsonschema:"new title"`
 	Start           string    `json:"start,omitempty" jsonschema:"new start, as in create_event"`
 	End             string    `json:"end,omitempty" jsonschema:"new end; required with start"`
@@ -61,23 +61,23 @@ type updateEventInput struct {
 	Description     *string   `json:"description,omitempty" jsonschema:"new notes; empty clears them"`
 	Attendees       *[]string `json:"attendees,omitempty" jsonschema:"replaces the attendee list"`
 	SendUpdates     string    `json:"send_updates,omitempty" jsonschema:"who gets update emails" schema:"enum=all|external_only|none,default=all"`
-	Recurrence      *[]string `json:"recurrence,omitempty" jsonschema:"replaces the RRULE lines (scope all or following)"`
-	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; [] means the calendar's defaults" schema:"maxItems=5,minimum=0,maximum=40320"`
+	Recurrence      *[]string `json:"recurrence,omitempty" jsonschema:"replaces the RRULE lines"`
+	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; [] for defaults" schema:"maxItems=5,minimum=0,maximum=40320"`
 	ColorID         *string   `json:"color_id,omitempty" jsonschema:"new event colour" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
 	Visibility      *string   `json:"visibility,omitempty" jsonschema:"who sees the event's details" schema:"enum=default|public|private|confidential"`
 	Optional        *[]string `json:"optional_attendees,omitempty" jsonschema:"replaces the optional attendees"`
-	ShowAsFree      *bool     `json:"show_as_free,omitempty" jsonschema:"true: do not block the time; false: block it"`
-	Attachments     *[]string `json:"attachments,omitempty" jsonschema:"replaces the Drive file links; [] removes them" schema:"maxItems=25"`
+	ShowAsFree      *bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time"`
+	Attachments     *[]string `json:"attachments,omitempty" jsonschema:"replaces the Drive file links" schema:"maxItems=25"`
 	GuestsCanModify *bool     `json:"guests_can_modify,omitempty" jsonschema:"guests may edit the event"`
 	GuestsCanInvite *bool     `json:"guests_can_invite_others,omitempty" jsonschema:"guests may invite others"`
 	GuestsCanSee    *bool     `json:"guests_can_see_other_guests,omitempty" jsonschema:"guests see the guest list"`
-	RefuseConflicts bool      `json:"refuse_conflicts,omitempty" jsonschema:"do not move it over busy time; default: move it and list the conflicts"`
+	RefuseConflicts bool      `json:"refuse_conflicts,omitempty" jsonschema:"refuse busy time instead of listing the conflicts"`
 }
 
 type deleteEventInput struct {
 	Calendar    string `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	EventID     string `json:"event_id" jsonschema:"an event id, or an occurrence id from list_events" schema:"minLength=1"`
-	Scope       string `json:"scope,omitempty" jsonschema:"recurring events: this occurrence, it and the following ones, or all; default this for an occurrence id, all for a series" schema:"enum=this|following|all"`
+	Scope       string `json:"scope,omitempty" jsonschema:"recurring: this occurrence, it and the following, or all" schema:"enum=this|following|all"`
 	SendUpdates string `json:"send_updates,omitempty" jsonschema:"who gets cancellation emails" schema:"enum=all|external_only|none,default=all"`
 }
 
@@ -104,15 +104,15 @@ func (o deleteOutput) Text() string { return o.Detail }
 
 func addChangeTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "create_event", Title: "Create an event", OpenWorld: true,
-		Description: "Create an event: timed, all-day or recurring, with guests, Meet, attachments, or a status (out of office, focus time, working location); reports conflicts."}, c.createEvent)
+		Description: "Create one event: timed, all-day or recurring, with guests, Meet, attachments, or a status (out of office, focus time, working location)."}, c.createEvent)
 	kit.AddTool(s, kit.Tool{Name: "update_event", Title: "Update an event", OpenWorld: true,
-		Description: "Change only the given fields of an event, one occurrence, or a recurring series."}, c.updateEvent)
+		Description: "Change the given fields of an event, one occurrence, or a recurring series."}, c.updateEvent)
 	kit.AddTool(s, kit.Tool{Name: "delete_event", Title: "Delete an event", Destructive: true, OpenWorld: true,
 		Description: "Delete an event, one occurrence, or a recurring series or its rest."}, c.deleteEvent)
 	kit.AddTool(s, kit.Tool{Name: "respond_to_event", Title: "Respond to an invitation", Idempotent: true, OpenWorld: true,
 		Description: "Accept, decline or tentatively accept an invitation, with an optional note."}, c.respond)
 	kit.AddTool(s, kit.Tool{Name: "quick_add", Title: "Quick add", OpenWorld: true,
-		Description: "Create an event from a sentence using Google Calendar's natural-language parser."}, c.quickAdd)
+		Description: "Create an event from a sentence with Google Calendar's natural-language parser."}, c.quickAdd)
 }
 
 // sendUpdates is Google's spelling of a send_updates value.

@@ -145,11 +145,11 @@ func (e eventInfo) line() string {
 // listEventsInput caps max_results at 250 (Google allows 2500): a page is read by a model, each
 // event with up to maxDescription characters.
 type listEventsInput struct {
-	Calendars  []string `json:"calendars,omitempty" jsonschema:"calendar ids or names from list_calendars" schema:"default=[\"primary\"]"`
-	TimeMin    string   `json:"time_min,omitempty" jsonschema:"range start: RFC 3339, local time or date; default now"`
-	TimeMax    string   `json:"time_max,omitempty" jsonschema:"range end (exclusive); default 7 days after time_min"`
-	Query      string   `json:"query,omitempty" jsonschema:"free text matched against title, description, location, attendees"`
-	TimeZone   string   `json:"time_zone,omitempty" jsonschema:"IANA zone for input and output times; default each calendar's own"`
+	Calendars  []string `json:"calendars,omitempty" jsonschema:"calendar ids or names" schema:"default=[\"primary\"]"`
+	TimeMin    string   `json:"time_min,omitempty" jsonschema:"range start; default now"`
+	TimeMax    string   `json:"time_max,omitempty" jsonschema:"range end; default 7 days later"`
+	Query      string   `json:"query,omitempty" jsonschema:"free text to match"`
+	TimeZone   string   `json:"time_zone,omitempty" jsonschema:"IANA zone for times; default each calendar's own"`
 	MaxResults int      `json:"max_results,omitempty" jsonschema:"events per calendar per page" schema:"minimum=1,maximum=250,default=50"`
 	PageToken  string   `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
 	EventTypes []string `json:"event_types,omitempty" jsonschema:"only these types; default all" schema:"enum=default|outOfOffice|focusTime|workingLocation"`
@@ -221,7 +221,7 @@ func (o eventOutput) Text() string {
 
 func addEventTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "list_events", Title: "List events", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "List events (recurring ones expanded) in a time range across one or more calendars, optionally matching text."}, c.listEvents)
+		Description: "List events (recurring ones expanded) in a time range on one or more calendars, optionally matching text."}, c.listEvents)
 	kit.AddTool(s, kit.Tool{Name: "get_event", Title: "Get an event", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "One event with attendees, description, recurrence and Meet link."}, c.getEvent)
 }

@@ -17,9 +17,9 @@ import (
 const maxFreeBusyRange = 92 * 24 * time.Hour
 
 type freeBusyInput struct {
-	Calendars []string `json:"calendars,omitempty" jsonschema:"calendar ids, names or people's email addresses" schema:"default=[\"primary\"]"`
+	Calendars []string `json:"calendars,omitempty" jsonschema:"calendar ids, names or emails" schema:"default=[\"primary\"]"`
 	TimeMin   string   `json:"time_min,omitempty" jsonschema:"range start; default now"`
-	TimeMax   string   `json:"time_max,omitempty" jsonschema:"range end, at most 3 months after the start; default 7 days"`
+	TimeMax   string   `json:"time_max,omitempty" jsonschema:"end; default 7 days, at most 3 months"`
 	TimeZone  string   `json:"time_zone,omitempty" jsonschema:"IANA zone; default the first calendar's own"`
 }
 
@@ -60,16 +60,16 @@ func (o freeBusyOutput) Text() string {
 }
 
 type freeSlotsInput struct {
-	Calendars       []string `json:"calendars,omitempty" jsonschema:"calendars whose busy times count: ids, names or email addresses" schema:"default=[\"primary\"]"`
+	Calendars       []string `json:"calendars,omitempty" jsonschema:"calendar ids, names or emails" schema:"default=[\"primary\"]"`
 	DurationMinutes int      `json:"duration_minutes" jsonschema:"length of the meeting in minutes" schema:"minimum=5,maximum=1440"`
 	TimeMin         string   `json:"time_min,omitempty" jsonschema:"search start; default now"`
-	TimeMax         string   `json:"time_max,omitempty" jsonschema:"search end; default 7 days, at most 3 months"`
+	TimeMax         string   `json:"time_max,omitempty" jsonschema:"end; default 7 days, at most 3 months"`
 	WorkStart       string   `json:"working_hours_start,omitempty" jsonschema:"start of the working day, HH:MM" schema:"default=09:00"`
 	WorkEnd         string   `json:"working_hours_end,omitempty" jsonschema:"end of the working day, HH:MM" schema:"default=17:00"`
 	IncludeWeekends bool     `json:"include_weekends,omitempty" jsonschema:"also search Saturdays and Sundays"`
 	TimeZone        string   `json:"time_zone,omitempty" jsonschema:"IANA zone of the working hours; default the first calendar's own"`
 	MaxSlots        int      `json:"max_slots,omitempty" jsonschema:"how many free windows to return" schema:"minimum=1,maximum=50,default=10"`
-	WorkingLocation string   `json:"working_location,omitempty" jsonschema:"only when your working location events say you work there" schema:"enum=home|office|custom"`
+	WorkingLocation string   `json:"working_location,omitempty" jsonschema:"only where your working location events say" schema:"enum=home|office|custom"`
 }
 
 type freeSlotsOutput struct {

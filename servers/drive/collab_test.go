@@ -87,13 +87,13 @@ func TestComments(t *testing.T) {
 		mcptest.Text(res) != "Replied to comment c1 on doc1: Yes, March 2" {
 		t.Errorf("reply %+v %q; comment %+v", rep, mcptest.Text(res), c1)
 	}
-	if res, _ := mcptest.CallFor[replyOutput](t, cs, "resolve_comment", map[string]any{"file_id": "doc1", "comment_id": "c1"}); res.Action != "Resolved" {
+	if res, _ := mcptest.CallFor[replyOutput](t, cs, "reply_to_comment", map[string]any{"file_id": "doc1", "comment_id": "c1", "resolve": "resolve"}); res.Action != "Resolved" {
 		t.Errorf("resolve %+v", res)
 	}
 	if c1, _ = f.Comment("doc1", "c1"); !c1.Resolved || c1.Replies[len(c1.Replies)-1].Action != "resolve" {
 		t.Errorf("after resolve %+v", c1)
 	}
-	mcptest.CallFor[replyOutput](t, cs, "resolve_comment", map[string]any{"file_id": "doc1", "comment_id": "c1", "reopen": true, "content": "Not yet"})
+	mcptest.CallFor[replyOutput](t, cs, "reply_to_comment", map[string]any{"file_id": "doc1", "comment_id": "c1", "resolve": "reopen", "content": "Not yet"})
 	if c1, _ = f.Comment("doc1", "c1"); c1.Resolved {
 		t.Errorf("after reopen %+v", c1)
 	}
@@ -109,7 +109,8 @@ func TestComments(t *testing.T) {
 	}{
 		{"reply_to_comment", map[string]any{"file_id": "doc1", "comment_id": "c9", "content": "hi"}, "comment c9 on file doc1 not found"},
 		{"reply_to_comment", map[string]any{"file_id": "doc1", "comment_id": "c1", "content": ""}, "content"},
-		{"resolve_comment", map[string]any{"file_id": "doc1", "comment_id": "c3"}, "comment c3 on file doc1 not found"},
+		{"reply_to_comment", map[string]any{"file_id": "doc1", "comment_id": "c3", "resolve": "resolve"}, "comment c3 on file doc1 not found"},
+		{"reply_to_comment", map[string]any{"file_id": "doc1", "comment_id": "c1", "resolve": "close"}, `resolve must be one of "resolve", "reopen", not "close"`},
 		{"list_comments", map[string]any{"file_id": "nope"}, "file nope not found"},
 	} {
 		if msg := mcptest.CallError(t, cs, tt.tool, tt.args); !strings.Contains(msg, tt.want) {

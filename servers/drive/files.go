@@ -92,7 +92,7 @@ func (f fileInfo) line() string {
 }
 
 type searchInput struct {
-	Query          string `json:"query,omitempty" jsonschema:"plain words (full-text search) or Drive query syntax, e.g. name contains 'budget' and modifiedTime > '2026-01-01'"`
+	Query          string `json:"query,omitempty" jsonschema:"words, or Drive query syntax, e.g. name contains 'budget'"`
 	Kind           string `json:"kind,omitempty" jsonschema:"only files of this kind" schema:"enum=folder|doc|sheet|slides|pdf"`
 	IncludeTrashed bool   `json:"include_trashed,omitempty" jsonschema:"also find files in the trash"`
 	PageSize       int    `json:"page_size,omitempty" jsonschema:"files per page" schema:"minimum=1,maximum=1000,default=25"`
@@ -148,7 +148,7 @@ func (o fileOutput) Text() string {
 
 func addFindTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "search_files", Title: "Search Drive", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "Search Drive files, shared drives included: plain words search full text, Drive query syntax is passed through."}, d.search)
+		Description: "Search Drive files, shared drives included, by words or Drive query syntax."}, d.search)
 	kit.AddTool(s, kit.Tool{Name: "list_folder", Title: "List a folder", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "List a Drive folder's contents, folders first."}, d.listFolder)
 	kit.AddTool(s, kit.Tool{Name: "get_file_info", Title: "File info", ReadOnly: true, Idempotent: true, OpenWorld: true,

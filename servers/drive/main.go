@@ -36,7 +36,16 @@ func spec() kit.Spec {
 		Name:         "drive",
 		Title:        "Google Drive",
 		Port:         9006,
-		Instructions: "Google Drive (My Drive and shared drives) for the signed-in account. Find files with search_files (plain words search full text; Drive query syntax such as \"name contains 'plan' and mimeType = 'application/vnd.google-apps.folder'\" is passed through), read them with read_file (Docs as Markdown, Sheets as CSV per sheet, Slides and PDFs as text). Sharing with anyone outside the named people is irreversible exposure: confirm with the user first.",
+		Instructions: "Google Drive (My Drive and shared drives) for the signed-in account.",
+		Toolsets:     toolsets(),
+		SharedArgs: []kit.SharedArg{
+			{Name: "folder_id", Meaning: "a folder or shared drive id (root: My Drive): where a file goes, or the folder to list"},
+			{Name: "page_size", Meaning: "how many to return per page"},
+			{Name: "document_id", Meaning: "a Google Doc's file id (search_files kind doc)"},
+			{Name: "file_id", Meaning: "a Drive file or folder id from search_files or list_folder"},
+			{Name: "spreadsheet_id", Meaning: "a Google Sheet's file id (search_files kind sheet)"},
+			{Name: "page_token", Meaning: "next_page_token of the previous call"},
+		},
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
 			fs.StringVar(&st.sheetsEndpoint, "sheets-endpoint", sheetsProduct.Endpoint, "base URL of the Google Sheets API")

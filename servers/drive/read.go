@@ -22,7 +22,7 @@ type readInput struct {
 	FileID   string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	Sheet    string `json:"sheet,omitempty" jsonschema:"spreadsheets: the sheet name; default the first"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to continue from" schema:"minimum=0"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return; default and cap --max-read-chars" schema:"minimum=1"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return" schema:"minimum=1"`
 }
 
 type readOutput struct {
@@ -75,7 +75,7 @@ func quoteAll(ss []string) []string {
 
 type downloadInput struct {
 	FileID string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
-	Format string `json:"format,omitempty" jsonschema:"Google Docs, Sheets and Slides only: the export format; default pdf, for sheets xlsx" schema:"enum=pdf|docx|xlsx|pptx|csv|md|txt|odt|ods|html|png|svg"`
+	Format string `json:"format,omitempty" jsonschema:"export format of a Google file" schema:"enum=pdf|docx|xlsx|pptx|csv|md|txt|odt|ods|html|png|svg"`
 }
 
 type downloadOutput struct {
@@ -91,9 +91,9 @@ func (o downloadOutput) Text() string {
 
 func addReadTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "read_file", Title: "Read a file", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 60 * time.Second,
-		Description: "Read a Drive file as text without changing anything: Docs as Markdown, Sheets as CSV per sheet, Slides and text files as text; paged. PDFs and Word files: extract_file_text."}, d.read)
+		Description: "Read a Drive file as text: Docs as Markdown, Sheets as CSV, Slides and text files as text; paged."}, d.read)
 	kit.AddTool(s, kit.Tool{Name: "download_file", Title: "Download a file", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
-		Description: "Save a Drive file to the downloads folder (Google files exported, e.g. as pdf or docx); returns the path."}, d.download)
+		Description: "Save a Drive file to the downloads folder (Google files exported, e.g. as pdf or docx)."}, d.download)
 }
 
 // fetch reads a response body up to the byte cap.

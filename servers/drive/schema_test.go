@@ -25,7 +25,7 @@ func TestSchemaRefusesBeforeDrive(t *testing.T) {
 		{Tool: "create_file", Args: map[string]any{"name": "", "content": "x"}, Want: "name must not be empty"},
 		{Tool: "create_folder", Args: map[string]any{"name": ""}, Want: "name must not be empty"},
 		{Tool: "move_file", Args: map[string]any{"file_id": "doc1", "folder_id": ""}, Want: "folder_id must not be empty"},
-		{Tool: "rename_file", Args: map[string]any{"file_id": "doc1", "new_name": ""}, Want: "new_name must not be empty"},
+		{Tool: "move_file", Args: map[string]any{"file_id": "doc1", "new_name": ""}, Want: "new_name must not be empty"},
 	})
 }
 

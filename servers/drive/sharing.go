@@ -16,10 +16,10 @@ const permFields = "id,type,role,emailAddress,domain,displayName,deleted,permiss
 
 type shareInput struct {
 	FileID  string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
-	Type    string `json:"type" jsonschema:"who gets access; anyone (public) is refused unless the server allows it" schema:"enum=user|group|domain|anyone"`
+	Type    string `json:"type" jsonschema:"who gets access" schema:"enum=user|group|domain|anyone"`
 	Email   string `json:"email,omitempty" jsonschema:"for user and group"`
 	Domain  string `json:"domain,omitempty" jsonschema:"for domain, e.g. example.com"`
-	Role    string `json:"role" jsonschema:"fileOrganizer and organizer only in shared drives; ownership moves in the Drive web interface only" schema:"enum=reader|commenter|writer|fileOrganizer|organizer"`
+	Role    string `json:"role" jsonschema:"fileOrganizer and organizer: shared drives only" schema:"enum=reader|commenter|writer|fileOrganizer|organizer"`
 	Notify  bool   `json:"notify,omitempty" jsonschema:"email the person (user and group)" schema:"default=true"`
 	Message string `json:"message,omitempty" jsonschema:"text for the notification email"`
 }
@@ -83,7 +83,7 @@ func (o listPermissionsOutput) Text() string {
 type removePermissionInput struct {
 	FileID       string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	PermissionID string `json:"permission_id,omitempty" jsonschema:"from list_permissions"`
-	Email        string `json:"email,omitempty" jsonschema:"instead of permission_id: the person's or group's address"`
+	Email        string `json:"email,omitempty" jsonschema:"instead of permission_id: the address"`
 }
 
 func addShareTools(s *kit.Server, d *drv) {

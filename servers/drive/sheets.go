@@ -27,8 +27,8 @@ const maxRangeCells = 10000
 
 type readRangeInput struct {
 	SpreadsheetID string `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
-	Range         string `json:"range" jsonschema:"A1 notation: Sheet1!A1:D20, 'Q2 Plan'!A:C, or a sheet name for all of it" schema:"minLength=1"`
-	Render        string `json:"render,omitempty" jsonschema:"formatted as shown in Sheets; values typed (numbers, booleans); formulas as entered" schema:"enum=formatted|values|formulas,default=formatted"`
+	Range         string `json:"range" jsonschema:"A1 range, e.g. Sheet1!A1:D20, or a sheet name" schema:"minLength=1"`
+	Render        string `json:"render,omitempty" jsonschema:"as shown, typed values, or formulas" schema:"enum=formatted|values|formulas,default=formatted"`
 }
 
 type rangeOutput struct {
@@ -69,16 +69,16 @@ func cellText(v any) string {
 
 type writeRangeInput struct {
 	SpreadsheetID string  `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
-	Range         string  `json:"range" jsonschema:"A1 notation: the top-left cell (Sheet1!B2) or the whole area (Sheet1!B2:D4)" schema:"minLength=1"`
-	Values        [][]any `json:"values" jsonschema:"rows of cells: strings, numbers, booleans; null leaves a cell, an empty string clears it" schema:"minItems=1"`
-	Raw           bool    `json:"raw,omitempty" jsonschema:"store strings as text; by default they are parsed as if typed (numbers, dates, =formulas)"`
+	Range         string  `json:"range" jsonschema:"A1 top-left cell (Sheet1!B2) or area (Sheet1!B2:D4)" schema:"minLength=1"`
+	Values        [][]any `json:"values" jsonschema:"rows of cells; null leaves a cell, \"\" clears it" schema:"minItems=1"`
+	Raw           bool    `json:"raw,omitempty" jsonschema:"store strings as text, not parsed as if typed"`
 }
 
 type appendInput struct {
 	SpreadsheetID string  `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
-	Range         string  `json:"range" jsonschema:"the table to append to: a sheet name or its columns, e.g. Sheet1!A:D" schema:"minLength=1"`
-	Values        [][]any `json:"values" jsonschema:"rows to add: strings, numbers, booleans" schema:"minItems=1"`
-	Raw           bool    `json:"raw,omitempty" jsonschema:"store strings as text; by default they are parsed as if typed (numbers, dates, =formulas)"`
+	Range         string  `json:"range" jsonschema:"a sheet name or columns, e.g. Sheet1!A:D" schema:"minLength=1"`
+	Values        [][]any `json:"values" jsonschema:"rows to add" schema:"minItems=1"`
+	Raw           bool    `json:"raw,omitempty" jsonschema:"store strings as text, not parsed as if typed"`
 }
 
 type updateOutput struct {
@@ -100,7 +100,7 @@ func (o updateOutput) Text() string {
 
 type createSheetInput struct {
 	Title    string   `json:"title" jsonschema:"the spreadsheet's name" schema:"minLength=1"`
-	Sheets   []string `json:"sheets,omitempty" jsonschema:"sheet names; default one sheet, Sheet1"`
+	Sheets   []string `json:"sheets,omitempty" jsonschema:"sheet names (default Sheet1)"`
 	FolderID string   `json:"folder_id,omitempty" jsonschema:"folder to put it in; default My Drive root"`
 }
 

@@ -24,15 +24,15 @@ type uploadInput struct {
 	Name          string `json:"name,omitempty" jsonschema:"name in Drive; default the file's name"`
 	FolderID      string `json:"folder_id,omitempty" jsonschema:"parent folder; default My Drive root"`
 	MimeType      string `json:"mime_type,omitempty" jsonschema:"default from the name's extension"`
-	Convert       bool   `json:"convert,omitempty" jsonschema:"convert to a Google Doc, Sheet or Slides (Markdown, text, HTML, Word, CSV, Excel, PowerPoint)"`
+	Convert       bool   `json:"convert,omitempty" jsonschema:"convert to a Google Doc, Sheet or Slides"`
 }
 
 type createInput struct {
 	Name     string `json:"name" jsonschema:"file name, e.g. notes.md" schema:"minLength=1"`
 	Content  string `json:"content" jsonschema:"the text"`
 	FolderID string `json:"folder_id,omitempty" jsonschema:"parent folder; default My Drive root"`
-	MimeType string `json:"mime_type,omitempty" jsonschema:"default from the extension, else text/plain"`
-	Convert  bool   `json:"convert,omitempty" jsonschema:"make it a Google Doc (Markdown is rendered) or Sheet (CSV)"`
+	MimeType string `json:"mime_type,omitempty" jsonschema:"default from the extension"`
+	Convert  bool   `json:"convert,omitempty" jsonschema:"make it a Google Doc (Markdown) or Sheet (CSV)"`
 }
 
 type updateContentInput struct {
@@ -40,7 +40,7 @@ type updateContentInput struct {
 	Content       string `json:"content,omitempty" jsonschema:"new text"`
 	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"new bytes, base64"`
 	Path          string `json:"path,omitempty" jsonschema:"local file inside the uploads folder"`
-	MimeType      string `json:"mime_type,omitempty" jsonschema:"type of the new content; for a Google Doc, text/markdown or text/html replaces its text"`
+	MimeType      string `json:"mime_type,omitempty" jsonschema:"content type; for a Google Doc text/markdown or text/html"`
 }
 
 type createFolderInput struct {
@@ -55,7 +55,7 @@ type moveInput struct {
 
 type renameInput struct {
 	FileID  string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
-	NewName string `json:"new_name" jsonschema:"the new name, with its extension for stored files" schema:"minLength=1"`
+	NewName string `json:"new_name" jsonschema:"the new name, with extension for stored files" schema:"minLength=1"`
 }
 
 type copyInput struct {
@@ -66,23 +66,19 @@ type copyInput struct {
 
 func addWriteTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "upload_file", Title: "Upload a file", OpenWorld: true, Timeout: 80 * time.Second,
-		Description: "Upload a local file (from the uploads folder) or base64 bytes to Drive, optionally converted to a Google file."}, d.upload)
+		Description: "Upload a file from the uploads folder, or base64 bytes, to Drive, optionally as a Google file."}, d.upload)
 	kit.AddTool(s, kit.Tool{Name: "create_file", Title: "Create a file", OpenWorld: true,
 		Description: "Create a Drive file from text; Markdown can become a Google Doc."}, d.create)
 	kit.AddTool(s, kit.Tool{Name: "update_file_content", Title: "Replace file content", Destructive: true, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
 		Description: "Replace a Drive file's content (Drive keeps earlier revisions)."}, d.updateContent)
 	kit.AddTool(s, kit.Tool{Name: "create_folder", Title: "Create a folder", OpenWorld: true,
 		Description: "Create a Drive folder."}, d.createFolder)
-	kit.AddTool(s, kit.Tool{Name: "move_file", Title: "Move a file", Idempotent: true, OpenWorld: true,
-		Description: "Move a file or folder to another folder or shared drive."}, d.move)
-	kit.AddTool(s, kit.Tool{Name: "rename_file", Title: "Rename a file", Idempotent: true, OpenWorld: true,
-		Description: "Rename a Drive file or folder."}, d.rename)
+	kit.AddTool(s, kit.Tool{Name: "move_file", Title: "Move or rename a file", Idempotent: true, OpenWorld: true,
+		Description: "Move a Drive file or folder to another folder or shared drive, rename it, or both."}, d.moveFile)
 	kit.AddTool(s, kit.Tool{Name: "copy_file", Title: "Copy a file", OpenWorld: true,
 		Description: "Copy a Drive file."}, d.copyFile)
-	kit.AddTool(s, kit.Tool{Name: "trash_file", Title: "Trash a file", Idempotent: true, OpenWorld: true,
-		Description: "Move a Drive file or folder to the trash (restore_file brings it back)."}, d.trash(true))
-	kit.AddTool(s, kit.Tool{Name: "restore_file", Title: "Restore a file", Idempotent: true, OpenWorld: true,
-		Description: "Take a Drive file or folder out of the trash."}, d.trash(false))
+	kit.AddTool(s, kit.Tool{Name: "trash_file", Title: "Trash or restore a file", Idempotent: true, OpenWorld: true,
+		Description: "Move a Drive file or folder to the trash, or with restore take it out."}, d.trashFile)
 }
 
 // conversions are the Google types Drive imports other types into.

@@ -25,9 +25,13 @@ func TestAccountArgument(t *testing.T) {
 	cs := h.Connect(t, "")
 
 	for _, tl := range mcptest.Tools(t, cs) {
-		if !strings.Contains(string(mustJSON(t, tl.InputSchema)), `"account":{"description":"Google account label`) {
+		if !strings.Contains(string(mustJSON(t, tl.InputSchema)), `"account":{"type":"string"}`) {
 			t.Errorf("%s lacks the account argument: %s", tl.Name, mustJSON(t, tl.InputSchema))
 		}
+	}
+	// The argument is explained once, in the instructions, not in every tool.
+	if got := cs.InitializeResult().Instructions; !strings.Contains(got, "Every tool takes account") {
+		t.Errorf("instructions do not explain account: %q", got)
 	}
 	for _, tc := range []struct {
 		args map[string]any

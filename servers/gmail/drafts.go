@@ -6,18 +6,17 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type draftIDInput struct {
-	ID string `json:"id" jsonschema:"draft id (from list_drafts or create_draft)" schema:"minLength=1"`
+	ID string `json:"id" jsonschema:"draft id (from list_drafts or save_draft)" schema:"minLength=1"`
 }
 
 type updateDraftInput struct {
-	ID string `json:"id" jsonschema:"draft id (from list_drafts or create_draft)" schema:"minLength=1"`
+	ID string `json:"id" jsonschema:"draft id (from list_drafts or save_draft)" schema:"minLength=1"`
 	composeInput
 }
 
@@ -70,18 +69,10 @@ type getDraftOutput struct {
 func (o getDraftOutput) Text() string { return "Draft " + o.ID + "\n" + o.messageOutput.Text() }
 
 func addDraftTools(s *kit.Server, m *mailbox) {
-	kit.AddTool(s, kit.Tool{Name: "create_draft", Title: "Create a draft", OpenWorld: true,
-		Description: "Save an email as a Gmail draft (same fields as send_message) without sending it."}, m.createDraft)
-	kit.AddTool(s, kit.Tool{Name: "draft_reply", Title: "Draft a reply", OpenWorld: true, Timeout: 60 * time.Second,
-		Description: "Save a reply or reply-all as a draft in the message's thread (headers, recipients, quote as reply_message) without sending it."}, m.draftReply)
-	kit.AddTool(s, kit.Tool{Name: "draft_forward", Title: "Draft a forward", OpenWorld: true, Timeout: kit.MaxTimeout,
-		Description: "Save a forward (attachments, note) as a draft in the message's thread without sending it."}, m.draftForward)
 	kit.AddTool(s, kit.Tool{Name: "list_drafts", Title: "List drafts", ReadOnly: true, OpenWorld: true,
-		Description: "List Gmail drafts with recipients, subject and snippet; pages with page_token."}, m.listDrafts)
+		Description: "List Gmail drafts with recipients, subject and snippet."}, m.listDrafts)
 	kit.AddTool(s, kit.Tool{Name: "get_draft", Title: "Read a draft", ReadOnly: true, OpenWorld: true,
 		Description: "Read one Gmail draft in full."}, m.getDraft)
-	kit.AddTool(s, kit.Tool{Name: "update_draft", Title: "Replace a draft", Destructive: true, Idempotent: true, OpenWorld: true,
-		Description: "Replace a Gmail draft's recipients, subject, body and attachments."}, m.updateDraft)
 	kit.AddTool(s, kit.Tool{Name: "send_draft", Title: "Send a draft", Destructive: true, OpenWorld: true,
 		Description: "Send a Gmail draft. Irreversible: confirm with the user first."}, m.sendDraft)
 	kit.AddTool(s, kit.Tool{Name: "delete_draft", Title: "Delete a draft", Destructive: true, Idempotent: true, OpenWorld: true,
@@ -174,7 +165,7 @@ func (m *mailbox) getDraft(ctx context.Context, _ *mcp.CallToolRequest, in draft
 }
 
 func (m *mailbox) updateDraft(ctx context.Context, _ *mcp.CallToolRequest, in updateDraftInput) (*mcp.CallToolResult, draftOutput, error) {
-	// A draft answering a message (draft_reply, draft_forward) stays in its thread, tied to it.
+	// A draft answering a message (save_draft with message_id) stays in its thread, tied to it.
 	old, err := m.readDraft(ctx, in.ID, "metadata")
 	if err != nil {
 		return nil, draftOutput{}, err

@@ -16,21 +16,22 @@ func TestReplyAndForwardDrafts(t *testing.T) {
 	sent := func(f *googlefake.Gmail) *gmail.Message { return f.Sent[0] }
 	drafted := func(f *googlefake.Gmail) *gmail.Message { return f.Drafts["d1"].Message }
 	reply := map[string]any{"message_id": "th2", "text": "Works for me.", "reply_all": true, "quote": true}
-	forward := map[string]any{"message_id": "nested", "to": []string{"dan@example.com"}, "text": "FYI"}
+	forward := map[string]any{"message_id": "nested", "forward": true, "to": []string{"dan@example.com"}, "text": "FYI"}
 	tests := []struct {
+		name   string
 		tool   string
 		args   map[string]any
 		stored func(*googlefake.Gmail) *gmail.Message
 		thread string
 		check  func(t *testing.T, h map[string]string, parts map[string]string)
 	}{
-		{"reply_message", reply, sent, "t3", checkReply},
-		{"draft_reply", reply, drafted, "t3", checkReply},
-		{"forward_message", forward, sent, "t-nested", checkForward},
-		{"draft_forward", forward, drafted, "t-nested", checkForward},
+		{"reply", "send_message", reply, sent, "t3", checkReply},
+		{"draft reply", "save_draft", reply, drafted, "t3", checkReply},
+		{"forward", "send_message", forward, sent, "t-nested", checkForward},
+		{"draft forward", "save_draft", forward, drafted, "t-nested", checkForward},
 	}
 	for _, tt := range tests {
-		t.Run(tt.tool, func(t *testing.T) {
+		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f, cs, _ := start(t)
 			res := mcptest.Call(t, cs, tt.tool, tt.args)
@@ -47,7 +48,7 @@ func TestReplyAndForwardDrafts(t *testing.T) {
 				flat[k] = h.Get(k)
 			}
 			tt.check(t, flat, parts)
-			if strings.HasPrefix(tt.tool, "draft_") && (len(f.Sent) != 0 || !strings.Contains(mcptest.Text(res), "thread "+tt.thread)) {
+			if tt.tool == "save_draft" && (len(f.Sent) != 0 || !strings.Contains(mcptest.Text(res), "thread "+tt.thread)) {
 				t.Errorf("draft sent %d messages; said %q", len(f.Sent), mcptest.Text(res))
 			}
 		})
@@ -89,9 +90,18 @@ func TestReplyDraftMistakes(t *testing.T) {
 		want string
 	}{
 		// A thread id where a message id belongs: Gmail answers 404 for the message.
-		{"draft_reply", map[string]any{"message_id": "t3", "text": "ok"}, "message t3 not found"},
-		{"draft_reply", map[string]any{"message_id": "th2"}, "give text or html"},
-		{"draft_forward", map[string]any{"message_id": "alt", "to": []string{"x@evil.test"}}, "x@evil.test is not an allowed recipient on this server (--allowed-recipients)"},
+		{"save_draft", map[string]any{"message_id": "t3", "text": "ok"}, "message t3 not found"},
+		{"save_draft", map[string]any{"message_id": "th2"}, "give text or html"},
+		{"save_draft", map[string]any{"message_id": "alt", "forward": true, "to": []string{"x@evil.test"}}, "x@evil.test is not an allowed recipient on this server (--allowed-recipients)"},
+		{"save_draft", map[string]any{"message_id": "alt", "forward": true}, "a forward needs to: the recipients"},
+		{"edit_label", map[string]any{"action": "rename", "label": "Receipts"}, "action rename needs new_name"},
+		{"edit_label", map[string]any{"action": "delete", "label": "Receipts", "new_name": "X"}, "new_name is only for action rename"},
+		{"send_message", map[string]any{"message_id": "alt", "forward": true, "to": []string{}}, "a forward needs to: the recipients"},
+		// Fields the kind of message does not take are refused, naming them.
+		{"save_draft", map[string]any{"message_id": "th2", "text": "ok", "subject": "New", "bcc": []string{"a@example.com"}}, "a reply does not take bcc, subject: it answers the sender (reply_all: everyone) under the thread's subject; add people with cc, or send a new message without message_id"},
+		{"save_draft", map[string]any{"message_id": "alt", "forward": true, "to": []string{"dan@example.com"}, "quote": true}, "a forward does not take quote: it keeps the original's subject and attachments, with text as a plain note"},
+		{"save_draft", map[string]any{"to": []string{"bob@example.com"}, "text": "ok", "reply_all": true}, "reply_all only apply with message_id, the message to answer or forward"},
+		{"save_draft", map[string]any{"draft_id": "d1", "message_id": "th2", "text": "ok"}, "draft_id replaces a draft with a new message (its thread is kept): leave out message_id, forward, reply_all and quote"},
 	}
 	for _, tt := range tests {
 		res := mcptest.Call(t, cs, tt.tool, tt.args)
@@ -109,20 +119,20 @@ func TestReplyDraftMistakes(t *testing.T) {
 func TestUpdateReplyDraftKeepsThread(t *testing.T) {
 	t.Parallel()
 	f, cs, _ := start(t)
-	d, _ := mcptest.CallFor[draftOutput](t, cs, "draft_reply", map[string]any{"message_id": "th2", "text": "Maybe."})
-	out, _ := mcptest.CallFor[draftOutput](t, cs, "update_draft", map[string]any{"id": d.ID, "to": []string{"bob@example.com"}, "subject": "Re: Meeting", "text": "Yes."})
+	d, _ := mcptest.CallFor[draftOutput](t, cs, "save_draft", map[string]any{"message_id": "th2", "text": "Maybe."})
+	out, _ := mcptest.CallFor[draftOutput](t, cs, "save_draft", map[string]any{"draft_id": d.ID, "to": []string{"bob@example.com"}, "subject": "Re: Meeting", "text": "Yes."})
 	msg := f.Drafts[d.ID].Message
 	h, parts := readRaw(t, msg)
 	if out.ThreadID != "t3" || msg.ThreadId != "t3" || h.Get("In-Reply-To") != "<th2@mail.example.com>" || h.Get("References") != "<th1@mail.example.com> <th2@mail.example.com>" || parts["text/plain"] != "Yes." {
 		t.Errorf("updated reply draft: thread %q/%q, headers %v, text %q", out.ThreadID, msg.ThreadId, h, parts["text/plain"])
 	}
 	// A draft of a new message has no message to answer.
-	n, _ := mcptest.CallFor[draftOutput](t, cs, "create_draft", map[string]any{"to": []string{"bob@example.com"}, "text": "v1"})
-	mcptest.CallFor[draftOutput](t, cs, "update_draft", map[string]any{"id": n.ID, "to": []string{"bob@example.com"}, "text": "v2"})
+	n, _ := mcptest.CallFor[draftOutput](t, cs, "save_draft", map[string]any{"to": []string{"bob@example.com"}, "text": "v1"})
+	mcptest.CallFor[draftOutput](t, cs, "save_draft", map[string]any{"draft_id": n.ID, "to": []string{"bob@example.com"}, "text": "v2"})
 	if h, _ := readRaw(t, f.Drafts[n.ID].Message); h.Get("In-Reply-To") != "" || h.Get("References") != "" {
 		t.Errorf("new draft got reply headers %v", h)
 	}
-	res := mcptest.Call(t, cs, "update_draft", map[string]any{"id": "d99", "to": []string{"bob@example.com"}, "text": "x"})
+	res := mcptest.Call(t, cs, "save_draft", map[string]any{"draft_id": "d99", "to": []string{"bob@example.com"}, "text": "x"})
 	if !res.IsError || mcptest.Text(res) != "draft d99 not found" {
 		t.Errorf("missing draft: %q", mcptest.Text(res))
 	}

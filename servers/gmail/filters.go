@@ -67,9 +67,9 @@ type createFilterInput struct {
 	Subject       string   `json:"subject,omitempty" jsonschema:"words in the subject"`
 	Query         string   `json:"query,omitempty" jsonschema:"Gmail search query to match"`
 	HasAttachment bool     `json:"has_attachment,omitempty" jsonschema:"match only mail with attachments"`
-	AddLabels     []string `json:"add_labels,omitempty" jsonschema:"labels to add (names or ids); TRASH deletes, STARRED stars"`
-	RemoveLabels  []string `json:"remove_labels,omitempty" jsonschema:"labels to remove: INBOX skips the inbox, UNREAD marks read"`
-	Forward       string   `json:"forward,omitempty" jsonschema:"address to forward to (must be a verified forwarding address)"`
+	AddLabels     []string `json:"add_labels,omitempty" jsonschema:"labels to add; TRASH deletes, STARRED stars"`
+	RemoveLabels  []string `json:"remove_labels,omitempty" jsonschema:"labels to remove: INBOX skips the inbox"`
+	Forward       string   `json:"forward,omitempty" jsonschema:"verified forwarding address"`
 }
 
 type filterIDInput struct {
@@ -87,7 +87,7 @@ func addFilterTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "list_filters", Title: "List filters", ReadOnly: true, OpenWorld: true,
 		Description: "List Gmail filters: criteria and actions."}, m.listFilters)
 	kit.AddTool(s, kit.Tool{Name: "create_filter", Title: "Create a filter", OpenWorld: true,
-		Description: "Create a Gmail filter for incoming mail: criteria (from, to, subject, query, has_attachment) and label/forward actions."}, m.createFilter)
+		Description: "Create a Gmail filter: criteria (from, to, subject, query, has_attachment) and label or forward actions."}, m.createFilter)
 	kit.AddTool(s, kit.Tool{Name: "delete_filter", Title: "Delete a filter", Destructive: true, Idempotent: true, OpenWorld: true,
 		Description: "Delete a Gmail filter."}, m.deleteFilter)
 }

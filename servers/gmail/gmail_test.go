@@ -214,11 +214,11 @@ func TestAllowedRecipients(t *testing.T) {
 func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 	t.Parallel()
 	f, cs, _ := start(t)
-	d, _ := mcptest.CallFor[draftOutput](t, cs, "create_draft", map[string]any{"to": []string{"bob@example.com"}, "subject": "Draft", "text": "v1"})
+	d, _ := mcptest.CallFor[draftOutput](t, cs, "save_draft", map[string]any{"to": []string{"bob@example.com"}, "subject": "Draft", "text": "v1"})
 	if d.ID != "d1" {
 		t.Fatalf("draft %+v", d)
 	}
-	mcptest.CallFor[draftOutput](t, cs, "update_draft", map[string]any{"id": "d1", "to": []string{"bob@example.com"}, "subject": "Draft v2", "text": "v2"})
+	mcptest.CallFor[draftOutput](t, cs, "save_draft", map[string]any{"draft_id": "d1", "to": []string{"bob@example.com"}, "subject": "Draft v2", "text": "v2"})
 	h, parts := readRaw(t, f.Drafts["d1"].Message)
 	if h.Get("Subject") != "Draft v2" || parts["text/plain"] != "v2" {
 		t.Errorf("updated draft %v %q", h, parts)
@@ -250,12 +250,12 @@ func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 		t.Errorf("1001 ids: %s", mcptest.Text(res))
 	}
 
-	lbl, _ := mcptest.CallFor[labelOutput](t, cs, "create_label", map[string]any{"name": "Projects/Apollo"})
-	ren, _ := mcptest.CallFor[labelOutput](t, cs, "rename_label", map[string]any{"label": "projects/apollo", "new_name": "Projects/Artemis"})
+	lbl, _ := mcptest.CallFor[labelOutput](t, cs, "edit_label", map[string]any{"action": "create", "label": "Projects/Apollo"})
+	ren, _ := mcptest.CallFor[labelOutput](t, cs, "edit_label", map[string]any{"action": "rename", "label": "projects/apollo", "new_name": "Projects/Artemis"})
 	if lbl.ID != f.Labels[3].Id || lbl.ID == "" || ren.Name != "Projects/Artemis" {
 		t.Errorf("labels %+v %+v", lbl, ren)
 	}
-	res = mcptest.Call(t, cs, "delete_label", map[string]any{"label": "INBOX"})
+	res = mcptest.Call(t, cs, "edit_label", map[string]any{"action": "delete", "label": "INBOX"})
 	if !res.IsError || !strings.Contains(mcptest.Text(res), "system label") {
 		t.Errorf("delete INBOX: %s", mcptest.Text(res))
 	}
@@ -285,7 +285,7 @@ func TestNoCredentials(t *testing.T) {
 	h := mcptest.Start(t, spec(), googletest.SignedOut(t)...)
 	cs := h.Connect(t, "")
 	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil || len(tools.Tools) != 26 {
+	if err != nil || len(tools.Tools) != 18 {
 		t.Fatalf("tools/list without credentials: %d tools, %v", len(tools.Tools), err)
 	}
 	googletest.CheckSignedOut(t, h, "gmail", map[string]map[string]any{"search_messages": {}, "get_gmail_profile": {}, "send_message": {"to": []string{"a@b.c"}, "text": "x"}})

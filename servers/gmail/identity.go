@@ -15,8 +15,8 @@ import (
 // identityInput chooses the sender of mail the server writes: an alias of the account, and
 // whether its Gmail signature goes along.
 type identityInput struct {
-	From        string `json:"from,omitempty" jsonschema:"send from this address of the account (list_send_as); default: Gmail's default"`
-	NoSignature bool   `json:"no_signature,omitempty" jsonschema:"leave out the sender's Gmail signature, which is otherwise added as Gmail does"`
+	From        string `json:"from,omitempty" jsonschema:"sender address from list_send_as"`
+	NoSignature bool   `json:"no_signature,omitempty" jsonschema:"leave out the Gmail signature"`
 }
 
 type sendAsInfo struct {
@@ -60,7 +60,7 @@ func (o listSendAsOutput) Text() string {
 
 func addIdentityTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "list_send_as", Title: "Send-as addresses", ReadOnly: true, OpenWorld: true,
-		Description: "List the addresses this account can send from (primary and aliases), with name, reply-to, verification and signature."}, m.listSendAs)
+		Description: "List the addresses this account can send from, with name, reply-to, verification and signature."}, m.listSendAs)
 }
 
 // sendAs lists the account's send-as identities.

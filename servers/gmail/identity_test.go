@@ -76,20 +76,20 @@ func TestSendFromAliasWithSignature(t *testing.T) {
 		},
 		{
 			name: "explicit reply_to wins over the alias's",
-			tool: "create_draft",
+			tool: "save_draft",
 			args: map[string]any{"to": []string{"bob@example.com"}, "text": "Hello.", "from": "ada@work.example", "reply_to": []string{"me@example.com"}},
 			want: want{from: `"Ada (Work)" <ada@work.example>`, replyTo: "<me@example.com>", text: "Hello.\r\n\r\n-- \r\nAda L. | Engines Ltd"},
 		},
 		{
 			name: "reply draft from an alias: signature below the quote",
-			tool: "draft_reply",
+			tool: "save_draft",
 			args: map[string]any{"message_id": "alt", "text": "Yes!", "quote": true, "from": "ada@work.example"},
 			want: want{from: `"Ada (Work)" <ada@work.example>`, replyTo: "<team@work.example>", text: "> Bob\r\n\r\n-- \r\nAda L. | Engines Ltd"},
 		},
 		{
 			name: "forward from an alias",
-			tool: "forward_message",
-			args: map[string]any{"message_id": "alt", "to": []string{"dan@example.com"}, "from": "ada@work.example"},
+			tool: "send_message",
+			args: map[string]any{"message_id": "alt", "forward": true, "to": []string{"dan@example.com"}, "from": "ada@work.example"},
 			want: want{from: `"Ada (Work)" <ada@work.example>`, replyTo: "<team@work.example>", text: "Bob\r\n\r\n-- \r\nAda L. | Engines Ltd"},
 		},
 		{
@@ -100,7 +100,7 @@ func TestSendFromAliasWithSignature(t *testing.T) {
 		},
 		{
 			name: "a rewritten draft that holds the signature does not get it twice",
-			tool: "create_draft",
+			tool: "save_draft",
 			args: map[string]any{"to": []string{"bob@example.com"}, "text": "v2\n\n-- \nAda Lovelace\nAnalyst"},
 			want: want{text: "v2\r\n\r\n-- \r\nAda Lovelace\r\nAnalyst"},
 		},
@@ -145,8 +145,8 @@ func TestSendAsMistakes(t *testing.T) {
 	}{
 		// Gmail would silently send from the primary address instead: the server refuses first.
 		{"send_message", map[string]any{"to": []string{"bob@example.com"}, "text": "x", "from": "boss@example.com"}, "boss@example.com is not a send-as address of this account; list_send_as shows them"},
-		{"reply_message", map[string]any{"message_id": "alt", "text": "x", "from": "ada@new.example"}, "ada@new.example is not verified yet (pending): confirm it from the mail Gmail sent it, then try again"},
-		{"draft_forward", map[string]any{"message_id": "alt", "to": []string{"dan@example.com"}, "from": "not an address"}, `from "not an address" is not an email address`},
+		{"send_message", map[string]any{"message_id": "alt", "text": "x", "from": "ada@new.example"}, "ada@new.example is not verified yet (pending): confirm it from the mail Gmail sent it, then try again"},
+		{"save_draft", map[string]any{"message_id": "alt", "forward": true, "to": []string{"dan@example.com"}, "from": "not an address"}, `from "not an address" is not an email address`},
 	}
 	for _, tt := range tests {
 		res := mcptest.Call(t, cs, tt.tool, tt.args)

@@ -32,7 +32,7 @@ func (o listLabelsOutput) Text() string {
 type noInput struct{}
 
 type createLabelInput struct {
-	Name string `json:"name" jsonschema:"label name; use / for nesting, e.g. Projects/Apollo" schema:"minLength=1"`
+	Name string `json:"name" jsonschema:"label name; / nests" schema:"minLength=1"`
 }
 
 type renameLabelInput struct {
@@ -41,7 +41,7 @@ type renameLabelInput struct {
 }
 
 type deleteLabelInput struct {
-	Label string `json:"label" jsonschema:"label name or id; messages keep existing, only the label goes" schema:"minLength=1"`
+	Label string `json:"label" jsonschema:"label name or id (messages stay)" schema:"minLength=1"`
 }
 
 type labelOutput struct {
@@ -67,12 +67,8 @@ func (o profileOutput) Text() string {
 func addLabelTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "list_labels", Title: "List labels", ReadOnly: true, OpenWorld: true,
 		Description: "List Gmail labels (system and user) with their ids."}, m.listLabels)
-	kit.AddTool(s, kit.Tool{Name: "create_label", Title: "Create a label", OpenWorld: true,
-		Description: "Create a Gmail label."}, m.createLabel)
-	kit.AddTool(s, kit.Tool{Name: "rename_label", Title: "Rename a label", Idempotent: true, OpenWorld: true,
-		Description: "Rename a Gmail user label."}, m.renameLabel)
-	kit.AddTool(s, kit.Tool{Name: "delete_label", Title: "Delete a label", Destructive: true, Idempotent: true, OpenWorld: true,
-		Description: "Delete a Gmail user label (its messages stay)."}, m.deleteLabel)
+	kit.AddTool(s, kit.Tool{Name: "edit_label", Title: "Create, rename or delete a label", Destructive: true, OpenWorld: true,
+		Description: "Create, rename or delete a Gmail user label (deleting keeps its messages)."}, m.editLabel)
 	kit.AddTool(s, kit.Tool{Name: "get_gmail_profile", Title: "Gmail profile", ReadOnly: true, OpenWorld: true,
 		Description: "The Gmail account's address, message and thread totals, and sign-in state."}, m.profile)
 }
@@ -129,7 +125,7 @@ func (m *mailbox) labelIDs(ctx context.Context, names []string) ([]string, error
 			}
 		}
 		if found == "" {
-			return nil, kit.Errorf(kit.CodeNotFound, "label %q not found; create_label makes it, list_labels shows the others", n)
+			return nil, kit.Errorf(kit.CodeNotFound, "label %q not found; edit_label (action create) makes it, list_labels shows the others", n)
 		}
 		out = append(out, found)
 	}

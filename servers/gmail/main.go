@@ -35,7 +35,13 @@ func spec() kit.Spec {
 		Name:         "gmail",
 		Title:        "Gmail",
 		Port:         9005,
-		Instructions: "Gmail for the signed-in Google account. Find mail with search_messages (Gmail query syntax, e.g. 'from:bob is:unread newer_than:7d'), read it with get_message or get_thread, act with modify_messages or, on whole conversations, modify_threads (archive = remove INBOX, read = remove UNREAD, star = add STARRED, trash = add TRASH). Sending is irreversible: confirm recipients and content with the user first, or save a draft (create_draft, draft_reply, draft_forward).",
+		Instructions: "Gmail for the signed-in Google account.",
+		Toolsets:     toolsets(),
+		SharedArgs: []kit.SharedArg{
+			{Name: "no_signature", Meaning: "leave out the Gmail signature, which is otherwise added as Gmail does"},
+			{Name: "quote", Meaning: "quote the original below the reply"},
+			{Name: "reply_all", Meaning: "reply to the original To and Cc too"},
+		},
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
 			fs.StringVar(&st.downloadsDir, "downloads-dir", "", "where get_attachment saves attachments too large to return inline (default: STATE-DIR/downloads)")
@@ -51,9 +57,8 @@ func spec() kit.Spec {
 				return &kit.ConfigError{Err: err}
 			}
 			addMessageTools(s, m)
-			addThreadTools(s, m)
 			addAttachmentTools(s, m)
-			addSendTools(s, m)
+			addComposeTools(s, m)
 			addDraftTools(s, m)
 			addIdentityTools(s, m)
 			addLabelTools(s, m)

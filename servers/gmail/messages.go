@@ -56,7 +56,7 @@ func messageDate(msg *apiMessage) string {
 // searchInput caps max_results at 100 (Gmail allows 500): each hit is fetched on its own, at
 // once, and more than that trips Gmail's per-user concurrency limit.
 type searchInput struct {
-	Query      string `json:"query,omitempty" jsonschema:"Gmail search syntax, e.g. 'from:bob has:attachment newer_than:30d'; empty lists all mail"`
+	Query      string `json:"query,omitempty" jsonschema:"Gmail query, e.g. 'from:bob newer_than:30d'; empty lists all"`
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"hits per page" schema:"minimum=1,maximum=100,default=20"`
 	PageToken  string `json:"page_token,omitempty" jsonschema:"next_page_token from the previous page"`
 }
@@ -87,9 +87,9 @@ func (o searchOutput) Text() string {
 
 type getMessageInput struct {
 	ID       string `json:"id" jsonschema:"a message id from search_messages" schema:"minLength=1"`
-	Format   string `json:"format,omitempty" jsonschema:"text converts HTML-only mail; raw is the RFC 822 source" schema:"enum=text|html|raw,default=text"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"character offset into the body, to page through a long one" schema:"minimum=0"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"body characters to return (default and maximum: the server's limit)" schema:"minimum=1"`
+	Format   string `json:"format,omitempty" jsonschema:"raw is the RFC 822 source" schema:"enum=text|html|raw,default=text"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"character offset into the body, to page" schema:"minimum=0"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"body characters to return" schema:"minimum=1"`
 }
 
 // messageOutput is one message read in full.
@@ -151,7 +151,7 @@ func (m *mailbox) render(msg *apiMessage, format string, offset, limit int) (mes
 type getThreadInput struct {
 	ID       string `json:"id" jsonschema:"a thread_id from search_messages" schema:"minLength=1"`
 	Format   string `json:"format,omitempty" jsonschema:"text converts HTML-only mail" schema:"enum=text|html,default=text"`
-	MaxChars int    `json:"max_chars_per_message,omitempty" jsonschema:"body characters per message; page a long one with get_message" schema:"minimum=1,default=4000"`
+	MaxChars int    `json:"max_chars_per_message,omitempty" jsonschema:"body characters per message" schema:"minimum=1,default=4000"`
 }
 
 type threadOutput struct {
@@ -169,8 +169,8 @@ func (o threadOutput) Text() string {
 
 // labelChange is what modify_messages and modify_threads add and remove.
 type labelChange struct {
-	AddLabels    []string `json:"add_labels,omitempty" jsonschema:"label names or ids to add, e.g. STARRED, TRASH, UNREAD, or your own"`
-	RemoveLabels []string `json:"remove_labels,omitempty" jsonschema:"label names or ids to remove: INBOX archives, UNREAD marks read, TRASH untrashes"`
+	AddLabels    []string `json:"add_labels,omitempty" jsonschema:"labels to add: STARRED stars, TRASH trashes, UNREAD marks unread"`
+	RemoveLabels []string `json:"remove_labels,omitempty" jsonschema:"labels to remove: INBOX archives, UNREAD marks read, TRASH untrashes"`
 }
 
 type modifyInput struct {
@@ -206,13 +206,13 @@ func (m *mailbox) resolve(ctx context.Context, c labelChange) (add, remove []str
 
 func addMessageTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "search_messages", Title: "Search Gmail", ReadOnly: true, OpenWorld: true,
-		Description: "Search Gmail with Gmail query syntax; returns id, thread, from, to, subject, date, snippet, labels, attachments flag; pages with page_token."}, m.search)
+		Description: "Search Gmail with its query syntax; returns id, thread, sender, recipients, subject, date, snippet and labels."}, m.search)
 	kit.AddTool(s, kit.Tool{Name: "get_message", Title: "Read a message", ReadOnly: true, OpenWorld: true,
-		Description: "Read one Gmail message: headers, body as text (or html/raw), attachment list; long bodies page with offset."}, m.getMessage)
+		Description: "Read one Gmail message: headers, body as text (or html, raw), attachment list; long bodies page with offset."}, m.getMessage)
 	kit.AddTool(s, kit.Tool{Name: "get_thread", Title: "Read a thread", ReadOnly: true, OpenWorld: true,
-		Description: "Read a whole Gmail conversation, oldest first, each message with headers, body text and attachments."}, m.getThread)
+		Description: "Read a whole Gmail conversation, oldest first."}, m.getThread)
 	kit.AddTool(s, kit.Tool{Name: "modify_messages", Title: "Change labels", Idempotent: true, OpenWorld: true,
-		Description: "Add/remove labels on many messages at once: archive (-INBOX), read (-UNREAD), unread (+UNREAD), star (+STARRED), trash (+TRASH), untrash (-TRASH)."}, m.modify)
+		Description: "Add or remove labels on messages, or with threads on whole conversations: archive, mark read or unread, star, trash, untrash."}, m.modifyLabels)
 }
 
 func (m *mailbox) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {

@@ -63,16 +63,14 @@ func TestSchemaRefusesBeforeGmail(t *testing.T) {
 		{Tool: "modify_messages", Args: map[string]any{"ids": []string{}, "add_labels": []string{"STARRED"}}, Want: "ids must have at least 1 item, not 0"},
 		{Tool: "modify_messages", Args: map[string]any{"ids": []string{"alt", ""}, "add_labels": []string{"STARRED"}}, Want: "ids[1] must not be empty"},
 		{Tool: "get_attachment", Args: map[string]any{"message_id": "nested", "attachment_id": ""}, Want: "attachment_id must not be empty"},
-		{Tool: "reply_message", Args: map[string]any{"message_id": "", "text": "ok"}, Want: "message_id must not be empty"},
-		{Tool: "forward_message", Args: map[string]any{"message_id": "alt", "to": []string{}}, Want: "to must have at least 1 item, not 0"},
+		{Tool: "send_message", Args: map[string]any{"message_id": "", "text": "ok"}, Want: "message_id must not be empty"},
 		{Tool: "delete_draft", Args: map[string]any{"id": ""}, Want: "id must not be empty"},
-		{Tool: "create_label", Args: map[string]any{"name": ""}, Want: "name must not be empty"},
-		{Tool: "rename_label", Args: map[string]any{"label": "Receipts", "new_name": ""}, Want: "new_name must not be empty"},
+		{Tool: "edit_label", Args: map[string]any{"action": "create", "label": ""}, Want: "label must not be empty"},
+		{Tool: "edit_label", Args: map[string]any{"action": "rename", "label": "Receipts", "new_name": ""}, Want: "new_name must not be empty"},
+		{Tool: "edit_label", Args: map[string]any{"action": "archive", "label": "Receipts"}, Want: `action must be one of "create", "rename", "delete", not "archive"`},
 		{Tool: "delete_filter", Args: map[string]any{"id": ""}, Want: "id must not be empty"},
-		{Tool: "modify_threads", Args: map[string]any{"ids": make([]string, 101), "add_labels": []string{"STARRED"}}, Want: "ids must have at most 100 items, not 101"},
-		{Tool: "modify_threads", Args: map[string]any{"ids": []string{""}, "add_labels": []string{"STARRED"}}, Want: "ids[0] must not be empty"},
-		{Tool: "draft_reply", Args: map[string]any{"message_id": "", "text": "ok"}, Want: "message_id must not be empty"},
-		{Tool: "draft_forward", Args: map[string]any{"message_id": "alt", "to": []string{}}, Want: "to must have at least 1 item, not 0"},
+		{Tool: "modify_messages", Args: map[string]any{"threads": true, "ids": []string{""}, "add_labels": []string{"STARRED"}}, Want: "ids[0] must not be empty"},
+		{Tool: "save_draft", Args: map[string]any{"draft_id": "", "text": "ok"}, Want: "draft_id must not be empty"},
 	})
 }
 

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -18,7 +17,7 @@ import (
 // attachmentInput is a file to attach: a path inside --attachments-dir, or base64 content.
 type attachmentInput struct {
 	Path          string `json:"path,omitempty" jsonschema:"file inside the server's attachments folder"`
-	Name          string `json:"name,omitempty" jsonschema:"file name shown to recipients (default: the path's base name)"`
+	Name          string `json:"name,omitempty" jsonschema:"file name shown (default: the path's)"`
 	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"the file's bytes, base64, instead of path"`
 	Type          string `json:"type,omitempty" jsonschema:"MIME type (default: from the name)"`
 }
@@ -29,7 +28,7 @@ type composeInput struct {
 	Bcc         []string          `json:"bcc,omitempty" jsonschema:"bcc recipients"`
 	Subject     string            `json:"subject,omitempty" jsonschema:"subject line"`
 	Text        string            `json:"text,omitempty" jsonschema:"plain-text body"`
-	HTML        string            `json:"html,omitempty" jsonschema:"HTML body (a text version is derived when text is empty)"`
+	HTML        string            `json:"html,omitempty" jsonschema:"HTML body"`
 	ReplyTo     []string          `json:"reply_to,omitempty" jsonschema:"Reply-To addresses"`
 	Attachments []attachmentInput `json:"attachments,omitempty" jsonschema:"files to attach"`
 	identityInput
@@ -63,15 +62,6 @@ type sentOutput struct {
 
 func (o sentOutput) Text() string {
 	return fmt.Sprintf("%s: message %s in thread %s.", o.Action, o.ID, o.ThreadID)
-}
-
-func addSendTools(s *kit.Server, m *mailbox) {
-	kit.AddTool(s, kit.Tool{Name: "send_message", Title: "Send mail", Destructive: true, OpenWorld: true, Timeout: 60 * time.Second,
-		Description: "Send an email (to, cc, bcc, subject, text and/or html, attachments, reply_to). Irreversible: confirm with the user first."}, m.send)
-	kit.AddTool(s, kit.Tool{Name: "reply_message", Title: "Reply", Destructive: true, OpenWorld: true, Timeout: 60 * time.Second,
-		Description: "Reply or reply-all to a message in its thread, optionally quoting it. Irreversible: confirm with the user first."}, m.reply)
-	kit.AddTool(s, kit.Tool{Name: "forward_message", Title: "Forward", Destructive: true, OpenWorld: true, Timeout: kit.MaxTimeout,
-		Description: "Forward a message with its attachments and an optional note. Irreversible: confirm with the user first."}, m.forward)
 }
 
 // build composes and encodes a message from the chosen identity, enforcing the recipient

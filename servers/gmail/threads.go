@@ -19,11 +19,6 @@ type modifyThreadsInput struct {
 	labelChange
 }
 
-func addThreadTools(s *kit.Server, m *mailbox) {
-	kit.AddTool(s, kit.Tool{Name: "modify_threads", Title: "Change thread labels", Idempotent: true, OpenWorld: true,
-		Description: "Add/remove labels on whole conversations: archive (-INBOX), read (-UNREAD), unread (+UNREAD), star (+STARRED), trash (+TRASH), untrash (-TRASH)."}, m.modifyThreads)
-}
-
 func (m *mailbox) modifyThreads(ctx context.Context, _ *mcp.CallToolRequest, in modifyThreadsInput) (*mcp.CallToolResult, modifyOutput, error) {
 	add, remove, err := m.resolve(ctx, in.labelChange)
 	if err != nil {

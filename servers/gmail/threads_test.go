@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -60,7 +62,13 @@ func TestModifyThreads(t *testing.T) {
 		{
 			name:    "unknown label name",
 			args:    map[string]any{"ids": []string{"t3"}, "add_labels": []string{"Holidays"}},
-			wantErr: `label "Holidays" not found; create_label makes it, list_labels shows the others`,
+			wantErr: `label "Holidays" not found; edit_label (action create) makes it, list_labels shows the others`,
+		},
+		{
+			name:          "over 100 threads",
+			args:          map[string]any{"ids": manyThreads(101), "remove_labels": []string{"INBOX"}},
+			wantErr:       "with threads, give at most 100 ids, not 101",
+			wantUnchanged: true,
 		},
 		{
 			name:    "nothing to do",
@@ -72,7 +80,9 @@ func TestModifyThreads(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f, cs, _ := start(t)
-			res := mcptest.Call(t, cs, "modify_threads", tt.args)
+			args := maps.Clone(tt.args)
+			args["threads"] = true
+			res := mcptest.Call(t, cs, "modify_messages", args)
 			if tt.wantErr != "" {
 				if !res.IsError || mcptest.Text(res) != tt.wantErr {
 					t.Fatalf("error %q, want %q", mcptest.Text(res), tt.wantErr)
@@ -102,4 +112,13 @@ func TestModifyThreads(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyThreads returns n distinct thread ids.
+func manyThreads(n int) []string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("t%d", i)
+	}
+	return ids
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/mcptest"
 )
 
-// TestFindWordFormsTyposAndDates drives search_notes and list_notes over HTTP: other word
+// TestFindWordFormsTyposAndDates drives list_notes, searching and listing, over HTTP: other word
 // forms and near spellings ranked after exact matches, date filters, and changed_since.
 func TestFindWordFormsTyposAndDates(t *testing.T) {
 	t.Parallel()
@@ -39,7 +39,7 @@ func TestFindWordFormsTyposAndDates(t *testing.T) {
 	type hit struct{ path, match string }
 	search := func(args map[string]any) []hit {
 		t.Helper()
-		out := call[listOutput](e, "search_notes", args)
+		out := call[listOutput](e, "list_notes", args)
 		var hs []hit
 		for _, n := range out.Notes {
 			hs = append(hs, hit{n.Path, n.Match})
@@ -63,7 +63,7 @@ func TestFindWordFormsTyposAndDates(t *testing.T) {
 			t.Errorf("search %v = %v, want %v", c.args, got, c.want)
 		}
 	}
-	out := call[listOutput](e, "search_notes", map[string]any{"query": "wolf"})
+	out := call[listOutput](e, "list_notes", map[string]any{"query": "wolf"})
 	if len(out.Notes) != 2 || !strings.Contains(out.Notes[1].Snippet, "**wolves**") {
 		t.Errorf("stem snippet = %+v", out.Notes)
 	}
@@ -71,7 +71,7 @@ func TestFindWordFormsTyposAndDates(t *testing.T) {
 	if len(listed.Notes) != 2 || listed.Notes[0].Path != "sport/race.md" {
 		t.Errorf("list by date = %+v", listed.Notes)
 	}
-	if msg := e.fail("search_notes", map[string]any{"query": "wolf", "created_after": "last week"}); !strings.Contains(msg, "created_after") || !strings.Contains(msg, "YYYY-MM-DD") {
+	if msg := e.fail("list_notes", map[string]any{"query": "wolf", "created_after": "last week"}); !strings.Contains(msg, "created_after") || !strings.Contains(msg, "YYYY-MM-DD") {
 		t.Errorf("bad date = %s", msg)
 	}
 

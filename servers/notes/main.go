@@ -36,7 +36,13 @@ func spec() kit.Spec {
 		Name:         "notes",
 		Title:        "Notes",
 		Port:         9009,
-		Instructions: "The user's notes: Markdown files with front matter in folders. Find notes with search_notes (full text, also word forms and typos) or list_notes (changed_since: what changed), read them with get_note, write with create_note and update_note (pass the hash from get_note as expected_hash to avoid overwriting someone else's change). Link notes with [[wikilinks]] or typed relations ('- works_at [[Acme]]'; get_note_links hops gives a note's context) and tag them with #tags. A note named NAME.conflict-TIMESTAMP.md is the Drive sync's copy of a note changed in two places: offer to merge it into NAME.md and delete it.",
+		Instructions: "The user's notes: Markdown files with front matter in folders. Link notes with [[wikilinks]] or typed relations ('- works_at [[Acme]]') and tag them with #tags.",
+		Toolsets:     toolsets(),
+		SharedArgs: []kit.SharedArg{
+			{Name: "expected_hash", Meaning: "the hash from get_note; the change is refused if the note changed since"},
+			{Name: "folder", Meaning: "only notes in this folder and below"},
+			{Name: "path", Meaning: "a note's path in the notes folder, e.g. 'projects/garden' ('.md' optional)"},
+		},
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&st.notesDir, "notes-dir", "", "folder the notes live in; must exist unless --create-notes-dir is given (default: STATE-DIR/notes, created 0700)")
 			fs.BoolVar(&st.createNotes, "create-notes-dir", false, "create --notes-dir (0700) when it does not exist, to start a new, empty vault there")

@@ -63,7 +63,7 @@ func (e *env) search(q string, extra ...any) []string {
 	for i := 0; i+1 < len(extra); i += 2 {
 		args[extra[i].(string)] = extra[i+1]
 	}
-	out := call[listOutput](e, "search_notes", args)
+	out := call[listOutput](e, "list_notes", args)
 	var paths []string
 	for _, n := range out.Notes {
 		paths = append(paths, n.Path)
@@ -194,13 +194,13 @@ func TestSearchAndList(t *testing.T) {
 	if got := e.search(`AND ( "NEAR` + "\x00"); len(got) != 0 {
 		t.Errorf("syntax-looking query = %v", got)
 	}
-	hit := call[listOutput](e, "search_notes", map[string]any{"query": "caching"})
+	hit := call[listOutput](e, "list_notes", map[string]any{"query": "caching"})
 	if len(hit.Notes) != 1 || !strings.Contains(hit.Notes[0].Snippet, "**caching**") {
 		t.Errorf("snippet = %+v", hit)
 	}
-	e.fail("search_notes", map[string]any{"query": "  ** ()"})
-	p1 := call[listOutput](e, "search_notes", map[string]any{"query": "search", "limit": 2})
-	p2 := call[listOutput](e, "search_notes", map[string]any{"query": "search", "limit": 2, "offset": p1.NextOffset})
+	e.fail("list_notes", map[string]any{"query": "  ** ()"})
+	p1 := call[listOutput](e, "list_notes", map[string]any{"query": "search", "limit": 2})
+	p2 := call[listOutput](e, "list_notes", map[string]any{"query": "search", "limit": 2, "offset": p1.NextOffset})
 	if !p1.More || p1.NextOffset != 2 || len(p2.Notes) != 1 || p2.More {
 		t.Errorf("paging = %+v then %+v", p1, p2)
 	}
@@ -235,8 +235,12 @@ func TestSearchAndList(t *testing.T) {
 		{"list_notes", map[string]any{"sort": "size"}, `sort must be one of "updated", "created", "path", not "size"`},
 		{"list_notes", map[string]any{"limit": 1000}, "limit must be at most 200, not 1000"},
 		{"list_notes", map[string]any{"offset": -1}, "offset must be at least 0"},
-		{"search_notes", map[string]any{"query": "garden", "limit": 0}, "limit must be at least 1, not 0"},
-		{"search_notes", map[string]any{"query": ""}, "query must not be empty"},
+		{"list_notes", map[string]any{"query": "garden", "limit": 0}, "limit must be at least 1, not 0"},
+		{"list_notes", map[string]any{"query": ""}, "query must not be empty"},
+		// A search is ranked and pages at most 50 hits; listing's own arguments are refused with it.
+		{"list_notes", map[string]any{"query": "garden", "limit": 51}, "with query, limit must be at most 50, not 51"},
+		{"list_notes", map[string]any{"query": "garden", "sort": "path"}, "sort, trashed and changed_since list notes: leave them out with query"},
+		{"list_notes", map[string]any{"query": "garden", "trashed": true}, "sort, trashed and changed_since list notes"},
 		{"get_note", map[string]any{"path": "x", "offset": -3}, "offset must be at least 0"},
 		{"update_note", map[string]any{"path": "x", "mode": "rewrite", "content": "y"}, `mode must be one of "replace", "append", "prepend", "find_replace", "replace_section", not "rewrite"`},
 	} {
@@ -504,7 +508,7 @@ func TestReadOnlyAndFlags(t *testing.T) {
 	t.Parallel()
 	h := mcptest.Start(t, spec(), "--state-dir", t.TempDir(), "--read-only")
 	names := h.Server.ToolNames()
-	if !slices.Equal(names, []string{"get_note", "get_note_links", "list_note_tags", "list_notes", "search_notes"}) {
+	if !slices.Equal(names, []string{"get_note", "get_note_links", "list_note_tags", "list_notes"}) {
 		t.Errorf("read-only tools = %v", names)
 	}
 	var stderr bytes.Buffer

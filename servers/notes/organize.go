@@ -15,7 +15,7 @@ import (
 
 func addOrganizeTools(s *kit.Server, n *store) {
 	kit.AddTool(s, kit.Tool{Name: "move_note", Title: "Move note",
-		Description: "Move or rename a note and rewrite the [[wikilinks]] in other notes that point to it."}, n.moveNote)
+		Description: "Move or rename a note, rewriting the [[wikilinks]] that point to it."}, n.moveNote)
 	kit.AddTool(s, kit.Tool{Name: "delete_note", Title: "Delete note", Destructive: true,
 		Description: "Move a note to the trash (.trash/); restore_note brings it back."}, n.deleteNote)
 	kit.AddTool(s, kit.Tool{Name: "restore_note", Title: "Restore note",
@@ -159,7 +159,7 @@ func (n *store) trash(rel string) (string, error) {
 }
 
 type restoreInput struct {
-	TrashPath string `json:"trash_path" jsonschema:"the note in the trash, e.g. '.trash/ideas/garden.md' (as delete_note returned)"`
+	TrashPath string `json:"trash_path" jsonschema:"the trash path delete_note returned"`
 	NewPath   string `json:"new_path,omitempty" jsonschema:"where to restore it (default: where it was)"`
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 type dailyInput struct {
-	Date   string `json:"date,omitempty" jsonschema:"a day in the period, YYYY-MM-DD (or YYYY-Www for a week, YYYY-MM for a month); default today"`
+	Date   string `json:"date,omitempty" jsonschema:"YYYY-MM-DD, YYYY-Www or YYYY-MM; default today"`
 	Period string `json:"period,omitempty" jsonschema:"week is the ISO week (Monday to Sunday)" schema:"enum=day|week|month,default=day"`
 }
 

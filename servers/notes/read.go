@@ -21,19 +21,17 @@ const maxContent = 100_000 // bytes of a note get_note returns at once
 
 func addReadTools(s *kit.Server, n *store) {
 	kit.AddTool(s, kit.Tool{Name: "get_note", Title: "Get note", ReadOnly: true, Idempotent: true,
-		Description: "Read a note: the whole of it, only the section under one heading, or just its outline of headings."}, n.getNote)
-	kit.AddTool(s, kit.Tool{Name: "list_notes", Title: "List notes", ReadOnly: true, Idempotent: true,
-		Description: "List notes by folder, tag or date, newest first (or by path); changed_since lists what was created, updated or deleted since; trashed: true lists the trash."}, n.listNotes)
-	kit.AddTool(s, kit.Tool{Name: "search_notes", Title: "Search notes", ReadOnly: true, Idempotent: true,
-		Description: "Full-text search of the notes, ranked, with snippets; finds word forms and near spellings after exact matches; filter by tag, folder, dates."}, n.searchNotes)
+		Description: "Read a note: all of it, the section under one heading, or its outline."}, n.getNote)
+	kit.AddTool(s, kit.Tool{Name: "list_notes", Title: "Find notes", ReadOnly: true, Idempotent: true,
+		Description: "Find notes: with query a ranked full-text search (also word forms and near spellings), else a listing newest first; filter by folder, tag, dates; changed_since, trashed."}, n.findNotes)
 	kit.AddTool(s, kit.Tool{Name: "list_note_tags", Title: "List note tags", ReadOnly: true, Idempotent: true,
 		Description: "List the tags used in the notes with how many notes carry each."}, n.listTags)
 	kit.AddTool(s, kit.Tool{Name: "get_note_links", Title: "Get note links", ReadOnly: true, Idempotent: true,
-		Description: "A note's outgoing [[wikilinks]] and backlinks with relation types ('- works_at [[Acme]]'); hops adds the notes up to N links away, newest first."}, n.getLinks)
+		Description: "A note's outgoing [[wikilinks]] and backlinks with relation types; hops adds notes up to N links away."}, n.getLinks)
 }
 
 type getNoteInput struct {
-	Path    string `json:"path" jsonschema:"note path relative to the notes folder, e.g. 'projects/garden.md' ('.md' optional)"`
+	Path    string `json:"path" jsonschema:"note path in the notes folder, e.g. 'projects/garden'"`
 	Heading string `json:"heading,omitempty" jsonschema:"return only the section under this heading"`
 	Outline bool   `json:"outline,omitempty" jsonschema:"return only the list of headings"`
 	Offset  int    `json:"offset,omitempty" jsonschema:"byte offset to continue a truncated read from" schema:"minimum=0"`
@@ -161,10 +159,10 @@ func headingList(body string) string {
 type listNotesInput struct {
 	Folder  string `json:"folder,omitempty" jsonschema:"only notes in this folder and below"`
 	Tag     string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
-	Sort    string `json:"sort,omitempty" jsonschema:"order: updated and created are newest first" schema:"enum=updated|created|path,default=updated"`
-	Trashed bool   `json:"trashed,omitempty" jsonschema:"list the trash instead (restore with restore_note)"`
+	Sort    string `json:"sort,omitempty" jsonschema:"updated and created: newest first" schema:"enum=updated|created|path,default=updated"`
+	Trashed bool   `json:"trashed,omitempty" jsonschema:"list the trash instead"`
 	dateFilters
-	ChangedSince string `json:"changed_since,omitempty" jsonschema:"list notes created, updated or deleted since this date or time, newest first"`
+	ChangedSince string `json:"changed_since,omitempty" jsonschema:"list what changed since this date or time"`
 	Limit        int    `json:"limit,omitempty" jsonschema:"at most this many" schema:"minimum=1,maximum=200,default=50"`
 	Offset       int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
 }
@@ -172,7 +170,7 @@ type listNotesInput struct {
 // dateFilters narrow searches and listings by date: YYYY-MM-DD (the day's start in the server's
 // time zone) or an RFC 3339 time.
 type dateFilters struct {
-	CreatedAfter  string `json:"created_after,omitempty" jsonschema:"only notes created at or after, YYYY-MM-DD or RFC 3339"`
+	CreatedAfter  string `json:"created_after,omitempty" jsonschema:"created at or after (YYYY-MM-DD or RFC 3339)"`
 	CreatedBefore string `json:"created_before,omitempty" jsonschema:"only notes created before"`
 	UpdatedAfter  string `json:"updated_after,omitempty" jsonschema:"only notes updated at or after"`
 	UpdatedBefore string `json:"updated_before,omitempty" jsonschema:"only notes updated before"`
@@ -364,7 +362,7 @@ func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in sear
 	hits, more, err := n.ix.Search(sctx, in.Query, f, limit, offset)
 	switch {
 	case errors.Is(err, index.ErrEmptyQuery):
-		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "query %q has no words to search for; to browse, use list_notes", in.Query)
+		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "query %q has no words to search for; to browse, leave out query", in.Query)
 	case errors.Is(err, index.ErrBusy):
 		return nil, listOutput{}, kit.Errorf(kit.CodeUnavailable, "busy: %w; try again in a moment", err)
 	case err != nil && ctx.Err() != nil:
@@ -433,13 +431,13 @@ func (n *store) listTags(ctx context.Context, _ *mcp.CallToolRequest, in listTag
 }
 
 type pathInput struct {
-	Path string `json:"path" jsonschema:"note path relative to the notes folder ('.md' optional)"`
+	Path string `json:"path" jsonschema:"note path in the notes folder"`
 }
 
 type linksInput struct {
-	Path  string `json:"path" jsonschema:"note path relative to the notes folder ('.md' optional)"`
-	Hops  int    `json:"hops,omitempty" jsonschema:"also list the notes up to this many links away, both directions (the note's context)" schema:"minimum=1,maximum=3"`
-	Limit int    `json:"limit,omitempty" jsonschema:"with hops: at most this many notes, most recently updated first" schema:"minimum=1,maximum=100,default=20"`
+	Path  string `json:"path" jsonschema:"note path in the notes folder"`
+	Hops  int    `json:"hops,omitempty" jsonschema:"also list notes up to this many links away" schema:"minimum=1,maximum=3"`
+	Limit int    `json:"limit,omitempty" jsonschema:"with hops: at most this many notes" schema:"minimum=1,maximum=100,default=20"`
 }
 
 type outLink struct {

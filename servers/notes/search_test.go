@@ -71,7 +71,7 @@ func searchHuge(t *testing.T, e *env, huge []string) {
 		{`"field lamp"`, "", []string{"huge/mixed-1mb.md"}},
 	} {
 		began := time.Now()
-		out := call[listOutput](e, "search_notes", map[string]any{"query": c.query, "folder": c.folder})
+		out := call[listOutput](e, "list_notes", map[string]any{"query": c.query, "folder": c.folder})
 		took := time.Since(began)
 		if took > bound {
 			t.Errorf("%q took %v", c.query, took)
@@ -121,7 +121,7 @@ func searchIsolation(t *testing.T, e *env) {
 		cs := e.h.Connect(t, "")
 		wg.Go(func() {
 			for ctx.Err() == nil {
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_notes", Arguments: map[string]any{"query": "alpha", "limit": 50}})
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_notes", Arguments: map[string]any{"query": "alpha", "limit": 50}})
 				if ctx.Err() != nil {
 					return
 				}
@@ -174,7 +174,7 @@ func searchIsolation(t *testing.T, e *env) {
 	// Searches the clients gave up on end by the search time limit at the latest.
 	deadline := time.Now().Add(searchTimeout + 2*time.Second)
 	for {
-		res := mcptest.Call(t, e.cs, "search_notes", map[string]any{"query": "written"})
+		res := mcptest.Call(t, e.cs, "list_notes", map[string]any{"query": "written"})
 		if !res.IsError {
 			var out listOutput
 			mcptest.Decode(t, res, &out)

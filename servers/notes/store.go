@@ -75,7 +75,7 @@ func (n *store) health(ctx context.Context) health.Result {
 	return health.Result{Status: health.OK, Detail: fmt.Sprintf("%d notes", count)}
 }
 
-// searchTimeout bounds one search_notes call's time in the index; SQLite is interrupted then.
+// searchTimeout bounds one search (list_notes with query)'s time in the index; SQLite is interrupted then.
 const searchTimeout = 5 * time.Second
 
 func (n *store) searchTimeout() time.Duration {
@@ -307,7 +307,7 @@ func (n *store) read(rel string) (vault.Note, []byte, error) {
 	data, err := n.v.ReadFile(rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return vault.Note{}, nil, kit.Errorf(kit.CodeNotFound, "%w: %s; find notes with search_notes or list_notes", errNoNote, rel)
+			return vault.Note{}, nil, kit.Errorf(kit.CodeNotFound, "%w: %s; find notes with list_notes", errNoNote, rel)
 		}
 		return vault.Note{}, nil, kit.Errorf(kit.CodeInvalidInput, "read %s: %w", rel, err)
 	}

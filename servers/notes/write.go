@@ -13,21 +13,21 @@ import (
 
 func addWriteTools(s *kit.Server, n *store) {
 	kit.AddTool(s, kit.Tool{Name: "create_note", Title: "Create note", Destructive: true,
-		Description: "Create a Markdown note; refuses to replace an existing note unless overwrite is true."}, n.createNote)
+		Description: "Create a Markdown note; replaces an existing one only with overwrite."}, n.createNote)
 	kit.AddTool(s, kit.Tool{Name: "update_note", Title: "Update note", Destructive: true,
-		Description: "Change a note: replace, append, prepend, find_replace, or replace_section under a heading; expected_hash refuses to overwrite a newer version."}, n.updateNote)
+		Description: "Change a note: replace, append, prepend, find_replace or replace_section; expected_hash refuses to overwrite a newer version."}, n.updateNote)
 	kit.AddTool(s, kit.Tool{Name: "tag_note", Title: "Tag note", Idempotent: true,
-		Description: "Add or remove tags on a note (front matter and inline #tags are kept in agreement)."}, n.tagNote)
+		Description: "Add or remove tags on a note (front matter and inline #tags kept in agreement)."}, n.tagNote)
 	kit.AddTool(s, kit.Tool{Name: "set_note_field", Title: "Set note field", Idempotent: true, Destructive: true,
-		Description: "Set or remove one typed front matter field, keeping the rest of the note as written (get_note shows the fields)."}, n.setNoteField)
+		Description: "Set or remove one front matter field, keeping the rest of the note as written."}, n.setNoteField)
 	kit.AddTool(s, kit.Tool{Name: "daily_note", Title: "Daily note", Idempotent: true,
 		Description: "Today's (or a date's) daily, weekly or monthly note, created from its template when missing."}, n.dailyNote)
 }
 
 type createInput struct {
-	Path      string   `json:"path" jsonschema:"where to create it, relative to the notes folder, e.g. 'ideas/garden.md'"`
+	Path      string   `json:"path" jsonschema:"path in the notes folder, e.g. 'ideas/garden.md'"`
 	Content   string   `json:"content" jsonschema:"Markdown body, without front matter"`
-	Title     string   `json:"title,omitempty" jsonschema:"title (default: the first '# heading', else the file name)"`
+	Title     string   `json:"title,omitempty" jsonschema:"title (default: the first heading or the file name)"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"tags, without '#'"`
 	Overwrite bool     `json:"overwrite,omitempty" jsonschema:"replace a note already at path"`
 }
@@ -77,13 +77,13 @@ func (n *store) createNote(ctx context.Context, _ *mcp.CallToolRequest, in creat
 
 type updateInput struct {
 	Path         string `json:"path" jsonschema:"the note to change"`
-	Mode         string `json:"mode" jsonschema:"replace is the whole body; find_replace needs find; replace_section needs heading" schema:"enum=replace|append|prepend|find_replace|replace_section"`
-	Content      string `json:"content" jsonschema:"the new text (for find_replace: the replacement)"`
+	Mode         string `json:"mode" jsonschema:"find_replace needs find; replace_section needs heading" schema:"enum=replace|append|prepend|find_replace|replace_section"`
+	Content      string `json:"content" jsonschema:"the new text (find_replace: the replacement)"`
 	Find         string `json:"find,omitempty" jsonschema:"find_replace: the exact text to replace"`
-	ReplaceAll   bool   `json:"replace_all,omitempty" jsonschema:"find_replace: replace every occurrence, not just a single one"`
-	Heading      string `json:"heading,omitempty" jsonschema:"replace_section: the heading whose section is replaced (the heading line stays)"`
+	ReplaceAll   bool   `json:"replace_all,omitempty" jsonschema:"find_replace: every occurrence"`
+	Heading      string `json:"heading,omitempty" jsonschema:"replace_section: the heading whose section is replaced"`
 	Title        string `json:"title,omitempty" jsonschema:"also set the title"`
-	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"the hash from get_note; the update is refused if the note changed since"`
+	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"hash from get_note; refused if the note changed"`
 }
 
 func (n *store) updateNote(ctx context.Context, _ *mcp.CallToolRequest, in updateInput) (*mcp.CallToolResult, writeOutput, error) {
@@ -166,7 +166,7 @@ func applyEdit(body string, in updateInput) (string, string, error) {
 type tagInput struct {
 	Path   string   `json:"path" jsonschema:"the note to tag"`
 	Add    []string `json:"add,omitempty" jsonschema:"tags to add"`
-	Remove []string `json:"remove,omitempty" jsonschema:"tags to remove, from the front matter and as inline #tags"`
+	Remove []string `json:"remove,omitempty" jsonschema:"tags to remove"`
 }
 
 func (n *store) tagNote(ctx context.Context, _ *mcp.CallToolRequest, in tagInput) (*mcp.CallToolResult, writeOutput, error) {
@@ -207,9 +207,9 @@ func (n *store) tagNote(ctx context.Context, _ *mcp.CallToolRequest, in tagInput
 type setFieldInput struct {
 	Path         string `json:"path" jsonschema:"the note"`
 	Field        string `json:"field" jsonschema:"front matter key, e.g. 'status', 'due', 'aliases'" schema:"minLength=1,maxLength=100"`
-	Value        any    `json:"value,omitempty" jsonschema:"string, number, true/false or list; omit or null to remove the field"`
-	Type         string `json:"type,omitempty" jsonschema:"how to write value; auto follows its JSON type; date takes YYYY-MM-DD or RFC 3339" schema:"enum=auto|string|number|date|bool|list,default=auto"`
-	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"the hash from get_note; refused if the note changed since"`
+	Value        any    `json:"value,omitempty" jsonschema:"string, number, boolean or list; null removes the field"`
+	Type         string `json:"type,omitempty" jsonschema:"how to write value; auto follows its JSON type" schema:"enum=auto|string|number|date|bool|list,default=auto"`
+	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"hash from get_note; refused if the note changed"`
 }
 
 func (n *store) setNoteField(ctx context.Context, _ *mcp.CallToolRequest, in setFieldInput) (*mcp.CallToolResult, writeOutput, error) {

@@ -21,10 +21,10 @@ const (
 )
 
 type runCommandInput struct {
-	Command        string            `json:"command" jsonschema:"bash command line, run with bash -c; pipes, redirects, && and ; work" schema:"minLength=1"`
-	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory inside the allowed roots (default: the server's work directory)"`
-	TimeoutSeconds float64           `json:"timeout_seconds,omitempty" jsonschema:"seconds before the command and everything it started is killed; use start_process for longer work" schema:"minimum=0.1,maximum=85,default=30"`
-	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment variables; PATH, LD_*, BASH_ENV, IFS and the like cannot be set"`
+	Command        string            `json:"command" jsonschema:"bash command line (bash -c)" schema:"minLength=1"`
+	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory (default: the work directory)"`
+	TimeoutSeconds float64           `json:"timeout_seconds,omitempty" jsonschema:"seconds before the command is killed" schema:"minimum=0.1,maximum=85,default=30"`
+	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment variables (not PATH, LD_* and the like)"`
 	Stdin          string            `json:"stdin,omitempty" jsonschema:"text given to the command on standard input"`
 }
 
@@ -80,7 +80,7 @@ func addRunCommand(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "run_command",
 		Title:       "Run command",
-		Description: "Run a bash command line on the host and return exit code, stdout and stderr (head and tail kept when long). For anything over 85 s or interactive, use start_process.",
+		Description: "Run a bash command line and return exit code, stdout and stderr. For anything over 85 s or interactive, use start_process.",
 		Destructive: true,
 		OpenWorld:   true,
 		Timeout:     maxCommandTimeout + 3*time.Second,

@@ -23,21 +23,21 @@ func addEditTool(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "edit_file",
 		Title:       "Edit file",
-		Description: "Replace exact text in a file in the allowed roots (each edit must match once, or expected_count times), atomically, answering with a diff.",
+		Description: "Replace exact text in a file (each edit must match once, or expected_count times), atomically, answering with a diff.",
 		Destructive: true,
 	}, sh.editFile)
 }
 
 type textEdit struct {
-	OldText       string `json:"old_text" jsonschema:"exact text to find, including whitespace and line breaks" schema:"minLength=1"`
+	OldText       string `json:"old_text" jsonschema:"exact text to find, whitespace included" schema:"minLength=1"`
 	NewText       string `json:"new_text" jsonschema:"text to put in its place (may be empty to delete)"`
-	ExpectedCount int    `json:"expected_count,omitempty" jsonschema:"how many times old_text must occur; all are replaced (absent means exactly once)" schema:"minimum=1,maximum=10000"`
+	ExpectedCount int    `json:"expected_count,omitempty" jsonschema:"how many times old_text must occur (default once)" schema:"minimum=1,maximum=10000"`
 }
 
 type editFileInput struct {
-	Path           string     `json:"path" jsonschema:"file path inside the allowed roots, absolute or relative to the work directory"`
-	Edits          []textEdit `json:"edits" jsonschema:"replacements applied in order, each to the result of the one before" schema:"minItems=1,maxItems=100"`
-	ExpectedSHA256 string     `json:"expected_sha256,omitempty" jsonschema:"edit only if the file's current sha256 (from read_text_file) is this"`
+	Path           string     `json:"path" jsonschema:"file path, absolute or relative to the work directory"`
+	Edits          []textEdit `json:"edits" jsonschema:"replacements, applied in order" schema:"minItems=1,maxItems=100"`
+	ExpectedSHA256 string     `json:"expected_sha256,omitempty" jsonschema:"edit only if the file's sha256 is this"`
 	DryRun         bool       `json:"dry_run,omitempty" jsonschema:"answer with the diff but write nothing"`
 }
 

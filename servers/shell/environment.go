@@ -54,7 +54,7 @@ func addGetEnvironment(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "get_environment",
 		Title:       "Get environment",
-		Description: "Describe the host commands run on: OS, kernel, user, shell, work directory and allowed roots, policy, CPU, memory, disk and tool versions.",
+		Description: "Describe the host: OS, user, shell, work directory, allowed roots, policy, CPU, memory, disk, tool versions.",
 		ReadOnly:    true,
 		Timeout:     15 * time.Second,
 	}, sh.getEnvironment)

@@ -30,19 +30,19 @@ func addFileTools(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "find_files",
 		Title:       "Find files",
-		Description: "Find files under a directory in the allowed roots by name substring or glob (e.g. '*.yaml', 'conf/*.ini'), with type, size and modification time.",
+		Description: "Find files under a directory by name substring or glob (e.g. '*.yaml'), with type, size and modification time.",
 		ReadOnly:    true,
 	}, sh.findFiles)
 	kit.AddTool(s, kit.Tool{
 		Name:        "read_text_file",
 		Title:       "Read text file",
-		Description: "Read lines of a text file in the allowed roots, from a 1-based line offset, with its sha256 for write_text_file's conflict check.",
+		Description: "Read lines of a text file from a 1-based line, with its sha256 for write_text_file.",
 		ReadOnly:    true,
 	}, sh.readTextFile)
 	kit.AddTool(s, kit.Tool{
 		Name:        "write_text_file",
 		Title:       "Write text file",
-		Description: "Write a text file in the allowed roots atomically; refuses to replace an existing file unless overwrite is set or expected_sha256 matches its current content.",
+		Description: "Write a text file atomically; replaces an existing file only with overwrite or a matching expected_sha256.",
 		Destructive: true,
 		Idempotent:  true,
 	}, sh.writeTextFile)
@@ -53,8 +53,8 @@ func addFileTools(s *kit.Server, sh *shell) {
 }
 
 type findFilesInput struct {
-	Root       string `json:"root,omitempty" jsonschema:"directory to search, inside the allowed roots (default: the work directory)"`
-	Pattern    string `json:"pattern" jsonschema:"glob such as '*.go' (matched against the name, or the path below root when it has a /), or a plain name substring" schema:"minLength=1"`
+	Root       string `json:"root,omitempty" jsonschema:"directory to search (default: the work directory)"`
+	Pattern    string `json:"pattern" jsonschema:"glob such as '*.go', or a name substring" schema:"minLength=1"`
 	Type       string `json:"type,omitempty" jsonschema:"what kind of entry to list" schema:"enum=file|dir|any,default=any"`
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"at most this many results" schema:"minimum=1,maximum=1000,default=200"`
 	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"directory levels below root to search; 0 means no limit" schema:"minimum=0"`
@@ -181,7 +181,7 @@ func entry(rel string, d fs.DirEntry) fileEntry {
 }
 
 type readTextFileInput struct {
-	Path   string `json:"path" jsonschema:"file path inside the allowed roots, absolute or relative to the work directory"`
+	Path   string `json:"path" jsonschema:"file path, absolute or relative to the work directory"`
 	Offset int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based; 0 is the same as 1" schema:"minimum=0"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"how many lines to return" schema:"minimum=1,maximum=5000,default=500"`
 }
@@ -276,10 +276,10 @@ func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in re
 }
 
 type writeTextFileInput struct {
-	Path           string `json:"path" jsonschema:"file path inside the allowed roots, absolute or relative to the work directory; its directory must exist"`
+	Path           string `json:"path" jsonschema:"file path; its directory must exist"`
 	Content        string `json:"content" jsonschema:"the file's whole new content"`
 	Overwrite      bool   `json:"overwrite,omitempty" jsonschema:"replace the file if it exists"`
-	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"replace only if the file's current sha256 (from read_text_file) is this"`
+	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"replace only if the file's sha256 is this"`
 }
 
 type writeTextFileOutput struct {

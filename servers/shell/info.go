@@ -25,19 +25,19 @@ func addInfoTools(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "get_path_info",
 		Title:       "Get path info",
-		Description: "Size, mode, owner, group, type (with a symlink's target) and modification time of a path in the allowed roots.",
+		Description: "Size, mode, owner, type and modification time of a path.",
 		ReadOnly:    true,
 	}, sh.getPathInfo)
 	kit.AddTool(s, kit.Tool{
 		Name:        "list_directory",
 		Title:       "List directory",
-		Description: "List a directory in the allowed roots to a depth, sorted by path, with type, size and modification time, paged.",
+		Description: "List a directory to a depth, with type, size and modification time, paged.",
 		ReadOnly:    true,
 	}, sh.listDirectory)
 }
 
 type getPathInfoInput struct {
-	Path string `json:"path" jsonschema:"path inside the allowed roots, absolute or relative to the work directory; a final symlink is described, not followed"`
+	Path string `json:"path" jsonschema:"path; a final symlink is described, not followed"`
 }
 
 type fileInfoOutput struct {
@@ -144,7 +144,7 @@ func entryType(m fs.FileMode) string {
 }
 
 type listDirectoryInput struct {
-	Path   string `json:"path,omitempty" jsonschema:"directory inside the allowed roots (default: the work directory)"`
+	Path   string `json:"path,omitempty" jsonschema:"directory (default: the work directory)"`
 	Depth  int    `json:"depth,omitempty" jsonschema:"levels to list: 1 is the directory's own entries" schema:"minimum=1,maximum=10,default=1"`
 	Offset int    `json:"offset,omitempty" jsonschema:"entries to skip, from next_offset of the page before" schema:"minimum=0"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many entries" schema:"minimum=1,maximum=2000,default=500"`

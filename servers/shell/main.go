@@ -38,7 +38,11 @@ func spec() kit.Spec {
 		Name:         "shell",
 		Title:        "Shell",
 		Port:         9001,
-		Instructions: "Run commands on the host with run_command (bash -c; pipes and redirects work); use start_process for anything long-running or interactive and poll it with read_process_output. Commands run as an unprivileged user under a command policy; file tools are confined to the allowed roots.",
+		Instructions: "Commands run as an unprivileged user under a command policy; file tools are confined to the allowed roots.",
+		Toolsets:     toolsets(),
+		SharedArgs: []kit.SharedArg{
+			{Name: "handle", Meaning: "the handle start_process returned"},
+		},
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&st.policy, "policy", string(policy.Blocklist), "command policy: blocklist (refuse destructive patterns), allowlist (only --allow-commands) or off")
 			fs.StringVar(&st.allowCommands, "allow-commands", "", "comma-separated programs the allowlist policy runs, e.g. git,ls,cat")

@@ -28,19 +28,19 @@ func addPathTools(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "move_path",
 		Title:       "Move path",
-		Description: "Move or rename a file, directory or symlink within the allowed roots; replaces an existing destination only with overwrite.",
+		Description: "Move or rename a file, directory or symlink; replaces an existing destination only with overwrite.",
 		Destructive: true,
 	}, sh.movePath)
 	kit.AddTool(s, kit.Tool{
 		Name:        "copy_path",
 		Title:       "Copy path",
-		Description: "Copy a file, or a directory recursively (size and count capped), within the allowed roots; replaces a file only with overwrite.",
+		Description: "Copy a file, or a directory recursively; replaces a file only with overwrite.",
 		Destructive: true,
 	}, sh.copyPath)
 	kit.AddTool(s, kit.Tool{
 		Name:        "delete_path",
 		Title:       "Delete path",
-		Description: "Delete a file, symlink or empty directory in the allowed roots; a non-empty directory only with recursive.",
+		Description: "Delete a file, symlink or empty directory; a non-empty directory only with recursive.",
 		Destructive: true,
 	}, sh.deletePath)
 }
@@ -75,9 +75,9 @@ func (sh *shell) twoEnds(source, destination string) (src, dst string, err error
 }
 
 type movePathInput struct {
-	Source      string `json:"source" jsonschema:"path to move, inside the allowed roots; a symlink is moved, not what it points to"`
-	Destination string `json:"destination" jsonschema:"new path inside the allowed roots (not a folder to move into); its directory must exist"`
-	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file, symlink or empty directory at destination"`
+	Source      string `json:"source" jsonschema:"path to move (a symlink, not its target)"`
+	Destination string `json:"destination" jsonschema:"new path (not a folder to move into)"`
+	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace what is at destination (not a non-empty directory)"`
 }
 
 type pathOpOutput struct {
@@ -143,9 +143,9 @@ func (sh *shell) movePath(ctx context.Context, _ *mcp.CallToolRequest, in movePa
 }
 
 type copyPathInput struct {
-	Source      string `json:"source" jsonschema:"file or directory to copy, inside the allowed roots; symlinks inside a directory are copied as symlinks"`
-	Destination string `json:"destination" jsonschema:"new path inside the allowed roots (not a folder to copy into); its directory must exist"`
-	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file at destination (a directory is never replaced)"`
+	Source      string `json:"source" jsonschema:"file or directory to copy"`
+	Destination string `json:"destination" jsonschema:"new path (not a folder to copy into)"`
+	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file at destination"`
 }
 
 func (sh *shell) copyPath(ctx context.Context, _ *mcp.CallToolRequest, in copyPathInput) (*mcp.CallToolResult, pathOpOutput, error) {
@@ -340,7 +340,7 @@ func copyError(name string, err error) error {
 }
 
 type deletePathInput struct {
-	Path      string `json:"path" jsonschema:"file, symlink or directory inside the allowed roots; a symlink is deleted, not what it points to"`
+	Path      string `json:"path" jsonschema:"file, symlink (not its target) or directory"`
 	Recursive bool   `json:"recursive,omitempty" jsonschema:"delete a non-empty directory and everything in it"`
 }
 

@@ -190,42 +190,42 @@ func addProcessTools(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "start_process",
 		Title:       "Start background process",
-		Description: "Start a long-running or interactive command (bash -c) in the background and return a handle; optionally wait until its output matches a regex or some seconds pass.",
+		Description: "Start a long-running or interactive command in the background and return a handle; optionally wait for output matching a regex.",
 		OpenWorld:   true,
 		Timeout:     maxStartWait + 5*time.Second,
 	}, sh.startProcess)
 	kit.AddTool(s, kit.Tool{
 		Name:        "read_process_output",
 		Title:       "Read process output",
-		Description: "Read a background process's combined stdout and stderr from an offset (paging with next_offset) or its last bytes, with its state.",
+		Description: "Read a background process's output from an offset or its last bytes, with its state.",
 		ReadOnly:    true,
 	}, sh.readProcessOutput)
 	kit.AddTool(s, kit.Tool{
 		Name:        "send_process_input",
 		Title:       "Send process input",
-		Description: "Write text to a background process's standard input (include \\n to end a line), optionally closing it, and return output that follows.",
+		Description: "Write text to a background process's stdin (include \\n to end a line), optionally closing it; returns the output that follows.",
 	}, sh.sendProcessInput)
 	kit.AddTool(s, kit.Tool{
 		Name:        "stop_process",
 		Title:       "Stop process",
-		Description: "Stop a background process and everything it started: send a signal (default TERM), then KILL after a grace period.",
+		Description: "Stop a background process and everything it started: a signal (default TERM), then KILL after a grace period.",
 		Destructive: true,
 		Idempotent:  true,
 	}, sh.stopProcess)
 	kit.AddTool(s, kit.Tool{
 		Name:        "list_processes",
 		Title:       "List processes",
-		Description: "List your background processes started by start_process: handle, command, state, exit code, start time, runtime.",
+		Description: "List your background processes: handle, command, state, exit code, times.",
 		ReadOnly:    true,
 	}, sh.listProcesses)
 }
 
 type startProcessInput struct {
 	Command     string            `json:"command" jsonschema:"bash command line to run in the background" schema:"minLength=1"`
-	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory inside the allowed roots (default: the work directory)"`
-	Env         map[string]string `json:"env,omitempty" jsonschema:"extra environment variables; PATH, LD_*, BASH_ENV and the like cannot be set"`
-	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"regex (RE2); return once the output matches it, e.g. 'Listening on'"`
-	WaitSeconds float64           `json:"wait_seconds,omitempty" jsonschema:"seconds to wait for wait_for, or before returning (default 0, or 10 with wait_for)" schema:"minimum=0,maximum=60"`
+	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory (default: the work directory)"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"extra environment variables (not PATH, LD_* and the like)"`
+	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"regex: return once the output matches it"`
+	WaitSeconds float64           `json:"wait_seconds,omitempty" jsonschema:"seconds to wait (default 0, or 10 with wait_for)" schema:"minimum=0,maximum=60"`
 }
 
 type processOutput struct {

@@ -28,22 +28,22 @@ func addSearchTool(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "search_text",
 		Title:       "Search text in files",
-		Description: "Search text files under a directory in the allowed roots for a literal or regex, with include/exclude globs, giving line numbers, paged.",
+		Description: "Search text files under a directory for a literal or regex, with include/exclude globs, giving line numbers, paged.",
 		ReadOnly:    true,
 		Timeout:     45 * time.Second,
 	}, sh.searchText)
 }
 
 type searchTextInput struct {
-	Pattern        string   `json:"pattern" jsonschema:"text to find on one line; a Go (RE2) regular expression when regex is set" schema:"minLength=1,maxLength=1000"`
-	Root           string   `json:"root,omitempty" jsonschema:"directory to search, inside the allowed roots (default: the work directory)"`
-	Regex          bool     `json:"regex,omitempty" jsonschema:"treat pattern as a regular expression instead of literal text"`
+	Pattern        string   `json:"pattern" jsonschema:"text to find on one line" schema:"minLength=1,maxLength=1000"`
+	Root           string   `json:"root,omitempty" jsonschema:"directory to search (default: the work directory)"`
+	Regex          bool     `json:"regex,omitempty" jsonschema:"pattern is an RE2 regular expression"`
 	IgnoreCase     bool     `json:"ignore_case,omitempty" jsonschema:"match regardless of letter case"`
-	Include        []string `json:"include,omitempty" jsonschema:"search only files matching one of these globs (the name, or the path below root when the glob has a /)" schema:"maxItems=20"`
-	Exclude        []string `json:"exclude,omitempty" jsonschema:"skip files and directories matching one of these globs, e.g. '.git' or '*.min.js'" schema:"maxItems=20"`
+	Include        []string `json:"include,omitempty" jsonschema:"globs of files to search" schema:"maxItems=20"`
+	Exclude        []string `json:"exclude,omitempty" jsonschema:"globs to skip, e.g. '.git'" schema:"maxItems=20"`
 	MaxResults     int      `json:"max_results,omitempty" jsonschema:"at most this many matching lines" schema:"minimum=1,maximum=1000,default=100"`
 	Offset         int      `json:"offset,omitempty" jsonschema:"matching lines to skip, from next_offset of the page before" schema:"minimum=0"`
-	TimeoutSeconds int      `json:"timeout_seconds,omitempty" jsonschema:"stop searching after this long and return what was found" schema:"minimum=1,maximum=40,default=20"`
+	TimeoutSeconds int      `json:"timeout_seconds,omitempty" jsonschema:"stop after this long with what was found" schema:"minimum=1,maximum=40,default=20"`
 }
 
 type textMatch struct {

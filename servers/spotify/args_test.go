@@ -35,26 +35,31 @@ func TestArgumentsRefusedBeforeSpotify(t *testing.T) {
 		{"search_music", map[string]any{"query": ""}, "query must not be empty"},
 		{"get_item", map[string]any{"uri": ""}, "uri must not be empty"},
 		{"play", map[string]any{"query": "Radiohead", "type": "episode"}, `type must be one of "track", "album", "artist", "playlist", "show", not "episode"`},
-		{"seek", map[string]any{"position_ms": -5}, "position_ms must be at least 0, not -5"},
-		{"set_volume", map[string]any{"percent": 101}, "percent must be at most 100, not 101"},
-		{"set_volume", map[string]any{"percent": -1}, "percent must be at least 0, not -1"},
-		{"set_repeat", map[string]any{"mode": "all"}, `mode must be one of "track", "context", "off", not "all"`},
-		{"set_repeat", map[string]any{"mode": "Track"}, `mode must be one of "track", "context", "off", not "Track"`},
+		{"control_playback", map[string]any{"action": "seek", "position_ms": -5}, "position_ms must be at least 0, not -5"},
+		{"control_playback", map[string]any{"action": "volume", "percent": 101}, "percent must be at most 100, not 101"},
+		{"control_playback", map[string]any{"action": "volume", "percent": -1}, "percent must be at least 0, not -1"},
+		{"control_playback", map[string]any{"action": "repeat", "mode": "all"}, `mode must be one of "track", "context", "off", not "all"`},
+		{"control_playback", map[string]any{"action": "repeat", "mode": "Track"}, `mode must be one of "track", "context", "off", not "Track"`},
 		{"transfer_playback", map[string]any{"device": ""}, "device must not be empty"},
+		{"control_playback", map[string]any{"action": "stop"}, `action must be one of "pause", "next", "previous", "seek", "volume", "shuffle", "repeat", not "stop"`},
+		{"control_playback", map[string]any{"action": "seek"}, "action seek needs position_ms"},
+		{"control_playback", map[string]any{"action": "volume"}, "action volume needs percent"},
+		{"control_playback", map[string]any{"action": "shuffle"}, "action shuffle needs on"},
+		{"control_playback", map[string]any{"action": "repeat"}, "action repeat needs mode"},
 		{"list_playlists", map[string]any{"limit": 51}, "limit must be at most 50, not 51"},
 		{"list_playlists", map[string]any{"offset": -1}, "offset must be at least 0, not -1"},
 		{"get_playlist_items", map[string]any{"playlist": "pl1", "limit": 0}, "limit must be at least 1, not 0"},
 		{"get_playlist_items", map[string]any{"playlist": ""}, "playlist must not be empty"},
 		{"create_playlist", map[string]any{"name": ""}, "name must not be empty"},
-		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": []string{}}, "uris must have at least 1 item"},
-		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": hundred1}, "uris must have at most 100 items, not 101"},
-		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": []string{"t1"}, "position": -1}, "position must be at least 0, not -1"},
-		{"remove_from_playlist", map[string]any{"playlist": "pl1", "uris": hundred1}, "uris must have at most 100 items, not 101"},
-		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": 2, "range_length": 0}, "range_length must be at least 1, not 0"},
-		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": -1, "insert_before": 2}, "range_start must be at least 0, not -1"},
-		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": -2}, "insert_before must be at least 0, not -2"},
-		{"save_to_library", map[string]any{"uris": forty1}, "uris must have at most 40 items, not 41"},
-		{"remove_from_library", map[string]any{"uris": []string{}}, "uris must have at least 1 item"},
+		{"edit_playlist_items", map[string]any{"action": "add", "playlist": "pl1", "uris": []string{}}, "uris must have at least 1 item"},
+		{"edit_playlist_items", map[string]any{"action": "add", "playlist": "pl1", "uris": hundred1}, "uris must have at most 100 items, not 101"},
+		{"edit_playlist_items", map[string]any{"action": "add", "playlist": "pl1", "uris": []string{"t1"}, "position": -1}, "position must be at least 0, not -1"},
+		{"edit_playlist_items", map[string]any{"action": "remove", "playlist": "pl1", "uris": hundred1}, "uris must have at most 100 items, not 101"},
+		{"edit_playlist_items", map[string]any{"action": "move", "playlist": "pl1", "range_start": 0, "insert_before": 2, "range_length": 0}, "range_length must be at least 1, not 0"},
+		{"edit_playlist_items", map[string]any{"action": "move", "playlist": "pl1", "range_start": -1, "insert_before": 2}, "range_start must be at least 0, not -1"},
+		{"edit_playlist_items", map[string]any{"action": "move", "playlist": "pl1", "range_start": 0, "insert_before": -2}, "insert_before must be at least 0, not -2"},
+		{"edit_library", map[string]any{"action": "save", "uris": forty1}, "uris must have at most 40 items, not 41"},
+		{"edit_library", map[string]any{"action": "remove", "uris": []string{}}, "uris must have at least 1 item"},
 		{"list_saved", map[string]any{"limit": 100}, "limit must be at most 50, not 100"},
 		{"list_saved", map[string]any{"type": "artists"}, `type must be one of "tracks", "albums", "shows", not "artists"`},
 		{"update_playlist", map[string]any{"playlist": "pl1", "visibility": "hidden"}, `visibility must be one of "public", "private", "collaborative", not "hidden"`},
@@ -88,10 +93,8 @@ func TestNullListsRefused(t *testing.T) {
 		tool string
 		args map[string]any
 	}{
-		{"save_to_library", map[string]any{"uris": nil}},
-		{"remove_from_library", map[string]any{"uris": nil}},
-		{"add_to_playlist", map[string]any{"playlist": "pl1", "uris": nil}},
-		{"remove_from_playlist", map[string]any{"playlist": "pl1", "uris": nil}},
+		{"edit_library", map[string]any{"action": "save", "uris": nil}},
+		{"edit_library", map[string]any{"action": "remove", "uris": nil}},
 	} {
 		if msg := mcptest.CallError(t, e.cs, tc.tool, tc.args); msg != "invalid arguments: uris must be an array, not null" {
 			t.Errorf("%s: message = %q", tc.tool, msg)
@@ -99,6 +102,19 @@ func TestNullListsRefused(t *testing.T) {
 	}
 	if calls := e.fake.log(); len(calls) != 0 {
 		t.Errorf("Spotify was called for empty lists: %v", calls)
+	}
+	// In edit_playlist_items uris is needed only by add and remove: null is absent, and those
+	// actions say so.
+	for _, action := range []string{"add", "remove"} {
+		if msg := mcptest.CallError(t, e.cs, "edit_playlist_items", map[string]any{"action": action, "playlist": "pl1", "uris": nil}); msg != "action "+action+" needs uris" {
+			t.Errorf("%s with null uris: %q", action, msg)
+		}
+	}
+	if msg := mcptest.CallError(t, e.cs, "edit_playlist_items", map[string]any{"action": "move", "playlist": "pl1", "range_start": 0}); msg != "action move needs range_start and insert_before" {
+		t.Errorf("move without insert_before: %q", msg)
+	}
+	if calls := e.fake.log(); len(calls) != 0 {
+		t.Errorf("Spotify was called for missing arguments: %v", calls)
 	}
 	mcptest.Call(t, e.cs, "search_music", map[string]any{"query": "radiohead", "types": nil})
 	if e.fake.called("GET /v1/search?limit=10&offset=0&q=radiohead&type=track") == "" {
@@ -118,7 +134,7 @@ func TestDefaultsReachSpotify(t *testing.T) {
 		{"play", map[string]any{"query": "Radiohead"}, "GET /v1/search?limit=1&offset=0&q=Radiohead&type=track"},
 		{"list_playlists", map[string]any{}, "GET /v1/me/playlists?limit=20&offset=0"},
 		{"get_playlist_items", map[string]any{"playlist": "pl1"}, "GET /v1/playlists/pl1/items?additional_types=track%2Cepisode&limit=20&offset=0"},
-		{"reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": 2}, `PUT /v1/playlists/pl1/items {"insert_before":2,"range_length":1,"range_start":0}`},
+		{"edit_playlist_items", map[string]any{"action": "move", "playlist": "pl1", "range_start": 0, "insert_before": 2}, `PUT /v1/playlists/pl1/items {"insert_before":2,"range_length":1,"range_start":0}`},
 		{"list_saved", map[string]any{}, "GET /v1/me/tracks?limit=20&offset=0"},
 		{"get_artist_albums", map[string]any{"artist": "rh", "limit": 5}, "GET /v1/artists/rh/albums?include_groups=album%2Csingle&limit=5&offset=0"},
 		{"get_album_tracks", map[string]any{"album": "al1"}, "GET /v1/albums/al1/tracks?limit=20&offset=0"},

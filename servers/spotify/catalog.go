@@ -105,13 +105,13 @@ func trackItem(t *apiTrack) item {
 
 func addCatalogTools(s *kit.Server, c *client) {
 	kit.AddTool(s, kit.Tool{Name: "search_music", Description: "Search Spotify for tracks, albums, artists, playlists, shows or episodes.", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 45 * time.Second}, c.searchMusic)
-	kit.AddTool(s, kit.Tool{Name: "get_item", Description: "Details of a Spotify track, album (with its tracks), artist or playlist by URI or link.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getItem)
+	kit.AddTool(s, kit.Tool{Name: "get_item", Description: "Details of a Spotify track, album (with tracks), artist or playlist by URI or link.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getItem)
 	kit.AddTool(s, kit.Tool{Name: "get_artist_albums", Description: "List a Spotify artist's albums and singles, paged.", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 45 * time.Second}, c.getArtistAlbums)
 	kit.AddTool(s, kit.Tool{Name: "get_album_tracks", Description: "List a Spotify album's tracks, paged.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getAlbumTracks)
 }
 
 type searchInput struct {
-	Query  string   `json:"query" jsonschema:"search text; Spotify filters work, e.g. 'artist:Radiohead year:1997'" schema:"minLength=1"`
+	Query  string   `json:"query" jsonschema:"search text; filters such as 'artist:Radiohead year:1997' work" schema:"minLength=1"`
 	Types  []string `json:"types,omitempty" jsonschema:"the kinds of item to search for" schema:"enum=track|album|artist|playlist|show|episode,minItems=1,maxItems=6,default=[\"track\"]"`
 	Limit  int      `json:"limit,omitempty" jsonschema:"results per type" schema:"minimum=1,maximum=50,default=10"`
 	Offset int      `json:"offset,omitempty" jsonschema:"skip this many results per type, for the next page (next_offset of the last answer)" schema:"minimum=0,maximum=1000,default=0"`
@@ -180,7 +180,7 @@ func hasNext(r *apiSearch) bool {
 }
 
 type getItemInput struct {
-	URI string `json:"uri" jsonschema:"spotify: URI or open.spotify.com link of a track, album, artist or playlist" schema:"minLength=1"`
+	URI string `json:"uri" jsonschema:"URI or link of a track, album, artist or playlist" schema:"minLength=1"`
 }
 
 type itemOutput struct {
@@ -264,7 +264,7 @@ func (c *client) getItem(ctx context.Context, _ *mcp.CallToolRequest, in getItem
 
 type artistAlbumsInput struct {
 	Artist string   `json:"artist" jsonschema:"artist URI, link or id" schema:"minLength=1"`
-	Groups []string `json:"groups,omitempty" jsonschema:"which releases: albums, singles and EPs, compilations, others' albums the artist appears on (default: album, single)" schema:"enum=album|single|compilation|appears_on,maxItems=4"`
+	Groups []string `json:"groups,omitempty" jsonschema:"release groups (default: album, single)" schema:"enum=album|single|compilation|appears_on,maxItems=4"`
 	paging
 }
 

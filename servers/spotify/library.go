@@ -16,9 +16,8 @@ func addLibraryTools(s *kit.Server, c *client) {
 	ro := func(name, desc string) kit.Tool {
 		return kit.Tool{Name: name, Description: desc, ReadOnly: true, Idempotent: true, OpenWorld: true}
 	}
-	kit.AddTool(s, ro("list_saved", "List the user's saved Spotify tracks (liked songs), albums or shows, newest first, paged."), c.listSaved)
-	kit.AddTool(s, kit.Tool{Name: "save_to_library", Description: "Save tracks, albums, episodes or shows to the user's Spotify library, or follow playlists.", Idempotent: true, OpenWorld: true}, c.saveToLibrary)
-	kit.AddTool(s, kit.Tool{Name: "remove_from_library", Description: "Remove tracks, albums, episodes or shows from the user's Spotify library, or unfollow playlists (Spotify's way to delete the user's own).", Destructive: true, Idempotent: true, OpenWorld: true}, c.removeFromLibrary)
+	kit.AddTool(s, ro("list_saved", "List the user's saved tracks (liked songs), albums or shows, newest first, paged."), c.listSaved)
+	kit.AddTool(s, kit.Tool{Name: "edit_library", Description: "Save tracks, albums, episodes or shows to the library or remove them; follow or unfollow playlists.", Destructive: true, Idempotent: true, OpenWorld: true}, c.editLibrary)
 	kit.AddTool(s, ro("get_recently_played", "The user's recently played Spotify tracks, newest first."), c.getRecentlyPlayed)
 	kit.AddTool(s, ro("get_top_items", "The user's top Spotify tracks or artists over a time range."), c.getTopItems)
 }
@@ -76,7 +75,7 @@ func (c *client) listSaved(ctx context.Context, _ *mcp.CallToolRequest, in listS
 }
 
 type libraryInput struct {
-	URIs []string `json:"uris" jsonschema:"URIs or links of tracks, albums, episodes, shows or playlists (bare ids are tracks)" schema:"minItems=1,maxItems=40"`
+	URIs []string `json:"uris" jsonschema:"URIs or links (bare ids are tracks)" schema:"minItems=1,maxItems=40"`
 }
 
 // libraryURIs checks the kinds PUT|DELETE /me/library takes with the server's scopes (artists
@@ -164,7 +163,7 @@ func (c *client) getRecentlyPlayed(ctx context.Context, _ *mcp.CallToolRequest, 
 
 type topInput struct {
 	Type      string `json:"type,omitempty" jsonschema:"top tracks or top artists" schema:"enum=tracks|artists,default=tracks"`
-	TimeRange string `json:"time_range,omitempty" jsonschema:"the period: about 4 weeks (short_term), 6 months (medium_term) or several years (long_term)" schema:"enum=short_term|medium_term|long_term,default=medium_term"`
+	TimeRange string `json:"time_range,omitempty" jsonschema:"about 4 weeks, 6 months or several years" schema:"enum=short_term|medium_term|long_term,default=medium_term"`
 	paging
 }
 

@@ -44,7 +44,7 @@ func TestListSaved(t *testing.T) {
 	}
 
 	// Paging: 3 saved tracks, 2 a page.
-	mcptest.Call(t, e.cs, "save_to_library", map[string]any{"uris": []string{"t7", "t8"}})
+	mcptest.Call(t, e.cs, "edit_library", map[string]any{"action": "save", "uris": []string{"t7", "t8"}})
 	first, _ := mcptest.CallFor[itemsOutput](t, e.cs, "list_saved", map[string]any{"limit": 2})
 	second, res := mcptest.CallFor[itemsOutput](t, e.cs, "list_saved", map[string]any{"limit": 2, "offset": first.NextOffset})
 	if got := append(names(first.Items), names(second.Items)...); strings.Join(got, ", ") != "track Track t7, track Track t8, track Reckoner" || first.NextOffset != 2 || second.NextOffset != 0 || second.Total != 3 {
@@ -63,7 +63,7 @@ func TestListSaved(t *testing.T) {
 func TestLibraryWrites(t *testing.T) {
 	t.Parallel()
 	e := start(t, true)
-	out, _ := mcptest.CallFor[doneOutput](t, e.cs, "save_to_library", map[string]any{"uris": []string{"t1", "https://open.spotify.com/album/al2", "spotify:show:sh2"}})
+	out, _ := mcptest.CallFor[doneOutput](t, e.cs, "edit_library", map[string]any{"action": "save", "uris": []string{"t1", "https://open.spotify.com/album/al2", "spotify:show:sh2"}})
 	if out.Message != "Saved 3 item(s) to the library" {
 		t.Errorf("save = %q", out.Message)
 	}
@@ -76,7 +76,7 @@ func TestLibraryWrites(t *testing.T) {
 		t.Fatalf("after save: albums %+v, shows %+v", albums, shows)
 	}
 
-	out, _ = mcptest.CallFor[doneOutput](t, e.cs, "remove_from_library", map[string]any{"uris": []string{"spotify:album:al2", "spotify:show:sh1"}})
+	out, _ = mcptest.CallFor[doneOutput](t, e.cs, "edit_library", map[string]any{"action": "remove", "uris": []string{"spotify:album:al2", "spotify:show:sh1"}})
 	if out.Message != "Removed 2 item(s) from the library" || e.fake.called("DELETE /v1/me/library?uris=spotify%3Aalbum%3Aal2%2Cspotify%3Ashow%3Ash1") == "" {
 		t.Errorf("remove = %q, calls %v", out.Message, e.fake.log())
 	}
@@ -87,14 +87,14 @@ func TestLibraryWrites(t *testing.T) {
 	}
 
 	// Unfollowing (removing) a playlist: it leaves list_playlists; following brings it back.
-	out, _ = mcptest.CallFor[doneOutput](t, e.cs, "remove_from_library", map[string]any{"uris": []string{"https://open.spotify.com/playlist/pl1?si=x"}})
+	out, _ = mcptest.CallFor[doneOutput](t, e.cs, "edit_library", map[string]any{"action": "remove", "uris": []string{"https://open.spotify.com/playlist/pl1?si=x"}})
 	if out.Message != "Removed 1 item(s) from the library (1 playlist(s) unfollowed)" || e.fake.called("DELETE /v1/me/library?uris=spotify%3Aplaylist%3Apl1") == "" {
 		t.Errorf("unfollow = %q, calls %v", out.Message, e.fake.log())
 	}
 	if pls, _ := mcptest.CallFor[playlistsOutput](t, e.cs, "list_playlists", map[string]any{}); len(pls.Playlists) != 0 {
 		t.Errorf("unfollowed playlist still listed: %+v", pls)
 	}
-	out, _ = mcptest.CallFor[doneOutput](t, e.cs, "save_to_library", map[string]any{"uris": []string{"spotify:playlist:pl1"}})
+	out, _ = mcptest.CallFor[doneOutput](t, e.cs, "edit_library", map[string]any{"action": "save", "uris": []string{"spotify:playlist:pl1"}})
 	if pls, _ := mcptest.CallFor[playlistsOutput](t, e.cs, "list_playlists", map[string]any{}); len(pls.Playlists) != 1 || out.Message != "Saved 1 item(s) to the library (1 playlist(s) followed)" {
 		t.Errorf("follow = %q, playlists %+v", out.Message, pls)
 	}
@@ -110,17 +110,17 @@ func TestLibraryErrors(t *testing.T) {
 		uris []string
 		want string
 	}{
-		{"save_to_library", []string{"spotify:artist:rh"}, "spotify:artist:rh is an artist: the library holds tracks, albums, episodes, shows, audiobooks and playlists"},
-		{"remove_from_library", []string{"t1", "not a uri"}, `"not a uri" is not a Spotify URI`},
+		{"save", []string{"spotify:artist:rh"}, "spotify:artist:rh is an artist: the library holds tracks, albums, episodes, shows, audiobooks and playlists"},
+		{"remove", []string{"t1", "not a uri"}, `"not a uri" is not a Spotify URI`},
 	} {
-		if msg := mcptest.CallError(t, e.cs, tc.tool, map[string]any{"uris": tc.uris}); !strings.Contains(msg, tc.want) {
+		if msg := mcptest.CallError(t, e.cs, "edit_library", map[string]any{"action": tc.tool, "uris": tc.uris}); !strings.Contains(msg, tc.want) {
 			t.Errorf("%s %v: %q, want %q", tc.tool, tc.uris, msg, tc.want)
 		}
 	}
 	if calls := e.fake.log(); len(calls) != 0 {
 		t.Errorf("Spotify was called: %v", calls)
 	}
-	if msg := mcptest.CallError(t, e.cs, "save_to_library", map[string]any{"uris": []string{"spotify:track:t1-x"}}); msg != "Spotify refused the request: Invalid base62 id" {
+	if msg := mcptest.CallError(t, e.cs, "edit_library", map[string]any{"action": "save", "uris": []string{"spotify:track:t1-x"}}); msg != "Spotify refused the request: Invalid base62 id" {
 		t.Errorf("bad id message = %q", msg)
 	}
 }

@@ -28,7 +28,14 @@ func spec() kit.Spec {
 		Name:         "spotify",
 		Title:        "Spotify",
 		Port:         9010,
-		Instructions: "Spotify for the signed-in account. Playback needs Premium and a device: list_devices names them; pass device (name or id) to play, transfer_playback or the other controls; with none active and one online, commands go to that one. play takes a Spotify URI/URL or a search query. Spotify no longer offers recommendations or related artists: build suggestions from get_top_items, get_recently_played and search_music.",
+		Instructions: "Spotify for the signed-in account.",
+		Toolsets:     toolsets(),
+		SharedArgs: []kit.SharedArg{
+			{Name: "limit", Meaning: "how many to return (search_music: per type)"},
+			{Name: "device", Meaning: "a device name or id from list_devices (default: the active device)"},
+			{Name: "offset", Meaning: "how many to skip, for the next page (next_offset of the last answer)"},
+			{Name: "playlist", Meaning: "a playlist URI, link or id"},
+		},
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&st.tokenFile, "spotify-token-file", "", "the Spotify token file, rewritten on every rotation (default: token.json in the state dir; `spotify auth` finds the same file)")
 			fs.StringVar(&st.clientFile, "spotify-client-file", "", `the Spotify app's client JSON {"client_id": …} (default: $CREDENTIALS_DIRECTORY/spotify_client.json, else /etc/mcp-servers/credentials/spotify/client.json, else client.json beside the token file)`)

@@ -46,15 +46,9 @@ func addPlayerTools(s *kit.Server, c *client) {
 		return kit.Tool{Name: name, Description: desc, Idempotent: idem, OpenWorld: true, Timeout: 30 * time.Second}
 	}
 	kit.AddTool(s, ro("get_playback", "What Spotify is playing now: track, device, progress, shuffle and repeat."), c.getPlayback)
-	kit.AddTool(s, ctl("play", "Start or resume Spotify playback: a track, album, playlist, artist or show by URI or search query, optionally on a chosen device.", false), c.play)
-	kit.AddTool(s, ctl("pause", "Pause Spotify playback.", true), c.pause)
-	kit.AddTool(s, ctl("next_track", "Skip to the next track on Spotify.", false), c.nextTrack)
-	kit.AddTool(s, ctl("previous_track", "Go back to the previous track on Spotify.", false), c.previousTrack)
-	kit.AddTool(s, ctl("seek", "Jump to a position in the current Spotify track.", true), c.seek)
-	kit.AddTool(s, ctl("set_volume", "Set the Spotify device volume.", true), c.setVolume)
-	kit.AddTool(s, ctl("set_shuffle", "Turn Spotify shuffle on or off.", true), c.setShuffle)
-	kit.AddTool(s, ctl("set_repeat", "Set the Spotify repeat mode.", true), c.setRepeat)
-	kit.AddTool(s, ro("list_devices", "List the Spotify devices (speakers, phones, computers) available for playback."), c.listDevices)
+	kit.AddTool(s, ctl("play", "Start or resume playback: a track, album, playlist, artist or show by URI or search query.", false), c.play)
+	kit.AddTool(s, ctl("control_playback", "Pause, skip to the next or previous track, seek, or set volume, shuffle or repeat.", false), c.controlPlayback)
+	kit.AddTool(s, ro("list_devices", "List the Spotify devices available for playback."), c.listDevices)
 	kit.AddTool(s, ctl("transfer_playback", "Move Spotify playback to another device, by name or id.", true), c.transferPlayback)
 	kit.AddTool(s, ro("get_queue", "Show the Spotify playback queue."), c.getQueue)
 	kit.AddTool(s, ctl("add_to_queue", "Add a track or episode (URI or search query) to the Spotify queue.", false), c.addToQueue)
@@ -122,8 +116,8 @@ func (c *client) getPlayback(ctx context.Context, _ *mcp.CallToolRequest, _ stru
 }
 
 type playInput struct {
-	URI    string `json:"uri,omitempty" jsonschema:"spotify: URI or open.spotify.com link of a track, episode, album, playlist, artist or show"`
-	Query  string `json:"query,omitempty" jsonschema:"search instead of uri, e.g. 'Radiohead' or 'Paranoid Android'"`
+	URI    string `json:"uri,omitempty" jsonschema:"URI or link of a track, episode, album, playlist, artist or show"`
+	Query  string `json:"query,omitempty" jsonschema:"search instead of uri"`
 	Type   string `json:"type,omitempty" jsonschema:"what query looks for" schema:"enum=track|album|artist|playlist|show,default=track"`
 	Device string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
 }
@@ -347,7 +341,7 @@ func (c *client) listDevices(ctx context.Context, _ *mcp.CallToolRequest, _ stru
 
 type transferInput struct {
 	Device string `json:"device" jsonschema:"device name or id to move playback to (see list_devices)" schema:"minLength=1"`
-	Play   bool   `json:"play,omitempty" jsonschema:"start playing there (default: keep the current play/pause state)"`
+	Play   bool   `json:"play,omitempty" jsonschema:"start playing there"`
 }
 
 func (c *client) transferPlayback(ctx context.Context, _ *mcp.CallToolRequest, in transferInput) (*mcp.CallToolResult, doneOutput, error) {
@@ -400,7 +394,7 @@ func (c *client) getQueue(ctx context.Context, _ *mcp.CallToolRequest, _ struct{
 }
 
 type queueInput struct {
-	URI    string `json:"uri,omitempty" jsonschema:"track or episode URI or open.spotify.com link"`
+	URI    string `json:"uri,omitempty" jsonschema:"track or episode URI or link"`
 	Query  string `json:"query,omitempty" jsonschema:"search for a track instead of uri"`
 	Device string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
 }

@@ -25,11 +25,11 @@ func TestOnlyDeviceTakesOver(t *testing.T) {
 		{"play", map[string]any{}, []string{ // resume: the move itself resumes
 			`PUT /v1/me/player {"device_ids":["dev-kitchen"],"play":true}`,
 		}, `Resumed playback on "Kitchen speaker"`},
-		{"next_track", map[string]any{}, []string{
+		{"control_playback", map[string]any{"action": "next"}, []string{
 			`PUT /v1/me/player {"device_ids":["dev-kitchen"],"play":false}`,
 			`POST /v1/me/player/next?device_id=dev-kitchen`,
 		}, `Skipped to the next track on "Kitchen speaker"`},
-		{"set_volume", map[string]any{"percent": 30}, []string{
+		{"control_playback", map[string]any{"action": "volume", "percent": 30}, []string{
 			`PUT /v1/me/player {"device_ids":["dev-kitchen"],"play":false}`,
 			`PUT /v1/me/player/volume?device_id=dev-kitchen&volume_percent=30`,
 		}, `Volume set to 30% on "Kitchen speaker"`},
@@ -73,15 +73,18 @@ func TestNoDeviceToTakeOver(t *testing.T) {
 			t.Parallel()
 			e := start(t, true)
 			e.fake.set(func(f *fakeSpotify) { f.active, f.devices = false, tc.devices })
-			for tool, args := range map[string]map[string]any{"play": {}, "next_track": {}, "set_shuffle": {"on": true}} {
-				if msg := mcptest.CallError(t, e.cs, tool, args); !strings.HasPrefix(msg, tc.want) {
-					t.Errorf("%s: %q, want %q", tool, msg, tc.want)
+			for _, call := range []struct {
+				tool string
+				args map[string]any
+			}{{"play", map[string]any{}}, {"control_playback", map[string]any{"action": "next"}}, {"control_playback", map[string]any{"action": "shuffle", "on": true}}} {
+				if msg := mcptest.CallError(t, e.cs, call.tool, call.args); !strings.HasPrefix(msg, tc.want) {
+					t.Errorf("%s %v: %q, want %q", call.tool, call.args, msg, tc.want)
 				}
 			}
 			if c := e.fake.called("PUT /v1/me/player "); c != "" {
 				t.Errorf("moved playback: %s", c)
 			}
-			out, _ := mcptest.CallFor[doneOutput](t, e.cs, "pause", map[string]any{})
+			out, _ := mcptest.CallFor[doneOutput](t, e.cs, "control_playback", map[string]any{"action": "pause"})
 			if out.Message != "Nothing is playing: no Spotify device is active" {
 				t.Errorf("pause = %q", out.Message)
 			}
@@ -90,13 +93,13 @@ func TestNoDeviceToTakeOver(t *testing.T) {
 	// The only device cannot take playback: the answer says what was tried and why it failed.
 	e := start(t, true)
 	e.fake.set(func(f *fakeSpotify) { f.active, f.devices, f.refuseMove = false, []any{devicesJSON[0]}, true })
-	if msg := mcptest.CallError(t, e.cs, "next_track", map[string]any{}); msg != `no Spotify device was active, and moving playback to "Kitchen speaker", the only one online, failed: device Kitchen speaker not found` {
+	if msg := mcptest.CallError(t, e.cs, "control_playback", map[string]any{"action": "next"}); msg != `no Spotify device was active, and moving playback to "Kitchen speaker", the only one online, failed: device Kitchen speaker not found` {
 		t.Errorf("failed move message = %q", msg)
 	}
 	// A device named explicitly is never replaced by the only-device rule.
 	e = start(t, true)
 	e.fake.set(func(f *fakeSpotify) { f.active, f.devices = false, []any{devicesJSON[0]} })
-	if msg := mcptest.CallError(t, e.cs, "next_track", map[string]any{"device": "Pixel"}); !strings.Contains(msg, `no single Spotify device matches "Pixel"; devices: "Kitchen speaker"`) {
+	if msg := mcptest.CallError(t, e.cs, "control_playback", map[string]any{"action": "next", "device": "Pixel"}); !strings.Contains(msg, `no single Spotify device matches "Pixel"; devices: "Kitchen speaker"`) {
 		t.Errorf("named device message = %q", msg)
 	}
 }

@@ -69,11 +69,9 @@ func addPlaylistTools(s *kit.Server, c *client) {
 		return kit.Tool{Name: name, Description: desc, ReadOnly: true, Idempotent: true, OpenWorld: true}
 	}
 	kit.AddTool(s, ro("list_playlists", "List the user's Spotify playlists (owned and followed)."), c.listPlaylists)
-	kit.AddTool(s, ro("get_playlist_items", "List the tracks of a Spotify playlist the user owns or collaborates on, paged."), c.getPlaylistItems)
+	kit.AddTool(s, ro("get_playlist_items", "List the tracks of a playlist the user owns or collaborates on, paged."), c.getPlaylistItems)
 	kit.AddTool(s, kit.Tool{Name: "create_playlist", Description: "Create a Spotify playlist for the user.", OpenWorld: true}, c.createPlaylist)
-	kit.AddTool(s, kit.Tool{Name: "add_to_playlist", Description: "Add tracks or episodes to a Spotify playlist, at the end or a position.", OpenWorld: true}, c.addToPlaylist)
-	kit.AddTool(s, kit.Tool{Name: "remove_from_playlist", Description: "Remove every occurrence of tracks or episodes from a Spotify playlist.", Destructive: true, Idempotent: true, OpenWorld: true}, c.removeFromPlaylist)
-	kit.AddTool(s, kit.Tool{Name: "reorder_playlist", Description: "Move a run of items within a Spotify playlist.", OpenWorld: true}, c.reorderPlaylist)
+	kit.AddTool(s, kit.Tool{Name: "edit_playlist_items", Description: "Add tracks or episodes to a Spotify playlist, remove them, or move a run of items.", Destructive: true, OpenWorld: true}, c.editPlaylistItems)
 	kit.AddTool(s, kit.Tool{Name: "update_playlist", Description: "Change a Spotify playlist's name, description or visibility.", Destructive: true, Idempotent: true, OpenWorld: true}, c.updatePlaylist)
 }
 
@@ -291,7 +289,7 @@ type reorderInput struct {
 	Playlist     string `json:"playlist" jsonschema:"playlist URI, link or id" schema:"minLength=1"`
 	RangeStart   int    `json:"range_start" jsonschema:"0-based index of the first item to move" schema:"minimum=0"`
 	RangeLength  int    `json:"range_length,omitempty" jsonschema:"how many items to move" schema:"minimum=1,default=1"`
-	InsertBefore int    `json:"insert_before" jsonschema:"0-based index to move them before (the item count moves them to the end)" schema:"minimum=0"`
+	InsertBefore int    `json:"insert_before" jsonschema:"0-based index to move them before" schema:"minimum=0"`
 }
 
 func (c *client) reorderPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in reorderInput) (*mcp.CallToolResult, snapshotOutput, error) {
@@ -313,8 +311,8 @@ func (c *client) reorderPlaylist(ctx context.Context, _ *mcp.CallToolRequest, in
 type updatePlaylistInput struct {
 	Playlist    string  `json:"playlist" jsonschema:"playlist URI, link or id (one the user owns)" schema:"minLength=1"`
 	Name        string  `json:"name,omitempty" jsonschema:"the new name (default: unchanged)"`
-	Description *string `json:"description,omitempty" jsonschema:"the new description; \"\" clears it (default: unchanged)"`
-	Visibility  string  `json:"visibility,omitempty" jsonschema:"public (on the profile), private, or collaborative (private; collaborators can edit) (default: unchanged)" schema:"enum=public|private|collaborative"`
+	Description *string `json:"description,omitempty" jsonschema:"new description; \"\" clears it"`
+	Visibility  string  `json:"visibility,omitempty" jsonschema:"public, private or collaborative (default: unchanged)" schema:"enum=public|private|collaborative"`
 }
 
 // updatePlaylist changes a playlist's details with PUT /playlists/{id}, which Spotify allows

@@ -78,14 +78,17 @@ func TestUpdatePlaylistErrors(t *testing.T) {
 func TestPlaylistArgumentKind(t *testing.T) {
 	t.Parallel()
 	e := start(t, true)
-	for tool, args := range map[string]map[string]any{
-		"get_playlist_items":   {"playlist": "spotify:album:al1"},
-		"add_to_playlist":      {"playlist": "https://open.spotify.com/album/al1", "uris": []string{"t1"}},
-		"remove_from_playlist": {"playlist": "spotify:album:al1", "uris": []string{"t1"}},
-		"reorder_playlist":     {"playlist": "spotify:album:al1", "range_start": 0, "insert_before": 2},
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_playlist_items", map[string]any{"playlist": "spotify:album:al1"}},
+		{"edit_playlist_items", map[string]any{"action": "add", "playlist": "https://open.spotify.com/album/al1", "uris": []string{"t1"}}},
+		{"edit_playlist_items", map[string]any{"action": "remove", "playlist": "spotify:album:al1", "uris": []string{"t1"}}},
+		{"edit_playlist_items", map[string]any{"action": "move", "playlist": "spotify:album:al1", "range_start": 0, "insert_before": 2}},
 	} {
-		if msg := mcptest.CallError(t, e.cs, tool, args); !strings.Contains(msg, "is an album, not a playlist: give a playlist URI, link or id") {
-			t.Errorf("%s: %q", tool, msg)
+		if msg := mcptest.CallError(t, e.cs, tc.tool, tc.args); !strings.Contains(msg, "is an album, not a playlist: give a playlist URI, link or id") {
+			t.Errorf("%s %v: %q", tc.tool, tc.args, msg)
 		}
 	}
 	if calls := e.fake.log(); len(calls) != 0 {

@@ -153,13 +153,13 @@ func TestPlayByQueryOnDevice(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"pause", map[string]any{}, "PUT /v1/me/player/pause"},
-		{"next_track", map[string]any{}, "POST /v1/me/player/next"},
-		{"previous_track", map[string]any{}, "POST /v1/me/player/previous"},
-		{"seek", map[string]any{"position_ms": 30000}, "PUT /v1/me/player/seek?position_ms=30000"},
-		{"set_volume", map[string]any{"percent": 55, "device": "Pixel 9"}, "PUT /v1/me/player/volume?device_id=dev-phone&volume_percent=55"},
-		{"set_shuffle", map[string]any{"on": false}, "PUT /v1/me/player/shuffle?state=false"},
-		{"set_repeat", map[string]any{"mode": "track"}, "PUT /v1/me/player/repeat?state=track"},
+		{"control_playback", map[string]any{"action": "pause"}, "PUT /v1/me/player/pause"},
+		{"control_playback", map[string]any{"action": "next"}, "POST /v1/me/player/next"},
+		{"control_playback", map[string]any{"action": "previous"}, "POST /v1/me/player/previous"},
+		{"control_playback", map[string]any{"action": "seek", "position_ms": 30000}, "PUT /v1/me/player/seek?position_ms=30000"},
+		{"control_playback", map[string]any{"action": "volume", "percent": 55, "device": "Pixel 9"}, "PUT /v1/me/player/volume?device_id=dev-phone&volume_percent=55"},
+		{"control_playback", map[string]any{"action": "shuffle", "on": false}, "PUT /v1/me/player/shuffle?state=false"},
+		{"control_playback", map[string]any{"action": "repeat", "mode": "track"}, "PUT /v1/me/player/repeat?state=track"},
 		{"transfer_playback", map[string]any{"device": "Pixel 9", "play": true}, `PUT /v1/me/player {"device_ids":["dev-phone"],"play":true}`},
 		{"add_to_queue", map[string]any{"uri": "spotify:episode:ep1"}, "POST /v1/me/player/queue?uri=spotify%3Aepisode%3Aep1"},
 	} {
@@ -187,12 +187,12 @@ func TestNoActiveDeviceAndPremium(t *testing.T) {
 	if !strings.Contains(pb.Message, "Kitchen speaker") {
 		t.Errorf("idle playback = %+v", pb)
 	}
-	msg := mcptest.CallError(t, e.cs, "next_track", map[string]any{})
+	msg := mcptest.CallError(t, e.cs, "control_playback", map[string]any{"action": "next"})
 	if !strings.Contains(msg, "no active Spotify device") || !strings.Contains(msg, `"Kitchen speaker" (Speaker)`) || !strings.Contains(msg, "Pass device") {
 		t.Errorf("no device message = %q", msg)
 	}
 	e.fake.set(func(f *fakeSpotify) { f.premium = false })
-	if msg := mcptest.CallError(t, e.cs, "next_track", map[string]any{}); !strings.Contains(msg, "Premium is required") {
+	if msg := mcptest.CallError(t, e.cs, "control_playback", map[string]any{"action": "next"}); !strings.Contains(msg, "Premium is required") {
 		t.Errorf("premium message = %q", msg)
 	}
 }
@@ -279,9 +279,9 @@ func TestPlaylistEditsUseItemsEndpoints(t *testing.T) {
 	if created.URI != "spotify:playlist:new1" || e.fake.called(`POST /v1/me/playlists {"name":"Running 2","public":false}`) == "" {
 		t.Errorf("create = %+v, calls %v", created, e.fake.log())
 	}
-	mcptest.Call(t, e.cs, "add_to_playlist", map[string]any{"playlist": "spotify:playlist:pl1", "uris": []string{"t4", "spotify:track:t5"}, "position": 1})
-	mcptest.Call(t, e.cs, "remove_from_playlist", map[string]any{"playlist": "https://open.spotify.com/playlist/pl1", "uris": []string{"spotify:track:t2"}})
-	mcptest.Call(t, e.cs, "reorder_playlist", map[string]any{"playlist": "pl1", "range_start": 0, "insert_before": 4})
+	mcptest.Call(t, e.cs, "edit_playlist_items", map[string]any{"action": "add", "playlist": "spotify:playlist:pl1", "uris": []string{"t4", "spotify:track:t5"}, "position": 1})
+	mcptest.Call(t, e.cs, "edit_playlist_items", map[string]any{"action": "remove", "playlist": "https://open.spotify.com/playlist/pl1", "uris": []string{"spotify:track:t2"}})
+	mcptest.Call(t, e.cs, "edit_playlist_items", map[string]any{"action": "move", "playlist": "pl1", "range_start": 0, "insert_before": 4})
 	var items tracksOutput
 	mcptest.Decode(t, mcptest.Call(t, e.cs, "get_playlist_items", map[string]any{"playlist": "pl1", "limit": 2}), &items)
 	// t1 t2 t3 → t1 t4 t5 t2 t3 → t1 t4 t5 t3 → t4 t5 t3 t1

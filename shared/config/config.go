@@ -36,8 +36,10 @@ type Config struct {
 	Port           int
 	Transport      string
 	ReadOnly       bool
-	EnableTools    []string
-	DisableTools   []string
+	Toolsets       []string // --toolsets: the toolsets to offer; empty offers every one (unless Tools is set)
+	Tools          []string // --tools (or the deprecated --enable-tools): single tools to offer besides Toolsets
+	DisableTools   []string // --disable-tools (deprecated): tools to drop from what the others offer
+	Deprecated     []string // one line for each deprecated flag given, saying what to use instead
 	LogLevel       slog.Level
 	AuthTokensFile string
 	OAuthIssuer    string // the authorization server whose access tokens this server accepts
@@ -50,6 +52,7 @@ type Config struct {
 	MaxBodyBytes   int64
 	ShowVersion    bool
 	ListTools      bool
+	ListToolsets   bool
 	Getenv         func(string) string // the environment Parse read, for a server's own settings
 }
 
@@ -67,8 +70,8 @@ func EnvName(flagName string) string {
 func Parse(name string, port int, args []string, getenv func(string) string, out io.Writer, extra func(*flag.FlagSet)) (*Config, error) {
 	c := &Config{Name: name, Getenv: getenv}
 	var (
-		logLevel, enable, disable, hosts, origins string
-		fs                                        = flag.NewFlagSet(name, flag.ContinueOnError)
+		logLevel, toolsets, tools, enable, disable, hosts, origins string
+		fs                                                         = flag.NewFlagSet(name, flag.ContinueOnError)
 	)
 	// The flag package would print an error and then the whole usage; the caller prints the
 	// error once with a pointer to --help, and the usage is printed only for --help.
@@ -77,8 +80,10 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 	fs.IntVar(&c.Port, "port", port, "TCP port to serve on")
 	fs.StringVar(&c.Transport, "transport", TransportHTTP, "streamable-http or stdio")
 	fs.BoolVar(&c.ReadOnly, "read-only", false, "offer only the tools that change nothing")
-	fs.StringVar(&enable, "enable-tools", "", "comma-separated tools to offer; all others are dropped")
-	fs.StringVar(&disable, "disable-tools", "", "comma-separated tools to drop")
+	fs.StringVar(&toolsets, "toolsets", "", "comma-separated toolsets to offer (see --list-toolsets); default all")
+	fs.StringVar(&tools, "tools", "", "comma-separated single tools to offer besides --toolsets; alone, only these")
+	fs.StringVar(&enable, "enable-tools", "", "deprecated: use --tools")
+	fs.StringVar(&disable, "disable-tools", "", "deprecated: comma-separated tools to drop; list what to offer with --toolsets and --tools instead")
 	fs.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.AuthTokensFile, "auth-tokens-file", "", "file of bearer tokens, one label:token a line (default: $CREDENTIALS_DIRECTORY/auth-tokens when present)")
 	fs.StringVar(&c.OAuthIssuer, "oauth-issuer", "", "URL of an OAuth 2.1 authorization server whose access tokens for this server are accepted (needs --public-url)")
@@ -91,6 +96,7 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", DefaultMaxBodyBytes, "largest HTTP request body accepted")
 	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
 	fs.BoolVar(&c.ListTools, "list-tools", false, "print the tools this configuration offers as JSON and exit")
+	fs.BoolVar(&c.ListToolsets, "list-toolsets", false, "print the server's toolsets and their tools as JSON and exit")
 	if extra != nil {
 		extra(fs)
 	}
@@ -122,7 +128,14 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 	if c.LogLevel, err = parseLevel(logLevel); err != nil {
 		return nil, err
 	}
-	c.EnableTools, c.DisableTools = SplitList(enable), SplitList(disable)
+	c.Toolsets, c.Tools, c.DisableTools = SplitList(toolsets), SplitList(tools), SplitList(disable)
+	if e := SplitList(enable); len(e) > 0 {
+		c.Tools = append(c.Tools, e...)
+		c.Deprecated = append(c.Deprecated, "--enable-tools is deprecated: use --tools (same list), or --toolsets to offer whole toolsets")
+	}
+	if len(c.DisableTools) > 0 {
+		c.Deprecated = append(c.Deprecated, "--disable-tools is deprecated: list what to offer with --toolsets and --tools (see --list-toolsets)")
+	}
 	c.AllowedHosts, c.AllowedOrigins = SplitList(hosts), SplitList(origins)
 	if c.AuthTokensFile == "" {
 		if dir := getenv("CREDENTIALS_DIRECTORY"); dir != "" {
@@ -146,7 +159,7 @@ func applyEnv(fs *flag.FlagSet, getenv func(string) string) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var errs []error
 	fs.VisitAll(func(f *flag.Flag) {
-		if set[f.Name] || f.Name == "version" || f.Name == "list-tools" {
+		if set[f.Name] || f.Name == "version" || f.Name == "list-tools" || f.Name == "list-toolsets" {
 			return
 		}
 		env := EnvName(f.Name)
@@ -171,8 +184,8 @@ func (c *Config) validate() error {
 	if c.Host == "" {
 		return errors.New("invalid --host: empty; use 127.0.0.1 for loopback or an address of this machine")
 	}
-	if len(c.EnableTools) > 0 && len(c.DisableTools) > 0 {
-		return errors.New("--enable-tools and --disable-tools cannot be used together: list the tools to keep, or the ones to drop")
+	if len(c.Tools) > 0 && len(c.DisableTools) > 0 {
+		return errors.New("--tools (or --enable-tools) and --disable-tools cannot be used together: list the tools to keep, or the ones to drop")
 	}
 	if c.MaxBodyBytes < 1024 {
 		return fmt.Errorf("invalid --max-body-bytes %d: must be at least 1024", c.MaxBodyBytes)

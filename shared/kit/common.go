@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -15,6 +16,13 @@ import (
 type CommonArg struct {
 	Name   string             // the argument's name; no tool may have an argument of that name
 	Schema *jsonschema.Schema // its schema, with a description; a string, number or boolean
+	// Shown, when set, is what tools/list shows instead of Schema: a shorter form for an
+	// argument every tool repeats, whose rules Bind enforces anyway, explained once in
+	// Instructions rather than in every tool.
+	Shown *jsonschema.Schema
+	// Instructions, when set, is added to the server's instructions: what the argument means,
+	// said once for every tool.
+	Instructions string
 	// Bind returns ctx carrying value for the handler, or the error the caller sees (wrap it
 	// with Errorf and CodeInvalidInput, naming what to give instead). It is called only when the
 	// argument is given, and not null or "".
@@ -57,7 +65,7 @@ func withCommon(tool string, schema *jsonschema.Schema, common []commonArg) *jso
 		if _, ok := cp.Properties[c.Name]; ok {
 			panic(fmt.Sprintf("kit.AddTool %s: argument %q is the server's common argument", tool, c.Name))
 		}
-		cp.Properties[c.Name] = c.Schema
+		cp.Properties[c.Name] = cmp.Or(c.Shown, c.Schema)
 		if len(cp.PropertyOrder) > 0 {
 			cp.PropertyOrder = append(append([]string(nil), cp.PropertyOrder...), c.Name)
 		}

@@ -54,6 +54,9 @@ func TestCommonArg(t *testing.T) {
 	}}
 	h := mcptest.Start(t, spec, "--insecure-no-auth")
 	cs := h.Connect(t, "")
+	if got := cs.InitializeResult().Instructions; got != "" {
+		t.Errorf("instructions %q without a common argument's Instructions", got)
+	}
 
 	tools, err := cs.ListTools(t.Context(), nil)
 	if err != nil {
@@ -132,5 +135,36 @@ func TestCommonArgOrder(t *testing.T) {
 			spec := kit.Spec{Name: "commontest", Port: 9998, Setup: func(s *kit.Server) error { setup(s); return nil }}
 			startInMemory(t, spec, &strings.Builder{})
 		}()
+	}
+}
+
+// TestCommonArgShown: a common argument's Shown form is what tools/list lists, its Instructions
+// join the server's, and its full Schema still validates.
+func TestCommonArgShown(t *testing.T) {
+	spec := kit.Spec{Name: "showntest", Port: 9998, Instructions: "Base.", Setup: func(s *kit.Server) error {
+		s.AddCommonArg(kit.CommonArg{
+			Name:         "profile",
+			Schema:       &jsonschema.Schema{Type: "string", Pattern: "^[a-z]{1,8}$", Description: "which profile"},
+			Shown:        &jsonschema.Schema{Type: "string"},
+			Instructions: "Every tool takes profile.",
+			Bind:         func(ctx context.Context, v any) (context.Context, error) { return ctx, nil },
+		})
+		kit.AddTool(s, kit.Tool{Name: "bound", Description: "Echo.", ReadOnly: true},
+			func(ctx context.Context, _ *mcp.CallToolRequest, in limitIn) (*mcp.CallToolResult, boundOut, error) {
+				return nil, boundOut{Text: in.Text}, nil
+			})
+		return nil
+	}}
+	cs := mcptest.Start(t, spec).Connect(t, "")
+	if got := cs.InitializeResult().Instructions; got != "Base. Every tool takes profile." {
+		t.Errorf("instructions %q", got)
+	}
+	tools := mcptest.Tools(t, cs)
+	b, _ := json.Marshal(tools[0].InputSchema)
+	if !strings.Contains(string(b), `"profile":{"type":"string"}`) {
+		t.Errorf("listed schema %s, want the shown form of profile", b)
+	}
+	if msg := mcptest.CallError(t, cs, "bound", map[string]any{"text": "x", "profile": "NOT OK"}); !strings.Contains(msg, "profile") {
+		t.Errorf("a profile breaking the full schema: %q", msg)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/jck411/mcp-servers/shared/buildinfo"
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/guard"
@@ -36,13 +37,18 @@ const ShutdownGrace = 15 * time.Second
 
 // Spec is what a server is: its id, port, how to configure it and which tools it has.
 type Spec struct {
-	Name         string                 // the server id, also its MCP Implementation.Name
-	Title        string                 // a human title
-	Port         int                    // the fixed default port
-	Instructions string                 // sent to clients at initialization
-	Flags        func(fs *flag.FlagSet) // the server's own flags, if any (env fallback applies)
-	Setup        func(s *Server) error  // registers tools and health checks
-	Commands     map[string]Command     // subcommands such as "auth"
+	Name         string    // the server id, also its MCP Implementation.Name
+	Title        string    // a human title
+	Port         int       // the fixed default port
+	Instructions string    // sent to clients at initialization, followed by the offered toolsets' own
+	Toolsets     []Toolset // the server's inventory: every tool it registers is in one toolset
+	// SharedArgs are arguments many of the server's tools take with one meaning, explained once
+	// in the instructions ("name: meaning.") instead of in every tool: tools/list shows them
+	// without a description. Each argument still has its own description in its struct tag.
+	SharedArgs []SharedArg
+	Flags      func(fs *flag.FlagSet) // the server's own flags, if any (env fallback applies)
+	Setup      func(s *Server) error  // registers tools and health checks
+	Commands   map[string]Command     // subcommands such as "auth"
 }
 
 // Command is a subcommand such as `gmail auth`: when the first argument names it, the kit runs it
@@ -52,42 +58,48 @@ type Command func(ctx context.Context, args []string, getenv func(string) string
 
 // Server is one configured MCP server.
 type Server struct {
-	spec     Spec
-	cfg      *config.Config
-	version  string
-	log      *slog.Logger
-	sdkLog   *slog.Logger // for the go-sdk, which is chatty at info
-	mcp      *mcp.Server
-	health   *health.Registry
-	metrics  *metrics.Registry
-	tools    map[string]Tool               // offered tools
-	outputs  map[reflect.Type]outputSchema // output schemas by type, shared by the tools returning it
-	declared map[string]bool               // every tool the server has, offered or not
-	common   []commonArg                   // arguments every tool takes (AddCommonArg)
-	closers  []func()
-	tasks    []func(context.Context)
-	notify   string // $NOTIFY_SOCKET, when systemd supervises the server
-	memory   *memtrim.Trimmer
+	spec      Spec
+	cfg       *config.Config
+	version   string
+	log       *slog.Logger
+	sdkLog    *slog.Logger // for the go-sdk, which is chatty at info
+	mcp       *mcp.Server
+	health    *health.Registry
+	metrics   *metrics.Registry
+	tools     map[string]Tool                       // offered tools
+	outputs   map[reflect.Type]*jsonschema.Resolved // output schemas by type, inferred once and shared by the tools returning it (resident: never collected while idle)
+	declared  map[string]bool                       // every tool the server has, offered or not
+	toolsetOf map[string]string                     // each tool's toolset (Spec.Toolsets)
+	common    []commonArg                           // arguments every tool takes (AddCommonArg)
+	closers   []func()
+	tasks     []func(context.Context)
+	notify    string // $NOTIFY_SOCKET, when systemd supervises the server
+	memory    *memtrim.Trimmer
 }
 
 // New builds a server from its spec and configuration; logs go to logOut.
 func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
+	toolsetOf, err := checkToolsets(spec.Toolsets)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", spec.Name, err)
+	}
 	version := buildinfo.String()
 	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel})).With("server", spec.Name)
 	// The go-sdk logs every session's connect and disconnect at info, which in stateless mode is
 	// every request: its logger starts at warn.
 	sdkLog := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: max(cfg.LogLevel, slog.LevelWarn)})).With("server", spec.Name)
 	s := &Server{
-		spec:     spec,
-		cfg:      cfg,
-		version:  version,
-		log:      log,
-		sdkLog:   sdkLog,
-		metrics:  metrics.NewRegistry(spec.Name, version),
-		tools:    map[string]Tool{},
-		outputs:  map[reflect.Type]outputSchema{},
-		declared: map[string]bool{},
-		memory:   memtrim.New(log),
+		spec:      spec,
+		cfg:       cfg,
+		version:   version,
+		log:       log,
+		sdkLog:    sdkLog,
+		metrics:   metrics.NewRegistry(spec.Name, version),
+		tools:     map[string]Tool{},
+		outputs:   map[reflect.Type]*jsonschema.Resolved{},
+		declared:  map[string]bool{},
+		toolsetOf: toolsetOf,
+		memory:    memtrim.New(log),
 	}
 	s.health = health.NewRegistry(spec.Name, version, func() int { return len(s.tools) })
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
@@ -101,11 +113,17 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 			return nil, fmt.Errorf("%s setup: %w", spec.Name, err)
 		}
 	}
-	if err := s.checkToolLists(); err != nil {
+	if err := s.checkSelection(); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// SharedArg is an argument many tools take with one meaning (Spec.SharedArgs).
+type SharedArg struct {
+	Name    string // the argument's JSON name, as a top-level property of the tools that take it
+	Meaning string // what it means and where its values come from, for the instructions
 }
 
 // ConfigError is a configuration mistake found after parsing; the command exits 2 on it.
@@ -124,29 +142,13 @@ func (s *Server) declare(t Tool) bool {
 	switch {
 	case s.cfg.ReadOnly && !t.ReadOnly:
 		return false
-	case len(s.cfg.EnableTools) > 0 && !slices.Contains(s.cfg.EnableTools, t.Name):
+	case !s.selected(t.Name):
 		return false
 	case slices.Contains(s.cfg.DisableTools, t.Name):
 		return false
 	}
 	s.tools[t.Name] = t
 	return true
-}
-
-func (s *Server) checkToolLists() error {
-	for _, list := range [][]string{s.cfg.EnableTools, s.cfg.DisableTools} {
-		for _, n := range list {
-			if !s.declared[n] {
-				known := make([]string, 0, len(s.declared))
-				for k := range s.declared {
-					known = append(known, k)
-				}
-				sort.Strings(known)
-				return &ConfigError{fmt.Errorf("unknown tool %q in --enable-tools/--disable-tools; %s has: %s", n, s.spec.Name, strings.Join(known, ", "))}
-			}
-		}
-	}
-	return nil
 }
 
 // Config returns the server's configuration.
@@ -254,26 +256,44 @@ func (s *Server) Handler() (http.Handler, error) {
 		Logger:                     s.sdkLog,
 	})
 	var tokens *guard.Tokens
-	mcpRoute, metricsRoute := http.Handler(mcpHandler), s.localOnly(s.metrics.Handler())
+	metricsRoute := s.localOnly(s.metrics.Handler())
+	// protect puts the MCP endpoint at path (/mcp or a narrowed URL) behind the server's auth.
+	protect := func(_ string, h http.Handler) http.Handler { return h }
 	if s.cfg.AuthTokensFile != "" {
 		var err error
 		if tokens, err = guard.LoadTokens(s.cfg.AuthTokensFile); err != nil {
 			return nil, err
 		}
 		tokens.Refused = s.metrics.Refused
-		mcpRoute, metricsRoute = tokens.Middleware(mcpHandler), tokens.Middleware(s.metrics.Handler())
+		protect, metricsRoute = func(_ string, h http.Handler) http.Handler { return tokens.Middleware(h) }, tokens.Middleware(s.metrics.Handler())
 	}
 	mux := http.NewServeMux()
 	if s.cfg.OAuthIssuer != "" {
-		// OAuth access tokens for this server, and the static tokens beside them.
+		// OAuth access tokens for this server, and the static tokens beside them. Each narrowed
+		// URL is a resource of its own (RFC 9728 path-derived metadata): a client that takes
+		// only that URL discovers metadata naming it, and a token for it works there and at the
+		// URLs that narrow it, never at a wider one; a token for /mcp works everywhere.
 		res := resource.New(resource.Options{Issuer: s.cfg.OAuthIssuer, IssuerURL: s.cfg.OAuthIssuerURL, PublicURL: s.cfg.PublicURL, Server: s.spec.Name})
 		var static resource.Static
 		if tokens != nil {
 			static = tokens
 		}
-		mcpRoute = res.Middleware(static, s.toolInfo, s.metrics.Refused, mcpHandler)
+		protect = func(path string, h http.Handler) http.Handler {
+			at := res
+			if path != "/mcp" {
+				at = res.At(path)
+				mux.Handle(at.MetadataPath(), at.MetadataHandler())
+			}
+			return at.Middleware(static, s.toolInfo, s.metrics.Refused, h)
+		}
 		mux.Handle(resource.MetadataPath, res.RootMetadataHandler())
 		mux.Handle(resource.MetadataPath+"/mcp", res.MetadataHandler())
+	}
+	mcpRoute := protect("/mcp", s.narrowed("", false, mcpHandler))
+	// The narrowed URLs for clients that take only a URL (/mcp/x/{toolset}[/readonly],
+	// /mcp/readonly): the same endpoint, behind the same guards, offering less.
+	for path, n := range s.pathRoutes() {
+		mux.Handle(path, protect(path, s.narrowed(n.set, n.readOnly, mcpHandler)))
 	}
 	// A request may see /healthz's details when it surely comes from this machine (not through
 	// the tunnel, which connects from loopback too) or carries a valid token. A wrong token

@@ -48,6 +48,9 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 		fmt.Fprintf(stdout, "%s %s\n", spec.Name, buildinfo.String())
 		return 0
 	}
+	for _, line := range cfg.Deprecated {
+		fmt.Fprintf(stderr, "%s: %s\n", spec.Name, line)
+	}
 	s, err := New(spec, cfg, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", spec.Name, err)
@@ -61,6 +64,13 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 	s.notify = getenv("NOTIFY_SOCKET")
 
 	switch {
+	case cfg.ListToolsets:
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(s.Toolsets()); err != nil {
+			return 1
+		}
+		return 0
 	case cfg.ListTools:
 		tools, err := s.ListTools(ctx)
 		if err != nil {

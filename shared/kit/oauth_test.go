@@ -205,3 +205,62 @@ func anyStrings(v any) []string {
 	}
 	return out
 }
+
+// TestOAuthNarrowedURLs: each narrowed URL is a protected resource of its own, discovered from
+// its 401 at its path-derived metadata; a token for it works there and at narrower URLs, never
+// at a wider one, and a token for the whole endpoint works at every narrowed URL.
+func TestOAuthNarrowedURLs(t *testing.T) {
+	is := issuertest.Start(t)
+	const public = "https://kittest.example.com"
+	h := mcptest.Start(t, toolsetSpec(), "--oauth-issuer", is.URL, "--public-url", public)
+
+	code, hdr, _ := post(t, h.URL+"/mcp/x/talk", initBody, nil)
+	want := `Bearer resource_metadata="https://kittest.example.com/.well-known/oauth-protected-resource/mcp/x/talk", scope="kittest:read kittest:write"`
+	if code != http.StatusUnauthorized || hdr.Get("WWW-Authenticate") != want {
+		t.Fatalf("no token at /mcp/x/talk: %d %q, want 401 %q", code, hdr.Get("WWW-Authenticate"), want)
+	}
+	resp, err := http.Get(h.URL + "/.well-known/oauth-protected-resource/mcp/x/talk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct {
+		Resource string `json:"resource"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&meta)
+	resp.Body.Close()
+	if err != nil || meta.Resource != public+"/mcp/x/talk" {
+		t.Fatalf("metadata of /mcp/x/talk: %+v %v", meta, err)
+	}
+
+	narrow := is.Mint(t, issuertest.Token{Audience: public + "/mcp/x/talk", Scope: "kittest:write"})
+	whole := is.Mint(t, issuertest.Token{Audience: public + "/mcp", Scope: "kittest:write"})
+	for _, tc := range []struct {
+		path, token string
+		want        []string // nil: refused
+	}{
+		{"/mcp/x/talk", narrow, []string{"echo"}},
+		{"/mcp/x/talk/readonly", narrow, []string{"echo"}},
+		{"/mcp", narrow, nil},
+		{"/mcp/x/change", narrow, nil},
+		{"/mcp/readonly", narrow, nil},
+		{"/mcp/x/talk", whole, []string{"echo"}},
+		{"/mcp/x/change", whole, []string{"write_thing"}},
+	} {
+		cs, err := h.TryConnectTo(t.Context(), tc.path, tc.token, nil)
+		if tc.want == nil {
+			if err == nil {
+				cs.Close()
+				t.Errorf("%s accepted a token for a narrower URL", tc.path)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.path, err)
+			continue
+		}
+		if got := toolNames(t, cs); !slices.Equal(got, tc.want) {
+			t.Errorf("%s lists %v, want %v", tc.path, got, tc.want)
+		}
+		cs.Close()
+	}
+}

@@ -12,7 +12,7 @@ import (
 const codeNotOffered = "not_offered"
 
 // refuseNotOffered answers a call to a tool the server has but its configuration leaves out
-// (--read-only, --enable-tools, --disable-tools) with a tool error that says why, where the
+// (--read-only, --toolsets, --tools, --disable-tools) with a tool error that says why, where the
 // go-sdk would answer only "unknown tool". A name the server never had stays the SDK's
 // protocol error.
 func (s *Server) refuseNotOffered(next mcp.MethodHandler) mcp.MethodHandler {
@@ -33,14 +33,14 @@ func (s *Server) refuseNotOffered(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // notOfferedMessage says which flag leaves out a declared tool, checked in the order declare
-// drops tools: a tool kept by --read-only, by --enable-tools and not in --disable-tools is
+// drops tools: a tool kept by --read-only, by --toolsets or --tools and not in --disable-tools is
 // left out only because it changes something.
 func (s *Server) notOfferedMessage(name string) string {
 	switch {
 	case slices.Contains(s.cfg.DisableTools, name):
 		return fmt.Sprintf("%s is turned off on this server (--disable-tools): it cannot be called here", name)
-	case len(s.cfg.EnableTools) > 0 && !slices.Contains(s.cfg.EnableTools, name):
-		return fmt.Sprintf("%s is not among the tools this server offers (--enable-tools): it cannot be called here", name)
+	case !s.selected(name):
+		return fmt.Sprintf("%s is not among the tools this server offers (--toolsets, --tools): it cannot be called here", name)
 	default:
 		return fmt.Sprintf("%s changes something, and this server runs with --read-only, which offers only the tools that change nothing: it cannot be called here", name)
 	}

@@ -19,8 +19,8 @@ func TestCallToolLeftOut(t *testing.T) {
 		{"read-only", []string{"--read-only"}, "write_thing", "write_thing changes something, and this server runs with --read-only"},
 		{"disabled", []string{"--disable-tools", "echo"}, "echo", "echo is turned off on this server (--disable-tools)"},
 		{"disabled and read-only", []string{"--read-only", "--disable-tools", "write_thing"}, "write_thing", "write_thing is turned off on this server (--disable-tools)"},
-		{"not enabled", []string{"--enable-tools", "echo"}, "boom", "boom is not among the tools this server offers (--enable-tools)"},
-		{"not enabled, read-only", []string{"--read-only", "--enable-tools", "echo"}, "write_thing", "write_thing is not among the tools this server offers (--enable-tools)"},
+		{"not enabled", []string{"--enable-tools", "echo"}, "boom", "boom is not among the tools this server offers (--toolsets, --tools)"},
+		{"not enabled, read-only", []string{"--read-only", "--enable-tools", "echo"}, "write_thing", "write_thing is not among the tools this server offers (--toolsets, --tools)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

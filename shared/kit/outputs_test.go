@@ -10,7 +10,8 @@ import (
 )
 
 // TestOutputSchemaSharedByType: tools returning the same type share one inferred output schema,
-// and each still validates and returns its own result.
+// which tools/list does not carry, and each still validates and returns its own result as
+// structured content.
 func TestOutputSchemaSharedByType(t *testing.T) {
 	cfg, err := config.Parse("outputs", 9999, nil, func(string) string { return "" }, io.Discard, nil)
 	if err != nil {
@@ -58,15 +59,10 @@ func TestOutputSchemaSharedByType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	schemas := map[string]string{}
 	for _, tool := range list.Tools {
-		raw, _ := tool.OutputSchema.(map[string]any)["properties"].(map[string]any)
-		for name := range raw {
-			schemas[tool.Name] += name
+		if tool.OutputSchema != nil {
+			t.Errorf("%s lists an output schema %v", tool.Name, tool.OutputSchema)
 		}
-	}
-	if schemas["one"] != "n" || schemas["two"] != "n" || schemas["name"] != "text" {
-		t.Errorf("output schemas %v", schemas)
 	}
 	for tool, want := range map[string]float64{"one": 1, "two": 2} {
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool})

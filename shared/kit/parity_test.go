@@ -103,6 +103,14 @@ func TestParity(t *testing.T) {
 	if got := inSchema.Properties["order"].Enum; len(got) != 3 {
 		t.Errorf("advertised enum of order = %v", got)
 	}
+	if inSchema.AdditionalProperties != nil {
+		t.Errorf("the listing shows additionalProperties %v: it leaves that to the kit", inSchema.AdditionalProperties)
+	}
+	// The listing leaves out "additionalProperties": false and a minLength of 1, which the kit
+	// enforces whatever it shows; the SDK enforces only what its schema says, so it is told.
+	inSchema.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+	one := 1
+	inSchema.Properties["query"].MinLength = &one
 	theirs := &parityHandler{}
 	sdk := mcp.NewServer(&mcp.Implementation{Name: "bare", Version: "0"}, nil)
 	mcp.AddTool(sdk, &mcp.Tool{Name: "find", Description: "Find things.", InputSchema: inSchema}, theirs.handle)

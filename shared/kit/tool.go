@@ -72,14 +72,6 @@ func Errorf(code, format string, args ...any) error {
 	return &Error{Code: code, Err: fmt.Errorf(format, args...)}
 }
 
-// outputSchema is an output type's schema and its resolved form, inferred once per server:
-// tools returning the same type share it, which saves the inference's allocations at start-up
-// (never collected while idle, so resident).
-type outputSchema struct {
-	schema   *jsonschema.Schema
-	resolved *jsonschema.Resolved
-}
-
 // AddTool registers a typed tool unless the configuration drops it (--read-only,
 // --enable-tools, --disable-tools). Its input and output schemas are inferred from In and Out;
 // arguments are validated against the input schema before h runs. The handler returns a nil
@@ -102,20 +94,17 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	if err != nil {
 		panic(fmt.Sprintf("kit.AddTool %s: input schema: %v", t.Name, err))
 	}
-	out, ok := s.outputs[reflect.TypeFor[Out]()]
+	outResolved, ok := s.outputs[reflect.TypeFor[Out]()]
 	if !ok {
 		schema, err := jsonschema.For[Out](nil)
 		if err != nil {
 			panic(fmt.Sprintf("kit.AddTool %s: output schema: %v", t.Name, err))
 		}
-		resolved, err := schema.Resolve(nil)
-		if err != nil {
+		if outResolved, err = schema.Resolve(nil); err != nil {
 			panic(fmt.Sprintf("kit.AddTool %s: output schema: %v", t.Name, err))
 		}
-		out = outputSchema{schema, resolved}
-		s.outputs[reflect.TypeFor[Out]()] = out
+		s.outputs[reflect.TypeFor[Out]()] = outResolved
 	}
-	outSchema, outResolved := out.schema, out.resolved
 	destructive := t.Destructive && !t.ReadOnly
 	openWorld := t.OpenWorld
 	common := s.common
@@ -123,14 +112,16 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	if len(common) > 0 {
 		in.listed = withCommon(t.Name, in.schema, common)
 	}
+	// The listing carries no output schema: the clients in use send a model only the name, the
+	// description and the input schema, and every tools/list would carry the output schemas
+	// (38% of the fleet's list) for nothing. The output is still checked against its schema
+	// below and sent as structured content beside its text.
 	tool := &mcp.Tool{
-		Name:         t.Name,
-		Title:        t.Title,
-		Description:  t.Description,
-		InputSchema:  cmp.Or(in.listed, in.schema),
-		OutputSchema: outSchema,
+		Name:        t.Name,
+		Title:       t.Title,
+		Description: t.Description,
+		InputSchema: s.shared(leanSchema(cmp.Or(in.listed, in.schema))),
 		Annotations: &mcp.ToolAnnotations{
-			Title:           t.Title,
 			ReadOnlyHint:    t.ReadOnly,
 			DestructiveHint: &destructive,
 			IdempotentHint:  t.Idempotent || t.ReadOnly,
@@ -205,11 +196,11 @@ func readOnlyCaller(req mcp.Request) bool {
 	return extra != nil && resource.ReadOnly(extra.TokenInfo)
 }
 
-// listFor answers tools/list, without the tools that change something for a read-only caller:
-// the same filter as --read-only, per request.
+// listFor answers tools/list with the tools this request may see (visible): without those
+// that change something for a read-only token, and within the request's narrowing.
 func (s *Server) listFor(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
 	res, err := next(ctx, method, req)
-	if err != nil || !readOnlyCaller(req) {
+	if err != nil {
 		return res, err
 	}
 	list, ok := res.(*mcp.ListToolsResult)
@@ -218,13 +209,37 @@ func (s *Server) listFor(ctx context.Context, method string, req mcp.Request, ne
 	}
 	kept := make([]*mcp.Tool, 0, len(list.Tools))
 	for _, t := range list.Tools {
-		if s.tools[t.Name].ReadOnly {
+		if s.visible(req, t.Name) {
 			kept = append(kept, t)
 		}
+	}
+	if len(kept) == len(list.Tools) {
+		return res, nil
 	}
 	filtered := *list
 	filtered.Tools = kept
 	return &filtered, nil
+}
+
+// withInstructions answers initialize and server/discover with the instructions of the
+// toolsets this request may see.
+func (s *Server) withInstructions(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
+	res, err := next(ctx, method, req)
+	if err != nil {
+		return res, err
+	}
+	text := s.instructions(func(name string) bool { return s.visible(req, name) })
+	switch r := res.(type) {
+	case *mcp.InitializeResult:
+		cp := *r
+		cp.Instructions = text
+		return &cp, nil
+	case *mcp.DiscoverResult:
+		cp := *r
+		cp.Instructions = text
+		return &cp, nil
+	}
+	return res, nil
 }
 
 // callState carries what the typed handler learned back to the middleware.
@@ -257,17 +272,25 @@ type callReturn struct {
 // toolMiddleware wraps every tools/call: timeout, panic recovery, one log line, metrics.
 func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "tools/list" {
+		switch method {
+		case "tools/list":
 			return s.listFor(ctx, method, req, next)
+		case "initialize", "server/discover":
+			return s.withInstructions(ctx, method, req, next)
 		}
 		call, ok := req.(*mcp.CallToolRequest)
 		if method != "tools/call" || !ok || call.Params == nil {
 			return next(ctx, method, req)
 		}
 		name := call.Params.Name
-		if t, ok := s.tools[name]; ok && !t.ReadOnly && readOnlyCaller(req) {
-			// The HTTP layer answers 403 first; this holds even if a request got past it.
-			return errorResult(fmt.Sprintf("%s changes something, and this token allows only the read-only tools; sign in again granting %s:write", name, s.spec.Name)), nil
+		if t, ok := s.tools[name]; ok && !s.visible(req, name) {
+			if !t.ReadOnly && readOnlyCaller(req) {
+				// The HTTP layer answers 403 first; this holds even if a request got past it.
+				return errorResult(fmt.Sprintf("%s changes something, and this token allows only the read-only tools; sign in again granting %s:write", name, s.spec.Name)), nil
+			}
+			// Outside the request's narrowing: as if the server had no such tool.
+			s.metrics.ObserveCall(name, "error", 0)
+			return nil, unknownTool(name)
 		}
 		timeout := DefaultTimeout
 		if t, ok := s.tools[name]; ok {

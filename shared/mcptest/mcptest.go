@@ -68,9 +68,15 @@ func (h *Harness) Connect(t testing.TB, token string) *mcp.ClientSession {
 
 // TryConnect is Connect that returns the error instead of failing the test.
 func (h *Harness) TryConnect(ctx context.Context, token string) (*mcp.ClientSession, error) {
+	return h.TryConnectTo(ctx, "/mcp", token, nil)
+}
+
+// TryConnectTo connects to path (/mcp, or a narrowed URL such as /mcp/x/read) sending token as a
+// bearer token when non-empty and header on every request.
+func (h *Harness) TryConnectTo(ctx context.Context, path, token string, header http.Header) (*mcp.ClientSession, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcptest", Version: "0"}, nil)
-	httpClient := &http.Client{Transport: bearer{token: token, next: http.DefaultTransport}}
-	tr := &mcp.StreamableClientTransport{Endpoint: h.URL + "/mcp", HTTPClient: httpClient, MaxRetries: -1}
+	httpClient := &http.Client{Transport: bearer{token: token, header: header, next: http.DefaultTransport}}
+	tr := &mcp.StreamableClientTransport{Endpoint: h.URL + path, HTTPClient: httpClient, MaxRetries: -1}
 	return client.Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 }
 
@@ -157,14 +163,20 @@ func Decode(t testing.TB, res *mcp.CallToolResult, out any) {
 }
 
 type bearer struct {
-	token string
-	next  http.RoundTripper
+	token  string
+	header http.Header
+	next   http.RoundTripper
 }
 
 func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	if b.token != "" {
+	if b.token != "" || len(b.header) > 0 {
 		r = r.Clone(r.Context())
-		r.Header.Set("Authorization", "Bearer "+b.token)
+		for k, vs := range b.header {
+			r.Header[k] = vs
+		}
+		if b.token != "" {
+			r.Header.Set("Authorization", "Bearer "+b.token)
+		}
 	}
 	return b.next.RoundTrip(r)
 }

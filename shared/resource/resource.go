@@ -9,6 +9,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -39,7 +40,9 @@ type Options struct {
 // Resource validates access tokens for one server.
 type Resource struct {
 	issuer   string
-	resource string
+	public   string   // the server's base URL
+	resource string   // the URL clients reach this resource at: PUBLIC/mcp, or a narrowed URL (At)
+	accept   []string // the audiences a token may name here: the resource and the URLs it narrows
 	scopes   Scopes
 	keys     *keySet
 	now      func() time.Time
@@ -70,7 +73,9 @@ func New(opts Options) *Resource {
 	}
 	r := &Resource{
 		issuer:   opts.Issuer,
+		public:   opts.PublicURL,
 		resource: opts.PublicURL + "/mcp",
+		accept:   []string{opts.PublicURL + "/mcp"},
 		scopes:   ScopesFor(opts.Server),
 		keys:     newKeySet(opts.Issuer, opts.IssuerURL, client, now),
 		now:      now,
@@ -85,12 +90,37 @@ func New(opts Options) *Resource {
 	return r
 }
 
-// URL is the canonical resource identifier: the MCP endpoint, which tokens must name as audience.
+// URL is the canonical resource identifier: the MCP endpoint (or the narrowed URL of At), which
+// tokens must name as audience.
 func (r *Resource) URL() string { return r.resource }
 
-// MetadataURL is where clients find the metadata of the MCP endpoint.
+// MetadataURL is where clients find the resource's metadata: the path-derived address of RFC 9728
+// §3.1, e.g. PUBLIC/.well-known/oauth-protected-resource/mcp.
 func (r *Resource) MetadataURL() string {
-	return r.resource[:len(r.resource)-len("/mcp")] + MetadataPath + "/mcp"
+	return r.public + r.MetadataPath()
+}
+
+// MetadataPath is the path of MetadataURL on the server.
+func (r *Resource) MetadataPath() string {
+	return MetadataPath + strings.TrimPrefix(r.resource, r.public)
+}
+
+// At is the resource as clients reach it at path, a narrowed URL of the MCP endpoint such as
+// /mcp/x/read or /mcp/x/read/readonly (the kit's per-toolset URLs): its metadata names that URL
+// as the resource, its challenges name that metadata, and it accepts a token for that URL, for
+// a URL it narrows (/mcp/x/read at /mcp/x/read/readonly) or for the whole endpoint; a token
+// for a narrowed URL is never accepted at a wider one.
+func (r *Resource) At(path string) *Resource {
+	c := *r
+	c.resource = r.public + path
+	c.accept = []string{r.public + "/mcp", c.resource}
+	if wider, ok := strings.CutSuffix(path, "/readonly"); ok && wider != "/mcp" {
+		c.accept = append(c.accept, r.public+wider)
+	}
+	md := *r.metadata
+	md.Resource = c.resource
+	c.metadata = &md
+	return &c
 }
 
 // Scopes returns the server's scopes.

@@ -75,7 +75,7 @@ func (r *Resource) Verify(ctx context.Context, raw string) (*Grant, error) {
 	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: r.issuer, Time: now}, leeway); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidToken, describeClaimError(err))
 	}
-	if !oauthex.MatchesResource(std.Audience, r.resource) {
+	if !slices.ContainsFunc(r.accept, func(res string) bool { return oauthex.MatchesResource(std.Audience, res) }) {
 		return nil, fmt.Errorf("%w: the token is for %v, not this server (%s)", ErrInvalidToken, []string(std.Audience), r.resource)
 	}
 	scopes := slices.Concat(strings.Fields(extra.Scope), extra.Scp)

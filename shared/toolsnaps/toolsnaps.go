@@ -45,6 +45,7 @@ type Server struct {
 	Title    string            `json:"title,omitempty"`    // its human title
 	Port     int               `json:"port"`               // its fixed default port
 	OnlyWith map[string]string `json:"onlyWith,omitempty"` // tool name → the flags that make the server offer it
+	Toolsets []kit.ToolsetInfo `json:"toolsets,omitempty"` // the server's inventory, over every start
 }
 
 // Options say how to start the server for its snapshot.
@@ -103,6 +104,15 @@ func collect(t *testing.T, spec func() kit.Spec, opts Options) (Server, []*mcp.T
 			}
 			tools[tool.Name], srv.OnlyWith[tool.Name] = tool, strings.Join(flags, " ")
 		}
+	}
+	for _, ts := range sp.Toolsets {
+		info := kit.ToolsetInfo{Name: ts.Name, Description: ts.Description, Tools: []string{}}
+		for _, name := range ts.Tools {
+			if _, ok := tools[name]; ok {
+				info.Tools = append(info.Tools, name)
+			}
+		}
+		srv.Toolsets = append(srv.Toolsets, info)
 	}
 	return srv, slices.SortedFunc(maps.Values(tools), func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
 }

@@ -83,7 +83,6 @@ func TestSnapshotOverMCP(t *testing.T) {
 		`"description": "what to find <exactly>"`, // no \u003c escapes
 		"\"limit\": {\n        \"default\": 10,\n        \"description\": \"how many to return\",\n        \"maximum\": 50,\n        \"minimum\": 1,\n",
 		"\"enum\": [\n          \"new\",\n          \"old\"\n        ]",
-		`"outputSchema": {`,
 		`"readOnlyHint": true`,
 		`"title": "Find things"`,
 	} {
@@ -93,6 +92,9 @@ func TestSnapshotOverMCP(t *testing.T) {
 	}
 	if !strings.HasSuffix(find, "}\n") {
 		t.Error("a snapshot must end in a newline")
+	}
+	if strings.Contains(find, "outputSchema") {
+		t.Errorf("find_things.json lists an output schema: the kit lists none:\n%s", find)
 	}
 	var tool mcp.Tool
 	if err := json.Unmarshal(files["find_things.json"], &tool); err != nil || tool.Name != "find_things" {
@@ -147,8 +149,8 @@ func TestUpdateThenCheck(t *testing.T) {
 			write("find_things.json", strings.Replace(string(files["find_things.json"]), `"maximum": 50`, `"maximum": 100`, 1))
 		}, []string{"- inputSchema.properties.limit.maximum: 100\n+ inputSchema.properties.limit.maximum: 50"}},
 		{"annotation removed", func() {
-			write("find_things.json", strings.Replace(string(files["find_things.json"]), "\"readOnlyHint\": true,\n", "", 1))
-		}, []string{"+ annotations.readOnlyHint: true"}},
+			write("find_things.json", strings.Replace(string(files["find_things.json"]), "\"idempotentHint\": true,\n", "", 1))
+		}, []string{"+ annotations.idempotentHint: true"}},
 		{"tool without a snapshot", func() { os.Remove(filepath.Join(dir, "extra_thing.json")) }, []string{
 			"extra_thing.json: no snapshot of tool extra_thing, which the server offers",
 		}},

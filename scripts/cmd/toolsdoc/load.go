@@ -25,6 +25,14 @@ type serverSnap struct {
 	Title    string            `json:"title"`
 	Port     int               `json:"port"`
 	OnlyWith map[string]string `json:"onlyWith"`
+	Toolsets []Toolset         `json:"toolsets"`
+}
+
+// Toolset is one toolset as the server snapshot records it.
+type Toolset struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Tools       []string `json:"tools"`
 }
 
 // Load reads the snapshots of every server under root (ROOT/NAME/testdata/toolsnaps), sorted
@@ -76,7 +84,7 @@ func loadServer(dir string) (Server, error) {
 	if err != nil {
 		return Server{}, fmt.Errorf("read the snapshots: %w", err)
 	}
-	s := Server{Server: meta.Name, Port: meta.Port}
+	s := Server{Server: meta.Name, Port: meta.Port, Toolsets: meta.Toolsets}
 	for _, e := range entries {
 		if e.Name() == serverFile {
 			continue
@@ -89,7 +97,7 @@ func loadServer(dir string) (Server, error) {
 		if err := readJSON(p, &t); err != nil {
 			return Server{}, err
 		}
-		if t.Bytes, err = compactSize(p); err != nil {
+		if t.Bytes, t.ModelBytes, err = sizes(p); err != nil {
 			return Server{}, err
 		}
 		if t.Name+".json" != e.Name() {
@@ -103,22 +111,49 @@ func loadServer(dir string) (Server, error) {
 			return Server{}, fmt.Errorf("%s marks tool %q, which has no snapshot: run make toolsnaps", filepath.Join(dir, serverFile), name)
 		}
 	}
+	for _, ts := range meta.Toolsets {
+		for _, name := range ts.Tools {
+			if !slices.ContainsFunc(s.Tools, func(t Tool) bool { return t.Name == name }) {
+				return Server{}, fmt.Errorf("%s puts tool %q in toolset %s, but it has no snapshot: run make toolsnaps", filepath.Join(dir, serverFile), name, ts.Name)
+			}
+		}
+	}
 	slices.SortFunc(s.Tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
 	return s, nil
 }
 
-// compactSize is the length of a JSON file's content without its indentation: the bytes the
-// definition takes in a tools/list answer.
-func compactSize(path string) (int, error) {
+// sizes are the length of a tool snapshot as compact JSON (the bytes the definition takes in a
+// tools/list answer) and of the part a model reads: name, description and input schema.
+func sizes(path string) (whole, model int, err error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return 0, fmt.Errorf("read the snapshot: %w", err)
+		return 0, 0, fmt.Errorf("read the snapshot: %w", err)
 	}
 	var c bytes.Buffer
 	if err := json.Compact(&c, b); err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
+		return 0, 0, fmt.Errorf("%s: %w", path, err)
 	}
-	return c.Len(), nil
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	model = len("{}")
+	n := 0
+	for _, key := range []string{"name", "description", "inputSchema"} {
+		if fields[key] == nil {
+			continue
+		}
+		var v bytes.Buffer
+		if err := json.Compact(&v, fields[key]); err != nil {
+			return 0, 0, fmt.Errorf("%s: %s: %w", path, key, err)
+		}
+		if n > 0 {
+			model++ // the comma
+		}
+		n++
+		model += len(`"`+key+`":`) + v.Len()
+	}
+	return c.Len(), model, nil
 }
 
 // readJSON decodes one JSON file into v.

@@ -1,7 +1,8 @@
 // Command toolsdoc writes docs/tools.md from the tool snapshots every server keeps in
 // testdata/toolsnaps (written by make toolsnaps, checked by each server's TestToolSnaps), and
 // fails when two servers offer a tool of the same name (the chat backend routes calls by tool
-// name alone). With -check it fails instead of writing when the file is stale.
+// name alone). With -check it fails instead of writing when the file is stale or the fleet's
+// tools/list is past its budget (ModelBudget, WholeBudget).
 package main
 
 import (
@@ -38,10 +39,13 @@ func run(root, out string, check bool) error {
 	if err != nil || !bytes.Equal(old, doc) {
 		return fmt.Errorf("%s is stale: run make docs and commit it", out)
 	}
+	if err := CheckBudget(servers); err != nil {
+		return err
+	}
 	n := 0
 	for _, s := range servers {
 		n += len(s.Tools)
 	}
-	fmt.Printf("toolsdoc: %d tools across %d servers, names unique, %s current\n", n, len(servers), out)
+	fmt.Printf("toolsdoc: %d tools across %d servers, names unique, within the tools/list budget, %s current\n", n, len(servers), out)
 	return nil
 }

@@ -37,7 +37,7 @@ func TestRender(t *testing.T) {
 	doc := string(Render([]Server{{
 		Server: "calculator", Port: 9003,
 		Tools: []Tool{{
-			Name: "evaluate", Description: "Evaluate a | b.", Bytes: 120,
+			Name: "evaluate", Description: "Evaluate a | b.", Bytes: 120, ModelBytes: 90,
 			Annotations: &Annotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 			InputSchema: Schema{Type: "object", Required: []string{"expression"}, Properties: map[string]Schema{
 				"expression": {Type: "string", Description: "what to evaluate", MinLength: ptr(1)},
@@ -49,11 +49,14 @@ func TestRender(t *testing.T) {
 				}}},
 			}},
 		}, {
-			Name: "wipe", Description: "Wipe.", Annotations: &Annotations{DestructiveHint: &yes, OpenWorldHint: &yes}, OnlyWith: "--danger on", Bytes: 30,
+			Name: "wipe", Description: "Wipe.", Annotations: &Annotations{DestructiveHint: &yes, OpenWorldHint: &yes}, OnlyWith: "--danger on", Bytes: 30, ModelBytes: 20,
 		}},
+		Toolsets: []Toolset{{Name: "math", Description: "Evaluate | check.", Tools: []string{"evaluate"}}, {Name: "danger", Description: "Wipe.", Tools: []string{"wipe"}}},
 	}}))
 	for _, want := range []string{
-		"| [calculator](#calculator) | 9003 | 2 | 150 |\n| all | | 2 | 150 |\n",
+		// Only the tools offered with default flags count: wipe needs --danger.
+		"| [calculator](#calculator) | 9003 | 1 | 90 | 120 |\n| all | | 1 | 90 | 120 |\n",
+		"| toolset | tools | model bytes | tools/list bytes | what it offers |\n|---|---|---|---|---|\n| `math` | `evaluate` | 90 | 120 | Evaluate \\| check. |\n| `danger` | `wipe` | 0 | 0 | Wipe. |\n",
 		"| [`evaluate`](#evaluate) | Evaluate a \\| b. | RO I |",
 		"| [`wipe`](#wipe) | **Only with `--danger on`.** Wipe. | D OW |",
 		"### wipe\n\n**Only with `--danger on`.**\n\nWipe.\n\nNo arguments.",
@@ -135,7 +138,7 @@ const kitMain = "package main\n\nfunc main() { os.Exit(kit.Main(spec())) }\n"
 func TestLoad(t *testing.T) {
 	notes := map[string]string{
 		"main.go":                               kitMain,
-		"testdata/toolsnaps/_server.json":       `{"name": "notes", "onlyWith": {"sync_notes": "--sync drive"}, "port": 9009, "title": "Notes"}`,
+		"testdata/toolsnaps/_server.json":       `{"name": "notes", "onlyWith": {"sync_notes": "--sync drive"}, "port": 9009, "title": "Notes", "toolsets": [{"name": "read", "description": "Read.", "tools": ["get_note"]}]}`,
 		"testdata/toolsnaps/get_note.json":      `{"name": "get_note", "description": "Read.", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}`,
 		"testdata/toolsnaps/sync_notes.json":    `{"name": "sync_notes", "description": "Sync.", "inputSchema": {"type": "object"}}`,
 		"testdata/toolsnaps/create_note.json":   `{"name": "create_note", "description": "Write.", "inputSchema": {"type": "object", "properties": {"path": {"type": "string", "maxLength": 300}}}}`,
@@ -157,6 +160,13 @@ func TestLoad(t *testing.T) {
 	}
 	if got, want := servers[0].Tools[0].Bytes, len(`{"name":"evaluate","description":"Math."}`); got != want {
 		t.Errorf("evaluate takes %d bytes, want %d (its snapshot as compact JSON)", got, want)
+	}
+	// get_note's model-facing part leaves out its annotations.
+	if got, want := servers[1].Tools[1].ModelBytes, len(`{"name":"get_note","description":"Read.","inputSchema":{"type":"object"}}`); got != want {
+		t.Errorf("get_note's model part takes %d bytes, want %d", got, want)
+	}
+	if ts := servers[1].Toolsets; len(ts) != 1 || ts[0].Name != "read" || ts[0].Tools[0] != "get_note" {
+		t.Errorf("notes toolsets %+v", ts)
 	}
 	var names, marks []string
 	for _, tool := range servers[1].Tools {
@@ -187,6 +197,9 @@ func TestLoad(t *testing.T) {
 			"testdata/toolsnaps/_server.json": `{"name": "x", "port": 1}`,
 			"testdata/toolsnaps/notes.txt":    "hi",
 		}, "notes.txt: not a tool snapshot"},
+		{"toolset with a missing tool", map[string]string{
+			"testdata/toolsnaps/_server.json": `{"name": "x", "port": 1, "toolsets": [{"name": "read", "tools": ["gone"]}]}`,
+		}, `puts tool "gone" in toolset read, but it has no snapshot`},
 		{"no port", map[string]string{"testdata/toolsnaps/_server.json": `{"name": "x"}`}, "name and port are required"},
 		{"not JSON", map[string]string{
 			"testdata/toolsnaps/_server.json": `{"name": "x", "port": 1}`,
@@ -216,5 +229,21 @@ func TestBooleanSchema(t *testing.T) {
 	}
 	if got := typeName(s); got != "array of array of any" {
 		t.Errorf("typeName = %q", got)
+	}
+}
+
+func TestCheckBudget(t *testing.T) {
+	within := []Server{{Server: "a", Tools: []Tool{{Name: "x", ModelBytes: ModelBudget - 10, Bytes: WholeBudget - 10}, {Name: "y", ModelBytes: 100, Bytes: 100, OnlyWith: "--more"}}}}
+	if err := CheckBudget(within); err != nil {
+		t.Errorf("within the budget (the flag-only tool does not count): %v", err)
+	}
+	for _, tools := range [][]Tool{
+		{{Name: "x", ModelBytes: ModelBudget + 1, Bytes: ModelBudget + 1}},
+		{{Name: "x", ModelBytes: 10, Bytes: WholeBudget}, {Name: "y", ModelBytes: 10, Bytes: 1}},
+	} {
+		err := CheckBudget([]Server{{Server: "a", Tools: tools}})
+		if err == nil || !strings.Contains(err.Error(), "past its budget") {
+			t.Errorf("%+v: %v, want past its budget", tools, err)
+		}
 	}
 }

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+
+	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// findInput is list_notes' input: a listing by folder, tag and dates, or with query a ranked
+// full-text search under the same filters. list_notes and search_notes took the same filters,
+// so both fitted "my notes tagged x from last week"; one tool leaves no doubt.
+type findInput struct {
+	Query   string `json:"query,omitempty" jsonschema:"search the text, ranked, with snippets: all words must appear; \"phrase\", prefix*, a OR b, -excluded" schema:"minLength=1"`
+	Folder  string `json:"folder,omitempty" jsonschema:"only notes in this folder and below"`
+	Tag     string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
+	Sort    string `json:"sort,omitempty" jsonschema:"without query: updated (default) and created are newest first" schema:"enum=updated|created|path"`
+	Trashed bool   `json:"trashed,omitempty" jsonschema:"list the trash instead"`
+	dateFilters
+	ChangedSince string `json:"changed_since,omitempty" jsonschema:"list what changed since this date or time"`
+	Limit        int    `json:"limit,omitempty" jsonschema:"at most this many (default 50; with query 10, at most 50)" schema:"minimum=1,maximum=200"`
+	Offset       int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
+}
+
+// maxSearchHits bounds a search's page, as search_notes did.
+const maxSearchHits = 50
+
+// findNotes searches (searchNotes) or lists (listNotes) the notes.
+func (n *store) findNotes(ctx context.Context, req *mcp.CallToolRequest, in findInput) (*mcp.CallToolResult, listOutput, error) {
+	if in.Query == "" {
+		limit, sort := in.Limit, in.Sort
+		if limit == 0 {
+			limit = 50
+		}
+		if sort == "" {
+			sort = "updated"
+		}
+		return n.listNotes(ctx, req, listNotesInput{Folder: in.Folder, Tag: in.Tag, Sort: sort, Trashed: in.Trashed, dateFilters: in.dateFilters,
+			ChangedSince: in.ChangedSince, Limit: limit, Offset: in.Offset})
+	}
+	switch {
+	case in.Sort != "" || in.Trashed || in.ChangedSince != "":
+		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "sort, trashed and changed_since list notes: leave them out with query (a search is ranked), or leave out query")
+	case in.Limit > maxSearchHits:
+		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "with query, limit must be at most %d, not %d", maxSearchHits, in.Limit)
+	}
+	limit := in.Limit
+	if limit == 0 {
+		limit = 10
+	}
+	return n.searchNotes(ctx, req, searchInput{Query: in.Query, Tag: in.Tag, Folder: in.Folder, dateFilters: in.dateFilters, Limit: limit, Offset: in.Offset})
+}
