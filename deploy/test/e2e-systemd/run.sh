@@ -192,7 +192,10 @@ boot() {
 	# containers booted side by side never share (and tear down) each other's unit cgroups.
 	(
 		for d in "${CG_DIRS[@]}"; do echo "$BASHPID" >"$d/cgroup.procs" 2>/dev/null || true; done
+		# nspawn's own seccomp allow list (systemd 252) lacks Landlock's system calls, which the
+		# shell's --policy allowlist needs; an LXC container's default profile does not block them.
 		exec systemd-nspawn --quiet --boot --register=no --keep-unit --private-network --console=pipe \
+			--system-call-filter='landlock_create_ruleset landlock_add_rule landlock_restrict_self' \
 			--machine="mcp-e2e-$suite" -D "$dir" </dev/null >"$T/$suite.console" 2>&1
 	) &
 	NSPAWN_PID=$!
@@ -513,8 +516,8 @@ $(ct journalctl -u mcp-server@shell.service -n 15 --no-pager 2>&1)"
 	tok=$(token_of notes)
 	out=$(mcp_call 9009 "$tok" create_note '{"path":"e2e/hello.md","content":"written under systemd: e2emarker"}')
 	[[ $(jq -r '.result.isError // false' <<<"$out" 2>/dev/null) == false && $out == *result* ]] && ok "notes: create_note" || bad "notes: create_note" "$out"
-	out=$(mcp_call 9009 "$tok" search_notes '{"query":"e2emarker"}')
-	[[ $out == *e2e/hello.md* ]] && ok "notes: search_notes finds it" || bad "notes: search_notes" "$out"
+	out=$(mcp_call 9009 "$tok" list_notes '{"query":"e2emarker"}')
+	[[ $out == *e2e/hello.md* ]] && ok "notes: list_notes with a query finds it" || bad "notes: list_notes with a query" "$out"
 	found=$(ct find /var/lib/mcp-servers/notes -name hello.md -printf '%u %m %p\n')
 	[[ $found == "mcp-notes 600 /var/lib/mcp-servers/notes/"* ]] && ok "notes: the file is in its StateDirectory ($found)" || bad "notes: file in the state directory" "$found"
 
