@@ -61,7 +61,11 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 			return nil, fmt.Errorf("--uploads-dir: %w", err)
 		}
 	}
-	return &drv{svc: gdrive.New(acct), google: acct, sheets: acct.For(sheetsProduct, st.sheetsEndpoint), docs: acct.For(docsProduct, st.docsEndpoint), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
+	svc, err := gdrive.New(acct)
+	if err != nil {
+		return nil, err
+	}
+	return &drv{svc: svc, google: acct, sheets: acct.For(sheetsProduct, st.sheetsEndpoint), docs: acct.For(docsProduct, st.docsEndpoint), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
 		maxReadChars: st.maxReadChars, maxBytes: int64(st.maxBytes)}, nil
 }
 

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/textproto"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,37 +20,6 @@ import (
 // every binary and cost each server about 6 MiB of resident memory at idle (docs/performance.md).
 // Each server declares the fields it reads as its own small structs.
 
-// maxErrorBody caps how much of a failed answer is read to explain it.
-const maxErrorBody = 64 << 10
-
-// APIError is a Google API's error answer: the HTTP status, the message and the reasons of
-// {"error": {"code", "message", "errors": [{"reason"}]}}.
-type APIError struct {
-	Code    int      // the HTTP status
-	Message string   // error.message, or the body's start when it is not Google's JSON
-	Reasons []string // error.errors[].reason, and error.status ("NOT_FOUND") when present
-	Account string   // the label of the signed-in account the call was made as
-}
-
-// Error implements error.
-func (e *APIError) Error() string {
-	if e.Message == "" {
-		return fmt.Sprintf("googleapi: %d %s", e.Code, http.StatusText(e.Code))
-	}
-	return fmt.Sprintf("googleapi: %d: %s", e.Code, e.Message)
-}
-
-// HasReason reports whether the error carries one of the reasons.
-func (e *APIError) HasReason(reasons ...string) bool {
-	return slices.ContainsFunc(e.Reasons, func(r string) bool { return slices.Contains(reasons, r) })
-}
-
-// IsStatus reports whether err is an APIError with one of the HTTP status codes.
-func IsStatus(err error, codes ...int) bool {
-	var ae *APIError
-	return errors.As(err, &ae) && slices.Contains(codes, ae.Code)
-}
-
 // checkResponse turns a non-2xx answer into an *APIError, consuming and closing its body.
 func checkResponse(resp *http.Response) error {
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
@@ -59,31 +27,7 @@ func checkResponse(resp *http.Response) error {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	ae := &APIError{Code: resp.StatusCode}
-	var wire struct {
-		Error struct {
-			Message string `json:"message"`
-			Status  string `json:"status"`
-			Errors  []struct {
-				Reason string `json:"reason"`
-			} `json:"errors"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(body, &wire) == nil && (wire.Error.Message != "" || len(wire.Error.Errors) > 0) {
-		ae.Message = wire.Error.Message
-		for _, e := range wire.Error.Errors {
-			ae.Reasons = append(ae.Reasons, e.Reason)
-		}
-		if wire.Error.Status != "" {
-			ae.Reasons = append(ae.Reasons, wire.Error.Status)
-		}
-		return ae
-	}
-	ae.Message = strings.TrimSpace(string(body))
-	if len(ae.Message) > 200 {
-		ae.Message = ae.Message[:200] + "…"
-	}
-	return ae
+	return fromBody(resp.StatusCode, body)
 }
 
 // URL resolves a path against the API's endpoint: a relative path ("files/ID") is appended to
