@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strings"
+
+	"google.golang.org/api/docs/v1"
+	"google.golang.org/api/option"
+	"google.golang.org/api/sheets/v4"
 
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/googleserver"
@@ -17,8 +22,10 @@ import (
 type drv struct {
 	svc          *gdrive.Client
 	google       *googleserver.Account
-	sheets       *googleserver.Account // the Sheets API on the same sign-in
-	docs         *googleserver.Account // the Docs API on the same sign-in
+	sheets       *sheets.Service       // the Sheets API on the same sign-in
+	sheetsAcct   *googleserver.Account // names Sheets in its errors
+	docs         *docs.Service         // the Docs API on the same sign-in
+	docsAcct     *googleserver.Account // names Docs in its errors
 	log          *slog.Logger
 	readOnly     bool
 	downloadsDir string
@@ -65,7 +72,16 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &drv{svc: svc, google: acct, sheets: acct.For(sheetsProduct, st.sheetsEndpoint), docs: acct.For(docsProduct, st.docsEndpoint), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
+	// The generated clients take the shared sign-in, retries and metrics as their HTTP client.
+	sh, err := sheets.NewService(context.Background(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(st.sheetsEndpoint))
+	if err != nil {
+		return nil, fmt.Errorf("sheets client: %w", err)
+	}
+	dc, err := docs.NewService(context.Background(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(st.docsEndpoint))
+	if err != nil {
+		return nil, fmt.Errorf("docs client: %w", err)
+	}
+	return &drv{svc: svc, google: acct, sheets: sh, sheetsAcct: acct.For(sheetsProduct), docs: dc, docsAcct: acct.For(docsProduct), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
 		maxReadChars: st.maxReadChars, maxBytes: int64(st.maxBytes)}, nil
 }
 

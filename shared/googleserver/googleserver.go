@@ -130,13 +130,12 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	return a, nil
 }
 
-// For is the same sign-ins and HTTP client calling another Google API (the drive server's
-// Sheets and Docs calls): p names that API in errors, endpoint is its base URL. Upstream
-// metrics still count its calls under the account's own service.
-func (a *Account) For(p Product, endpoint string) *Account {
+// For is the same sign-ins naming another Google API in its errors (the drive server's
+// Sheets and Docs calls, made with their generated clients over the same HTTP client).
+// Upstream metrics still count its calls under the account's own service.
+func (a *Account) For(p Product) *Account {
 	b := *a
 	b.product = p
-	b.Endpoint = strings.TrimSuffix(endpoint, "/") + "/"
 	return &b
 }
 

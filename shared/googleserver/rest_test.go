@@ -202,7 +202,8 @@ func TestFor(t *testing.T) {
 	}))
 	defer api.Close()
 	drive := restAccount(t, api, "/drive/v3/")
-	sheets := drive.For(Product{Server: "drive", Name: "Google Sheets", EndpointFlag: "sheets-endpoint"}, api.URL)
+	sheets := drive.For(Product{Server: "drive", Name: "Google Sheets", EndpointFlag: "sheets-endpoint"})
+	sheets.Endpoint = api.URL + "/"
 	var got struct{ SpreadsheetID string }
 	if err := sheets.Do(t.Context(), "GET", "v4/spreadsheets/s1", nil, nil, &got); err != nil || got.SpreadsheetID != "s1" {
 		t.Errorf("Do = %+v, %v", got, err)
@@ -211,7 +212,7 @@ func TestFor(t *testing.T) {
 	if msg := sheets.Fail(err, "spreadsheet s2").Error(); !strings.Contains(msg, "Google Sheets refused the request: Unable to parse range: X") {
 		t.Errorf("Fail = %q", msg)
 	}
-	if drive.Endpoint != api.URL+"/drive/v3/" || sheets.set != drive.set || sheets.HTTP != drive.HTTP {
+	if drive.Endpoint != api.URL+"/drive/v3/" || drive.product.Name != "Google Drive" || sheets.set != drive.set || sheets.HTTP != drive.HTTP {
 		t.Errorf("drive endpoint %q changed or sign-in not shared", drive.Endpoint)
 	}
 }
