@@ -74,8 +74,8 @@ func addDocTools(s *kit.Server, d *drv) {
 		Description: "Insert paragraphs into a Google Doc at the end, or in the section under a heading."}, d.insertDocText)
 }
 
-func (d *drv) docsFail(ctx context.Context, err error, id string) error {
-	return editorFail(d.docsAcct, d.google.APIError(ctx, err), id, "document", "a Google Doc", "doc")
+func (d *drv) docsFail(err error, id string) error {
+	return editorFail(d.docsAcct, err, id, "document", "a Google Doc", "doc")
 }
 
 func (d *drv) replaceDocText(ctx context.Context, _ *mcp.CallToolRequest, in replaceTextInput) (*mcp.CallToolResult, replaceTextOutput, error) {
@@ -87,7 +87,7 @@ func (d *drv) replaceDocText(ctx context.Context, _ *mcp.CallToolRequest, in rep
 	}}
 	res, err := d.docs.Documents.BatchUpdate(in.DocumentID, &docs.BatchUpdateDocumentRequest{Requests: []*docs.Request{req}}).Context(ctx).Do()
 	if err != nil {
-		return nil, replaceTextOutput{}, d.docsFail(ctx, err, in.DocumentID)
+		return nil, replaceTextOutput{}, d.docsFail(err, in.DocumentID)
 	}
 	out := replaceTextOutput{DocumentID: in.DocumentID, Find: in.Find, Replace: in.Replace}
 	if len(res.Replies) > 0 && res.Replies[0].ReplaceAllText != nil {
@@ -122,7 +122,7 @@ func (p paragraph) level() int {
 func (d *drv) readDoc(ctx context.Context, id string) (string, []paragraph, error) {
 	doc, err := d.docs.Documents.Get(id).Fields("revisionId,body(content(startIndex,endIndex,paragraph(elements(textRun(content)),paragraphStyle(namedStyleType))))").Context(ctx).Do()
 	if err != nil {
-		return "", nil, d.docsFail(ctx, err, id)
+		return "", nil, d.docsFail(err, id)
 	}
 	if doc.Body == nil {
 		return "", nil, kit.Errorf(kit.CodeUnavailable, "Google Docs returned no body for %s", id)
@@ -225,7 +225,7 @@ func (d *drv) insertDocText(ctx context.Context, _ *mcp.CallToolRequest, in inse
 		WriteControl: &docs.WriteControl{RequiredRevisionId: rev},
 	}
 	if _, err := d.docs.Documents.BatchUpdate(in.DocumentID, body).Context(ctx).Do(); err != nil {
-		return nil, insertTextOutput{}, d.docsFail(ctx, err, in.DocumentID)
+		return nil, insertTextOutput{}, d.docsFail(err, in.DocumentID)
 	}
 	out := insertTextOutput{DocumentID: in.DocumentID, Index: start, Inserted: text}
 	if in.Heading != "" {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -88,8 +87,7 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 // fail turns an error from a Drive call into the tool error the model sees; what names the
 // object for "not found".
 func (d *drv) fail(err error, what string) error {
-	var ge *googleserver.APIError
-	if errors.As(err, &ge) && ge.Code == http.StatusForbidden {
+	if ge, ok := googleserver.AsAPIError(err); ok && ge.Code == http.StatusForbidden {
 		msg := ge.Message
 		switch {
 		case ge.HasReason("insufficientFilePermissions", "cannotModifyViewersCanCopyContent", "teamDrivesFolderMoveInNotSupported"):

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -158,15 +157,14 @@ func addSheetTools(s *kit.Server, d *drv) {
 }
 
 // sheetsFail turns a Sheets API error into the tool error; id names the spreadsheet.
-func (d *drv) sheetsFail(ctx context.Context, err error, id string) error {
-	return editorFail(d.sheetsAcct, d.google.APIError(ctx, err), id, "spreadsheet", "a Google Sheet", "sheet")
+func (d *drv) sheetsFail(err error, id string) error {
+	return editorFail(d.sheetsAcct, err, id, "spreadsheet", "a Google Sheet", "sheet")
 }
 
 // editorFail turns a Sheets or Docs API error into the tool error: a Drive id of another type
 // is named as such (the APIs answer 400 "This operation is not supported for this document").
 func editorFail(acct *googleserver.Account, err error, id, noun, kind, searchKind string) error {
-	var ae *googleserver.APIError
-	if errors.As(err, &ae) && ae.Code == http.StatusBadRequest && strings.Contains(ae.Message, "not supported for this document") {
+	if ae, ok := googleserver.AsAPIError(err); ok && ae.Code == http.StatusBadRequest && strings.Contains(ae.Message, "not supported for this document") {
 		return kit.Errorf(kit.CodeInvalidInput, "%s is not %s (%s); search_files with kind %s finds them", id, kind, ae.Message, searchKind)
 	}
 	return acct.Fail(err, noun+" "+id)
@@ -178,7 +176,7 @@ func (d *drv) readRange(ctx context.Context, _ *mcp.CallToolRequest, in readRang
 	res, err := d.sheets.Spreadsheets.Values.Get(in.SpreadsheetID, in.Range).ValueRenderOption(renderOptions[in.Render]).
 		MajorDimension("ROWS").DateTimeRenderOption("FORMATTED_STRING").Context(ctx).Do()
 	if err != nil {
-		return nil, rangeOutput{}, d.sheetsFail(ctx, err, in.SpreadsheetID)
+		return nil, rangeOutput{}, d.sheetsFail(err, in.SpreadsheetID)
 	}
 	cells := 0
 	for _, row := range res.Values {
@@ -212,7 +210,7 @@ func (d *drv) writeRange(ctx context.Context, _ *mcp.CallToolRequest, in writeRa
 	body := &sheets.ValueRange{Range: in.Range, MajorDimension: "ROWS", Values: in.Values}
 	res, err := d.sheets.Spreadsheets.Values.Update(in.SpreadsheetID, in.Range, body).ValueInputOption(inputOption(in.Raw)).Context(ctx).Do()
 	if err != nil {
-		return nil, updateOutput{}, d.sheetsFail(ctx, err, in.SpreadsheetID)
+		return nil, updateOutput{}, d.sheetsFail(err, in.SpreadsheetID)
 	}
 	return nil, updated(res, in.SpreadsheetID), nil
 }
@@ -222,7 +220,7 @@ func (d *drv) appendRows(ctx context.Context, _ *mcp.CallToolRequest, in appendI
 	res, err := d.sheets.Spreadsheets.Values.Append(in.SpreadsheetID, in.Range, body).ValueInputOption(inputOption(in.Raw)).
 		InsertDataOption("INSERT_ROWS").Context(ctx).Do()
 	if err != nil {
-		return nil, updateOutput{}, d.sheetsFail(ctx, err, in.SpreadsheetID)
+		return nil, updateOutput{}, d.sheetsFail(err, in.SpreadsheetID)
 	}
 	out := updated(res.Updates, in.SpreadsheetID)
 	out.TableRange = res.TableRange
@@ -251,7 +249,7 @@ func (d *drv) createSpreadsheet(ctx context.Context, _ *mcp.CallToolRequest, in 
 	}
 	res, err := d.sheets.Spreadsheets.Create(body).Context(ctx).Do()
 	if err != nil {
-		return nil, spreadsheetOutput{}, d.sheetsAcct.Fail(d.google.APIError(ctx, err), "spreadsheet")
+		return nil, spreadsheetOutput{}, d.sheetsAcct.Fail(err, "spreadsheet")
 	}
 	out := spreadsheetOutput{SpreadsheetID: res.SpreadsheetId, Link: res.SpreadsheetUrl, Sheets: []sheetInfo{}}
 	if res.Properties != nil {
@@ -277,7 +275,7 @@ func (d *drv) addSheet(ctx context.Context, _ *mcp.CallToolRequest, in addSheetI
 	body := &sheets.BatchUpdateSpreadsheetRequest{Requests: []*sheets.Request{{AddSheet: &sheets.AddSheetRequest{Properties: props}}}}
 	res, err := d.sheets.Spreadsheets.BatchUpdate(in.SpreadsheetID, body).Context(ctx).Do()
 	if err != nil {
-		return nil, addSheetOutput{}, d.sheetsFail(ctx, err, in.SpreadsheetID)
+		return nil, addSheetOutput{}, d.sheetsFail(err, in.SpreadsheetID)
 	}
 	if len(res.Replies) == 0 || res.Replies[0].AddSheet == nil {
 		return nil, addSheetOutput{}, kit.Errorf(kit.CodeUnavailable, "Google Sheets answered no reply to addSheet")

@@ -9,7 +9,7 @@ import (
 func (c *Client) SharedDrives(ctx context.Context, params url.Values) (*DriveList, error) {
 	out, err := c.svc.Drives.List().Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -18,7 +18,7 @@ func (c *Client) SharedDrives(ctx context.Context, params url.Values) (*DriveLis
 func (c *Client) Comments(ctx context.Context, id string, params url.Values) (*CommentList, error) {
 	out, err := c.svc.Comments.List(id).Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -28,7 +28,7 @@ func (c *Client) Comments(ctx context.Context, id string, params url.Values) (*C
 func (c *Client) Reply(ctx context.Context, id, commentID string, r *Reply, params url.Values) (*Reply, error) {
 	out, err := c.svc.Replies.Create(id, commentID, r).Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return out, nil
 }

@@ -37,11 +37,9 @@ type (
 	Reply            = drive.Reply
 )
 
-// Client calls the Drive API as the signed-in account.
-type Client struct {
-	svc  *drive.Service
-	acct *googleserver.Account
-}
+// Client calls the Drive API as the signed-in account. Its errors are the generated
+// client's; googleserver.AsAPIError and Account.Fail read them.
+type Client struct{ svc *drive.Service }
 
 // New builds the Drive client on the account's authorized HTTP client and endpoint (Drive's
 // base URL, https://www.googleapis.com/drive/v3/, or a fake's); no network is used.
@@ -50,7 +48,7 @@ func New(acct *googleserver.Account) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("drive client: %w", err)
 	}
-	return &Client{svc: svc, acct: acct}, nil
+	return &Client{svc: svc}, nil
 }
 
 // Folder is the MIME type of a Drive folder.
@@ -82,16 +80,11 @@ func with(params url.Values, kv ...string) url.Values {
 	return q
 }
 
-// fail names, in an API error, the account the call was made as.
-func (c *Client) fail(ctx context.Context, err error) error {
-	return c.acct.APIError(ctx, err)
-}
-
 // List reads one page of files.list.
 func (c *Client) List(ctx context.Context, params url.Values) (*FileList, error) {
 	out, err := c.svc.Files.List().Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -123,7 +116,7 @@ func (c *Client) ListAll(ctx context.Context, params url.Values, fn func([]*File
 func (c *Client) Get(ctx context.Context, id string, params url.Values) (*File, error) {
 	out, err := c.svc.Files.Get(id).Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -132,7 +125,7 @@ func (c *Client) Get(ctx context.Context, id string, params url.Values) (*File, 
 func (c *Client) Create(ctx context.Context, meta *File, params url.Values) (*File, error) {
 	out, err := c.svc.Files.Create(meta).Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -147,7 +140,7 @@ func media(mimeType string) []googleapi.MediaOption {
 func (c *Client) Upload(ctx context.Context, meta *File, r io.Reader, mimeType string, params url.Values) (*File, error) {
 	out, err := c.svc.Files.Create(meta).Media(r, media(mimeType)...).Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -160,7 +153,7 @@ func (c *Client) Update(ctx context.Context, id string, patch *File, params url.
 	}
 	out, err := c.svc.Files.Update(id, patch).Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -173,7 +166,7 @@ func (c *Client) UpdateContent(ctx context.Context, id string, patch *File, r io
 	}
 	out, err := c.svc.Files.Update(id, patch).Media(r, media(mimeType)...).Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -186,7 +179,7 @@ func (c *Client) Copy(ctx context.Context, id string, meta *File, params url.Val
 	}
 	out, err := c.svc.Files.Copy(id, meta).Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -194,7 +187,7 @@ func (c *Client) Copy(ctx context.Context, id string, meta *File, params url.Val
 // Delete deletes a file for good, skipping the trash.
 func (c *Client) Delete(ctx context.Context, id string, params url.Values) error {
 	if err := c.svc.Files.Delete(id).Context(ctx).Do(opts(params)...); err != nil {
-		return c.fail(ctx, err)
+		return err
 	}
 	return nil
 }
@@ -203,7 +196,7 @@ func (c *Client) Delete(ctx context.Context, id string, params url.Values) error
 func (c *Client) Media(ctx context.Context, id string, params url.Values) (*http.Response, error) {
 	resp, err := c.svc.Files.Get(id).Context(ctx).Download(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return resp, nil
 }
@@ -213,7 +206,7 @@ func (c *Client) Media(ctx context.Context, id string, params url.Values) (*http
 func (c *Client) Export(ctx context.Context, id, mimeType string) (*http.Response, error) {
 	resp, err := c.svc.Files.Export(id, mimeType).Context(ctx).Download()
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return resp, nil
 }
@@ -222,7 +215,7 @@ func (c *Client) Export(ctx context.Context, id, mimeType string) (*http.Respons
 func (c *Client) StartPageToken(ctx context.Context, params url.Values) (string, error) {
 	out, err := c.svc.Changes.GetStartPageToken().Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return "", c.fail(ctx, err)
+		return "", err
 	}
 	if out.StartPageToken == "" {
 		return "", errors.New("drive answered no startPageToken")
@@ -234,7 +227,7 @@ func (c *Client) StartPageToken(ctx context.Context, params url.Values) (string,
 func (c *Client) Changes(ctx context.Context, token string, params url.Values) (*ChangeList, error) {
 	out, err := c.svc.Changes.List(token).Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -250,7 +243,7 @@ func (c *Client) Permissions(ctx context.Context, id string, params url.Values) 
 		}
 		page, err := c.svc.Permissions.List(id).Context(ctx).Do(opts(q)...)
 		if err != nil {
-			return nil, c.fail(ctx, err)
+			return nil, err
 		}
 		all = append(all, page.Permissions...)
 		if page.NextPageToken == "" || page.NextPageToken == token {
@@ -264,7 +257,7 @@ func (c *Client) Permissions(ctx context.Context, id string, params url.Values) 
 func (c *Client) CreatePermission(ctx context.Context, id string, p *Permission, params url.Values) (*Permission, error) {
 	out, err := c.svc.Permissions.Create(id, p).Context(ctx).Do(opts(params)...)
 	if err != nil {
-		return nil, c.fail(ctx, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -272,7 +265,7 @@ func (c *Client) CreatePermission(ctx context.Context, id string, p *Permission,
 // DeletePermission removes a permission from a file.
 func (c *Client) DeletePermission(ctx context.Context, id, permissionID string, params url.Values) error {
 	if err := c.svc.Permissions.Delete(id, permissionID).Context(ctx).Do(opts(params)...); err != nil {
-		return c.fail(ctx, err)
+		return err
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package gdrive_test
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -155,8 +154,8 @@ func TestCollabMistakes(t *testing.T) {
 	_, err := c.Comments(ctx, "doc", nil)
 	_, err2 := c.Reply(ctx, "doc", "c1", &gdrive.Reply{Content: "ok"}, nil)
 	for _, e := range []error{err, err2} {
-		var ae *googleserver.APIError
-		if !errors.As(e, &ae) || ae.Code != 400 || !ae.HasReason("required") || !strings.Contains(ae.Message, "'fields' parameter is required") {
+		ae, ok := googleserver.AsAPIError(e)
+		if !ok || ae.Code != 400 || !ae.HasReason("required") || !strings.Contains(ae.Message, "'fields' parameter is required") {
 			t.Errorf("without fields: %v", e)
 		}
 	}

@@ -1,7 +1,6 @@
 package googleserver
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,26 +41,35 @@ func (e *APIError) HasReason(reasons ...string) bool {
 	return slices.ContainsFunc(e.Reasons, func(r string) bool { return slices.Contains(reasons, r) })
 }
 
-// IsStatus reports whether err is an APIError with one of the HTTP status codes.
+// IsStatus reports whether err is a Google API error with one of the HTTP status codes.
 func IsStatus(err error, codes ...int) bool {
-	var ae *APIError
-	return errors.As(err, &ae) && slices.Contains(codes, ae.Code)
+	ae, ok := AsAPIError(err)
+	return ok && slices.Contains(codes, ae.Code)
 }
 
-// APIError turns a generated client's *googleapi.Error into an *APIError naming the account
-// ctx's calls use; other errors (transport, sign-in, context) come back unchanged.
-func (a *Account) APIError(ctx context.Context, err error) error {
+// accountHeader is set on a failed answer by the account's transport, naming the signed-in
+// account the call was made as, so that an error from a generated client can say which
+// account to sign in again.
+const accountHeader = "X-Mcp-Account"
+
+// AsAPIError finds a Google API error in err's chain: an *APIError, or a generated client's
+// *googleapi.Error read as one.
+func AsAPIError(err error) (*APIError, bool) {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae, true
+	}
 	var ge *googleapi.Error
 	if !errors.As(err, &ge) {
-		return err
+		return nil, false
 	}
-	ae := fromBody(ge.Code, []byte(ge.Body))
+	ae = fromBody(ge.Code, []byte(ge.Body))
 	if ae.Message == "" {
 		ae.Message = ge.Message
 	}
 	ae.err = ge
-	ae.Account = a.Label(ctx)
-	return ae
+	ae.Account = ge.Header.Get(accountHeader)
+	return ae, true
 }
 
 // fromBody reads Google's JSON error body answered with status code.
