@@ -24,7 +24,6 @@ import (
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/health"
-	"github.com/jck411/mcp-servers/shared/memtrim"
 	"github.com/jck411/mcp-servers/shared/metrics"
 	"github.com/jck411/mcp-servers/shared/resource"
 	"github.com/jck411/mcp-servers/shared/sdnotify"
@@ -67,7 +66,6 @@ type Server struct {
 	closers  []func()
 	tasks    []func(context.Context)
 	notify   string // $NOTIFY_SOCKET, when systemd supervises the server
-	memory   *memtrim.Trimmer
 }
 
 // New builds a server from its spec and configuration; logs go to logOut.
@@ -87,7 +85,6 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		tools:    map[string]Tool{},
 		outputs:  map[reflect.Type]outputSchema{},
 		declared: map[string]bool{},
-		memory:   memtrim.New(log),
 	}
 	s.health = health.NewRegistry(spec.Name, version, func() int { return len(s.tools) })
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
@@ -294,7 +291,7 @@ func (s *Server) Handler() (http.Handler, error) {
 	mux.Handle("/", http.NotFoundHandler())
 	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
 	hosts.Refused = s.metrics.Refused
-	return s.memory.Track(guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux))), nil
+	return guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux)), nil
 }
 
 // toolInfo reports whether a tool is offered and whether it changes nothing.
@@ -340,9 +337,6 @@ func (s *Server) serve(ctx context.Context, ln net.Listener, h http.Handler) err
 	if err := sdnotify.Notify(s.notify, sdnotify.Ready); err != nil {
 		s.log.Warn("systemd readiness not reported", "error", err.Error())
 	}
-	tctx, stopTrim := context.WithCancel(ctx)
-	defer stopTrim()
-	go s.memory.Run(tctx, memtrim.Period)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
