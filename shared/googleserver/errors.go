@@ -11,9 +11,6 @@ import (
 	"google.golang.org/api/googleapi"
 )
 
-// maxErrorBody caps how much of a failed answer is read to explain it.
-const maxErrorBody = 64 << 10
-
 // APIError is a Google API's error answer as the tools explain it: the HTTP status, the
 // message and the reasons of {"error": {"code", "message", "errors": [{"reason"}]}}, and the
 // account the call was made as. It wraps the generated client's *googleapi.Error.
