@@ -63,7 +63,7 @@ run: build ## run the MCP servers on loopback, each on its fixed port (plus FLEE
 conformance: build ## the official MCP conformance suite against every server
 	@scripts/conformance.sh $(MCP_SERVERS)
 
-memcheck: build ## start each server idle and fail when one holds more than 12 MiB resident (docs/performance.md)
+memcheck: build ## start every server at once; fail when one holds more anonymous memory (Pss_Anon) than 6 MiB idle, 24 MiB right after a burst, 10 MiB after two minutes of quiet (docs/performance.md)
 	@go run ./scripts/cmd/memcheck -bin bin $(MCP_SERVERS)
 
 bench: build ## Go benchmarks, then throughput, latency, CPU per call (against a bare go-sdk server and the floor), RSS and start time over real HTTP

@@ -6,7 +6,10 @@
 //   - idle: a few seconds after its first healthy answer;
 //   - right after a burst: -burst of -clients concurrent clients calling tools/list, all
 //     servers loaded at the same time;
-//   - after quiet: -quiet with no requests, one wait shared by all servers.
+//   - after quiet: -quiet with no requests, one wait shared by all servers. Go forces a
+//     collection two minutes after the last one and its scavenger then hands the free pages
+//     back over some seconds, so this reading is retaken every two seconds for up to -grace
+//     until every server is within budget; the time it was taken at is printed.
 //
 // It fails when a server is over the budget of a reading (docs/performance.md).
 //
@@ -50,6 +53,7 @@ func main() {
 	burstFor := flag.Duration("burst", 5*time.Second, "how long the burst lasts")
 	clients := flag.Int("clients", 16, "concurrent clients per server during the burst")
 	quietFor := flag.Duration("quiet", 2*time.Minute, "how long the servers stay quiet after the burst")
+	grace := flag.Duration("grace", 40*time.Second, "how much longer the after-quiet reading may be retaken while a server is over budget")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "memcheck: name the servers to measure")
@@ -79,11 +83,20 @@ func main() {
 	}
 	wg.Wait()
 	readAll(servers, burst)
+	quietStart := time.Now()
 	time.Sleep(*quietFor)
-	readAll(servers, quiet)
+	quietLimit := int64(budget[quiet] * (1 << 20))
+	for {
+		readAll(servers, quiet)
+		if !anyOver(servers, quiet, quietLimit) || time.Since(quietStart) >= *quietFor+*grace {
+			break
+		}
+		time.Sleep(2 * time.Second)
+	}
+	quietTook := time.Since(quietStart).Round(time.Second)
 
-	fmt.Printf("memcheck: anonymous memory (Pss_Anon), MiB; budgets %.0f idle, %.0f after %s of %d clients, %.0f after %s quiet\n",
-		budget[idle], budget[burst], *burstFor, *clients, budget[quiet], *quietFor)
+	fmt.Printf("memcheck: anonymous memory (Pss_Anon), MiB; budgets %.0f idle, %.0f after %s of %d clients, %.0f after %s quiet (read at %s)\n",
+		budget[idle], budget[burst], *burstFor, *clients, budget[quiet], *quietFor, quietTook)
 	fmt.Printf("memcheck: %-10s %8s %12s %12s %10s\n", "server", "idle", "after burst", "after quiet", "calls")
 	failed := false
 	for _, s := range servers {
@@ -106,6 +119,16 @@ func main() {
 }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+// anyOver reports whether a server still running well holds more than limit at reading r.
+func anyOver(servers []*server, r int, limit int64) bool {
+	for _, s := range servers {
+		if s.err == nil && s.anon[r] > limit {
+			return true
+		}
+	}
+	return false
+}
 
 // readAll takes reading r of every server still running well, at the same moment.
 func readAll(servers []*server, r int) {
