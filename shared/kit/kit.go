@@ -59,6 +59,7 @@ type Server struct {
 	mcp      *mcp.Server
 	health   *health.Registry
 	metrics  *metrics.Registry
+	quiet    *quietRelease                 // the free heap back to the system after a burst (quiet.go)
 	tools    map[string]Tool               // offered tools
 	outputs  map[reflect.Type]outputSchema // output schemas by type, shared by the tools returning it
 	declared map[string]bool               // every tool the server has, offered or not
@@ -82,6 +83,7 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		log:      log,
 		sdkLog:   sdkLog,
 		metrics:  metrics.NewRegistry(spec.Name, version),
+		quiet:    newQuietRelease(),
 		tools:    map[string]Tool{},
 		outputs:  map[reflect.Type]outputSchema{},
 		declared: map[string]bool{},
@@ -291,7 +293,7 @@ func (s *Server) Handler() (http.Handler, error) {
 	mux.Handle("/", http.NotFoundHandler())
 	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
 	hosts.Refused = s.metrics.Refused
-	return guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux)), nil
+	return s.quiet.track(guard.LimitBody(s.cfg.MaxBodyBytes, hosts.Middleware(mux))), nil
 }
 
 // toolInfo reports whether a tool is offered and whether it changes nothing.
@@ -332,6 +334,9 @@ func (s *Server) serve(ctx context.Context, ln net.Listener, h http.Handler) err
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	qctx, stopQuiet := context.WithCancel(ctx)
+	defer stopQuiet()
+	go s.quiet.run(qctx, quietPeriod)
 	s.log.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp", "version", s.version, "tools", len(s.tools),
 		"auth", s.cfg.AuthTokensFile != "", "oauth_issuer", s.cfg.OAuthIssuer, "read_only", s.cfg.ReadOnly)
 	if err := sdnotify.Notify(s.notify, sdnotify.Ready); err != nil {
