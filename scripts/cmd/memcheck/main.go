@@ -148,7 +148,7 @@ type server struct {
 	anon  [readings]int64
 	calls int
 	http  *http.Client // keeps a connection per concurrent client
-	err   error // the first thing that went wrong; no later reading is taken
+	err   error        // the first thing that went wrong; no later reading is taken
 }
 
 // start runs a server with only --port and --state-dir, with the environment a unit gives it
