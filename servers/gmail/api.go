@@ -10,8 +10,6 @@ import (
 // The Gmail API's types, as google.golang.org/api/gmail/v1 generates them, under the names the
 // server's code reads them by.
 type (
-	apiHeader  = gmail.MessagePartHeader
-	apiBody    = gmail.MessagePartBody
 	apiPart    = gmail.MessagePart
 	apiMessage = gmail.Message
 	apiDraft   = gmail.Draft

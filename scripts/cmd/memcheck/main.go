@@ -221,7 +221,7 @@ func (s *server) load(ctx context.Context, clients int, d time.Duration) error {
 			mu.Lock()
 			defer mu.Unlock()
 			s.calls += n
-			if err != nil && first == nil && ctx.Err() == nil {
+			if err != nil && first == nil && ctx.Err() == nil { // not the burst's end
 				first = err
 			}
 		})
@@ -230,10 +230,12 @@ func (s *server) load(ctx context.Context, clients int, d time.Duration) error {
 	return first
 }
 
-// client calls tools/list until ctx ends and returns how many calls it made.
+// client calls tools/list until ctx ends and returns how many calls it made, and the error
+// that stopped it (a call cut off by the burst's end is one too: load tells them apart).
 func (s *server) client(ctx context.Context) (int, error) {
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`)
-	for n := 0; ; n++ {
+	n := 0
+	for ; ctx.Err() == nil; n++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://127.0.0.1:"+strconv.Itoa(s.port)+"/mcp", bytes.NewReader(body))
 		if err != nil {
 			return n, err
@@ -260,4 +262,5 @@ func (s *server) client(ctx context.Context) (int, error) {
 			}
 		}
 	}
+	return n, nil
 }
