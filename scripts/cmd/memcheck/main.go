@@ -114,6 +114,9 @@ func main() {
 		fmt.Printf("memcheck: %-10s %8.1f %12.1f %12.1f %10d  %s\n", s.name, mib(s.anon[idle]), mib(s.anon[burst]), mib(s.anon[quiet]), s.calls, verdict)
 	}
 	if failed {
+		for _, s := range servers {
+			s.stop() // os.Exit skips the deferred stop
+		}
 		os.Exit(1)
 	}
 }
