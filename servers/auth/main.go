@@ -22,7 +22,6 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/buildinfo"
 	"github.com/jck411/mcp-servers/shared/config"
-	"github.com/jck411/mcp-servers/shared/memtrim"
 	"github.com/jck411/mcp-servers/shared/sdnotify"
 )
 
@@ -231,14 +230,12 @@ func serve(ctx context.Context, o *serveOptions, getenv func(string) string, std
 		fmt.Fprintf(stderr, "auth: cannot listen on %s: %v (is another instance running? choose another --port)\n", addr, err)
 		return 1
 	}
-	trim := memtrim.New(log) // idle memory back to the system, as every MCP server does
-	srv := &http.Server{Handler: trim.Track(a.handler), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	srv := &http.Server{Handler: a.handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	go a.janitor(ctx)
-	go trim.Run(ctx, memtrim.Period)
 	log.Info("serving", "url", "http://"+ln.Addr().String(), "issuer", o.Issuer, "resources", strings.Join(o.Fleet.names, ","),
 		"cimd", o.CIMD, "dcr", o.DCR, "version", buildinfo.String())
 	notify := getenv("NOTIFY_SOCKET")

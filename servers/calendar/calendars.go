@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -94,7 +92,7 @@ func (c *cal) listCalendars(ctx context.Context, _ *mcp.CallToolRequest, _ noInp
 	}
 	out := listCalendarsOutput{Calendars: []calendarInfo{}}
 	for _, e := range list {
-		out.Calendars = append(out.Calendars, calendarInfo{ID: e.ID, Name: entryName(e), Primary: e.Primary, AccessRole: e.AccessRole, TimeZone: e.TimeZone, Color: e.BackgroundColor})
+		out.Calendars = append(out.Calendars, calendarInfo{ID: e.Id, Name: entryName(e), Primary: e.Primary, AccessRole: e.AccessRole, TimeZone: e.TimeZone, Color: e.BackgroundColor})
 	}
 	return nil, out, nil
 }
@@ -117,8 +115,7 @@ func (c *cal) currentTime(ctx context.Context, _ *mcp.CallToolRequest, in curren
 	default:
 		why := c.signInProblem(ctx)
 		if why == "" {
-			var e calendarListEntry
-			err := c.google.Do(ctx, http.MethodGet, "users/me/calendarList/primary", nil, nil, &e)
+			e, err := c.cs.CalendarList.Get("primary").Context(ctx).Do()
 			switch {
 			case ctx.Err() != nil:
 				return nil, currentTimeOutput{}, c.google.Fail(ctx.Err(), "primary calendar")
@@ -180,7 +177,7 @@ func (c *cal) resolve(ctx context.Context, refs []string, override string) ([]ta
 		ref = strings.TrimSpace(ref)
 		var hit *calendarListEntry
 		for _, e := range list {
-			if e.ID == ref || ref == "primary" && e.Primary {
+			if e.Id == ref || ref == "primary" && e.Primary {
 				hit = e
 				break
 			}
@@ -195,17 +192,17 @@ func (c *cal) resolve(ctx context.Context, refs []string, override string) ([]ta
 		}
 		if hit == nil {
 			// Not in the list: another calendar by id (a colleague's, a public one).
-			var got calendarResource
-			if err := c.google.Do(ctx, http.MethodGet, "calendars/"+url.PathEscape(ref), nil, nil, &got); err != nil {
+			got, err := c.cs.Calendars.Get(ref).Context(ctx).Do()
+			if err != nil {
 				return nil, c.google.Fail(err, fmt.Sprintf("calendar %q (give an id or a name from list_calendars)", ref))
 			}
-			hit = &calendarListEntry{ID: got.ID, Summary: got.Summary, TimeZone: got.TimeZone}
+			hit = &calendarListEntry{Id: got.Id, Summary: got.Summary, TimeZone: got.TimeZone}
 		}
-		if seen[hit.ID] {
+		if seen[hit.Id] {
 			continue
 		}
-		seen[hit.ID] = true
-		t := target{ID: hit.ID, Name: entryName(hit), Zone: over, Primary: hit.Primary}
+		seen[hit.Id] = true
+		t := target{ID: hit.Id, Name: entryName(hit), Zone: over, Primary: hit.Primary}
 		if t.Zone == nil {
 			if t.Zone, err = loadZone(hit.TimeZone); err != nil {
 				t.Zone = time.UTC

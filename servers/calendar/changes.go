@@ -4,12 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
+
+	"google.golang.org/api/calendar/v3"
 
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -123,25 +122,27 @@ func sendUpdates(s string) string {
 	return s
 }
 
-func attendeesOf(emails []string) ([]eventAttendee, error) {
-	out := []eventAttendee{}
+func attendeesOf(emails []string) ([]*eventAttendee, error) {
+	out := []*eventAttendee{}
 	for _, a := range emails {
 		a = strings.TrimSpace(a)
 		if !strings.Contains(a, "@") {
 			return nil, kit.Errorf(kit.CodeInvalidInput, "attendee %q is not an email address", a)
 		}
-		out = append(out, eventAttendee{Email: a})
+		out = append(out, &eventAttendee{Email: a})
 	}
 	return out, nil
 }
 
+// remindersOf is the calendar's default reminders, or popups at mins; useDefault: false is
+// always sent, as Google counts the overrides only then.
 func remindersOf(mins []int64) (*eventReminders, error) {
 	if len(mins) == 0 {
 		return &eventReminders{UseDefault: true}, nil
 	}
-	r := &eventReminders{UseDefault: false}
+	r := &eventReminders{UseDefault: false, ForceSendFields: []string{"UseDefault"}}
 	for _, m := range mins {
-		r.Overrides = append(r.Overrides, eventReminder{Method: "popup", Minutes: m})
+		r.Overrides = append(r.Overrides, &eventReminder{Method: "popup", Minutes: m, ForceSendFields: []string{"Minutes"}})
 	}
 	return r, nil
 }
@@ -184,7 +185,7 @@ func build(t target, in createEventInput) (*event, error) {
 		return nil, err
 	}
 	ev := &event{Summary: in.Summary, Start: start, End: end, Location: in.Location, Description: in.Description,
-		Recurrence: normalizeRecurrence(in.Recurrence), ColorID: in.ColorID, Visibility: in.Visibility}
+		Recurrence: normalizeRecurrence(in.Recurrence), ColorId: in.ColorID, Visibility: in.Visibility}
 	if start.Date != "" && len(ev.Recurrence) > 0 {
 		ev.Start.TimeZone, ev.End.TimeZone = t.Zone.String(), t.Zone.String()
 	}
@@ -197,7 +198,7 @@ func build(t target, in createEventInput) (*event, error) {
 		}
 	}
 	if in.Meet {
-		ev.ConferenceData = &conferenceData{CreateRequest: &createConferenceRequest{RequestID: requestID(), ConferenceSolutionKey: conferenceSolutionKey{Type: "hangoutsMeet"}}}
+		ev.ConferenceData = &calendar.ConferenceData{CreateRequest: &calendar.CreateConferenceRequest{RequestId: requestID(), ConferenceSolutionKey: &calendar.ConferenceSolutionKey{Type: "hangoutsMeet"}}}
 	}
 	if err := applyExtras(ev, in.createExtras, in.Location, t); err != nil {
 		return nil, err
@@ -212,8 +213,7 @@ func (c *cal) write(ctx context.Context, t target, ev *event, in createEventInpu
 		return writeOutput{}, err
 	}
 	got, err := c.insertEvent(ctx, t.ID, ev, sendUpdates(in.SendUpdates), in.Meet)
-	var ae *googleserver.APIError
-	if errors.As(err, &ae) && ae.HasReason("requiredAccessLevel") {
+	if ae, ok := googleserver.AsAPIError(err); ok && ae.HasReason("requiredAccessLevel") {
 		return writeOutput{}, kit.Errorf(kit.CodeInvalidInput, "calendar %q is read-only for you (Google: %s): pick one whose access_role is owner or writer in list_calendars", t.Name, ae.Message)
 	}
 	if err != nil {
@@ -225,7 +225,7 @@ func (c *cal) write(ctx context.Context, t target, ev *event, in createEventInpu
 // scopeOf checks a scope against the event: an occurrence defaults to this, a series or a
 // single event to all.
 func scopeOf(scope string, e *event) (string, error) {
-	occurrence := e.RecurringEventID != ""
+	occurrence := e.RecurringEventId != ""
 	switch scope {
 	case "":
 		if occurrence {
@@ -235,7 +235,7 @@ func scopeOf(scope string, e *event) (string, error) {
 	case "this", "following":
 		if !occurrence {
 			if len(e.Recurrence) > 0 {
-				return "", kit.Errorf(kit.CodeInvalidInput, "scope %s needs an occurrence id: list_events shows each occurrence's id (with recurring_event_id %s)", scope, e.ID)
+				return "", kit.Errorf(kit.CodeInvalidInput, "scope %s needs an occurrence id: list_events shows each occurrence's id (with recurring_event_id %s)", scope, e.Id)
 			}
 			return "all", nil // not recurring: the event itself
 		}
@@ -243,21 +243,24 @@ func scopeOf(scope string, e *event) (string, error) {
 	return scope, nil // all, or this/following of an occurrence
 }
 
-// applyFields copies the given fields onto a patch, empty values included (they clear the
-// field); start and end are applied by the caller. ev is the event as it is: optional_attendees
-// alone keeps its required attendees.
-func applyFields(p eventPatch, in updateEventInput, ev *event) error {
+// applyFields sets the given fields on p, empty values included (forced: they clear the
+// field); start and end are applied by the caller. ev is the event as it is:
+// optional_attendees alone keeps its required attendees.
+func applyFields(p *event, in updateEventInput, ev *event) error {
 	if in.Summary != nil {
-		p["summary"] = *in.Summary
+		p.Summary = *in.Summary
+		forceSend(p, "Summary")
 	}
 	if in.Location != nil {
-		p["location"] = *in.Location
+		p.Location = *in.Location
+		forceSend(p, "Location")
 	}
 	if in.Description != nil {
-		p["description"] = *in.Description
+		p.Description = *in.Description
+		forceSend(p, "Description")
 	}
 	if in.Attendees != nil || in.Optional != nil {
-		var list []eventAttendee
+		var list []*eventAttendee
 		if in.Attendees != nil {
 			a, err := attendeesOf(*in.Attendees)
 			if err != nil {
@@ -282,9 +285,10 @@ func applyFields(p eventPatch, in updateEventInput, ev *event) error {
 			}
 		}
 		if list == nil {
-			list = []eventAttendee{}
+			list = []*eventAttendee{}
 		}
-		p["attendees"] = list
+		p.Attendees = list
+		forceSend(p, "Attendees")
 	}
 	if in.Attachments != nil {
 		a, err := attachmentsOf(*in.Attachments)
@@ -292,62 +296,51 @@ func applyFields(p eventPatch, in updateEventInput, ev *event) error {
 			return err
 		}
 		if a == nil {
-			a = []eventAttachment{}
+			a = []*eventAttachment{}
 		}
-		p["attachments"] = a
+		p.Attachments = a
+		forceSend(p, "Attachments")
 	}
 	if in.ShowAsFree != nil {
-		p["transparency"] = map[bool]string{true: "transparent", false: "opaque"}[*in.ShowAsFree]
+		p.Transparency = map[bool]string{true: "transparent", false: "opaque"}[*in.ShowAsFree]
 	}
 	if in.GuestsCanModify != nil {
-		p["guestsCanModify"] = *in.GuestsCanModify
+		p.GuestsCanModify = *in.GuestsCanModify
+		forceSend(p, "GuestsCanModify")
 	}
 	if in.GuestsCanInvite != nil {
-		p["guestsCanInviteOthers"] = *in.GuestsCanInvite
+		p.GuestsCanInviteOthers = in.GuestsCanInvite
 	}
 	if in.GuestsCanSee != nil {
-		p["guestsCanSeeOtherGuests"] = *in.GuestsCanSee
+		p.GuestsCanSeeOtherGuests = in.GuestsCanSee
 	}
 	if in.ReminderMinutes != nil {
 		r, err := remindersOf(*in.ReminderMinutes)
 		if err != nil {
 			return err
 		}
-		p["reminders"] = r
+		p.Reminders = r
 	}
 	if in.ColorID != nil {
-		p["colorId"] = *in.ColorID
+		p.ColorId = *in.ColorID
+		forceSend(p, "ColorId")
 	}
 	if in.Visibility != nil {
-		p["visibility"] = *in.Visibility
+		p.Visibility = *in.Visibility
+		forceSend(p, "Visibility")
 	}
 	if in.Recurrence != nil {
-		p["recurrence"] = normalizeRecurrence(*in.Recurrence)
+		p.Recurrence = normalizeRecurrence(*in.Recurrence)
+		forceSend(p, "Recurrence")
 	}
 	return nil
 }
 
 // setSpan puts a new start and end into a patch when they were given.
-func (p eventPatch) setSpan(start, end *eventDateTime) {
+func setSpan(p *event, start, end *eventDateTime) {
 	if start != nil {
-		p["start"], p["end"] = start, end
+		p.Start, p.End = start, end
 	}
-}
-
-// withPatch is e as a JSON object with the patch's fields laid over it.
-func withPatch(e *event, p eventPatch) (eventPatch, error) {
-	raw, err := json.Marshal(e)
-	if err != nil {
-		return nil, fmt.Errorf("encode event: %w", err)
-	}
-	out := eventPatch{}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, fmt.Errorf("encode event: %w", err)
-	}
-	for k, v := range p {
-		out[k] = v
-	}
-	return out, nil
 }
 
 func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in updateEventInput) (*mcp.CallToolResult, writeOutput, error) {
@@ -370,7 +363,7 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 	if in.Recurrence != nil && scope == "this" {
 		return nil, writeOutput{}, kit.Errorf(kit.CodeInvalidInput, "recurrence changes need scope all or following")
 	}
-	patch := eventPatch{}
+	patch := &event{}
 	if err := applyFields(patch, in, ev); err != nil {
 		return nil, writeOutput{}, err
 	}
@@ -385,18 +378,18 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		return nil, writeOutput{}, err
 	}
 	var master *event
-	if scope != "this" && ev.RecurringEventID != "" {
-		if master, err = c.getEventByID(ctx, t.ID, ev.RecurringEventID); err != nil {
-			return nil, writeOutput{}, c.google.Fail(err, "series "+ev.RecurringEventID)
+	if scope != "this" && ev.RecurringEventId != "" {
+		if master, err = c.getEventByID(ctx, t.ID, ev.RecurringEventId); err != nil {
+			return nil, writeOutput{}, c.google.Fail(err, "series "+ev.RecurringEventId)
 		}
 		if scope == "following" && sameStart(master.Start, ev.OriginalStartTime) {
 			scope = "all" // from the first occurrence on is the whole series; a split would leave an empty one
 		}
 	}
 	switch {
-	case scope == "this" || ev.RecurringEventID == "" && len(ev.Recurrence) == 0:
-		patch.setSpan(newStart, newEnd)
-		got, err := c.patchEvent(ctx, t.ID, ev.ID, patch, su)
+	case scope == "this" || ev.RecurringEventId == "" && len(ev.Recurrence) == 0:
+		setSpan(patch, newStart, newEnd)
+		got, err := c.patchEvent(ctx, t.ID, ev.Id, patch, su)
 		if err != nil {
 			return nil, writeOutput{}, c.google.Fail(err, "event "+in.EventID)
 		}
@@ -407,11 +400,12 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		}
 		if newStart != nil {
 			// Times given for one occurrence shift the whole series by the same amount.
-			patch.setSpan(shiftSeries(master, ev, newStart, newEnd, t.Zone))
+			newStart, newEnd = shiftSeries(master, ev, newStart, newEnd, t.Zone)
+			setSpan(patch, newStart, newEnd)
 		}
-		got, err := c.patchEvent(ctx, t.ID, master.ID, patch, su)
+		got, err := c.patchEvent(ctx, t.ID, master.Id, patch, su)
 		if err != nil {
-			return nil, writeOutput{}, c.google.Fail(err, "series "+master.ID)
+			return nil, writeOutput{}, c.google.Fail(err, "series "+master.Id)
 		}
 		return nil, writeOutput{eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (whole series)"}, conflicts}, nil
 	}
@@ -421,7 +415,7 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 		return nil, writeOutput{}, err
 	}
 	next := &event{Summary: master.Summary, Location: master.Location, Description: master.Description, Attendees: master.Attendees,
-		Reminders: master.Reminders, ColorID: master.ColorID, Visibility: master.Visibility, Transparency: master.Transparency,
+		Reminders: master.Reminders, ColorId: master.ColorId, Visibility: master.Visibility, Transparency: master.Transparency,
 		Recurrence: rest, Start: ev.OriginalStartTime, End: sameLength(master, ev.OriginalStartTime)}
 	if next.Start == nil {
 		next.Start, next.End = ev.Start, ev.End
@@ -432,15 +426,14 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 	if newStart != nil {
 		next.Start, next.End = newStart, newEnd
 	}
-	body, err := withPatch(next, patch)
-	if err != nil {
+	if err := applyFields(next, in, ev); err != nil { // the changes asked for, over the series' fields
 		return nil, writeOutput{}, err
 	}
-	got, err := c.insertEvent(ctx, t.ID, body, su, false)
+	got, err := c.insertEvent(ctx, t.ID, next, su, false)
 	if err != nil {
 		return nil, writeOutput{}, c.google.Fail(err, "calendar "+t.Name)
 	}
-	return nil, writeOutput{eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (this and following: new series " + got.ID + ", earlier occurrences stay in " + master.ID + ")"}, conflicts}, nil
+	return nil, writeOutput{eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "updated (this and following: new series " + got.Id + ", earlier occurrences stay in " + master.Id + ")"}, conflicts}, nil
 }
 
 // splitSeries ends master just before occurrence and returns the recurrence the series from
@@ -448,7 +441,7 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 func (c *cal) splitSeries(ctx context.Context, t target, master, occurrence *event, su string) ([]string, error) {
 	until, err := untilBefore(occurrence.OriginalStartTime)
 	if err != nil {
-		return nil, kit.Errorf(kit.CodeInvalidInput, "event %s is not an occurrence of a series", occurrence.ID)
+		return nil, kit.Errorf(kit.CodeInvalidInput, "event %s is not an occurrence of a series", occurrence.Id)
 	}
 	rest := master.Recurrence
 	if n := ruleCount(master.Recurrence); n > 0 {
@@ -456,15 +449,15 @@ func (c *cal) splitSeries(ctx context.Context, t target, master, occurrence *eve
 		if at == "" {
 			at = occurrence.OriginalStartTime.Date + "T00:00:00Z"
 		}
-		before, err := c.countInstances(ctx, t.ID, master.ID, at)
+		before, err := c.countInstances(ctx, t.ID, master.Id, at)
 		if err != nil {
-			return nil, c.google.Fail(err, "series "+master.ID)
+			return nil, c.google.Fail(err, "series "+master.Id)
 		}
 		rest = withCount(master.Recurrence, max(n-before, 1))
 	}
-	patch := eventPatch{"recurrence": endSeries(master.Recurrence, until)}
-	if _, err := c.patchEvent(ctx, t.ID, master.ID, patch, su); err != nil {
-		return nil, c.google.Fail(err, "series "+master.ID)
+	patch := &event{Recurrence: endSeries(master.Recurrence, until)}
+	if _, err := c.patchEvent(ctx, t.ID, master.Id, patch, su); err != nil {
+		return nil, c.google.Fail(err, "series "+master.Id)
 	}
 	return rest, nil
 }
@@ -489,7 +482,7 @@ func sameLength(master *event, start *eventDateTime) *eventDateTime {
 // shiftSeries moves a series' first start and end by what the new times change for the
 // occurrence they were given for; for the series itself they apply directly.
 func shiftSeries(master, ev *event, newStart, newEnd *eventDateTime, loc *time.Location) (*eventDateTime, *eventDateTime) {
-	if ev.ID == master.ID || ev.OriginalStartTime == nil {
+	if ev.Id == master.Id || ev.OriginalStartTime == nil {
 		return newStart, newEnd
 	}
 	if newStart.Date != "" || master.Start.Date != "" {
@@ -532,32 +525,32 @@ func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in delete
 	if err != nil {
 		return nil, deleteOutput{}, err
 	}
-	out := deleteOutput{EventID: ev.ID, Scope: scope}
+	out := deleteOutput{EventID: ev.Id, Scope: scope}
 	switch scope {
 	case "this":
-		err = c.deleteEventByID(ctx, t.ID, ev.ID, su)
+		err = c.deleteEventByID(ctx, t.ID, ev.Id, su)
 		out.Detail = fmt.Sprintf("Deleted the occurrence %s of %q; the rest of the series stays.", renderStart(ev.Start, t.Zone), ev.Summary)
 	case "all":
-		id := ev.ID
-		if ev.RecurringEventID != "" {
-			id = ev.RecurringEventID
+		id := ev.Id
+		if ev.RecurringEventId != "" {
+			id = ev.RecurringEventId
 		}
 		out.EventID = id
 		err = c.deleteEventByID(ctx, t.ID, id, su)
 		out.Detail = fmt.Sprintf("Deleted %q (every occurrence).", ev.Summary)
 	default:
-		master, gerr := c.getEventByID(ctx, t.ID, ev.RecurringEventID)
+		master, gerr := c.getEventByID(ctx, t.ID, ev.RecurringEventId)
 		if gerr != nil {
-			return nil, deleteOutput{}, c.google.Fail(gerr, "series "+ev.RecurringEventID)
+			return nil, deleteOutput{}, c.google.Fail(gerr, "series "+ev.RecurringEventId)
 		}
 		if sameStart(master.Start, ev.OriginalStartTime) {
-			err = c.deleteEventByID(ctx, t.ID, master.ID, su)
-			out.EventID = master.ID
+			err = c.deleteEventByID(ctx, t.ID, master.Id, su)
+			out.EventID = master.Id
 			out.Detail = fmt.Sprintf("Deleted %q: the occurrence was the first, so the whole series went.", ev.Summary)
 			break
 		}
 		_, err = c.splitSeries(ctx, t, master, ev, su)
-		out.EventID = master.ID
+		out.EventID = master.Id
 		out.Detail = fmt.Sprintf("Ended %q before %s: that occurrence and all later ones are gone.", ev.Summary, renderStart(ev.OriginalStartTime, t.Zone))
 	}
 	if err != nil {
@@ -588,15 +581,15 @@ func (c *cal) respond(ctx context.Context, _ *mcp.CallToolRequest, in respondInp
 		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
 	found := false
-	for i := range ev.Attendees {
-		if a := &ev.Attendees[i]; a.Self {
+	for _, a := range ev.Attendees {
+		if a.Self {
 			a.ResponseStatus, a.Comment, found = in.Response, in.Note, true
 		}
 	}
 	if !found {
 		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "you are not an invited attendee of %q (its organizer is %s)", ev.Summary, orgOf(ev))
 	}
-	got, err := c.patchEvent(ctx, t.ID, ev.ID, eventPatch{"attendees": ev.Attendees}, "all")
+	got, err := c.patchEvent(ctx, t.ID, ev.Id, &event{Attendees: ev.Attendees}, "all")
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
 	}
@@ -619,10 +612,12 @@ func (c *cal) quickAdd(ctx context.Context, _ *mcp.CallToolRequest, in quickAddI
 	if err != nil {
 		return nil, eventOutput{}, err
 	}
-	q := sendQuery(su)
-	q.Set("text", in.Text)
-	got := &event{}
-	if err := c.google.Do(ctx, http.MethodPost, eventPath(t.ID)+"/quickAdd", q, nil, got); err != nil {
+	call := c.cs.Events.QuickAdd(t.ID, in.Text).Context(ctx)
+	if su != "" {
+		call.SendUpdates(su)
+	}
+	got, err := call.Do()
+	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
 	}
 	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, nil

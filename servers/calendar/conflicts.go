@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -56,10 +54,8 @@ func (c *cal) conflicts(ctx context.Context, t target, start, end *eventDateTime
 	if !to.After(from) {
 		return nil, nil
 	}
-	q := url.Values{"singleEvents": {"true"}, "orderBy": {"startTime"}, "timeMin": {from.Format(time.RFC3339)}, "timeMax": {to.Format(time.RFC3339)},
-		"timeZone": {t.Zone.String()}, "maxResults": {"250"}}
-	var res eventList
-	if err := c.google.Do(ctx, http.MethodGet, eventPath(t.ID), q, nil, &res); err != nil {
+	res, err := c.eventsBetween(ctx, t.ID, from.Format(time.RFC3339), to.Format(time.RFC3339), t.Zone.String(), nil)
+	if err != nil {
 		return nil, c.google.Fail(err, "conflict check on calendar "+t.Name)
 	}
 	var out []conflict
@@ -71,7 +67,7 @@ func (c *cal) conflicts(ctx context.Context, t target, start, end *eventDateTime
 		if es, ee := instantOf(e.Start, t.Zone), instantOf(e.End, t.Zone); !es.Before(to) || !ee.After(from) {
 			continue
 		}
-		out = append(out, conflict{ID: e.ID, Summary: e.Summary, Start: renderStart(e.Start, t.Zone).String(), End: renderEnd(e.End, t.Zone).String()})
+		out = append(out, conflict{ID: e.Id, Summary: e.Summary, Start: renderStart(e.Start, t.Zone).String(), End: renderEnd(e.End, t.Zone).String()})
 		if len(out) == maxConflicts {
 			break
 		}
@@ -110,12 +106,12 @@ func (c *cal) updateConflicts(ctx context.Context, t target, ev *event, in updat
 	if in.ShowAsFree != nil {
 		probe.Transparency = map[bool]string{true: "transparent", false: "opaque"}[*in.ShowAsFree]
 	}
-	series := ev.RecurringEventID
+	series := ev.RecurringEventId
 	if series == "" && len(ev.Recurrence) > 0 {
-		series = ev.ID
+		series = ev.Id
 	}
 	skip := func(e *event) bool {
-		return e.ID == ev.ID || series != "" && (e.ID == series || e.RecurringEventID == series)
+		return e.Id == ev.Id || series != "" && (e.Id == series || e.RecurringEventId == series)
 	}
 	return c.checkConflicts(ctx, t, &probe, in.RefuseConflicts, skip)
 }

@@ -5,12 +5,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
+
+	"google.golang.org/api/calendar/v3"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,9 +62,9 @@ type fileLink struct {
 }
 
 func toInfo(e *event, t target, descCap int) eventInfo {
-	info := eventInfo{ID: e.ID, CalendarID: t.ID, Summary: e.Summary, Start: renderStart(e.Start, t.Zone), End: renderEnd(e.End, t.Zone),
+	info := eventInfo{ID: e.Id, CalendarID: t.ID, Summary: e.Summary, Start: renderStart(e.Start, t.Zone), End: renderEnd(e.End, t.Zone),
 		AllDay: e.Start != nil && e.Start.Date != "", TimeZone: t.Zone.String(), Location: e.Location, Status: e.Status,
-		RecurringEventID: e.RecurringEventID, Recurrence: e.Recurrence, MeetLink: e.HangoutLink, ColorID: e.ColorID, Link: e.HTMLLink}
+		RecurringEventID: e.RecurringEventId, Recurrence: e.Recurrence, MeetLink: e.HangoutLink, ColorID: e.ColorId, Link: e.HtmlLink}
 	if e.Visibility != "default" {
 		info.Visibility = e.Visibility
 	}
@@ -87,22 +86,24 @@ func toInfo(e *event, t target, descCap int) eventInfo {
 	if e.EventType != typeDefault {
 		info.EventType = e.EventType
 	}
-	for _, p := range []*statusProperties{e.OutOfOfficeProperties, e.FocusTimeProperties} {
-		if p == nil {
-			continue
-		}
-		for short, google := range autoDeclineModes {
-			if google == p.AutoDeclineMode && short != "none" {
-				info.AutoDecline = short
-			}
+	var mode string
+	switch {
+	case e.OutOfOfficeProperties != nil:
+		mode = e.OutOfOfficeProperties.AutoDeclineMode
+	case e.FocusTimeProperties != nil:
+		mode = e.FocusTimeProperties.AutoDeclineMode
+	}
+	for short, google := range autoDeclineModes {
+		if mode != "" && google == mode && short != "none" {
+			info.AutoDecline = short
 		}
 	}
 	info.WorkingLocation = workingLocationText(e.WorkingLocationProperties)
 	info.ShowAsFree = e.Transparency == "transparent"
 	for _, a := range e.Attachments {
-		info.Attachments = append(info.Attachments, fileLink{Title: a.Title, URL: a.FileURL})
+		info.Attachments = append(info.Attachments, fileLink{Title: a.Title, URL: a.FileUrl})
 	}
-	info.GuestsCanModify = e.GuestsCanModify != nil && *e.GuestsCanModify
+	info.GuestsCanModify = e.GuestsCanModify
 	if e.GuestsCanInviteOthers != nil && !*e.GuestsCanInviteOthers {
 		info.GuestsCannot = append(info.GuestsCannot, "invite_others")
 	}
@@ -256,19 +257,19 @@ func (c *cal) listEvents(ctx context.Context, _ *mcp.CallToolRequest, in listEve
 		if err != nil {
 			return nil, listEventsOutput{}, err
 		}
-		q := url.Values{"singleEvents": {"true"}, "orderBy": {"startTime"}, "timeMin": {min.Format(time.RFC3339)}, "timeMax": {max.Format(time.RFC3339)},
-			"timeZone": {t.Zone.String()}, "maxResults": {strconv.Itoa(in.MaxResults)}}
-		if in.Query != "" {
-			q.Set("q", in.Query)
-		}
-		if tok != "" {
-			q.Set("pageToken", tok)
-		}
-		for _, typ := range in.EventTypes {
-			q.Add("eventTypes", typ)
-		}
-		var res eventList
-		if err := c.google.Do(ctx, http.MethodGet, eventPath(t.ID), q, nil, &res); err != nil {
+		res, err := c.eventsBetween(ctx, t.ID, min.Format(time.RFC3339), max.Format(time.RFC3339), t.Zone.String(), func(call *calendar.EventsListCall) {
+			call.MaxResults(int64(in.MaxResults))
+			if in.Query != "" {
+				call.Q(in.Query)
+			}
+			if tok != "" {
+				call.PageToken(tok)
+			}
+			if len(in.EventTypes) > 0 {
+				call.EventTypes(in.EventTypes...)
+			}
+		})
+		if err != nil {
 			return nil, listEventsOutput{}, c.google.Fail(err, fmt.Sprintf("calendar %q", t.Name))
 		}
 		for _, e := range res.Items {

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 
+	"google.golang.org/api/calendar/v3"
+
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
@@ -61,11 +63,11 @@ func applyExtras(ev *event, x createExtras, location string, t target) error {
 		if x.ShowAsFree {
 			return kit.Errorf(kit.CodeInvalidInput, "a %s event always blocks its time: leave show_as_free out", typ)
 		}
-		p := &statusProperties{AutoDeclineMode: autoDeclineModes[x.AutoDecline], DeclineMessage: x.DeclineMessage}
+		mode := autoDeclineModes[x.AutoDecline]
 		if typ == typeOutOfOffice {
-			ev.OutOfOfficeProperties = p
+			ev.OutOfOfficeProperties = &calendar.EventOutOfOfficeProperties{AutoDeclineMode: mode, DeclineMessage: x.DeclineMessage}
 		} else {
-			ev.FocusTimeProperties = p
+			ev.FocusTimeProperties = &calendar.EventFocusTimeProperties{AutoDeclineMode: mode, DeclineMessage: x.DeclineMessage}
 		}
 		ev.Transparency = "opaque"
 	case typeWorkingLocation:
@@ -76,14 +78,14 @@ func applyExtras(ev *event, x createExtras, location string, t target) error {
 		p := &workingLocationProperties{Type: kind}
 		switch kind {
 		case "homeOffice":
-			p.HomeOffice = &struct{}{}
+			p.HomeOffice = struct{}{} // sent as {}
 		case "officeLocation":
-			p.OfficeLocation = &locationLabel{Label: location}
+			p.OfficeLocation = &calendar.EventWorkingLocationPropertiesOfficeLocation{Label: location}
 		default:
 			if location == "" {
 				return kit.Errorf(kit.CodeInvalidInput, "working_location custom needs location, its label (e.g. Café Luz)")
 			}
-			p.CustomLocation = &locationLabel{Label: location}
+			p.CustomLocation = &calendar.EventWorkingLocationPropertiesCustomLocation{Label: location}
 		}
 		ev.WorkingLocationProperties = p
 		ev.Transparency, ev.Visibility = "transparent", "public"
@@ -105,20 +107,24 @@ func applyExtras(ev *event, x createExtras, location string, t target) error {
 	if ev.Attachments, err = attachmentsOf(x.Attachments); err != nil {
 		return err
 	}
-	ev.GuestsCanModify, ev.GuestsCanInviteOthers, ev.GuestsCanSeeOtherGuests = x.GuestsCanModify, x.GuestsCanInvite, x.GuestsCanSee
+	if x.GuestsCanModify != nil {
+		ev.GuestsCanModify = *x.GuestsCanModify
+		forceSend(ev, "GuestsCanModify")
+	}
+	ev.GuestsCanInviteOthers, ev.GuestsCanSeeOtherGuests = x.GuestsCanInvite, x.GuestsCanSee
 	return nil
 }
 
 // attachmentsOf checks that each link is a Drive file's (Google attaches only those).
-func attachmentsOf(links []string) ([]eventAttachment, error) {
-	var out []eventAttachment
+func attachmentsOf(links []string) ([]*eventAttachment, error) {
+	var out []*eventAttachment
 	for _, l := range links {
 		l = strings.TrimSpace(l)
 		u, err := url.Parse(l)
 		if err != nil || u.Scheme != "https" || (u.Host != "drive.google.com" && u.Host != "docs.google.com") {
 			return nil, kit.Errorf(kit.CodeInvalidInput, "attachment %q is not a Google Drive link: give the file's https://drive.google.com/... or https://docs.google.com/... address (the drive server's get_file_info shows it as link)", l)
 		}
-		out = append(out, eventAttachment{FileURL: l})
+		out = append(out, &eventAttachment{FileUrl: l})
 	}
 	return out, nil
 }

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"sort"
 	"strings"
 	"time"
+
+	"google.golang.org/api/calendar/v3"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,7 +104,7 @@ type busySpan struct{ start, end time.Time }
 
 // busy queries free/busy; refs that are not calendars of the user are passed on as ids (email
 // addresses of colleagues work).
-func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) (*time.Location, time.Time, time.Time, []string, *freeBusyResponse, error) {
+func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) (*time.Location, time.Time, time.Time, []string, *calendar.FreeBusyResponse, error) {
 	if len(refs) == 0 {
 		refs = []string{"primary"}
 	}
@@ -117,8 +117,8 @@ func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) 
 	for _, r := range refs {
 		id := r
 		for _, e := range list {
-			if e.ID == r || r == "primary" && e.Primary || strings.EqualFold(entryName(e), r) {
-				id = e.ID
+			if e.Id == r || r == "primary" && e.Primary || strings.EqualFold(entryName(e), r) {
+				id = e.Id
 				if loc == nil {
 					loc, _ = time.LoadLocation(e.TimeZone)
 				}
@@ -142,12 +142,12 @@ func (c *cal) busy(ctx context.Context, refs []string, zone, minS, maxS string) 
 	if max.Sub(min) > maxFreeBusyRange {
 		return nil, min, max, nil, nil, kit.Errorf(kit.CodeLimit, "range is longer than 3 months: split it")
 	}
-	req := &freeBusyRequest{TimeMin: min.Format(time.RFC3339), TimeMax: max.Format(time.RFC3339), TimeZone: loc.String()}
+	req := &calendar.FreeBusyRequest{TimeMin: min.Format(time.RFC3339), TimeMax: max.Format(time.RFC3339), TimeZone: loc.String()}
 	for _, id := range ids {
-		req.Items = append(req.Items, freeBusyCalendar{ID: id})
+		req.Items = append(req.Items, &calendar.FreeBusyRequestItem{Id: id})
 	}
-	res := &freeBusyResponse{}
-	if err := c.google.Do(ctx, http.MethodPost, "freeBusy", nil, req, res); err != nil {
+	res, err := c.cs.Freebusy.Query(req).Context(ctx).Do()
+	if err != nil {
 		return nil, min, max, nil, nil, c.google.Fail(err, "free/busy")
 	}
 	return loc, min, max, ids, res, nil
@@ -278,12 +278,16 @@ func freeWindows(busy []busySpan, min, max time.Time, loc *time.Location, sh, sm
 // them at the working location kind (homeOffice, officeLocation, customLocation): the gaps
 // between its working location events of that kind, as busy spans.
 func (c *cal) awayFrom(ctx context.Context, kind string, min, max time.Time, loc *time.Location) ([]busySpan, error) {
-	q := url.Values{"singleEvents": {"true"}, "orderBy": {"startTime"}, "timeMin": {min.Format(time.RFC3339)}, "timeMax": {max.Format(time.RFC3339)},
-		"timeZone": {loc.String()}, "eventTypes": {typeWorkingLocation}, "maxResults": {"250"}}
 	var there []busySpan
+	tok := ""
 	for {
-		var res eventList
-		if err := c.google.Do(ctx, http.MethodGet, eventPath("primary"), q, nil, &res); err != nil {
+		res, err := c.eventsBetween(ctx, "primary", min.Format(time.RFC3339), max.Format(time.RFC3339), loc.String(), func(call *calendar.EventsListCall) {
+			call.EventTypes(typeWorkingLocation)
+			if tok != "" {
+				call.PageToken(tok)
+			}
+		})
+		if err != nil {
 			return nil, c.google.Fail(err, "working locations")
 		}
 		for _, e := range res.Items {
@@ -294,7 +298,7 @@ func (c *cal) awayFrom(ctx context.Context, kind string, min, max time.Time, loc
 		if res.NextPageToken == "" {
 			break
 		}
-		q.Set("pageToken", res.NextPageToken)
+		tok = res.NextPageToken
 	}
 	sort.Slice(there, func(i, j int) bool { return there[i].start.Before(there[j].start) })
 	var away []busySpan

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"time"
+
+	"google.golang.org/api/calendar/v3"
+	"google.golang.org/api/option"
 
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -11,7 +15,8 @@ import (
 // cal is the server's state: the Calendar API over the shared sign-in.
 type cal struct {
 	google *googleserver.Account
-	zone   *time.Location // the server's zone, for get_current_time without the calendar's
+	cs     *calendar.Service // the generated client on the account's authorized HTTP client
+	zone   *time.Location    // the server's zone, for get_current_time without the calendar's
 }
 
 // newCal validates the flags and opens the sign-in; no network is used.
@@ -24,5 +29,9 @@ func newCal(s *kit.Server, st *settings) (*cal, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cal{google: acct, zone: zone}, nil
+	cs, err := calendar.NewService(context.Background(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(acct.Endpoint))
+	if err != nil {
+		return nil, fmt.Errorf("calendar client: %w", err)
+	}
+	return &cal{google: acct, cs: cs, zone: zone}, nil
 }

@@ -92,9 +92,9 @@ func TestNormalizeRecurrence(t *testing.T) {
 
 func TestScopeOf(t *testing.T) {
 	t.Parallel()
-	single := &event{ID: "dentist"}
-	series := &event{ID: "standup", Recurrence: []string{"RRULE:FREQ=WEEKLY"}}
-	occurrence := &event{ID: "standup_20260316T080000Z", RecurringEventID: "standup"}
+	single := &event{Id: "dentist"}
+	series := &event{Id: "standup", Recurrence: []string{"RRULE:FREQ=WEEKLY"}}
+	occurrence := &event{Id: "standup_20260316T080000Z", RecurringEventId: "standup"}
 	tests := []struct {
 		scope   string
 		ev      *event
@@ -117,9 +117,9 @@ func TestScopeOf(t *testing.T) {
 		got, err := scopeOf(tc.scope, tc.ev)
 		switch {
 		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
-			t.Errorf("scopeOf(%q, %s) error %v, want %q", tc.scope, tc.ev.ID, err, tc.wantErr)
+			t.Errorf("scopeOf(%q, %s) error %v, want %q", tc.scope, tc.ev.Id, err, tc.wantErr)
 		case tc.wantErr == "" && (err != nil || got != tc.want):
-			t.Errorf("scopeOf(%q, %s) = %q, %v; want %q", tc.scope, tc.ev.ID, got, err, tc.want)
+			t.Errorf("scopeOf(%q, %s) = %q, %v; want %q", tc.scope, tc.ev.Id, got, err, tc.want)
 		}
 	}
 }

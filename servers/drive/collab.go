@@ -197,13 +197,13 @@ func (d *drv) listDrives(ctx context.Context, _ *mcp.CallToolRequest, in listDri
 	}
 	out := drivesOutput{Drives: []driveEntry{}, NextPageToken: res.NextPageToken}
 	for _, sd := range res.Drives {
-		out.Drives = append(out.Drives, driveEntry{ID: sd.ID, Name: sd.Name, Hidden: sd.Hidden})
+		out.Drives = append(out.Drives, driveEntry{ID: sd.Id, Name: sd.Name, Hidden: sd.Hidden})
 	}
 	return nil, out, nil
 }
 
 // reachOf sorts a file's permissions into who can open it.
-func reachOf(perms []gdrive.Permission) reachOutput {
+func reachOf(perms []*gdrive.Permission) reachOutput {
 	var out reachOutput
 	others := 0 // people with access besides the owner
 	for _, p := range perms {
@@ -253,7 +253,7 @@ func (d *drv) shareLink(ctx context.Context, _ *mcp.CallToolRequest, in fileIDIn
 	if err != nil {
 		return nil, reachOutput{}, err
 	}
-	perms, err := d.svc.Permissions(ctx, f.ID, allDrives(url.Values{"pageSize": {"100"}, "fields": {"nextPageToken,permissions(" + permFields + ",allowFileDiscovery)"}}))
+	perms, err := d.svc.Permissions(ctx, f.Id, allDrives(url.Values{"pageSize": {"100"}, "fields": {"nextPageToken,permissions(" + permFields + ",allowFileDiscovery)"}}))
 	if err != nil {
 		return nil, reachOutput{}, d.fail(err, "file "+in.FileID)
 	}
@@ -276,7 +276,7 @@ func author(u *gdrive.User) string {
 const commentFields = "id,content,author(displayName,emailAddress),createdTime,resolved,deleted,quotedFileContent(value),replies(id,content,action,author(displayName,emailAddress),createdTime,deleted)"
 
 func toReply(r *gdrive.Reply) reply {
-	return reply{ID: r.ID, Author: author(r.Author), Content: r.Content, Action: r.Action, Created: r.CreatedTime}
+	return reply{ID: r.Id, Author: author(r.Author), Content: r.Content, Action: r.Action, Created: r.CreatedTime}
 }
 
 func (d *drv) listComments(ctx context.Context, _ *mcp.CallToolRequest, in listCommentsInput) (*mcp.CallToolResult, commentsOutput, error) {
@@ -294,13 +294,13 @@ func (d *drv) listComments(ctx context.Context, _ *mcp.CallToolRequest, in listC
 			out.Resolved++
 			continue
 		}
-		cm := comment{ID: c.ID, Author: author(c.Author), Content: c.Content, Created: c.CreatedTime, Resolved: c.Resolved}
+		cm := comment{ID: c.Id, Author: author(c.Author), Content: c.Content, Created: c.CreatedTime, Resolved: c.Resolved}
 		if c.QuotedFileContent != nil {
 			cm.Quoted = c.QuotedFileContent.Value
 		}
 		for i := range c.Replies {
 			if !c.Replies[i].Deleted {
-				cm.Replies = append(cm.Replies, toReply(&c.Replies[i]))
+				cm.Replies = append(cm.Replies, toReply(c.Replies[i]))
 			}
 		}
 		out.Comments = append(out.Comments, cm)

@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strings"
 	"unicode/utf16"
+
+	"google.golang.org/api/docs/v1"
 
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -75,29 +75,23 @@ func addDocTools(s *kit.Server, d *drv) {
 }
 
 func (d *drv) docsFail(err error, id string) error {
-	return editorFail(d.docs, err, id, "document", "a Google Doc", "doc")
+	return editorFail(d.docsAcct, err, id, "document", "a Google Doc", "doc")
 }
 
-func docPath(id string) string { return "v1/documents/" + url.PathEscape(id) }
-
 func (d *drv) replaceDocText(ctx context.Context, _ *mcp.CallToolRequest, in replaceTextInput) (*mcp.CallToolResult, replaceTextOutput, error) {
-	req := map[string]any{"replaceAllText": map[string]any{
-		"containsText": map[string]any{"text": in.Find, "matchCase": !in.IgnoreCase},
-		"replaceText":  in.Replace,
+	req := &docs.Request{ReplaceAllText: &docs.ReplaceAllTextRequest{
+		ContainsText: &docs.SubstringMatchCriteria{Text: in.Find, MatchCase: !in.IgnoreCase, ForceSendFields: []string{"MatchCase"}},
+		ReplaceText:  in.Replace,
+		// An empty replacement deletes the text: it must be sent.
+		ForceSendFields: []string{"ReplaceText"},
 	}}
-	var res struct {
-		Replies []struct {
-			ReplaceAllText struct {
-				OccurrencesChanged int `json:"occurrencesChanged"`
-			} `json:"replaceAllText"`
-		} `json:"replies"`
-	}
-	if err := d.docs.Do(ctx, http.MethodPost, docPath(in.DocumentID)+":batchUpdate", nil, map[string]any{"requests": []any{req}}, &res); err != nil {
+	res, err := d.docs.Documents.BatchUpdate(in.DocumentID, &docs.BatchUpdateDocumentRequest{Requests: []*docs.Request{req}}).Context(ctx).Do()
+	if err != nil {
 		return nil, replaceTextOutput{}, d.docsFail(err, in.DocumentID)
 	}
 	out := replaceTextOutput{DocumentID: in.DocumentID, Find: in.Find, Replace: in.Replace}
-	if len(res.Replies) > 0 {
-		out.Occurrences = res.Replies[0].ReplaceAllText.OccurrencesChanged
+	if len(res.Replies) > 0 && res.Replies[0].ReplaceAllText != nil {
+		out.Occurrences = int(res.Replies[0].ReplaceAllText.OccurrencesChanged)
 	}
 	return nil, out, nil
 }
@@ -126,28 +120,12 @@ func (p paragraph) level() int {
 
 // readDoc reads a Doc's revision and body paragraphs.
 func (d *drv) readDoc(ctx context.Context, id string) (string, []paragraph, error) {
-	var doc struct {
-		RevisionID string `json:"revisionId"`
-		Body       struct {
-			Content []struct {
-				StartIndex int `json:"startIndex"`
-				EndIndex   int `json:"endIndex"`
-				Paragraph  *struct {
-					Elements []struct {
-						TextRun *struct {
-							Content string `json:"content"`
-						} `json:"textRun"`
-					} `json:"elements"`
-					ParagraphStyle struct {
-						NamedStyleType string `json:"namedStyleType"`
-					} `json:"paragraphStyle"`
-				} `json:"paragraph"`
-			} `json:"content"`
-		} `json:"body"`
-	}
-	q := url.Values{"fields": {"revisionId,body(content(startIndex,endIndex,paragraph(elements(textRun(content)),paragraphStyle(namedStyleType))))"}}
-	if err := d.docs.Do(ctx, http.MethodGet, docPath(id), q, nil, &doc); err != nil {
+	doc, err := d.docs.Documents.Get(id).Fields("revisionId,body(content(startIndex,endIndex,paragraph(elements(textRun(content)),paragraphStyle(namedStyleType))))").Context(ctx).Do()
+	if err != nil {
 		return "", nil, d.docsFail(err, id)
+	}
+	if doc.Body == nil {
+		return "", nil, kit.Errorf(kit.CodeUnavailable, "Google Docs returned no body for %s", id)
 	}
 	var paras []paragraph
 	for _, c := range doc.Body.Content {
@@ -160,12 +138,16 @@ func (d *drv) readDoc(ctx context.Context, id string) (string, []paragraph, erro
 				b.WriteString(e.TextRun.Content)
 			}
 		}
-		paras = append(paras, paragraph{start: c.StartIndex, end: c.EndIndex, style: c.Paragraph.ParagraphStyle.NamedStyleType, text: strings.TrimSuffix(b.String(), "\n")})
+		style := ""
+		if c.Paragraph.ParagraphStyle != nil {
+			style = c.Paragraph.ParagraphStyle.NamedStyleType
+		}
+		paras = append(paras, paragraph{start: int(c.StartIndex), end: int(c.EndIndex), style: style, text: strings.TrimSuffix(b.String(), "\n")})
 	}
 	if len(paras) == 0 {
 		return "", nil, kit.Errorf(kit.CodeUnavailable, "Google Docs returned no paragraphs for %s", id)
 	}
-	return doc.RevisionID, paras, nil
+	return doc.RevisionId, paras, nil
 }
 
 // anchor picks the paragraph the text goes after: the document's last, or in the section of
@@ -231,16 +213,18 @@ func (d *drv) insertDocText(ctx context.Context, _ *mcp.CallToolRequest, in inse
 	if p.text == "" && p.level() < 0 {
 		index, insert, start = p.start, text, p.start
 	}
-	requests := []any{
-		map[string]any{"insertText": map[string]any{"location": map[string]any{"index": index}, "text": insert}},
-		map[string]any{"updateParagraphStyle": map[string]any{
-			"range":          map[string]any{"startIndex": start, "endIndex": start + utf16Len(text)},
-			"paragraphStyle": map[string]any{"namedStyleType": "NORMAL_TEXT"},
-			"fields":         "namedStyleType",
-		}},
+	body := &docs.BatchUpdateDocumentRequest{
+		Requests: []*docs.Request{
+			{InsertText: &docs.InsertTextRequest{Location: &docs.Location{Index: int64(index)}, Text: insert}},
+			{UpdateParagraphStyle: &docs.UpdateParagraphStyleRequest{
+				Range:          &docs.Range{StartIndex: int64(start), EndIndex: int64(start + utf16Len(text))},
+				ParagraphStyle: &docs.ParagraphStyle{NamedStyleType: "NORMAL_TEXT"},
+				Fields:         "namedStyleType",
+			}},
+		},
+		WriteControl: &docs.WriteControl{RequiredRevisionId: rev},
 	}
-	body := map[string]any{"requests": requests, "writeControl": map[string]any{"requiredRevisionId": rev}}
-	if err := d.docs.Do(ctx, http.MethodPost, docPath(in.DocumentID)+":batchUpdate", nil, body, nil); err != nil {
+	if _, err := d.docs.Documents.BatchUpdate(in.DocumentID, body).Context(ctx).Do(); err != nil {
 		return nil, insertTextOutput{}, d.docsFail(err, in.DocumentID)
 	}
 	out := insertTextOutput{DocumentID: in.DocumentID, Index: start, Inserted: text}

@@ -70,7 +70,7 @@ func (d *drv) convertText(ctx context.Context, f *gdrive.File) (text, note strin
 	}
 	marker := rand.Text()
 	name := f.Name + " (text extraction, temporary)"
-	tmp, err := d.svc.Copy(ctx, f.ID, &gdrive.File{Name: name, MimeType: mimeDoc, Parents: []string{"root"}, AppProperties: map[string]string{tempCopyKey: marker}},
+	tmp, err := d.svc.Copy(ctx, f.Id, &gdrive.File{Name: name, MimeType: mimeDoc, Parents: []string{"root"}, AppProperties: map[string]string{tempCopyKey: marker}},
 		withFields("id"))
 	if err != nil {
 		err = d.fail(err, fmt.Sprintf("%q", f.Name))
@@ -83,17 +83,17 @@ func (d *drv) convertText(ctx context.Context, f *gdrive.File) (text, note strin
 		return "", "", err
 	}
 	defer func() {
-		cerr := d.removeCopy(ctx, tmp.ID)
+		cerr := d.removeCopy(ctx, tmp.Id)
 		if cerr == nil {
 			return
 		}
-		d.log.Warn("temporary copy left in Drive", "id", tmp.ID, "error", cerr)
-		note = fmt.Sprintf("The temporary copy %q (id %s) could not be deleted (%v): delete it in My Drive.", name, tmp.ID, cerr)
+		d.log.Warn("temporary copy left in Drive", "id", tmp.Id, "error", cerr)
+		note = fmt.Sprintf("The temporary copy %q (id %s) could not be deleted (%v): delete it in My Drive.", name, tmp.Id, cerr)
 		if err != nil {
 			err = fmt.Errorf("%w; %s", err, note)
 		}
 	}()
-	data, err := d.export(ctx, &gdrive.File{ID: tmp.ID, Name: f.Name}, "text/plain")
+	data, err := d.export(ctx, &gdrive.File{Id: tmp.Id, Name: f.Name}, "text/plain")
 	if err != nil {
 		return "", "", err
 	}
@@ -123,7 +123,7 @@ func (d *drv) removeMarked(ctx context.Context, marker string) error {
 	}
 	var errs []error
 	for _, f := range list.Files {
-		errs = append(errs, d.removeCopy(ctx, f.ID))
+		errs = append(errs, d.removeCopy(ctx, f.Id))
 	}
 	return errors.Join(errs...)
 }

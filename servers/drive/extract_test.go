@@ -126,7 +126,11 @@ func TestExtractFileText(t *testing.T) {
 // cancelled half-way (the go-sdk's streamable client does not cancel the server's handler).
 func testDrive(t *testing.T, f *googlefake.Drive) *drv {
 	api := &googleserver.Account{HTTP: googlefake.Client(), Endpoint: f.URL + "/drive/v3/"}
-	return &drv{svc: gdrive.New(api), google: &googleserver.Account{}, log: slog.New(slog.DiscardHandler), maxReadChars: 20000, maxBytes: 50 << 20}
+	svc, err := gdrive.New(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &drv{svc: svc, google: &googleserver.Account{}, log: slog.New(slog.DiscardHandler), maxReadChars: 20000, maxBytes: 50 << 20}
 }
 
 // A call cancelled while Drive exports the copy still deletes it before it returns.
@@ -150,7 +154,7 @@ func TestConvertCancelledDeletesCopy(t *testing.T) {
 			}
 			d := testDrive(t, f)
 			pdf, _, _ := f.File("pdf1")
-			text, _, err := d.convertText(ctx, &gdrive.File{ID: pdf.Id, Name: pdf.Name, MimeType: pdf.MimeType, Size: pdf.Size})
+			text, _, err := d.convertText(ctx, &gdrive.File{Id: pdf.Id, Name: pdf.Name, MimeType: pdf.MimeType, Size: pdf.Size})
 			if err == nil || text != "" {
 				t.Errorf("cancelled conversion: %q, %v", text, err)
 			}

@@ -63,8 +63,8 @@ func kindOf(mime string) string {
 }
 
 func toInfo(f *gdrive.File) fileInfo {
-	info := fileInfo{ID: f.ID, Name: f.Name, MimeType: f.MimeType, Kind: kindOf(f.MimeType), Size: f.Size, Modified: f.ModifiedTime,
-		Parents: f.Parents, DriveID: f.DriveID, Link: f.WebViewLink, Trashed: f.Trashed, Shared: f.Shared}
+	info := fileInfo{ID: f.Id, Name: f.Name, MimeType: f.MimeType, Kind: kindOf(f.MimeType), Size: f.Size, Modified: f.ModifiedTime,
+		Parents: f.Parents, DriveID: f.DriveId, Link: f.WebViewLink, Trashed: f.Trashed, Shared: f.Shared}
 	for _, o := range f.Owners {
 		info.Owners = append(info.Owners, o.EmailAddress)
 	}
@@ -206,7 +206,7 @@ func (d *drv) list(ctx context.Context, q string, size int64, token, order strin
 	}
 	out := filesOutput{Files: []fileInfo{}, Query: q, NextPageToken: res.NextPageToken}
 	for i := range res.Files {
-		out.Files = append(out.Files, toInfo(&res.Files[i]))
+		out.Files = append(out.Files, toInfo(res.Files[i]))
 	}
 	return out, nil
 }

@@ -1,12 +1,16 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strings"
+
+	"google.golang.org/api/docs/v1"
+	"google.golang.org/api/option"
+	"google.golang.org/api/sheets/v4"
 
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/googleserver"
@@ -17,8 +21,10 @@ import (
 type drv struct {
 	svc          *gdrive.Client
 	google       *googleserver.Account
-	sheets       *googleserver.Account // the Sheets API on the same sign-in
-	docs         *googleserver.Account // the Docs API on the same sign-in
+	sheets       *sheets.Service       // the Sheets API on the same sign-in
+	sheetsAcct   *googleserver.Account // names Sheets in its errors
+	docs         *docs.Service         // the Docs API on the same sign-in
+	docsAcct     *googleserver.Account // names Docs in its errors
 	log          *slog.Logger
 	readOnly     bool
 	downloadsDir string
@@ -61,15 +67,27 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 			return nil, fmt.Errorf("--uploads-dir: %w", err)
 		}
 	}
-	return &drv{svc: gdrive.New(acct), google: acct, sheets: acct.For(sheetsProduct, st.sheetsEndpoint), docs: acct.For(docsProduct, st.docsEndpoint), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
+	svc, err := gdrive.New(acct)
+	if err != nil {
+		return nil, err
+	}
+	// The generated clients take the shared sign-in, retries and metrics as their HTTP client.
+	sh, err := sheets.NewService(context.Background(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(st.sheetsEndpoint))
+	if err != nil {
+		return nil, fmt.Errorf("sheets client: %w", err)
+	}
+	dc, err := docs.NewService(context.Background(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(st.docsEndpoint))
+	if err != nil {
+		return nil, fmt.Errorf("docs client: %w", err)
+	}
+	return &drv{svc: svc, google: acct, sheets: sh, sheetsAcct: acct.For(sheetsProduct), docs: dc, docsAcct: acct.For(docsProduct), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
 		maxReadChars: st.maxReadChars, maxBytes: int64(st.maxBytes)}, nil
 }
 
 // fail turns an error from a Drive call into the tool error the model sees; what names the
 // object for "not found".
 func (d *drv) fail(err error, what string) error {
-	var ge *googleserver.APIError
-	if errors.As(err, &ge) && ge.Code == http.StatusForbidden {
+	if ge, ok := googleserver.AsAPIError(err); ok && ge.Code == http.StatusForbidden {
 		msg := ge.Message
 		switch {
 		case ge.HasReason("insufficientFilePermissions", "cannotModifyViewersCanCopyContent", "teamDrivesFolderMoveInNotSupported"):

@@ -108,27 +108,45 @@ func (d *drv) fetch(body io.Reader, what string) ([]byte, error) {
 	return data, nil
 }
 
-// export converts a Google file to mime.
-func (d *drv) export(ctx context.Context, f *gdrive.File, mime string) ([]byte, error) {
-	resp, err := d.svc.Export(ctx, f.ID, mime)
+// exportBody starts converting a Google file to mime; the caller closes the body.
+func (d *drv) exportBody(ctx context.Context, f *gdrive.File, mime string) (io.ReadCloser, error) {
+	resp, err := d.svc.Export(ctx, f.Id, mime)
 	if err != nil {
 		return nil, d.fail(err, fmt.Sprintf("%q", f.Name))
 	}
-	defer func() { _ = resp.Body.Close() }()
-	return d.fetch(resp.Body, fmt.Sprintf("%q", f.Name))
+	return resp.Body, nil
 }
 
-// media downloads a stored file's bytes.
-func (d *drv) media(ctx context.Context, f *gdrive.File) ([]byte, error) {
+// mediaBody starts downloading a stored file's bytes; the caller closes the body.
+func (d *drv) mediaBody(ctx context.Context, f *gdrive.File) (io.ReadCloser, error) {
 	if f.Size > d.maxBytes {
 		return nil, kit.Errorf(kit.CodeLimit, "%q is %d bytes, over the %d-byte limit (--max-file-bytes)", f.Name, f.Size, d.maxBytes)
 	}
-	resp, err := d.svc.Media(ctx, f.ID, allDrives(url.Values{}))
+	resp, err := d.svc.Media(ctx, f.Id, allDrives(url.Values{}))
 	if err != nil {
 		return nil, d.fail(err, fmt.Sprintf("%q", f.Name))
 	}
-	defer func() { _ = resp.Body.Close() }()
-	return d.fetch(resp.Body, fmt.Sprintf("%q", f.Name))
+	return resp.Body, nil
+}
+
+// export converts a Google file to mime and reads it.
+func (d *drv) export(ctx context.Context, f *gdrive.File, mime string) ([]byte, error) {
+	body, err := d.exportBody(ctx, f, mime)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = body.Close() }()
+	return d.fetch(body, fmt.Sprintf("%q", f.Name))
+}
+
+// media reads a stored file's bytes.
+func (d *drv) media(ctx context.Context, f *gdrive.File) ([]byte, error) {
+	body, err := d.mediaBody(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = body.Close() }()
+	return d.fetch(body, fmt.Sprintf("%q", f.Name))
 }
 
 // isText reports MIME types whose bytes are text.
@@ -245,7 +263,7 @@ func (d *drv) download(ctx context.Context, _ *mcp.CallToolRequest, in downloadI
 	if err != nil {
 		return nil, downloadOutput{}, err
 	}
-	var data []byte
+	var body io.ReadCloser
 	name, mime := f.Name, f.MimeType
 	switch {
 	case f.MimeType == mimeFolder:
@@ -259,7 +277,7 @@ func (d *drv) download(ctx context.Context, _ *mcp.CallToolRequest, in downloadI
 			}
 		}
 		m := exportFormats[format]
-		if data, err = d.export(ctx, f, m); err != nil {
+		if body, err = d.exportBody(ctx, f, m); err != nil {
 			return nil, downloadOutput{}, err
 		}
 		name, mime = f.Name+"."+format, m
@@ -267,20 +285,47 @@ func (d *drv) download(ctx context.Context, _ *mcp.CallToolRequest, in downloadI
 		if in.Format != "" {
 			return nil, downloadOutput{}, kit.Errorf(kit.CodeInvalidInput, "format applies to Google Docs, Sheets and Slides only; %q downloads as it is", f.Name)
 		}
-		if data, err = d.media(ctx, f); err != nil {
+		if body, err = d.mediaBody(ctx, f); err != nil {
 			return nil, downloadOutput{}, err
 		}
 	}
-	if err := os.MkdirAll(d.downloadsDir, 0o700); err != nil {
-		return nil, downloadOutput{}, kit.Errorf(kit.CodeUnavailable, "downloads folder: %v", err)
-	}
+	defer func() { _ = body.Close() }()
 	safe := strings.TrimSpace(unsafeName.ReplaceAllString(name, "_"))
 	if safe == "" || safe == "." || safe == ".." {
 		safe = "file"
 	}
-	path := filepath.Join(d.downloadsDir, unsafeName.ReplaceAllString(f.ID, "_")+"-"+safe)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return nil, downloadOutput{}, kit.Errorf(kit.CodeUnavailable, "saving the file: %v", err)
+	path := filepath.Join(d.downloadsDir, unsafeName.ReplaceAllString(f.Id, "_")+"-"+safe)
+	n, err := d.save(body, path, fmt.Sprintf("%q", f.Name))
+	if err != nil {
+		return nil, downloadOutput{}, err
 	}
-	return nil, downloadOutput{Path: path, Name: name, MimeType: mime, Size: int64(len(data))}, nil
+	return nil, downloadOutput{Path: path, Name: name, MimeType: mime, Size: n}, nil
+}
+
+// save streams body to path through a temporary file beside it, up to the byte cap, so that
+// a failed or oversized download leaves nothing behind and memory holds no more than a copy
+// buffer.
+func (d *drv) save(body io.Reader, path, what string) (int64, error) {
+	if err := os.MkdirAll(d.downloadsDir, 0o700); err != nil {
+		return 0, kit.Errorf(kit.CodeUnavailable, "downloads folder: %v", err)
+	}
+	tmp, err := os.CreateTemp(d.downloadsDir, ".download-*")
+	if err != nil {
+		return 0, kit.Errorf(kit.CodeUnavailable, "saving the file: %v", err)
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }() // after the rename, nothing is left to remove
+	n, err := io.Copy(tmp, io.LimitReader(body, d.maxBytes+1))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err != nil:
+		return 0, kit.Errorf(kit.CodeUnavailable, "downloading %s from Google Drive failed: %v", what, err)
+	case n > d.maxBytes:
+		return 0, kit.Errorf(kit.CodeLimit, "%s is over the %d-byte limit (--max-file-bytes)", what, d.maxBytes)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return 0, kit.Errorf(kit.CodeUnavailable, "saving the file: %v", err)
+	}
+	return n, nil
 }

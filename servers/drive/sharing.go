@@ -35,7 +35,7 @@ type permission struct {
 }
 
 func toPermission(p *gdrive.Permission) permission {
-	out := permission{ID: p.ID, Type: p.Type, Role: p.Role, Email: p.EmailAddress, Domain: p.Domain, Name: p.DisplayName}
+	out := permission{ID: p.Id, Type: p.Type, Role: p.Role, Email: p.EmailAddress, Domain: p.Domain, Name: p.DisplayName}
 	for _, d := range p.PermissionDetails {
 		if d.Inherited {
 			out.Inherited = true
@@ -129,7 +129,7 @@ func (d *drv) share(ctx context.Context, _ *mcp.CallToolRequest, in shareInput) 
 	return nil, permissionOutput{FileID: in.FileID, Permission: toPermission(got), Action: "Shared"}, nil
 }
 
-func (d *drv) permissions(ctx context.Context, id string) ([]gdrive.Permission, error) {
+func (d *drv) permissions(ctx context.Context, id string) ([]*gdrive.Permission, error) {
 	all, err := d.svc.Permissions(ctx, id, allDrives(url.Values{"pageSize": {"100"}, "fields": {"nextPageToken,permissions(" + permFields + ")"}}))
 	if err != nil {
 		return nil, d.fail(err, "file "+id)
@@ -144,7 +144,7 @@ func (d *drv) listPermissions(ctx context.Context, _ *mcp.CallToolRequest, in fi
 	}
 	out := listPermissionsOutput{FileID: in.FileID, Permissions: []permission{}}
 	for i := range perms {
-		out.Permissions = append(out.Permissions, toPermission(&perms[i]))
+		out.Permissions = append(out.Permissions, toPermission(perms[i]))
 	}
 	return nil, out, nil
 }
@@ -159,8 +159,8 @@ func (d *drv) removePermission(ctx context.Context, _ *mcp.CallToolRequest, in r
 	}
 	var hit *gdrive.Permission
 	for i, p := range perms {
-		if p.ID == in.PermissionID || in.Email != "" && strings.EqualFold(p.EmailAddress, in.Email) {
-			hit = &perms[i]
+		if p.Id == in.PermissionID || in.Email != "" && strings.EqualFold(p.EmailAddress, in.Email) {
+			hit = perms[i]
 		}
 	}
 	if hit == nil {
@@ -169,8 +169,8 @@ func (d *drv) removePermission(ctx context.Context, _ *mcp.CallToolRequest, in r
 	if hit.Role == "owner" {
 		return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "the owner's access cannot be removed")
 	}
-	if err := d.svc.DeletePermission(ctx, in.FileID, hit.ID, allDrives(url.Values{})); err != nil {
-		return nil, permissionOutput{}, d.fail(err, "permission "+hit.ID)
+	if err := d.svc.DeletePermission(ctx, in.FileID, hit.Id, allDrives(url.Values{})); err != nil {
+		return nil, permissionOutput{}, d.fail(err, "permission "+hit.Id)
 	}
 	return nil, permissionOutput{FileID: in.FileID, Permission: toPermission(hit), Action: "Removed"}, nil
 }

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
+
+	"google.golang.org/api/sheets/v4"
 
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/googleserver"
@@ -158,32 +158,24 @@ func addSheetTools(s *kit.Server, d *drv) {
 
 // sheetsFail turns a Sheets API error into the tool error; id names the spreadsheet.
 func (d *drv) sheetsFail(err error, id string) error {
-	return editorFail(d.sheets, err, id, "spreadsheet", "a Google Sheet", "sheet")
+	return editorFail(d.sheetsAcct, err, id, "spreadsheet", "a Google Sheet", "sheet")
 }
 
 // editorFail turns a Sheets or Docs API error into the tool error: a Drive id of another type
 // is named as such (the APIs answer 400 "This operation is not supported for this document").
 func editorFail(acct *googleserver.Account, err error, id, noun, kind, searchKind string) error {
-	var ae *googleserver.APIError
-	if errors.As(err, &ae) && ae.Code == http.StatusBadRequest && strings.Contains(ae.Message, "not supported for this document") {
+	if ae, ok := googleserver.AsAPIError(err); ok && ae.Code == http.StatusBadRequest && strings.Contains(ae.Message, "not supported for this document") {
 		return kit.Errorf(kit.CodeInvalidInput, "%s is not %s (%s); search_files with kind %s finds them", id, kind, ae.Message, searchKind)
 	}
 	return acct.Fail(err, noun+" "+id)
 }
 
-func valuesPath(id, rng string) string {
-	return "v4/spreadsheets/" + url.PathEscape(id) + "/values/" + url.PathEscape(rng)
-}
-
 var renderOptions = map[string]string{"": "FORMATTED_VALUE", "formatted": "FORMATTED_VALUE", "values": "UNFORMATTED_VALUE", "formulas": "FORMULA"}
 
 func (d *drv) readRange(ctx context.Context, _ *mcp.CallToolRequest, in readRangeInput) (*mcp.CallToolResult, rangeOutput, error) {
-	var res struct {
-		Range  string  `json:"range"`
-		Values [][]any `json:"values"`
-	}
-	q := url.Values{"valueRenderOption": {renderOptions[in.Render]}, "majorDimension": {"ROWS"}, "dateTimeRenderOption": {"FORMATTED_STRING"}}
-	if err := d.sheets.Do(ctx, http.MethodGet, valuesPath(in.SpreadsheetID, in.Range), q, nil, &res); err != nil {
+	res, err := d.sheets.Spreadsheets.Values.Get(in.SpreadsheetID, in.Range).ValueRenderOption(renderOptions[in.Render]).
+		MajorDimension("ROWS").DateTimeRenderOption("FORMATTED_STRING").Context(ctx).Do()
+	if err != nil {
 		return nil, rangeOutput{}, d.sheetsFail(err, in.SpreadsheetID)
 	}
 	cells := 0
@@ -206,112 +198,87 @@ func inputOption(raw bool) string {
 	return "USER_ENTERED"
 }
 
-type valuesUpdate struct {
-	UpdatedRange   string `json:"updatedRange"`
-	UpdatedRows    int    `json:"updatedRows"`
-	UpdatedColumns int    `json:"updatedColumns"`
-	UpdatedCells   int    `json:"updatedCells"`
-}
-
-func (u valuesUpdate) output(id string) updateOutput {
-	return updateOutput{SpreadsheetID: id, UpdatedRange: u.UpdatedRange, UpdatedRows: u.UpdatedRows, UpdatedColumns: u.UpdatedColumns, UpdatedCells: u.UpdatedCells}
+// updated is what a values update changed, as the tools report it.
+func updated(u *sheets.UpdateValuesResponse, id string) updateOutput {
+	if u == nil {
+		return updateOutput{SpreadsheetID: id}
+	}
+	return updateOutput{SpreadsheetID: id, UpdatedRange: u.UpdatedRange, UpdatedRows: int(u.UpdatedRows), UpdatedColumns: int(u.UpdatedColumns), UpdatedCells: int(u.UpdatedCells)}
 }
 
 func (d *drv) writeRange(ctx context.Context, _ *mcp.CallToolRequest, in writeRangeInput) (*mcp.CallToolResult, updateOutput, error) {
-	var res valuesUpdate
-	body := map[string]any{"range": in.Range, "majorDimension": "ROWS", "values": in.Values}
-	if err := d.sheets.Do(ctx, http.MethodPut, valuesPath(in.SpreadsheetID, in.Range), url.Values{"valueInputOption": {inputOption(in.Raw)}}, body, &res); err != nil {
+	body := &sheets.ValueRange{Range: in.Range, MajorDimension: "ROWS", Values: in.Values}
+	res, err := d.sheets.Spreadsheets.Values.Update(in.SpreadsheetID, in.Range, body).ValueInputOption(inputOption(in.Raw)).Context(ctx).Do()
+	if err != nil {
 		return nil, updateOutput{}, d.sheetsFail(err, in.SpreadsheetID)
 	}
-	return nil, res.output(in.SpreadsheetID), nil
+	return nil, updated(res, in.SpreadsheetID), nil
 }
 
 func (d *drv) appendRows(ctx context.Context, _ *mcp.CallToolRequest, in appendInput) (*mcp.CallToolResult, updateOutput, error) {
-	var res struct {
-		TableRange string       `json:"tableRange"`
-		Updates    valuesUpdate `json:"updates"`
-	}
-	q := url.Values{"valueInputOption": {inputOption(in.Raw)}, "insertDataOption": {"INSERT_ROWS"}}
-	body := map[string]any{"majorDimension": "ROWS", "values": in.Values}
-	if err := d.sheets.Do(ctx, http.MethodPost, valuesPath(in.SpreadsheetID, in.Range)+":append", q, body, &res); err != nil {
+	body := &sheets.ValueRange{MajorDimension: "ROWS", Values: in.Values}
+	res, err := d.sheets.Spreadsheets.Values.Append(in.SpreadsheetID, in.Range, body).ValueInputOption(inputOption(in.Raw)).
+		InsertDataOption("INSERT_ROWS").Context(ctx).Do()
+	if err != nil {
 		return nil, updateOutput{}, d.sheetsFail(err, in.SpreadsheetID)
 	}
-	out := res.Updates.output(in.SpreadsheetID)
+	out := updated(res.Updates, in.SpreadsheetID)
 	out.TableRange = res.TableRange
 	return nil, out, nil
 }
 
-// sheetProperties is a sheet as the Sheets API describes it.
-type sheetProperties struct {
-	SheetID        int64  `json:"sheetId"`
-	Title          string `json:"title"`
-	Index          int    `json:"index"`
-	GridProperties struct {
-		RowCount    int `json:"rowCount"`
-		ColumnCount int `json:"columnCount"`
-	} `json:"gridProperties"`
-}
-
-func (p sheetProperties) info() sheetInfo {
-	return sheetInfo{SheetID: p.SheetID, Title: p.Title, Index: p.Index, Rows: p.GridProperties.RowCount, Columns: p.GridProperties.ColumnCount}
+// info is a sheet as the tools report it.
+func info(p *sheets.SheetProperties) sheetInfo {
+	if p == nil {
+		return sheetInfo{}
+	}
+	out := sheetInfo{SheetID: p.SheetId, Title: p.Title, Index: int(p.Index)}
+	if g := p.GridProperties; g != nil {
+		out.Rows, out.Columns = int(g.RowCount), int(g.ColumnCount)
+	}
+	return out
 }
 
 func (d *drv) createSpreadsheet(ctx context.Context, _ *mcp.CallToolRequest, in createSheetInput) (*mcp.CallToolResult, spreadsheetOutput, error) {
 	if strings.TrimSpace(in.Title) == "" {
 		return nil, spreadsheetOutput{}, kit.Errorf(kit.CodeInvalidInput, "title is empty")
 	}
-	body := map[string]any{"properties": map[string]any{"title": in.Title}}
-	var sheets []any
+	body := &sheets.Spreadsheet{Properties: &sheets.SpreadsheetProperties{Title: in.Title}}
 	for _, name := range in.Sheets {
-		sheets = append(sheets, map[string]any{"properties": map[string]any{"title": name}})
+		body.Sheets = append(body.Sheets, &sheets.Sheet{Properties: &sheets.SheetProperties{Title: name}})
 	}
-	if len(sheets) > 0 {
-		body["sheets"] = sheets
+	res, err := d.sheets.Spreadsheets.Create(body).Context(ctx).Do()
+	if err != nil {
+		return nil, spreadsheetOutput{}, d.sheetsAcct.Fail(err, "spreadsheet")
 	}
-	var res struct {
-		SpreadsheetID string `json:"spreadsheetId"`
-		Properties    struct {
-			Title string `json:"title"`
-		} `json:"properties"`
-		Sheets []struct {
-			Properties sheetProperties `json:"properties"`
-		} `json:"sheets"`
-		SpreadsheetURL string `json:"spreadsheetUrl"`
+	out := spreadsheetOutput{SpreadsheetID: res.SpreadsheetId, Link: res.SpreadsheetUrl, Sheets: []sheetInfo{}}
+	if res.Properties != nil {
+		out.Title = res.Properties.Title
 	}
-	if err := d.sheets.Do(ctx, http.MethodPost, "v4/spreadsheets", nil, body, &res); err != nil {
-		return nil, spreadsheetOutput{}, d.sheets.Fail(err, "spreadsheet")
-	}
-	out := spreadsheetOutput{SpreadsheetID: res.SpreadsheetID, Title: res.Properties.Title, Link: res.SpreadsheetURL, Sheets: []sheetInfo{}}
 	for _, s := range res.Sheets {
-		out.Sheets = append(out.Sheets, s.Properties.info())
+		out.Sheets = append(out.Sheets, info(s.Properties))
 	}
 	if in.FolderID != "" && in.FolderID != "root" {
 		// Sheets creates in My Drive's root; Drive moves it.
 		params := withFields("id")
 		params.Set("addParents", in.FolderID)
 		params.Set("removeParents", "root")
-		if _, err := d.svc.Update(ctx, res.SpreadsheetID, &gdrive.File{}, params); err != nil {
-			return nil, out, fmt.Errorf("created spreadsheet %s in My Drive but could not move it: %w", res.SpreadsheetID, d.fail(err, "folder "+in.FolderID))
+		if _, err := d.svc.Update(ctx, res.SpreadsheetId, &gdrive.File{}, params); err != nil {
+			return nil, out, fmt.Errorf("created spreadsheet %s in My Drive but could not move it: %w", res.SpreadsheetId, d.fail(err, "folder "+in.FolderID))
 		}
 	}
 	return nil, out, nil
 }
 
 func (d *drv) addSheet(ctx context.Context, _ *mcp.CallToolRequest, in addSheetInput) (*mcp.CallToolResult, addSheetOutput, error) {
-	props := map[string]any{"title": in.Title, "gridProperties": map[string]any{"rowCount": in.Rows, "columnCount": in.Columns}}
-	body := map[string]any{"requests": []any{map[string]any{"addSheet": map[string]any{"properties": props}}}}
-	var res struct {
-		Replies []struct {
-			AddSheet struct {
-				Properties sheetProperties `json:"properties"`
-			} `json:"addSheet"`
-		} `json:"replies"`
-	}
-	if err := d.sheets.Do(ctx, http.MethodPost, "v4/spreadsheets/"+url.PathEscape(in.SpreadsheetID)+":batchUpdate", nil, body, &res); err != nil {
+	props := &sheets.SheetProperties{Title: in.Title, GridProperties: &sheets.GridProperties{RowCount: int64(in.Rows), ColumnCount: int64(in.Columns)}}
+	body := &sheets.BatchUpdateSpreadsheetRequest{Requests: []*sheets.Request{{AddSheet: &sheets.AddSheetRequest{Properties: props}}}}
+	res, err := d.sheets.Spreadsheets.BatchUpdate(in.SpreadsheetID, body).Context(ctx).Do()
+	if err != nil {
 		return nil, addSheetOutput{}, d.sheetsFail(err, in.SpreadsheetID)
 	}
-	if len(res.Replies) == 0 {
+	if len(res.Replies) == 0 || res.Replies[0].AddSheet == nil {
 		return nil, addSheetOutput{}, kit.Errorf(kit.CodeUnavailable, "Google Sheets answered no reply to addSheet")
 	}
-	return nil, addSheetOutput{SpreadsheetID: in.SpreadsheetID, Sheet: res.Replies[0].AddSheet.Properties.info()}, nil
+	return nil, addSheetOutput{SpreadsheetID: in.SpreadsheetID, Sheet: info(res.Replies[0].AddSheet.Properties)}, nil
 }

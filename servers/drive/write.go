@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -112,8 +113,30 @@ func typeOf(given, name, def string) string {
 	return def
 }
 
-// localFile reads a file inside --uploads-dir; symlinks and .. cannot leave it.
-func (d *drv) localFile(p string) ([]byte, error) {
+// content is an upload's bytes: read from a local file as they are sent, or held when they
+// came in the call.
+type content struct {
+	r    io.Reader
+	size int64
+	file *os.File // the local file r reads, closed when the upload ends
+}
+
+// Close closes the local file, if any.
+func (c *content) Close() error {
+	if c.file == nil {
+		return nil
+	}
+	return c.file.Close()
+}
+
+// bytesContent is content that came in the call.
+func bytesContent(data []byte) *content {
+	return &content{r: bytes.NewReader(data), size: int64(len(data))}
+}
+
+// localFile opens a file inside --uploads-dir to stream it; symlinks and .. cannot leave it.
+// It sends the size the file has now, so a file that grows meanwhile cannot pass the limit.
+func (d *drv) localFile(p string) (*content, error) {
 	if d.uploadsDir == "" {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "this server reads no local files (no --uploads-dir): send the content instead")
 	}
@@ -136,19 +159,23 @@ func (d *drv) localFile(p string) ([]byte, error) {
 		}
 		return nil, kit.Errorf(kit.CodeInvalidInput, "%s cannot be read from the uploads folder %s: %v", p, d.uploadsDir, err)
 	}
-	defer func() { _ = f.Close() }()
-	data, err := io.ReadAll(io.LimitReader(f, d.maxBytes+1))
-	if err != nil {
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		_ = f.Close()
 		return nil, kit.Errorf(kit.CodeInvalidInput, "reading %s: %v", p, err)
-	}
-	if int64(len(data)) > d.maxBytes {
+	case !st.Mode().IsRegular():
+		_ = f.Close()
+		return nil, kit.Errorf(kit.CodeInvalidInput, "%s is not a regular file", p)
+	case st.Size() > d.maxBytes:
+		_ = f.Close()
 		return nil, kit.Errorf(kit.CodeLimit, "%s is over the %d-byte limit (--max-file-bytes)", p, d.maxBytes)
 	}
-	return data, nil
+	return &content{r: io.LimitReader(f, st.Size()), size: st.Size(), file: f}, nil
 }
 
-// content takes exactly one of text, base64 or a local path.
-func (d *drv) content(text, b64, path string) ([]byte, error) {
+// content takes exactly one of text, base64 or a local path; the caller closes it.
+func (d *drv) content(text, b64, path string) (*content, error) {
 	n := 0
 	for _, s := range []string{text, b64, path} {
 		if s != "" {
@@ -171,16 +198,17 @@ func (d *drv) content(text, b64, path string) ([]byte, error) {
 		if int64(len(data)) > d.maxBytes {
 			return nil, kit.Errorf(kit.CodeLimit, "content is over the %d-byte limit (--max-file-bytes)", d.maxBytes)
 		}
-		return data, nil
+		return bytesContent(data), nil
 	}
 	if int64(len(text)) > d.maxBytes {
 		return nil, kit.Errorf(kit.CodeLimit, "content is over the %d-byte limit (--max-file-bytes)", d.maxBytes)
 	}
-	return []byte(text), nil
+	return bytesContent([]byte(text)), nil
 }
 
-// put creates a file with media in a multipart upload.
-func (d *drv) put(ctx context.Context, name, folder, mimeType string, convert bool, data []byte) (*gdrive.File, error) {
+// put creates a file with media: in one request when small, else in a chunked resumable
+// upload that streams it.
+func (d *drv) put(ctx context.Context, name, folder, mimeType string, convert bool, data io.Reader) (*gdrive.File, error) {
 	meta := &gdrive.File{Name: name}
 	if folder != "" {
 		meta.Parents = []string{folder}
@@ -204,6 +232,7 @@ func (d *drv) upload(ctx context.Context, _ *mcp.CallToolRequest, in uploadInput
 	if err != nil {
 		return nil, fileOutput{}, err
 	}
+	defer func() { _ = data.Close() }()
 	name := in.Name
 	if name == "" {
 		if in.Path == "" {
@@ -215,7 +244,7 @@ func (d *drv) upload(ctx context.Context, _ *mcp.CallToolRequest, in uploadInput
 	if in.Convert {
 		name = baseName(name)
 	}
-	f, err := d.put(ctx, name, in.FolderID, mt, in.Convert, data)
+	f, err := d.put(ctx, name, in.FolderID, mt, in.Convert, data.r)
 	if err != nil {
 		return nil, fileOutput{}, err
 	}
@@ -251,7 +280,7 @@ func (d *drv) create(ctx context.Context, _ *mcp.CallToolRequest, in createInput
 	if in.Convert {
 		name = baseName(name)
 	}
-	f, err := d.put(ctx, name, in.FolderID, mt, in.Convert, []byte(in.Content))
+	f, err := d.put(ctx, name, in.FolderID, mt, in.Convert, strings.NewReader(in.Content))
 	if err != nil {
 		return nil, fileOutput{}, err
 	}
@@ -263,6 +292,7 @@ func (d *drv) updateContent(ctx context.Context, _ *mcp.CallToolRequest, in upda
 	if err != nil {
 		return nil, fileOutput{}, err
 	}
+	defer func() { _ = data.Close() }()
 	cur, err := d.get(ctx, in.FileID)
 	if err != nil {
 		return nil, fileOutput{}, err
@@ -279,11 +309,11 @@ func (d *drv) updateContent(ctx context.Context, _ *mcp.CallToolRequest, in upda
 	default:
 		mt = cur.MimeType
 	}
-	f, err := d.svc.UpdateContent(ctx, cur.ID, nil, data, mt, withFields(fileFields))
+	f, err := d.svc.UpdateContent(ctx, cur.Id, nil, data.r, mt, withFields(fileFields))
 	if err != nil {
 		return nil, fileOutput{}, d.fail(err, fmt.Sprintf("%q", cur.Name))
 	}
-	return nil, fileOutput{fileInfo: toInfo(f), Action: fmt.Sprintf("Replaced the content (%d bytes)", len(data))}, nil
+	return nil, fileOutput{fileInfo: toInfo(f), Action: fmt.Sprintf("Replaced the content (%d bytes)", data.size)}, nil
 }
 
 func (d *drv) createFolder(ctx context.Context, _ *mcp.CallToolRequest, in createFolderInput) (*mcp.CallToolResult, fileOutput, error) {
@@ -311,7 +341,7 @@ func (d *drv) move(ctx context.Context, _ *mcp.CallToolRequest, in moveInput) (*
 	if len(cur.Parents) > 0 {
 		params.Set("removeParents", strings.Join(cur.Parents, ","))
 	}
-	f, err := d.svc.Update(ctx, cur.ID, nil, params)
+	f, err := d.svc.Update(ctx, cur.Id, nil, params)
 	if err != nil {
 		return nil, fileOutput{}, d.fail(err, "folder "+in.FolderID)
 	}
@@ -343,9 +373,8 @@ func (d *drv) copyFile(ctx context.Context, _ *mcp.CallToolRequest, in copyInput
 
 func (d *drv) trash(on bool) func(context.Context, *mcp.CallToolRequest, fileIDInput) (*mcp.CallToolResult, fileOutput, error) {
 	return func(ctx context.Context, _ *mcp.CallToolRequest, in fileIDInput) (*mcp.CallToolResult, fileOutput, error) {
-		patch := struct {
-			Trashed bool `json:"trashed"` // sent when false too: restoring says trashed=false
-		}{on}
+		// Trashed is sent when false too: restoring says trashed=false.
+		patch := &gdrive.File{Trashed: on, ForceSendFields: []string{"Trashed"}}
 		f, err := d.svc.Update(ctx, in.FileID, patch, withFields(fileFields))
 		if err != nil {
 			return nil, fileOutput{}, d.fail(err, "file "+in.FileID)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -49,8 +47,8 @@ func (m *mailbox) download(ctx context.Context, messageID, attachmentID string, 
 	if size > int64(m.maxAttachBytes) {
 		return nil, kit.Errorf(kit.CodeLimit, "attachment is %d bytes, over the %d-byte limit (--max-attachment-bytes)", size, m.maxAttachBytes)
 	}
-	var body apiBody
-	if err := m.call(ctx, http.MethodGet, "messages/"+url.PathEscape(messageID)+"/attachments/"+url.PathEscape(attachmentID), nil, nil, &body); err != nil {
+	body, err := m.gm.Users.Messages.Attachments.Get(me, messageID, attachmentID).Context(ctx).Do()
+	if err != nil {
 		return nil, m.google.Fail(err, "attachment "+attachmentID)
 	}
 	data, err := base64.URLEncoding.DecodeString(padBase64(body.Data))

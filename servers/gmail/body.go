@@ -52,7 +52,7 @@ func isAttachment(p *apiPart) bool {
 		return true
 	}
 	disp := strings.ToLower(header(p, "Content-Disposition"))
-	return strings.HasPrefix(disp, "attachment") || p.Body != nil && p.Body.AttachmentID != "" && !strings.HasPrefix(p.MimeType, "text/")
+	return strings.HasPrefix(disp, "attachment") || p.Body != nil && p.Body.AttachmentId != "" && !strings.HasPrefix(p.MimeType, "text/")
 }
 
 // textPart returns the decoded text of the first body part of the given type.
@@ -110,9 +110,9 @@ func attachments(p *apiPart) []attachmentInfo {
 		}
 		name := q.Filename
 		if name == "" {
-			name = "attachment-" + q.PartID
+			name = "attachment-" + q.PartId
 		}
-		out = append(out, attachmentInfo{ID: q.Body.AttachmentID, Name: name, Type: q.MimeType, Size: q.Body.Size, PartID: q.PartID,
+		out = append(out, attachmentInfo{ID: q.Body.AttachmentId, Name: name, Type: q.MimeType, Size: q.Body.Size, PartID: q.PartId,
 			InlineID: strings.Trim(header(q, "Content-ID"), "<>")})
 	})
 	return out

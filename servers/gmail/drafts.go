@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -90,14 +88,14 @@ func (m *mailbox) createDraft(ctx context.Context, _ *mcp.CallToolRequest, in co
 // saveDraft creates a draft holding msg (raw, and its thread when it answers one).
 func (m *mailbox) saveDraft(ctx context.Context, msg *apiMessage) (*mcp.CallToolResult, draftOutput, error) {
 	what := "draft"
-	if msg.ThreadID != "" {
-		what = "thread " + msg.ThreadID
+	if msg.ThreadId != "" {
+		what = "thread " + msg.ThreadId
 	}
-	var d apiDraft
-	if err := m.call(ctx, http.MethodPost, "drafts", nil, apiDraft{Message: msg}, &d); err != nil {
+	d, err := m.gm.Users.Drafts.Create(me, &apiDraft{Message: msg}).Context(ctx).Do()
+	if err != nil {
 		return nil, draftOutput{}, m.google.Fail(err, what)
 	}
-	return nil, draftInfo(&d, "created"), nil
+	return nil, draftInfo(d, "created"), nil
 }
 
 func (m *mailbox) draftReply(ctx context.Context, _ *mcp.CallToolRequest, in replyInput) (*mcp.CallToolResult, draftOutput, error) {
@@ -117,40 +115,41 @@ func (m *mailbox) draftForward(ctx context.Context, _ *mcp.CallToolRequest, in f
 }
 
 func draftInfo(d *apiDraft, action string) draftOutput {
-	out := draftOutput{ID: d.ID, Action: action}
+	out := draftOutput{ID: d.Id, Action: action}
 	if d.Message != nil {
-		out.MessageID, out.ThreadID = d.Message.ID, d.Message.ThreadID
+		out.MessageID, out.ThreadID = d.Message.Id, d.Message.ThreadId
 	}
 	return out
 }
 
 // readDraft gets a draft in a format ("full", "metadata").
 func (m *mailbox) readDraft(ctx context.Context, id, format string) (*apiDraft, error) {
-	var d apiDraft
-	if err := m.call(ctx, http.MethodGet, "drafts/"+url.PathEscape(id), url.Values{"format": {format}}, nil, &d); err != nil {
+	d, err := m.gm.Users.Drafts.Get(me, id).Format(format).Context(ctx).Do()
+	if err != nil {
 		return nil, m.google.Fail(err, "draft "+id)
 	}
 	if d.Message == nil {
 		d.Message = &apiMessage{}
 	}
-	return &d, nil
+	return d, nil
 }
 
 func (m *mailbox) listDrafts(ctx context.Context, _ *mcp.CallToolRequest, in listDraftsInput) (*mcp.CallToolResult, listDraftsOutput, error) {
-	var res struct {
-		Drafts        []apiDraft `json:"drafts"`
-		NextPageToken string     `json:"nextPageToken"`
+	call := m.gm.Users.Drafts.List(me).MaxResults(int64(in.MaxResults)).Context(ctx)
+	if in.PageToken != "" {
+		call.PageToken(in.PageToken)
 	}
-	if err := m.call(ctx, http.MethodGet, "drafts", listQuery(in.MaxResults, in.PageToken), nil, &res); err != nil {
+	res, err := call.Do()
+	if err != nil {
 		return nil, listDraftsOutput{}, m.google.Fail(err, "page_token")
 	}
 	out := listDraftsOutput{Drafts: []draftSummary{}, NextPageToken: res.NextPageToken}
 	for _, ref := range res.Drafts {
-		d, err := m.readDraft(ctx, ref.ID, "metadata")
+		d, err := m.readDraft(ctx, ref.Id, "metadata")
 		if err != nil {
 			return nil, listDraftsOutput{}, err
 		}
-		out.Drafts = append(out.Drafts, draftSummary{ID: d.ID, messageSummary: summarize(d.Message)})
+		out.Drafts = append(out.Drafts, draftSummary{ID: d.Id, messageSummary: summarize(d.Message)})
 	}
 	return nil, out, nil
 }
@@ -161,7 +160,7 @@ func (m *mailbox) getDraft(ctx context.Context, _ *mcp.CallToolRequest, in draft
 		return nil, getDraftOutput{}, err
 	}
 	r, err := m.render(d.Message, "text", 0, 0)
-	return nil, getDraftOutput{ID: d.ID, messageOutput: r}, err
+	return nil, getDraftOutput{ID: d.Id, messageOutput: r}, err
 }
 
 func (m *mailbox) updateDraft(ctx context.Context, _ *mcp.CallToolRequest, in updateDraftInput) (*mcp.CallToolResult, draftOutput, error) {
@@ -171,16 +170,16 @@ func (m *mailbox) updateDraft(ctx context.Context, _ *mcp.CallToolRequest, in up
 		return nil, draftOutput{}, err
 	}
 	p := old.Message.Payload
-	th := threading{threadID: old.Message.ThreadID, inReplyTo: header(p, "In-Reply-To"), references: header(p, "References")}
+	th := threading{threadID: old.Message.ThreadId, inReplyTo: header(p, "In-Reply-To"), references: header(p, "References")}
 	msg, err := m.composed(ctx, in.composeInput, th)
 	if err != nil {
 		return nil, draftOutput{}, err
 	}
-	var d apiDraft
-	if err := m.call(ctx, http.MethodPut, "drafts/"+url.PathEscape(in.ID), nil, apiDraft{ID: in.ID, Message: msg}, &d); err != nil {
+	d, err := m.gm.Users.Drafts.Update(me, in.ID, &apiDraft{Id: in.ID, Message: msg}).Context(ctx).Do()
+	if err != nil {
 		return nil, draftOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}
-	return nil, draftInfo(&d, "updated"), nil
+	return nil, draftInfo(d, "updated"), nil
 }
 
 func (m *mailbox) sendDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, sentOutput, error) {
@@ -192,15 +191,15 @@ func (m *mailbox) sendDraft(ctx context.Context, _ *mcp.CallToolRequest, in draf
 	if err := m.checkRecipients(splitHeaderList(header(p, "To")), splitHeaderList(header(p, "Cc")), splitHeaderList(header(p, "Bcc"))); err != nil {
 		return nil, sentOutput{}, err
 	}
-	var sent apiMessage
-	if err := m.call(ctx, http.MethodPost, "drafts/send", nil, apiDraft{ID: in.ID}, &sent); err != nil {
+	sent, err := m.gm.Users.Drafts.Send(me, &apiDraft{Id: in.ID}).Context(ctx).Do()
+	if err != nil {
 		return nil, sentOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}
-	return nil, sentOutput{ID: sent.ID, ThreadID: sent.ThreadID, Action: "Sent draft " + in.ID}, nil
+	return nil, sentOutput{ID: sent.Id, ThreadID: sent.ThreadId, Action: "Sent draft " + in.ID}, nil
 }
 
 func (m *mailbox) deleteDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, draftOutput, error) {
-	if err := m.call(ctx, http.MethodDelete, "drafts/"+url.PathEscape(in.ID), nil, nil, nil); err != nil {
+	if err := m.gm.Users.Drafts.Delete(me, in.ID).Context(ctx).Do(); err != nil {
 		return nil, draftOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}
 	return nil, draftOutput{ID: in.ID, Action: "deleted"}, nil

@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strings"
+
+	"google.golang.org/api/gmail/v1"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -93,21 +93,19 @@ func addFilterTools(s *kit.Server, m *mailbox) {
 }
 
 func toFilterInfo(f *apiFilter) filterInfo {
-	out := filterInfo{ID: f.ID}
+	out := filterInfo{ID: f.Id}
 	if c := f.Criteria; c != nil {
 		out.From, out.To, out.Subject, out.Query, out.HasAttach = c.From, c.To, c.Subject, c.Query, c.HasAttachment
 	}
 	if a := f.Action; a != nil {
-		out.AddLabels, out.RemoveLabels, out.Forward = a.AddLabelIDs, a.RemoveLabelIDs, a.Forward
+		out.AddLabels, out.RemoveLabels, out.Forward = a.AddLabelIds, a.RemoveLabelIds, a.Forward
 	}
 	return out
 }
 
 func (m *mailbox) listFilters(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, listFiltersOutput, error) {
-	var res struct {
-		Filter []*apiFilter `json:"filter"`
-	}
-	if err := m.call(ctx, http.MethodGet, "settings/filters", nil, nil, &res); err != nil {
+	res, err := m.gm.Users.Settings.Filters.List(me).Context(ctx).Do()
+	if err != nil {
 		return nil, listFiltersOutput{}, m.google.Fail(err, "filters")
 	}
 	out := listFiltersOutput{Filters: []filterInfo{}}
@@ -137,19 +135,19 @@ func (m *mailbox) createFilter(ctx context.Context, _ *mcp.CallToolRequest, in c
 	if err != nil {
 		return nil, filterOutput{}, err
 	}
-	req := apiFilter{
-		Criteria: &apiFilterCriteria{From: in.From, To: in.To, Subject: in.Subject, Query: in.Query, HasAttachment: in.HasAttachment},
-		Action:   &apiFilterAction{AddLabelIDs: add, RemoveLabelIDs: remove, Forward: in.Forward},
+	req := &apiFilter{
+		Criteria: &gmail.FilterCriteria{From: in.From, To: in.To, Subject: in.Subject, Query: in.Query, HasAttachment: in.HasAttachment},
+		Action:   &gmail.FilterAction{AddLabelIds: add, RemoveLabelIds: remove, Forward: in.Forward},
 	}
-	var f apiFilter
-	if err := m.call(ctx, http.MethodPost, "settings/filters", nil, req, &f); err != nil {
+	f, err := m.gm.Users.Settings.Filters.Create(me, req).Context(ctx).Do()
+	if err != nil {
 		return nil, filterOutput{}, m.google.Fail(err, "filter")
 	}
-	return nil, filterOutput{toFilterInfo(&f), "created"}, nil
+	return nil, filterOutput{toFilterInfo(f), "created"}, nil
 }
 
 func (m *mailbox) deleteFilter(ctx context.Context, _ *mcp.CallToolRequest, in filterIDInput) (*mcp.CallToolResult, filterOutput, error) {
-	if err := m.call(ctx, http.MethodDelete, "settings/filters/"+url.PathEscape(in.ID), nil, nil, nil); err != nil {
+	if err := m.gm.Users.Settings.Filters.Delete(me, in.ID).Context(ctx).Do(); err != nil {
 		return nil, filterOutput{}, m.google.Fail(err, "filter "+in.ID)
 	}
 	return nil, filterOutput{filterInfo{ID: in.ID}, "deleted"}, nil

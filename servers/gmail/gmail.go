@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"google.golang.org/api/gmail/v1"
+	"google.golang.org/api/option"
 
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/googleserver"
@@ -19,6 +21,7 @@ const me = "me"
 // mailbox is the server's state: the Gmail API over the shared sign-in, and the limits.
 type mailbox struct {
 	google         *googleserver.Account
+	gm             *gmail.Service // the generated client on the account's authorized HTTP client
 	downloadsDir   string
 	attachmentsDir string
 	allowed        []string // lower-case addresses and @domains; empty allows anyone
@@ -43,6 +46,10 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 	acct, err := googleserver.Open(s, &st.google, product)
 	if err != nil {
 		return nil, err
+	}
+	gm, err := gmail.NewService(context.Background(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(acct.Endpoint))
+	if err != nil {
+		return nil, fmt.Errorf("gmail client: %w", err)
 	}
 	downloads := st.downloadsDir
 	if downloads == "" {
@@ -69,7 +76,7 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 		allowed = append(allowed, a)
 	}
 	return &mailbox{
-		google: acct, downloadsDir: downloads, attachmentsDir: attachDir, allowed: allowed,
+		google: acct, gm: gm, downloadsDir: downloads, attachmentsDir: attachDir, allowed: allowed,
 		maxBodyChars: st.maxBodyChars, inlineBytes: st.inlineBytes, maxAttachBytes: st.maxAttachBytes,
 	}, nil
 }
@@ -108,8 +115,7 @@ func (m *mailbox) myAddress(ctx context.Context) string {
 	defer m.labelsMu.Unlock()
 	label := m.google.Label(ctx)
 	if m.address[label] == "" {
-		var p apiProfile
-		if err := m.call(ctx, http.MethodGet, "profile", nil, nil, &p); err == nil {
+		if p, err := m.gm.Users.GetProfile(me).Context(ctx).Do(); err == nil {
 			if m.address == nil {
 				m.address = map[string]string{}
 			}

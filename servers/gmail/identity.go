@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/mail"
 	"strings"
 
@@ -64,11 +63,9 @@ func addIdentityTools(s *kit.Server, m *mailbox) {
 }
 
 // sendAs lists the account's send-as identities.
-func (m *mailbox) sendAs(ctx context.Context) ([]apiSendAs, error) {
-	var res struct {
-		SendAs []apiSendAs `json:"sendAs"`
-	}
-	if err := m.call(ctx, http.MethodGet, "settings/sendAs", nil, nil, &res); err != nil {
+func (m *mailbox) sendAs(ctx context.Context) ([]*apiSendAs, error) {
+	res, err := m.gm.Users.Settings.SendAs.List(me).Context(ctx).Do()
+	if err != nil {
 		return nil, m.google.Fail(err, "send-as addresses")
 	}
 	return res.SendAs, nil
@@ -88,7 +85,7 @@ func (m *mailbox) listSendAs(ctx context.Context, _ *mcp.CallToolRequest, _ noIn
 }
 
 // verification is an identity's verification: the primary address has none and is always usable.
-func verification(a apiSendAs) string {
+func verification(a *apiSendAs) string {
 	if a.IsPrimary || a.VerificationStatus == "" {
 		return "accepted"
 	}
@@ -117,7 +114,7 @@ func (m *mailbox) applyIdentity(ctx context.Context, msg *mime.Message, id ident
 	var who *apiSendAs
 	for i, a := range list {
 		if want != "" && strings.EqualFold(a.SendAsEmail, want) || want == "" && a.IsDefault {
-			who = &list[i]
+			who = list[i]
 			break
 		}
 	}
@@ -126,8 +123,8 @@ func (m *mailbox) applyIdentity(ctx context.Context, msg *mime.Message, id ident
 		return kit.Errorf(kit.CodeInvalidInput, "%s is not a send-as address of this account; list_send_as shows them", want)
 	case who == nil:
 		return nil // no default identity listed: Gmail's own sender, no signature
-	case verification(*who) != "accepted":
-		return kit.Errorf(kit.CodeInvalidInput, "%s is not verified yet (%s): confirm it from the mail Gmail sent it, then try again", who.SendAsEmail, verification(*who))
+	case verification(who) != "accepted":
+		return kit.Errorf(kit.CodeInvalidInput, "%s is not verified yet (%s): confirm it from the mail Gmail sent it, then try again", who.SendAsEmail, verification(who))
 	}
 	if want != "" {
 		msg.From = (&mail.Address{Name: who.DisplayName, Address: who.SendAsEmail}).String()

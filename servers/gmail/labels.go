@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -74,10 +72,8 @@ func addLabelTools(s *kit.Server, m *mailbox) {
 }
 
 func (m *mailbox) labels(ctx context.Context) ([]*apiLabel, error) {
-	var res struct {
-		Labels []*apiLabel `json:"labels"`
-	}
-	if err := m.call(ctx, http.MethodGet, "labels", nil, nil, &res); err != nil {
+	res, err := m.gm.Users.Labels.List(me).Context(ctx).Do()
+	if err != nil {
 		return nil, m.google.Fail(err, "labels")
 	}
 	return res.Labels, nil
@@ -90,7 +86,7 @@ func (m *mailbox) findLabel(ctx context.Context, nameOrID string) (*apiLabel, er
 		return nil, err
 	}
 	for _, l := range all {
-		if l.ID == nameOrID {
+		if l.Id == nameOrID {
 			return l, nil
 		}
 	}
@@ -120,7 +116,7 @@ func (m *mailbox) labelIDs(ctx context.Context, names []string) ([]string, error
 		found := ""
 		for _, l := range all {
 			if strings.EqualFold(l.Name, n) {
-				found = l.ID
+				found = l.Id
 				break
 			}
 		}
@@ -139,7 +135,7 @@ func (m *mailbox) listLabels(ctx context.Context, _ *mcp.CallToolRequest, _ noIn
 	}
 	out := listLabelsOutput{Labels: make([]labelInfo, len(all))}
 	for i, l := range all {
-		out.Labels[i] = labelInfo{ID: l.ID, Name: l.Name, Type: l.Type}
+		out.Labels[i] = labelInfo{ID: l.Id, Name: l.Name, Type: l.Type}
 	}
 	return nil, out, nil
 }
@@ -148,11 +144,11 @@ func (m *mailbox) createLabel(ctx context.Context, _ *mcp.CallToolRequest, in cr
 	if strings.TrimSpace(in.Name) == "" {
 		return nil, labelOutput{}, kit.Errorf(kit.CodeInvalidInput, "give the label a name")
 	}
-	var l apiLabel
-	if err := m.call(ctx, http.MethodPost, "labels", nil, apiLabel{Name: in.Name, LabelListVisibility: "labelShow", MessageListVisibility: "show"}, &l); err != nil {
+	l, err := m.gm.Users.Labels.Create(me, &apiLabel{Name: in.Name, LabelListVisibility: "labelShow", MessageListVisibility: "show"}).Context(ctx).Do()
+	if err != nil {
 		return nil, labelOutput{}, m.google.Fail(err, "label")
 	}
-	return nil, labelOutput{labelInfo{l.ID, l.Name, l.Type}, "created"}, nil
+	return nil, labelOutput{labelInfo{l.Id, l.Name, l.Type}, "created"}, nil
 }
 
 func (m *mailbox) renameLabel(ctx context.Context, _ *mcp.CallToolRequest, in renameLabelInput) (*mcp.CallToolResult, labelOutput, error) {
@@ -166,10 +162,10 @@ func (m *mailbox) renameLabel(ctx context.Context, _ *mcp.CallToolRequest, in re
 	if l.Type == "system" {
 		return nil, labelOutput{}, kit.Errorf(kit.CodeInvalidInput, "%s is a system label and cannot be renamed", l.Name)
 	}
-	if err := m.call(ctx, http.MethodPatch, "labels/"+url.PathEscape(l.ID), nil, apiLabel{Name: in.NewName}, &l); err != nil {
+	if l, err = m.gm.Users.Labels.Patch(me, l.Id, &apiLabel{Name: in.NewName}).Context(ctx).Do(); err != nil {
 		return nil, labelOutput{}, m.google.Fail(err, "label "+in.Label)
 	}
-	return nil, labelOutput{labelInfo{l.ID, l.Name, l.Type}, "renamed"}, nil
+	return nil, labelOutput{labelInfo{l.Id, l.Name, l.Type}, "renamed"}, nil
 }
 
 func (m *mailbox) deleteLabel(ctx context.Context, _ *mcp.CallToolRequest, in deleteLabelInput) (*mcp.CallToolResult, labelOutput, error) {
@@ -180,18 +176,18 @@ func (m *mailbox) deleteLabel(ctx context.Context, _ *mcp.CallToolRequest, in de
 	if l.Type == "system" {
 		return nil, labelOutput{}, kit.Errorf(kit.CodeInvalidInput, "%s is a system label and cannot be deleted", l.Name)
 	}
-	if err := m.call(ctx, http.MethodDelete, "labels/"+url.PathEscape(l.ID), nil, nil, nil); err != nil {
+	if err := m.gm.Users.Labels.Delete(me, l.Id).Context(ctx).Do(); err != nil {
 		return nil, labelOutput{}, m.google.Fail(err, "label "+in.Label)
 	}
-	return nil, labelOutput{labelInfo{l.ID, l.Name, l.Type}, "deleted"}, nil
+	return nil, labelOutput{labelInfo{l.Id, l.Name, l.Type}, "deleted"}, nil
 }
 
 func (m *mailbox) profile(ctx context.Context, _ *mcp.CallToolRequest, _ noInput) (*mcp.CallToolResult, profileOutput, error) {
-	var p apiProfile
-	if err := m.call(ctx, http.MethodGet, "profile", nil, nil, &p); err != nil {
+	p, err := m.gm.Users.GetProfile(me).Context(ctx).Do()
+	if err != nil {
 		return nil, profileOutput{}, m.google.Fail(err, "profile")
 	}
 	st := m.google.Status(ctx)
-	return nil, profileOutput{Email: p.EmailAddress, MessagesTotal: p.MessagesTotal, ThreadsTotal: p.ThreadsTotal, HistoryID: p.HistoryID,
+	return nil, profileOutput{Email: p.EmailAddress, MessagesTotal: p.MessagesTotal, ThreadsTotal: p.ThreadsTotal, HistoryID: p.HistoryId,
 		SignIn: st.Detail(), Scopes: orEmpty(st.Scopes)}, nil
 }

@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
+
+	"google.golang.org/api/gmail/v1"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,7 +32,7 @@ type messageSummary struct {
 }
 
 func summarize(msg *apiMessage) messageSummary {
-	s := messageSummary{ID: msg.ID, ThreadID: msg.ThreadID, Snippet: msg.Snippet, Labels: msg.LabelIDs,
+	s := messageSummary{ID: msg.Id, ThreadID: msg.ThreadId, Snippet: msg.Snippet, Labels: msg.LabelIds,
 		From: header(msg.Payload, "From"), To: header(msg.Payload, "To"), Subject: header(msg.Payload, "Subject"), Date: messageDate(msg)}
 	walk(msg.Payload, func(p *apiPart) {
 		if p.Filename != "" {
@@ -216,16 +216,15 @@ func addMessageTools(s *kit.Server, m *mailbox) {
 }
 
 func (m *mailbox) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
-	q := listQuery(in.MaxResults, in.PageToken)
+	call := m.gm.Users.Messages.List(me).MaxResults(int64(in.MaxResults)).Context(ctx)
+	if in.PageToken != "" {
+		call.PageToken(in.PageToken)
+	}
 	if in.Query != "" {
-		q.Set("q", in.Query)
+		call.Q(in.Query)
 	}
-	var list struct {
-		Messages           []apiMessage `json:"messages"`
-		NextPageToken      string       `json:"nextPageToken"`
-		ResultSizeEstimate int64        `json:"resultSizeEstimate"`
-	}
-	if err := m.call(ctx, http.MethodGet, "messages", q, nil, &list); err != nil {
+	list, err := call.Do()
+	if err != nil {
 		return nil, searchOutput{}, m.google.Fail(err, "page_token")
 	}
 	out := searchOutput{Messages: make([]messageSummary, len(list.Messages)), NextPageToken: list.NextPageToken, Estimate: list.ResultSizeEstimate}
@@ -235,9 +234,9 @@ func (m *mailbox) search(ctx context.Context, _ *mcp.CallToolRequest, in searchI
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			msg, err := m.readMessage(ctx, ref.ID, "full", summaryFields)
+			msg, err := m.readMessage(ctx, ref.Id, "full", summaryFields)
 			if err != nil {
-				errs[i] = m.google.Fail(err, "message "+ref.ID)
+				errs[i] = m.google.Fail(err, "message "+ref.Id)
 				return
 			}
 			out.Messages[i] = summarize(msg)
@@ -278,11 +277,11 @@ func (m *mailbox) fetch(ctx context.Context, id, format string) (*apiMessage, er
 }
 
 func (m *mailbox) getThread(ctx context.Context, _ *mcp.CallToolRequest, in getThreadInput) (*mcp.CallToolResult, threadOutput, error) {
-	var th apiThread
-	if err := m.call(ctx, http.MethodGet, "threads/"+url.PathEscape(in.ID), url.Values{"format": {"full"}}, nil, &th); err != nil {
+	th, err := m.gm.Users.Threads.Get(me, in.ID).Format("full").Context(ctx).Do()
+	if err != nil {
 		return nil, threadOutput{}, m.google.Fail(err, "thread "+in.ID)
 	}
-	out := threadOutput{ID: th.ID, Messages: make([]messageOutput, 0, len(th.Messages))}
+	out := threadOutput{ID: th.Id, Messages: make([]messageOutput, 0, len(th.Messages))}
 	for _, msg := range th.Messages {
 		r, err := m.render(msg, in.Format, 0, in.MaxChars)
 		if err != nil {
@@ -298,8 +297,8 @@ func (m *mailbox) modify(ctx context.Context, _ *mcp.CallToolRequest, in modifyI
 	if err != nil {
 		return nil, modifyOutput{}, err
 	}
-	req := apiModify{IDs: in.IDs, AddLabelIDs: add, RemoveLabelIDs: remove}
-	if err := m.call(ctx, http.MethodPost, "messages/batchModify", nil, req, nil); err != nil {
+	req := &gmail.BatchModifyMessagesRequest{Ids: in.IDs, AddLabelIds: add, RemoveLabelIds: remove}
+	if err := m.gm.Users.Messages.BatchModify(me, req).Context(ctx).Do(); err != nil {
 		return nil, modifyOutput{}, m.google.Fail(err, "a message")
 	}
 	return nil, modifyOutput{Modified: len(in.IDs), Added: orEmpty(add), Removed: orEmpty(remove)}, nil

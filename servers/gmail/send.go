@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,7 +76,7 @@ func (m *mailbox) build(ctx context.Context, msg mime.Message, threadID string, 
 	if err != nil {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "%v", err)
 	}
-	return &apiMessage{Raw: base64.URLEncoding.EncodeToString(raw), ThreadID: threadID}, nil
+	return &apiMessage{Raw: base64.URLEncoding.EncodeToString(raw), ThreadId: threadID}, nil
 }
 
 // loadAttachments reads the files to attach, from --attachments-dir or base64.
@@ -167,11 +166,11 @@ func (m *mailbox) send(ctx context.Context, _ *mcp.CallToolRequest, in composeIn
 }
 
 func (m *mailbox) deliver(ctx context.Context, msg *apiMessage, action string) (*mcp.CallToolResult, sentOutput, error) {
-	var sent apiMessage
-	if err := m.call(ctx, http.MethodPost, "messages/send", nil, msg, &sent); err != nil {
+	sent, err := m.gm.Users.Messages.Send(me, msg).Context(ctx).Do()
+	if err != nil {
 		return nil, sentOutput{}, m.google.Fail(err, "thread")
 	}
-	return nil, sentOutput{ID: sent.ID, ThreadID: sent.ThreadID, Action: action}, nil
+	return nil, sentOutput{ID: sent.Id, ThreadID: sent.ThreadId, Action: action}, nil
 }
 
 func (m *mailbox) reply(ctx context.Context, _ *mcp.CallToolRequest, in replyInput) (*mcp.CallToolResult, sentOutput, error) {
@@ -241,7 +240,7 @@ func (m *mailbox) replyMessage(ctx context.Context, in replyInput) (*apiMessage,
 	if err != nil {
 		return nil, err
 	}
-	return m.build(ctx, mime.Message{To: toList, Cc: cc, Subject: subject, Text: text, HTML: html, InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadID, in.identityInput)
+	return m.build(ctx, mime.Message{To: toList, Cc: cc, Subject: subject, Text: text, HTML: html, InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadId, in.identityInput)
 }
 
 func (m *mailbox) forward(ctx context.Context, _ *mcp.CallToolRequest, in forwardInput) (*mcp.CallToolResult, sentOutput, error) {
@@ -271,7 +270,7 @@ func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*apiMess
 		if total > m.maxAttachBytes {
 			return nil, kit.Errorf(kit.CodeLimit, "the attachments total over the %d-byte limit; forward without them by sending a new message", m.maxAttachBytes)
 		}
-		data, err := m.download(ctx, orig.ID, a.ID, a.Size)
+		data, err := m.download(ctx, orig.Id, a.ID, a.Size)
 		if err != nil {
 			return nil, err
 		}
@@ -284,7 +283,7 @@ func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*apiMess
 	// Like Gmail's own forward, it stays in the original's conversation.
 	msgID := header(p, "Message-ID")
 	refs := strings.TrimSpace(header(p, "References") + " " + msgID)
-	return m.build(ctx, mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, Subject: subject, Text: strings.TrimLeft(text, "\n"), InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadID, in.identityInput)
+	return m.build(ctx, mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, Subject: subject, Text: strings.TrimLeft(text, "\n"), InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadId, in.identityInput)
 }
 
 func splitHeaderList(v string) []string {

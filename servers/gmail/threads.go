@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"net/http"
-	"net/url"
 	"slices"
 	"sync"
+
+	"google.golang.org/api/gmail/v1"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,7 +30,7 @@ func (m *mailbox) modifyThreads(ctx context.Context, _ *mcp.CallToolRequest, in 
 	// Gmail moves threads to and from the trash with threads.trash and threads.untrash, which
 	// also handle INBOX as the web client does; the other labels go in one threads.modify.
 	trash, untrash := slices.Contains(add, "TRASH"), slices.Contains(remove, "TRASH")
-	req := apiModify{AddLabelIDs: slices.DeleteFunc(slices.Clone(add), isTrash), RemoveLabelIDs: slices.DeleteFunc(slices.Clone(remove), isTrash)}
+	req := &gmail.ModifyThreadRequest{AddLabelIds: slices.DeleteFunc(slices.Clone(add), isTrash), RemoveLabelIds: slices.DeleteFunc(slices.Clone(remove), isTrash)}
 	errs := make([]error, len(in.IDs))
 	var wg sync.WaitGroup
 	for i, id := range in.IDs {
@@ -61,22 +61,22 @@ func (m *mailbox) modifyThreads(ctx context.Context, _ *mcp.CallToolRequest, in 
 func isTrash(id string) bool { return id == "TRASH" }
 
 // modifyThread applies one thread's changes: trash or untrash first, then the other labels.
-func (m *mailbox) modifyThread(ctx context.Context, id string, trash, untrash bool, req apiModify) error {
-	path := "threads/" + url.PathEscape(id)
+func (m *mailbox) modifyThread(ctx context.Context, id string, trash, untrash bool, req *gmail.ModifyThreadRequest) error {
+	threads := m.gm.Users.Threads
 	switch {
 	case trash:
-		if err := m.call(ctx, http.MethodPost, path+"/trash", nil, nil, nil); err != nil {
+		if _, err := threads.Trash(me, id).Context(ctx).Do(); err != nil {
 			return m.google.Fail(err, "thread "+id)
 		}
 	case untrash:
-		if err := m.call(ctx, http.MethodPost, path+"/untrash", nil, nil, nil); err != nil {
+		if _, err := threads.Untrash(me, id).Context(ctx).Do(); err != nil {
 			return m.google.Fail(err, "thread "+id)
 		}
 	}
-	if len(req.AddLabelIDs)+len(req.RemoveLabelIDs) == 0 {
+	if len(req.AddLabelIds)+len(req.RemoveLabelIds) == 0 {
 		return nil
 	}
-	if err := m.call(ctx, http.MethodPost, path+"/modify", nil, req, nil); err != nil {
+	if _, err := threads.Modify(me, id, req).Context(ctx).Do(); err != nil {
 		return m.google.Fail(err, "thread "+id)
 	}
 	return nil

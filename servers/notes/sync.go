@@ -63,7 +63,11 @@ func startSync(s *kit.Server, n *store, ss *syncSettings) error {
 	if err != nil {
 		return &kit.ConfigError{Err: err}
 	}
-	sy, err := drivesync.New(drivesync.NewRemote(gdrive.New(acct)), syncFolder{n}, drivesync.Options{
+	svc, err := gdrive.New(acct)
+	if err != nil {
+		return &kit.ConfigError{Err: err}
+	}
+	sy, err := drivesync.New(drivesync.NewRemote(svc), syncFolder{n}, drivesync.Options{
 		Folder:    ss.folder,
 		StateFile: filepath.Join(s.Config().StateDir, "notes-sync-drive.json"),
 		Interval:  ss.interval,

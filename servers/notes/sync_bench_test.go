@@ -13,7 +13,7 @@ import (
 func benchSyncer(b *testing.B, n *store, state string) (*drivesync.Syncer, *drivetest.Fake) {
 	b.Helper()
 	fake := drivetest.New(b)
-	sy, err := drivesync.New(drivesync.NewRemote(fake.API()), syncFolder{n}, drivesync.Options{Folder: "Notes", StateFile: filepath.Join(state, "sync.json"), Interval: time.Hour})
+	sy, err := drivesync.New(drivesync.NewRemote(fake.API(b)), syncFolder{n}, drivesync.Options{Folder: "Notes", StateFile: filepath.Join(state, "sync.json"), Interval: time.Hour})
 	if err != nil {
 		b.Fatal(err)
 	}

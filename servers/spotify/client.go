@@ -21,12 +21,11 @@ const defaultAPIURL = "https://api.spotify.com/v1/"
 // client is the one Spotify Web API client the tools use: typed requests (webapi.go) through
 // one do over the authorized, retrying HTTP client, with one error shape.
 //
-// It replaced github.com/zmb3/spotify/v2 (used side by side with it until 2026-11): v2.4.3,
-// the latest tag (2024-11-11), predates the February 2026 API, so half of its methods hit
-// removed paths (playlists' /tracks, /users/{id}/playlists, me/tracks writes, batch gets)
-// and its types miss the renamed fields; the calls that still worked are a handful of GETs
-// and PUTs this file's do already makes. Dropping it took the binary from 9,982,217 to
-// 9,933,065 bytes (go build -trimpath -ldflags '-s -w'); idle RSS stayed at 12.8-12.9 MB.
+// It replaced github.com/zmb3/spotify/v2: v2.4.3, the latest tag (2024-11-11), predates the
+// February 2026 API, so half of its methods hit removed paths (playlists' /tracks,
+// /users/{id}/playlists, me/tracks writes, batch gets) and its types miss the renamed fields;
+// the calls that still worked are a handful of GETs and PUTs this file's do already makes
+// (README "Dependencies").
 type client struct {
 	src  *oauth.Source
 	http *http.Client

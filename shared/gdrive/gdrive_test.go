@@ -2,7 +2,6 @@ package gdrive_test
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -15,50 +14,56 @@ import (
 	"google.golang.org/api/drive/v3"
 )
 
-func client(f *googlefake.Drive) *gdrive.Client {
-	return gdrive.New(&googleserver.Account{HTTP: googlefake.Client(), Endpoint: f.URL + "/drive/v3/"})
+func client(t *testing.T, f *googlefake.Drive) *gdrive.Client {
+	t.Helper()
+	c, err := gdrive.New(&googleserver.Account{HTTP: googlefake.Client(), Endpoint: f.URL + "/drive/v3/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
-// Content below ResumableFrom goes up in one multipart request, larger content through a
-// resumable session, for new files and for new content alike; what Drive stores is the same.
+// Content below ChunkSize goes up in one multipart request, larger content through a
+// resumable session in chunks, for new files and for new content alike; what Drive stores is the same.
 func TestUploadSizes(t *testing.T) {
 	t.Parallel()
-	big := bytes.Repeat([]byte("0123456789abcdef"), gdrive.ResumableFrom/16)
+	big := bytes.Repeat([]byte("0123456789abcdef"), (gdrive.ChunkSize*3+100)/16)
 	tests := []struct {
 		name     string
 		data     []byte
 		wantType string
+		wantReqs int // requests to the upload path: one, or the session's opening and a chunk each
 	}{
-		{"small", []byte("# small\n"), "multipart"},
-		{"big", big, "resumable"},
+		{"small", []byte("# small\n"), "multipart", 1},
+		{"big", big, "resumable", 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := googlefake.NewDrive(t)
-			c := client(f)
+			c := client(t, f)
 			ctx := t.Context()
-			got, err := c.Upload(ctx, &gdrive.File{Name: "n.md", AppProperties: map[string]string{"k": "v"}}, tt.data, "text/markdown", url.Values{"fields": {"id,name,size,md5Checksum"}})
+			got, err := c.Upload(ctx, &gdrive.File{Name: "n.md", AppProperties: map[string]string{"k": "v"}}, bytes.NewReader(tt.data), "text/markdown", url.Values{"fields": {"id,name,size,md5Checksum"}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			stored, data, ok := f.File(got.ID)
-			if !ok || !bytes.Equal(data, tt.data) || stored.MimeType != "text/markdown" || stored.AppProperties["k"] != "v" || got.Size != int64(len(tt.data)) || got.MD5Checksum == "" {
+			stored, data, ok := f.File(got.Id)
+			if !ok || !bytes.Equal(data, tt.data) || stored.MimeType != "text/markdown" || stored.AppProperties["k"] != "v" || got.Size != int64(len(tt.data)) || got.Md5Checksum == "" {
 				t.Fatalf("uploaded %+v (%d bytes stored, %+v)", got, len(data), stored)
 			}
 			ups := f.Calls("POST", "/upload/drive/v3/files")
-			if len(ups) == 0 || ups[0].Query.Get("uploadType") != tt.wantType {
+			if len(ups) != tt.wantReqs || ups[0].Query.Get("uploadType") != tt.wantType {
 				t.Errorf("upload requests %+v, want uploadType %s", ups, tt.wantType)
 			}
 			edited := append([]byte("v2 "), tt.data...)
-			if _, err := c.UpdateContent(ctx, got.ID, &gdrive.File{Name: "m.md"}, edited, "text/markdown", nil); err != nil {
+			if _, err := c.UpdateContent(ctx, got.Id, &gdrive.File{Name: "m.md"}, bytes.NewReader(edited), "text/markdown", nil); err != nil {
 				t.Fatal(err)
 			}
-			stored, data, _ = f.File(got.ID)
+			stored, data, _ = f.File(got.Id)
 			if !bytes.Equal(data, edited) || stored.Name != "m.md" {
 				t.Errorf("updated to %q, %d bytes", stored.Name, len(data))
 			}
-			if p := f.Calls("PATCH", "/upload/drive/v3/files/"+got.ID); len(p) == 0 || p[0].Query.Get("uploadType") != tt.wantType {
+			if p := f.Calls("PATCH", "/upload/drive/v3/files/"+got.Id); len(p) == 0 || p[0].Query.Get("uploadType") != tt.wantType {
 				t.Errorf("update requests %+v", p)
 			}
 		})
@@ -75,10 +80,10 @@ func TestListGetAndErrors(t *testing.T) {
 	}
 	f.SetExport("a", "text/plain", []byte("exported"))
 	f.SetPermissions("a", &drive.Permission{Id: "p1", Type: "user", Role: "owner", EmailAddress: "ada@example.com"})
-	c := client(f)
+	c := client(t, f)
 	ctx := t.Context()
 	var names []string
-	err := c.ListAll(ctx, url.Values{"q": {"trashed = false"}, "pageSize": {"2"}, "fields": {"nextPageToken,files(id,name)"}}, func(files []gdrive.File) error {
+	err := c.ListAll(ctx, url.Values{"q": {"trashed = false"}, "pageSize": {"2"}, "fields": {"nextPageToken,files(id,name)"}}, func(files []*gdrive.File) error {
 		for _, file := range files {
 			names = append(names, file.Name)
 		}
@@ -117,13 +122,11 @@ func TestListGetAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Update(ctx, "d", struct {
-		Trashed bool `json:"trashed"`
-	}{true}, nil); err != nil {
+	if _, err := c.Update(ctx, "d", &gdrive.File{Trashed: true}, nil); err != nil {
 		t.Fatal(err)
 	}
 	ch, err := c.Changes(ctx, tok, nil)
-	if err != nil || len(ch.Changes) != 1 || ch.Changes[0].FileID != "d" || ch.Changes[0].File == nil || !ch.Changes[0].File.Trashed || ch.NewStartPageToken == "" {
+	if err != nil || len(ch.Changes) != 1 || ch.Changes[0].FileId != "d" || ch.Changes[0].File == nil || !ch.Changes[0].File.Trashed || ch.NewStartPageToken == "" {
 		t.Errorf("Changes = %+v, %v", ch, err)
 	}
 	_, err = c.Get(ctx, "gone", nil)
@@ -146,13 +149,13 @@ func TestCollabMistakes(t *testing.T) {
 	f.Add(&drive.File{Id: "doc", Name: "Doc", MimeType: "application/vnd.google-apps.document"}, nil)
 	f.SetComments("doc", &drive.Comment{Id: "c1", Content: "hm"})
 	f.AddSharedDrive("0Ad", "Team")
-	c := client(f)
+	c := client(t, f)
 	ctx := t.Context()
 	_, err := c.Comments(ctx, "doc", nil)
 	_, err2 := c.Reply(ctx, "doc", "c1", &gdrive.Reply{Content: "ok"}, nil)
 	for _, e := range []error{err, err2} {
-		var ae *googleserver.APIError
-		if !errors.As(e, &ae) || ae.Code != 400 || !ae.HasReason("required") || !strings.Contains(ae.Message, "'fields' parameter is required") {
+		ae, ok := googleserver.AsAPIError(e)
+		if !ok || ae.Code != 400 || !ae.HasReason("required") || !strings.Contains(ae.Message, "'fields' parameter is required") {
 			t.Errorf("without fields: %v", e)
 		}
 	}

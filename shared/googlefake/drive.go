@@ -3,6 +3,7 @@ package googlefake
 import (
 	"crypto/md5"
 	"encoding/hex"
+	"fmt"
 	"maps"
 	"net/http"
 	"regexp"
@@ -48,6 +49,7 @@ type Drive struct {
 type upload struct {
 	fileID string
 	open   Request
+	data   []byte // the chunks received so far
 }
 
 type change struct {
@@ -70,6 +72,7 @@ func NewDrive(t testing.TB) *Drive {
 	d.handle("POST /upload"+base+"/files", d.create)
 	d.handle("PATCH "+base+"/files/{id}", d.update)
 	d.handle("PATCH /upload"+base+"/files/{id}", d.update)
+	d.handle("POST /upload"+base+"/files/{id}", d.resume) // a chunk of a resumable update
 	d.handle("PUT /upload"+base+"/files", d.resume)
 	d.handle("PUT /upload"+base+"/files/{id}", d.resume)
 	d.handle("POST "+base+"/files/{id}/copy", d.copy)
@@ -324,20 +327,38 @@ func (d *Drive) openUpload(w http.ResponseWriter, fileID string, rq Request) {
 	w.WriteHeader(http.StatusOK)
 }
 
-// resume takes the content of a resumable upload and creates or updates the file with the
-// metadata that opened the session.
+// resume takes the content of a resumable upload, whole or in chunks ("Content-Range: bytes
+// 0-N/*" until the last says the total), and creates or updates the file with the metadata
+// that opened the session once it has all of it. A chunk is acknowledged as Google does for
+// clients that send X-GUploader-No-308: 200 with X-Http-Status-Code-Override: 308 and the
+// Range received.
 func (d *Drive) resume(w http.ResponseWriter, r *http.Request, rq Request) {
 	sid := r.URL.Query().Get("upload_id")
 	d.mu.Lock()
 	up, ok := d.uploads[sid]
-	delete(d.uploads, sid)
+	if ok {
+		up.data = append(up.data, rq.Media...)
+		d.uploads[sid] = up
+	}
 	d.mu.Unlock()
 	if !ok {
 		notFound(w, "No upload session "+sid+".")
 		return
 	}
+	if cr := r.Header.Get("Content-Range"); strings.HasSuffix(cr, "/*") {
+		w.Header().Set("Range", fmt.Sprintf("bytes=0-%d", len(up.data)-1))
+		w.Header().Set("X-Http-Status-Code-Override", "308")
+		w.WriteHeader(http.StatusOK)
+		return
+	} else if total, err := strconv.Atoi(cr[strings.LastIndex(cr, "/")+1:]); cr != "" && (err != nil || total != len(up.data)) {
+		WriteError(w, http.StatusBadRequest, fmt.Sprintf("Content-Range %q does not match the %d bytes received.", cr, len(up.data)), "badRequest")
+		return
+	}
+	d.mu.Lock()
+	delete(d.uploads, sid)
+	d.mu.Unlock()
 	full := up.open
-	full.Media, full.MediaType = rq.Media, up.open.UploadType
+	full.Media, full.MediaType = up.data, up.open.UploadType
 	if full.Media == nil {
 		full.Media = []byte{}
 	}
@@ -348,7 +369,11 @@ func (d *Drive) resume(w http.ResponseWriter, r *http.Request, rq Request) {
 	d.updateFile(w, up.fileID, full)
 }
 
-func (d *Drive) create(w http.ResponseWriter, _ *http.Request, rq Request) {
+func (d *Drive) create(w http.ResponseWriter, r *http.Request, rq Request) {
+	if rq.Query.Get("upload_id") != "" && rq.Media != nil {
+		d.resume(w, r, rq)
+		return
+	}
 	if rq.Query.Get("uploadType") == "resumable" && rq.Media == nil {
 		d.allDrives(rq)
 		d.openUpload(w, "", rq)
@@ -382,6 +407,10 @@ func (d *Drive) create(w http.ResponseWriter, _ *http.Request, rq Request) {
 }
 
 func (d *Drive) update(w http.ResponseWriter, r *http.Request, rq Request) {
+	if rq.Query.Get("upload_id") != "" && rq.Media != nil {
+		d.resume(w, r, rq)
+		return
+	}
 	if rq.Query.Get("uploadType") == "resumable" && rq.Media == nil {
 		if d.reachable(w, rq, r.PathValue("id")) != nil {
 			d.openUpload(w, r.PathValue("id"), rq)

@@ -125,6 +125,8 @@ func splitUpload(r *http.Request, raw []byte) (meta, media []byte, mediaType str
 			media = []byte{}
 		}
 		return meta, media, mediaType
+	case r.URL.Query().Get("upload_id") != "":
+		return nil, raw, ct // a chunk of a resumable session's content
 	case r.URL.Query().Get("uploadType") == "resumable" && r.Method != http.MethodPut:
 		return raw, nil, "" // a resumable session opens with the metadata alone
 	case strings.HasPrefix(r.URL.Path, "/upload/"):

@@ -14,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/api/drive/v3"
+	"google.golang.org/api/option"
+
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"github.com/jck411/mcp-servers/shared/health"
@@ -68,6 +71,10 @@ func TestAccounts(t *testing.T) {
 	googletest.AddAccount(t, args, "work", "ada@work.example", "work-token", hour, time.Time{}, driveScope)
 	googletest.AddAccount(t, args, "old", "ada@old.example", "old-token", time.Now().Add(-time.Hour), time.Now().Add(-time.Minute), driveScope)
 	_, acct := openServer(t, api.URL+"/drive/v3/", args)
+	svc, err := drive.NewService(t.Context(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(acct.Endpoint))
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	if list, err := acct.Accounts(); err != nil || !slices.Equal(list, []string{"default", "old", "work"}) {
 		t.Fatalf("accounts %v, %v", list, err)
@@ -84,16 +91,15 @@ func TestAccounts(t *testing.T) {
 		mu.Lock()
 		auths = nil
 		mu.Unlock()
-		var out struct{ ID string }
-		if err := acct.Do(tc.ctx, http.MethodGet, "files/x", nil, nil, &out); err != nil || out.ID != "x" {
-			t.Fatalf("Do: %v %+v", err, out)
+		if f, err := svc.Files.Get("x").Context(tc.ctx).Do(); err != nil || f.Id != "x" {
+			t.Fatalf("get: %v %+v", err, f)
 		}
-		resp, err := acct.Download(tc.ctx, "files/x", nil)
+		resp, err := svc.Files.Get("x").Context(tc.ctx).Download()
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
-		if err := acct.Upload(tc.ctx, http.MethodPost, "/upload/drive/v3/files", nil, map[string]string{"name": "n"}, []byte("hi"), "text/plain", nil); err != nil {
+		_ = resp.Body.Close()
+		if _, err := svc.Files.Create(&drive.File{Name: "n"}).Media(strings.NewReader("hi")).Context(tc.ctx).Do(); err != nil {
 			t.Fatal(err)
 		}
 		mu.Lock()
@@ -104,12 +110,12 @@ func TestAccounts(t *testing.T) {
 		}
 	}
 
-	err := acct.Do(WithAccount(ctx, "work"), http.MethodGet, "files/denied", nil, nil, nil)
+	_, err = svc.Files.Get("denied").Context(WithAccount(ctx, "work")).Do()
 	if msg := acct.Fail(err, "file denied").Error(); !strings.Contains(msg, "run `drive auth login --account work` without --read-only") {
 		t.Errorf("a scope refused to work: %s", msg)
 	}
 	var se *oauth.SignInError
-	err = acct.Do(WithAccount(ctx, "old"), http.MethodGet, "files/x", nil, nil, nil)
+	_, err = svc.Files.Get("x").Context(WithAccount(ctx, "old")).Do()
 	if !errors.As(err, &se) || se.State != oauth.StateExpired || !strings.Contains(err.Error(), "Google sign-in for ada@old.example expired: run `drive auth login --account old`") {
 		t.Errorf("expired account: %v", err)
 	}

@@ -132,13 +132,12 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	return a, nil
 }
 
-// For is the same sign-ins and HTTP client calling another Google API (the drive server's
-// Sheets and Docs calls): p names that API in errors, endpoint is its base URL. Upstream
-// metrics still count its calls under the account's own service.
-func (a *Account) For(p Product, endpoint string) *Account {
+// For is the same sign-ins naming another Google API in its errors (the drive server's
+// Sheets and Docs calls, made with their generated clients over the same HTTP client).
+// Upstream metrics still count its calls under the account's own service.
+func (a *Account) For(p Product) *Account {
 	b := *a
 	b.product = p
-	b.Endpoint = strings.TrimSuffix(endpoint, "/") + "/"
 	return &b
 }
 
@@ -147,9 +146,15 @@ type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// roundTrip sends the request as the account its context names.
+// roundTrip sends the request as the account its context names; a failed answer names the
+// account in a header for the error it becomes (AsAPIError).
 func (a *Account) roundTrip(req *http.Request) (*http.Response, error) {
-	return a.set.open(a.Label(req.Context())).rt.RoundTrip(req)
+	label := a.Label(req.Context())
+	resp, err := a.set.open(label).rt.RoundTrip(req)
+	if err == nil && resp.StatusCode >= 400 {
+		resp.Header.Set(accountHeader, label)
+	}
+	return resp, err
 }
 
 // open returns the account's token source and transport, opening them on first use.
@@ -279,8 +284,8 @@ func checkName(label string) string {
 func (a *Account) Fail(err error, what string) error {
 	name := a.product.Name
 	var se *oauth.SignInError
-	var ge *APIError
 	var ke *kit.Error
+	ge, isAPI := AsAPIError(err)
 	switch {
 	case errors.As(err, &ke):
 		return err
@@ -288,7 +293,7 @@ func (a *Account) Fail(err error, what string) error {
 		return kit.Errorf(kit.CodeUnavailable, "%s", se.Error())
 	case errors.Is(err, context.DeadlineExceeded):
 		return kit.Errorf(kit.CodeTimeout, "%s did not answer in time; try again", name)
-	case errors.As(err, &ge):
+	case isAPI:
 		msg := ge.Message
 		if msg == "" {
 			msg = http.StatusText(ge.Code)

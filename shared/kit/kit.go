@@ -25,7 +25,6 @@ import (
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/health"
-	"github.com/jck411/mcp-servers/shared/memtrim"
 	"github.com/jck411/mcp-servers/shared/metrics"
 	"github.com/jck411/mcp-servers/shared/resource"
 	"github.com/jck411/mcp-servers/shared/sdnotify"
@@ -73,8 +72,8 @@ type Server struct {
 	common    []commonArg                           // arguments every tool takes (AddCommonArg)
 	closers   []func()
 	tasks     []func(context.Context)
-	notify    string // $NOTIFY_SOCKET, when systemd supervises the server
-	memory    *memtrim.Trimmer
+	notify    string        // $NOTIFY_SOCKET, when systemd supervises the server
+	quiet     *quietRelease // the free heap back to the system after a burst (quiet.go)
 }
 
 // New builds a server from its spec and configuration; logs go to logOut.
@@ -99,7 +98,7 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		outputs:   map[reflect.Type]*jsonschema.Resolved{},
 		declared:  map[string]bool{},
 		toolsetOf: toolsetOf,
-		memory:    memtrim.New(log),
+		quiet:     newQuietRelease(),
 	}
 	s.health = health.NewRegistry(spec.Name, version, func() int { return len(s.tools) })
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
@@ -323,7 +322,7 @@ func (s *Server) Handler() (http.Handler, error) {
 		}
 		guarded.ServeHTTP(w, r)
 	})
-	return s.memory.Track(guard.LimitBody(s.cfg.MaxBodyBytes, route)), nil
+	return s.quiet.track(guard.LimitBody(s.cfg.MaxBodyBytes, route)), nil
 }
 
 // toolInfo reports whether a tool is offered and whether it changes nothing.
@@ -364,14 +363,14 @@ func (s *Server) serve(ctx context.Context, ln net.Listener, h http.Handler) err
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	qctx, stopQuiet := context.WithCancel(ctx)
+	defer stopQuiet()
+	go s.quiet.run(qctx, quietPeriod)
 	s.log.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp", "version", s.version, "tools", len(s.tools),
 		"auth", s.cfg.AuthTokensFile != "", "oauth_issuer", s.cfg.OAuthIssuer, "read_only", s.cfg.ReadOnly)
 	if err := sdnotify.Notify(s.notify, sdnotify.Ready); err != nil {
 		s.log.Warn("systemd readiness not reported", "error", err.Error())
 	}
-	tctx, stopTrim := context.WithCancel(ctx)
-	defer stopTrim()
-	go s.memory.Run(tctx, memtrim.Period)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)

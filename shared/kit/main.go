@@ -11,7 +11,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -22,7 +21,7 @@ import (
 
 // Main runs a server as a command and returns its exit code: 0 done, 1 failed, 2 bad usage.
 func Main(spec Spec) int {
-	tuneGC(os.Getenv)
+	limitMemory(os.Getenv, "/proc/self/cgroup", "/sys/fs/cgroup")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, spec, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
@@ -85,9 +84,6 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 		return 0
 	case cfg.Transport == config.TransportStdio:
 		s.StartBackground()
-		// Building the tools' schemas leaves garbage that GOGC=800 would keep resident; over HTTP
-		// shared/memtrim returns it, here one collection beside the first requests.
-		go debug.FreeOSMemory()
 		if err := s.RunStdio(ctx); err != nil {
 			s.log.Error("stdio transport failed", "error", err.Error())
 			return 1
@@ -126,24 +122,5 @@ func commandsHelp(ctx context.Context, spec Spec, getenv func(string) string, w 
 		for line := range strings.Lines(b.String()) {
 			fmt.Fprintf(w, "  %s", line)
 		}
-	}
-}
-
-// GC defaults, used unless GOGC or GOMEMLIMIT is set. The go-sdk allocates about 300 KB of
-// short-lived buffers per request while a server's live heap is a few MB, so the default GOGC
-// of 100 collects every dozen calls and garbage collection dominates the CPU per call. A higher
-// GOGC collects a tenth as often for a few tens of MB more under load (idle RSS is unchanged);
-// the memory limit keeps a server with a large live heap from growing without bound.
-const (
-	gcPercent   = 800
-	memoryLimit = 256 << 20
-)
-
-func tuneGC(getenv func(string) string) {
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
-	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memoryLimit)
 	}
 }

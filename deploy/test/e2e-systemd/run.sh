@@ -282,6 +282,37 @@ fleet_memory() {
 	echo "$((sum / 1048576)) MiB (${parts[*]}) by $how"
 }
 
+# fleet_anon_check: each unit's memory.current with its anon and file parts (memory.stat) where
+# the container has the memory controller, else the Pss_Anon of its processes; fails when the
+# units' anonymous memory together is over 64 MiB (docs/performance.md).
+fleet_anon_check() {
+	local id d cur anon file sum=0 parts=() how="memory.current (anon+file from memory.stat)" pid kb
+	for id in "${IDS[@]}"; do
+		d=$(unit_cgroup "mcp-server@$id.service") || d=""
+		if [[ -n $d ]] && ct test -f "$d/memory.stat"; then
+			cur=$(ct cat "$d/memory.current")
+			anon=$(ct awk '$1 == "anon" { print $2 }' "$d/memory.stat")
+			file=$(ct awk '$1 == "file" { print $2 }' "$d/memory.stat")
+			parts+=("$id=$((cur / 1048576))/$((anon / 1048576))/$((file / 1048576))")
+		else
+			how="Pss_Anon of the units' processes (no memory controller)"
+			anon=0
+			for pid in $(unit_pids "mcp-server@$id.service"); do
+				kb=$(ct awk '/^Pss_Anon:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null) || kb=0
+				anon=$((anon + ${kb:-0} * 1024))
+			done
+			parts+=("$id=anon $((anon / 1048576))")
+		fi
+		sum=$((sum + anon))
+	done
+	note "fleet memory by unit, MiB (current/anon/file), idle: ${parts[*]} by $how"
+	if ((sum <= 64 << 20)); then
+		ok "the ${#IDS[@]} units' anonymous memory, idle: $((sum / 1048576)) MiB (budget 64 MiB)"
+	else
+		bad "the ${#IDS[@]} units' anonymous memory, idle: $((sum / 1048576)) MiB, over the 64 MiB budget"
+	fi
+}
+
 # bad_release GOOD-TARBALL OUT-DIR: the same fleet under a new version whose calculator starts,
 # tells systemd it is ready, and answers /healthz with 503. Prints the new tarball's path.
 bad_release() {
@@ -459,6 +490,7 @@ for suite in $suites; do
 	sleep 3
 	mem_idle=$(fleet_memory) || true
 	note "fleet memory, idle: $mem_idle"
+	fleet_anon_check
 
 	echo "== $suite: bearer tokens through LoadCredential="
 	tok=$(token_of calculator)

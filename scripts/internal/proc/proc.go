@@ -1,5 +1,5 @@
 // Package proc holds what the measuring commands (bench, memcheck) read about the servers they
-// start: a free loopback port to start one on, and its resident memory and CPU time from /proc.
+// start: a free loopback port to start one on, and its memory and CPU time from /proc.
 package proc
 
 import (
@@ -37,6 +37,27 @@ func RSS(pid int) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("no VmRSS for %d", pid)
+}
+
+// PssAnon returns a process's anonymous memory in bytes: Pss_Anon of /proc/PID/smaps_rollup,
+// its heap, stacks and other private pages (shared ones divided among their sharers). Unlike
+// VmRSS it leaves out the executable's file pages, which the kernel can drop and reread; it is
+// what the process costs in memory that only swap could free.
+func PssAnon(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "Pss_Anon:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("Pss_Anon %q of %d: %w", rest, pid, err)
+			}
+			return kb << 10, nil
+		}
+	}
+	return 0, fmt.Errorf("no Pss_Anon for %d (Linux 5.x or later has it)", pid)
 }
 
 // CPU returns the user+system CPU time of a process, from /proc/PID/stat.

@@ -14,6 +14,13 @@ func TestSelf(t *testing.T) {
 	if err != nil || rss < 1<<20 || rss > 4<<30 {
 		t.Errorf("RSS = %d, %v; want the test binary's few MiB", rss, err)
 	}
+	anon, err := PssAnon(pid)
+	if err != nil || anon < 64<<10 || anon > rss {
+		t.Errorf("PssAnon = %d, %v; want some, and no more than VmRSS %d", anon, err, rss)
+	}
+	if _, err := PssAnon(1 << 30); err == nil {
+		t.Error("PssAnon of a process that does not exist answered")
+	}
 	// Burn some CPU so the count moves.
 	start, err := CPU(pid)
 	if err != nil {

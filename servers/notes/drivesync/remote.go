@@ -1,6 +1,7 @@
 package drivesync
 
 import (
+	"bytes"
 	"context"
 	"crypto/md5"
 	"encoding/hex"
@@ -65,13 +66,13 @@ func (r *Remote) Root(ctx context.Context, name string) (string, error) {
 		return "", fmt.Errorf("find the Drive folder %q: %w", name, plain(err))
 	}
 	if len(list.Files) > 0 {
-		return list.Files[0].ID, nil
+		return list.Files[0].Id, nil
 	}
 	f, err := r.svc.Create(ctx, &gdrive.File{Name: name, MimeType: mimeFolder, AppProperties: map[string]string{propKey: propRoot}}, fields("id"))
 	if err != nil {
 		return "", fmt.Errorf("create the Drive folder %q: %w", name, plain(err))
 	}
-	return f.ID, nil
+	return f.Id, nil
 }
 
 // fields is the fields selector alone.
@@ -115,7 +116,7 @@ func (r *Remote) Changed(ctx context.Context, token, root string) (int, string, 
 			return 0, "", fmt.Errorf("list Drive changes: %w", plain(err))
 		}
 		for _, c := range cl.Changes {
-			if c.Removed || c.File == nil || c.File.AppProperties[propKey] == root || c.FileID == root {
+			if c.Removed || c.File == nil || c.File.AppProperties[propKey] == root || c.FileId == root {
 				n++
 			}
 		}
@@ -136,9 +137,9 @@ func (r *Remote) List(ctx context.Context, root string) (*Tree, error) {
 	q := fmt.Sprintf("appProperties has { key='%s' and value='%s' } and trashed = false", propKey, quote(root))
 	items := map[string]*gdrive.File{}
 	err := r.svc.ListAll(ctx, url.Values{"q": {q}, "spaces": {"drive"}, "pageSize": {"1000"}, "fields": {"nextPageToken, files(id, name, mimeType, parents, md5Checksum, size)"}},
-		func(files []gdrive.File) error {
-			for i := range files {
-				items[files[i].ID] = &files[i]
+		func(files []*gdrive.File) error {
+			for _, f := range files {
+				items[f.Id] = f
 			}
 			return nil
 		})
@@ -188,15 +189,15 @@ func (r *Remote) List(ctx context.Context, root string) (*Tree, error) {
 
 // add puts a file found in the folder dir into the tree.
 func (t *Tree) add(f *gdrive.File, dir string) {
-	rf := RemoteFile{ID: f.ID, MD5: f.MD5Checksum, Size: f.Size}
+	rf := RemoteFile{ID: f.Id, MD5: f.Md5Checksum, Size: f.Size}
 	rel := path.Join(dir, f.Name)
-	if clean, err := vault.CleanPath(rel); err == nil && clean == rel && plainName(f.Name) && strings.HasSuffix(f.Name, vault.Ext) && f.MD5Checksum != "" {
+	if clean, err := vault.CleanPath(rel); err == nil && clean == rel && plainName(f.Name) && strings.HasSuffix(f.Name, vault.Ext) && f.Md5Checksum != "" {
 		rf.Path = rel
 	} else {
 		t.Skipped++
 	}
-	t.Files[f.ID] = rf
-	t.parents[f.ID] = f.Parents[0]
+	t.Files[f.Id] = rf
+	t.parents[f.Id] = f.Parents[0]
 }
 
 // Confirm looks up, one at a time, synced files a listing did not return: Drive's search can
@@ -292,17 +293,17 @@ func (r *Remote) Create(ctx context.Context, t *Tree, rel string, data []byte) (
 		return "", err
 	}
 	meta := &gdrive.File{Name: path.Base(rel), Parents: []string{parent}, MimeType: mimeMarkdown, AppProperties: map[string]string{propKey: t.Root}}
-	f, err := r.svc.Upload(ctx, meta, data, mimeMarkdown, fields("id"))
+	f, err := r.svc.Upload(ctx, meta, bytes.NewReader(data), mimeMarkdown, fields("id"))
 	if err != nil {
 		return "", fmt.Errorf("upload: %w", plain(err))
 	}
-	t.parents[f.ID] = parent
-	return f.ID, nil
+	t.parents[f.Id] = parent
+	return f.Id, nil
 }
 
 // Update replaces a file's content.
 func (r *Remote) Update(ctx context.Context, id string, data []byte) error {
-	_, err := r.svc.UpdateContent(ctx, id, nil, data, mimeMarkdown, fields("id"))
+	_, err := r.svc.UpdateContent(ctx, id, nil, bytes.NewReader(data), mimeMarkdown, fields("id"))
 	if err != nil {
 		return fmt.Errorf("upload: %w", plain(err))
 	}
@@ -351,8 +352,8 @@ func (r *Remote) folder(ctx context.Context, t *Tree, dir string) (string, error
 	if err != nil {
 		return "", fmt.Errorf("create the Drive folder %s: %w", dir, plain(err))
 	}
-	t.Folders[dir] = f.ID
-	return f.ID, nil
+	t.Folders[dir] = f.Id
+	return f.Id, nil
 }
 
 // noteDir is the folder part of a note path, "" at the top.

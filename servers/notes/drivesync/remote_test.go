@@ -9,7 +9,7 @@ import (
 
 func newRemote(t *testing.T, fake *drivetest.Fake) *Remote {
 	t.Helper()
-	return NewRemote(fake.API())
+	return NewRemote(fake.API(t))
 }
 
 func TestRemoteRootAndList(t *testing.T) {

@@ -33,8 +33,13 @@ func (f *Fake) Client() *http.Client { return googlefake.Client() }
 func (f *Fake) Endpoint() string { return f.URL + "/drive/v3/" }
 
 // API is a Drive client signed in to the fake.
-func (f *Fake) API() *gdrive.Client {
-	return gdrive.New(&googleserver.Account{HTTP: f.Client(), Endpoint: f.Endpoint()})
+func (f *Fake) API(t testing.TB) *gdrive.Client {
+	t.Helper()
+	c, err := gdrive.New(&googleserver.Account{HTTP: f.Client(), Endpoint: f.Endpoint()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // Root is the id of the live notes folder named name, or "".

@@ -1,6 +1,0 @@
-//go:build !linux
-
-package memtrim
-
-// trimCode does nothing where the kernel's mappings cannot be read.
-func trimCode() error { return nil }
