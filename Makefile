@@ -68,7 +68,7 @@ memcheck: build memcheck-run ## start every server at once; fail when one holds 
 memcheck-run: # memcheck against the binaries already in bin/
 	@go run ./scripts/cmd/memcheck -bin bin $(MCP_SERVERS)
 
-bench: build ## Go benchmarks, then throughput, latency, CPU per call (against a bare go-sdk server and the floor), RSS and start time over real HTTP
+bench: build ## Go benchmarks, then throughput, latency, CPU per call and anon memory against a bare go-sdk server, mark3labs/mcp-go and the floor, and start time, over real HTTP
 	@go test -run '^$$' -bench . -benchmem ./servers/calculator/ ./servers/calculator/expression/ ./servers/shell/
 	@go test -run '^$$' -bench SearchNotes10k -benchtime 500x ./servers/notes/
 	@go test -run '^$$' -bench 'Rebuild10k|SyncFirst1k|SyncIdle10k' -benchtime 3x ./servers/notes/

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 
 	"github.com/jck411/mcp-servers/shared/health"
@@ -49,7 +50,15 @@ func newClient(s *kit.Server, st *settings) (*client, error) {
 		fix += " --read-only"
 	}
 	// A --read-only server is content with a read-only grant; a full one needs the full scopes.
-	src := oauth.NewSource(p, oauth.SourceOptions{Files: files, Fix: fix, Service: cfg.Name, ReadOnly: cfg.ReadOnly})
+	// The token file is looked at once per change of its folder, which `spotify auth login` (another
+	// process) writes; a folder that cannot be watched (not made yet) is looked at on every call.
+	watch, err := oauth.WatchDir(filepath.Dir(files.Token))
+	if err != nil {
+		s.Logger().Debug("token folder not watched; the token file is looked at on every call", "error", err.Error())
+	} else {
+		s.OnClose(func() { _ = watch.Close() })
+	}
+	src := oauth.NewSource(p, oauth.SourceOptions{Files: files, Fix: fix, Service: cfg.Name, ReadOnly: cfg.ReadOnly, Watch: watch})
 	if err := src.ClientErr(); err != nil {
 		s.Logger().Warn("Spotify client not loaded; tools will say so", "error", err.Error())
 	}

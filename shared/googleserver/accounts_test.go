@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -46,6 +47,14 @@ func openServer(t *testing.T, endpoint string, args []string) (*kit.Server, *Acc
 	}
 	t.Cleanup(s.Close)
 	return s, acct
+}
+
+// eventually waits up to 5 s for ok, which the caller then checks: a change to the token folder
+// reaches the server's watch a moment after the file system makes it.
+func eventually(ok func() bool) {
+	for deadline := time.Now().Add(5 * time.Second); !ok() && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // TestAccounts: with a default and two more accounts signed in, the same call goes to Google
@@ -135,12 +144,14 @@ func TestAccounts(t *testing.T) {
 	if err := os.Remove(token); err != nil {
 		t.Fatal(err)
 	}
+	eventually(func() bool { return acct.Label(ctx) == "old" })
 	if got := acct.Label(ctx); got != "old" {
 		t.Errorf("default without token.json: %s, want old", got)
 	}
 	if err := os.Remove(oauth.AccountFile(token, "old")); err != nil {
 		t.Fatal(err)
 	}
+	eventually(func() bool { return acct.Label(ctx) == "work" })
 	if got := acct.Label(ctx); got != "work" {
 		t.Errorf("default without token.json: %s, want work", got)
 	}
@@ -168,6 +179,7 @@ func TestAccountsHealth(t *testing.T) {
 	if err := os.Remove(token); err != nil {
 		t.Fatal(err)
 	}
+	eventually(func() bool { return s.Health(t.Context()).Status == "unavailable" })
 	rep = s.Health(t.Context())
 	if rep.Status != "unavailable" || len(rep.Checks) != 1 || rep.Checks["google token (old)"].Status != health.Fail {
 		t.Errorf("only an expired account: %+v", rep)
@@ -175,6 +187,9 @@ func TestAccountsHealth(t *testing.T) {
 	if err := os.Remove(oauth.AccountFile(token, "old")); err != nil {
 		t.Fatal(err)
 	}
+	eventually(func() bool {
+		return len(s.Health(t.Context()).Checks) == 1 && s.Health(t.Context()).Status == "degraded"
+	})
 	rep = s.Health(t.Context())
 	if rep.Status != "degraded" || len(rep.Checks) != 1 || !strings.HasPrefix(rep.Checks["google token"].Detail, "missing: Google sign-in missing: run `drive auth login`") {
 		t.Errorf("signed out: %+v", rep)
@@ -214,5 +229,58 @@ func TestBackgroundProduct(t *testing.T) {
 	rep := s.Health(t.Context())
 	if rep.Status != "ok" || len(rep.Checks) != 1 || rep.Checks["google token"].Status != health.OK {
 		t.Errorf("background health: %+v", rep)
+	}
+}
+
+// TestSignInFromAnotherProcess: the signed-in accounts are looked up once per change of the
+// token folder, not per call; an account that another process signs in after the server
+// started (a file moved into the folder, as `auth login` renames its file) is bound without a
+// restart, and the calls after it look no more.
+func TestSignInFromAnotherProcess(t *testing.T) {
+	hour := time.Now().Add(time.Hour)
+	args := googletest.SignIn(t, "http://127.0.0.1:1/token", hour, driveScope)
+	_, acct := openServer(t, "http://127.0.0.1:1/", args)
+	if acct.set.watch == nil {
+		t.Fatal("the token folder is not watched")
+	}
+	looks := func() int {
+		acct.set.mu.Lock()
+		defer acct.set.mu.Unlock()
+		return acct.set.looks
+	}
+	ctx := t.Context()
+	for range 100 {
+		if got := acct.Label(ctx); got != oauth.DefaultAccount {
+			t.Fatalf("Label = %s, want default", got)
+		}
+	}
+	if n := looks(); n != 1 {
+		t.Fatalf("100 calls listed the token folder %d times; want 1", n)
+	}
+
+	other := googletest.SignIn(t, "http://127.0.0.1:1/token", hour, driveScope)
+	googletest.AddAccount(t, other, "work", "ada@work.example", "work-token", hour, time.Time{}, driveScope)
+	from := oauth.AccountFile(other[slices.Index(other, "--google-token-file")+1], "work")
+	to := oauth.AccountFile(args[slices.Index(args, "--google-token-file")+1], "work")
+	if out, err := exec.Command("mv", from, to).CombinedOutput(); err != nil {
+		t.Fatalf("mv: %v: %s", err, out)
+	}
+	eventually(func() bool { _, err := acct.bind(ctx, "work"); return err == nil })
+	c, err := acct.bind(ctx, "work")
+	if err != nil || acct.Label(c) != "work" {
+		t.Fatalf("bind work after another process signed it in: %v", err)
+	}
+	if got := acct.Status(c); got.State != oauth.StateOK || got.Account != "ada@work.example" {
+		t.Errorf("status of work: %+v", got)
+	}
+	n := looks()
+	for range 100 {
+		if _, err := acct.bind(ctx, "work"); err != nil {
+			t.Fatal(err)
+		}
+		_ = acct.Label(ctx)
+	}
+	if d := looks() - n; d != 0 {
+		t.Errorf("100 calls after the sign-in listed the token folder %d more times; want 0", d)
 	}
 }

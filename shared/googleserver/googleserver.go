@@ -9,7 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
-	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -70,9 +70,13 @@ type accountSet struct {
 	files    oauth.Files // the default account's token file, and the OAuth client
 	readOnly bool
 	conc     int
+	watch    *oauth.Watch // the token folder; nil when it cannot be watched (then every call looks)
 
-	mu     sync.Mutex
-	labels map[string]*signin // opened on first use
+	mu      sync.Mutex
+	labels  map[string]*signin // opened on first use
+	list    []string           // the signed-in accounts as of listGen
+	listGen uint64             // the watch generation list is current for; 0 for none
+	looks   int                // how often the folder was listed (tests)
 }
 
 // signin is one account's token source and its authorized transport.
@@ -111,6 +115,14 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 		ReadOnly: cfg.ReadOnly,
 		product:  p,
 		set:      &accountSet{server: p.Server, files: files, readOnly: cfg.ReadOnly, conc: f.Concurrent, labels: map[string]*signin{}},
+	}
+	// The sign-ins are looked up once per change of the token folder, which `auth login` (another
+	// process) writes; a folder that cannot be watched (not made yet) is looked at on every call.
+	if w, err := oauth.WatchDir(filepath.Dir(files.Token)); err != nil {
+		s.Logger().Debug("token folder not watched; sign-ins are looked up on every call", "error", err.Error())
+	} else {
+		a.set.watch = w
+		s.OnClose(func() { _ = w.Close() })
 	}
 	if si := a.set.open(oauth.DefaultAccount); si.src.ClientErr() != nil {
 		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", si.src.ClientErr().Error())
@@ -172,7 +184,7 @@ func (ss *accountSet) open(label string) *signin {
 		fix += " --read-only"
 	}
 	files := oauth.Files{Token: oauth.AccountFile(ss.files.Token, label), Client: ss.files.Client}
-	src := oauth.NewSource(oauth.Google, oauth.SourceOptions{Files: files, Fix: fix, Service: ss.server, ReadOnly: ss.readOnly})
+	src := oauth.NewSource(oauth.Google, oauth.SourceOptions{Files: files, Fix: fix, Service: ss.server, ReadOnly: ss.readOnly, Watch: ss.watch})
 	si := &signin{src: src, rt: src.HTTPClient(ss.conc, nil).Transport}
 	ss.labels[label] = si
 	return si
@@ -188,17 +200,39 @@ func (a *Account) Label(ctx context.Context) string {
 	if a.set == nil { // an account not built by Open (a client over a test's transport)
 		return oauth.DefaultAccount
 	}
-	if _, err := os.Lstat(a.set.files.Token); err == nil {
-		return oauth.DefaultAccount
-	}
-	if list, err := a.Accounts(); err == nil && len(list) > 0 {
-		return list[0]
+	if list, err := a.set.signedIn(); err == nil && len(list) > 0 {
+		return list[0] // "default" when token.json exists
 	}
 	return oauth.DefaultAccount
 }
 
 // Accounts lists the signed-in accounts' labels: "default" first when token.json exists.
-func (a *Account) Accounts() ([]string, error) { return oauth.Accounts(a.set.files.Token) }
+func (a *Account) Accounts() ([]string, error) {
+	list, err := a.set.signedIn()
+	return slices.Clone(list), err
+}
+
+// signedIn lists the signed-in accounts, looking at the token folder only when it changed since
+// the last look (every time when it is not watched). The result is shared: do not modify it.
+func (ss *accountSet) signedIn() ([]string, error) {
+	gen := ss.watch.Gen() // taken before the look: a change during it moves gen, and the next call looks again
+	ss.mu.Lock()
+	if gen != 0 && gen == ss.listGen {
+		list := ss.list
+		ss.mu.Unlock()
+		return list, nil
+	}
+	ss.looks++
+	ss.mu.Unlock()
+	list, err := oauth.Accounts(ss.files.Token)
+	if err != nil {
+		return nil, err
+	}
+	ss.mu.Lock()
+	ss.list, ss.listGen = list, gen
+	ss.mu.Unlock()
+	return list, nil
+}
 
 // bind checks the tool's account argument against the accounts signed in now.
 func (a *Account) bind(ctx context.Context, v any) (context.Context, error) {

@@ -37,6 +37,7 @@ type SourceOptions struct {
 	Service    string           // the service whose scopes the sign-in must grant; "" for any
 	ReadOnly   bool             // read-only scopes suffice
 	HTTPClient *http.Client     // for the token endpoint; nil means http.DefaultClient
+	Watch      *Watch           // the token file's folder; nil means stat the file on every call
 	Now        func() time.Time // time.Now when nil
 }
 
@@ -56,6 +57,8 @@ type Source struct {
 	rec     *Record // nil when there is no usable file
 	loadErr error   // the file exists but cannot be read or parsed
 	revoked string  // the token endpoint's invalid_grant, until the file changes
+	seen    uint64  // the Watch generation rec/loadErr/stamp are current for; 0 for none
+	looks   int     // how often reload looked at the file (tests)
 }
 
 // NewSource loads the OAuth client and returns a source over the token file, which it reads
@@ -102,7 +105,14 @@ func (s *Source) TokenContext(ctx context.Context) (*oauth2.Token, error) {
 }
 
 // reload rereads the file when it was replaced, appeared or went away; a change forgets revoked.
+// With a Watch it looks at the file only when the folder changed since it last looked.
 func (s *Source) reload() {
+	gen := s.o.Watch.Gen()
+	if gen != 0 && gen == s.seen {
+		return
+	}
+	s.seen = gen // taken before the look: a change during it moves gen, and the next call looks again
+	s.looks++
 	st, err := s.file.Stat()
 	if err != nil {
 		s.loadErr, s.rec = err, nil

@@ -36,6 +36,7 @@ func main() {
 	maxOverhead := flag.Float64("max-overhead", 10, "fail when the server's CPU per call at 16 clients exceeds the bare go-sdk's by more than this many percent")
 	floorAddr := flag.String("floor", "", "internal: serve the bare floor handler on this address")
 	sdkAddr := flag.String("sdk", "", "internal: serve evaluate with the bare go-sdk on this address")
+	mcpgoAddr := flag.String("mcpgo", "", "internal: serve evaluate with github.com/mark3labs/mcp-go on this address")
 	flag.Parse()
 	switch {
 	case *floorAddr != "":
@@ -43,6 +44,9 @@ func main() {
 		return
 	case *sdkAddr != "":
 		serveBareSDK(*sdkAddr)
+		return
+	case *mcpgoAddr != "":
+		serveMcpGo(*mcpgoAddr)
 		return
 	}
 	if err := run(*bin, *server, *tool, *args, *duration, *rounds, *maxOverhead); err != nil {
@@ -73,17 +77,19 @@ func run(binDir, server, tool, args string, duration time.Duration, rounds int, 
 	// adds only the unit's cgroup memory limit, which a bench run does not have), so that the
 	// comparison is of the code each request runs, not of the collector's pace.
 	sdkEnv := os.Environ()
-	fmt.Printf("\n%-10s %8s %10s %9s %9s %12s %8s %8s %8s\n", "target", "clients", "calls/s", "p50 ms", "p99 ms", "cpu µs/call", "floor%", "sdk cpu%", "RSS MB")
+	fmt.Printf("\n%-10s %8s %10s %9s %9s %12s %8s %8s %8s %8s\n", "target", "clients", "calls/s", "p50 ms", "p99 ms", "cpu µs/call", "floor%", "sdk cpu%", "RSS MB", "anon MB")
 	var overhead float64
 	for _, clients := range []int{1, 16} {
-		res, err := compare([]string{"floor", "go-sdk", server}, [][]string{{self, "-floor", "ADDR"}, {self, "-sdk", "ADDR"}, {path, "--port", "PORT", "--state-dir", os.TempDir()}},
-			[][]string{nil, sdkEnv, nil}, body, clients, duration, rounds)
+		res, err := compare([]string{"floor", "go-sdk", "mcp-go", server},
+			[][]string{{self, "-floor", "ADDR"}, {self, "-sdk", "ADDR"}, {self, "-mcpgo", "ADDR"}, {path, "--port", "PORT", "--state-dir", os.TempDir()}},
+			[][]string{nil, sdkEnv, sdkEnv, nil}, body, clients, duration, rounds)
 		if err != nil {
 			return err
 		}
-		floor, sdk, srv := res[0], res[1], res[2]
+		floor, sdk, mgo, srv := res[0], res[1], res[2], res[3]
 		floor.print("floor", clients, 0, 0)
 		sdk.print("go-sdk", clients, floor.rate, sdk.cpuPerCall)
+		mgo.print("mcp-go", clients, floor.rate, sdk.cpuPerCall)
 		srv.print(server, clients, floor.rate, sdk.cpuPerCall)
 		overhead = 100 * (float64(srv.cpuPerCall)/float64(sdk.cpuPerCall) - 1)
 	}
@@ -142,6 +148,7 @@ type result struct {
 	p50, p99   time.Duration
 	cpuPerCall time.Duration
 	rss        int64 // resident set size at the end of the load
+	anon       int64 // anonymous memory (Pss_Anon) at the end of the load
 }
 
 // print writes one row; floorRate and sdkCPU, when not zero, make the share columns.
@@ -153,7 +160,7 @@ func (r result) print(name string, clients int, floorRate float64, sdkCPU time.D
 	if sdkCPU > 0 {
 		sdkPct = fmt.Sprintf("%.0f%%", 100*float64(r.cpuPerCall)/float64(sdkCPU))
 	}
-	fmt.Printf("%-10s %8d %10.0f %9.3f %9.3f %12.0f %8s %8s %8.1f\n", name, clients, r.rate, ms(r.p50), ms(r.p99), float64(r.cpuPerCall.Nanoseconds())/1000, pct, sdkPct, float64(r.rss)/(1<<20))
+	fmt.Printf("%-10s %8d %10.0f %9.3f %9.3f %12.0f %8s %8s %8.1f %8.1f\n", name, clients, r.rate, ms(r.p50), ms(r.p99), float64(r.cpuPerCall.Nanoseconds())/1000, pct, sdkPct, float64(r.rss)/(1<<20), float64(r.anon)/(1<<20))
 }
 
 // target is one server process under load; its calls and CPU time add up over the slices of
@@ -218,9 +225,13 @@ func (t *target) run(body []byte, clients int, d time.Duration) error {
 	return nil
 }
 
-// result sums up the slices run so far, with the RSS the process has now.
+// result sums up the slices run so far, with the RSS and anonymous memory the process has now.
 func (t *target) result() (result, error) {
 	rss, err := proc.RSS(t.cmd.Process.Pid)
+	if err != nil {
+		return result{}, err
+	}
+	anon, err := proc.PssAnon(t.cmd.Process.Pid)
 	if err != nil {
 		return result{}, err
 	}
@@ -233,6 +244,7 @@ func (t *target) result() (result, error) {
 		p99:        lat[n*99/100],
 		cpuPerCall: t.cpu / time.Duration(n),
 		rss:        rss,
+		anon:       anon,
 	}, nil
 }
 
