@@ -169,6 +169,7 @@ set_env() {
 	chmod --reference="$f" "$tmp"
 	chown --reference="$f" "$tmp" 2>/dev/null || true
 	mv -f "$tmp" "$f"
+	changed=$((changed + 1))
 	printf 'gen-tunnel-config: %s: %s=%s\n' "$f" "$k" "$v" >&2
 }
 
@@ -199,9 +200,12 @@ apply_env() {
 	chmod --reference="$f" "$tmp"
 	chown --reference="$f" "$tmp" 2>/dev/null || true
 	mv -f "$tmp" "$f"
+	changed=$((changed + 1))
 	printf 'gen-tunnel-config: %s now allows %s\n' "$f" "$joined" >&2
 }
 
+# changed counts the env files' lines set_env and apply_env rewrote: no restart without one.
+changed=0
 if [[ $apply -eq 1 ]]; then
 	for i in "${!servers[@]}"; do
 		f=$env_dir/${servers[i]}.env
@@ -214,7 +218,11 @@ if [[ $apply -eq 1 ]]; then
 			printf 'gen-tunnel-config: %s missing: %s is not set up on this host\n' "$f" "${servers[i]}" >&2
 		fi
 	done
-	printf 'gen-tunnel-config: restart the servers to apply: deploy.sh --restart all\n' >&2
+	if [[ $changed -gt 0 ]]; then
+		printf 'gen-tunnel-config: restart the servers to apply: deploy.sh --restart all\n' >&2
+	else
+		printf 'gen-tunnel-config: the env files already had these settings: nothing to restart\n' >&2
+	fi
 fi
 
 [[ $env_only -eq 1 ]] && exit 0

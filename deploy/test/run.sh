@@ -559,6 +559,9 @@ check "--oauth: the tunnel publishes auth too" validate_yaml "$T/t5.yml" 0 "auth
 sum2=$(sha256sum "$O"/*.env)
 "$GT" --tunnel $TUN --domain example.com --env-dir "$O" --apply-env --oauth >/dev/null 2>&1
 [[ $sum2 == "$(sha256sum "$O"/*.env)" ]] && ok "--oauth --apply-env twice changes nothing" || bad "--oauth --apply-env is not idempotent"
+check "--oauth --apply-env: the first run asks for a restart" grep -q 'restart the servers to apply' "$T/t5.err"
+"$GT" --tunnel $TUN --domain example.com --env-dir "$O" --apply-env --oauth >/dev/null 2>"$T/t5b.err"
+check "--oauth --apply-env again: says nothing changed, asks for no restart" bash -c "grep -q 'nothing to restart' '$T/t5b.err' && ! grep -q 'restart the servers' '$T/t5b.err'"
 check "--oauth without the auth server is refused" bash -c "! '$GT' --tunnel $TUN --domain example.com --servers notes --oauth --env >/dev/null 2>&1"
 check "--oauth --env prints every setting" bash -c "[[ \$('$GT' --tunnel $TUN --domain example.com --servers auth,notes --oauth --env | grep -c '=') == 7 ]]"
 check "tunnel generator rejects a bad domain" bash -c "! '$GT' --tunnel $TUN --domain 'bad domain' >/dev/null 2>&1"
