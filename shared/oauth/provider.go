@@ -104,9 +104,13 @@ func (p *Provider) Locate(server string, f Files, stateDir string, getenv func(s
 	}
 	if f.Client == "" {
 		f.Client = filepath.Join(filepath.Dir(f.Token), "client.json")
-		candidates := []string{filepath.Join("/etc/mcp-servers/credentials", p.ID, "client.json")}
+		hostFile := filepath.Join("/etc/mcp-servers/credentials", p.ID, "client.json")
+		candidates := []string{hostFile}
 		if d := getenv("CREDENTIALS_DIRECTORY"); d != "" {
 			candidates = slices.Insert(candidates, 0, filepath.Join(d, p.ID+"_client.json"))
+			// Under a unit that loads credentials, the file belongs where the unit loads it
+			// from (deploy/systemd), so a missing client names that file, not one beside the token.
+			f.Client = hostFile
 		}
 		for _, c := range candidates {
 			if _, err := os.Stat(c); err == nil {
@@ -175,6 +179,11 @@ type MissingClientError struct {
 }
 
 func (e *MissingClientError) Error() string {
+	if strings.HasPrefix(e.Path, "/etc/mcp-servers/credentials/") {
+		// A systemd credential: the unit reads it when it starts.
+		return fmt.Sprintf("no %s OAuth client file at %s: save the client JSON there and restart the server (deploy.sh --restart), or name another file with %s or $%s (%s, section 1)",
+			e.Provider, e.Path, e.Flag, e.Env, e.Doc)
+	}
 	return fmt.Sprintf("no %s OAuth client file at %s: save the client JSON there, or name another file with %s or $%s (%s, section 1)",
 		e.Provider, e.Path, e.Flag, e.Env, e.Doc)
 }

@@ -49,8 +49,8 @@ func TestLocate(t *testing.T) {
 			Files{"/home/u/.local/state/mcp-servers/spotify/token.json", "/home/u/.local/state/mcp-servers/spotify/client.json"}},
 		{"spotify's systemd credential", Spotify, Files{}, "/s", map[string]string{"CREDENTIALS_DIRECTORY": creds},
 			Files{"/s/token.json", filepath.Join(creds, "spotify_client.json")}},
-		{"a credential that is not there", Google, Files{Token: "/g/token.json"}, "", map[string]string{"CREDENTIALS_DIRECTORY": creds},
-			Files{"/g/token.json", "/g/client.json"}},
+		{"a credential that is not there: the file the unit loads it from", Google, Files{Token: "/g/token.json"}, "", map[string]string{"CREDENTIALS_DIRECTORY": creds},
+			Files{"/g/token.json", "/etc/mcp-servers/credentials/google/client.json"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -245,5 +245,22 @@ func TestExistingTokenFiles(t *testing.T) {
 				t.Errorf("round trip %+v != %+v", again, rec)
 			}
 		})
+	}
+}
+
+// TestMissingClientErrorSaysWhatToDo: a file a unit loads as a credential needs a restart after
+// it is saved; one the server reads itself does not.
+func TestMissingClientErrorSaysWhatToDo(t *testing.T) {
+	for _, tt := range []struct {
+		path        string
+		wantRestart bool
+	}{
+		{"/etc/mcp-servers/credentials/google/client.json", true},
+		{"/home/u/.local/state/mcp-servers/google/client.json", false},
+	} {
+		err := (&MissingClientError{Provider: "Google", Path: tt.path, Flag: "--google-client-file", Env: "MCP_GOOGLE_CLIENT_FILE", Doc: "docs/google.md"}).Error()
+		if !strings.Contains(err, "no Google OAuth client file at "+tt.path) || strings.Contains(err, "restart the server") != tt.wantRestart {
+			t.Errorf("%s: %q (restart hint wanted: %v)", tt.path, err, tt.wantRestart)
+		}
 	}
 }
