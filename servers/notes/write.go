@@ -165,8 +165,8 @@ func applyEdit(body string, in updateInput) (string, string, error) {
 
 type tagInput struct {
 	Path   string   `json:"path" jsonschema:"the note to tag"`
-	Add    []string `json:"add,omitempty" jsonschema:"tags to add"`
-	Remove []string `json:"remove,omitempty" jsonschema:"tags to remove"`
+	Add    []string `json:"add,omitempty" schema:"bare=true"`
+	Remove []string `json:"remove,omitempty" schema:"bare=true"`
 }
 
 func (n *store) tagNote(ctx context.Context, _ *mcp.CallToolRequest, in tagInput) (*mcp.CallToolResult, writeOutput, error) {

@@ -55,7 +55,7 @@ func addFileTools(s *kit.Server, sh *shell) {
 type findFilesInput struct {
 	Root       string `json:"root,omitempty" jsonschema:"directory to search (default: the work directory)"`
 	Pattern    string `json:"pattern" jsonschema:"glob such as '*.go', or a name substring" schema:"minLength=1"`
-	Type       string `json:"type,omitempty" jsonschema:"what kind of entry to list" schema:"enum=file|dir|any,default=any"`
+	Type       string `json:"type,omitempty" schema:"enum=file|dir|any,default=any,bare=true"`
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"at most this many results" schema:"minimum=1,maximum=1000,default=200"`
 	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"directory levels below root to search; 0 means no limit" schema:"minimum=0"`
 }
