@@ -45,7 +45,7 @@ type updateContentInput struct {
 }
 
 type createFolderInput struct {
-	Name     string `json:"name" jsonschema:"the new folder's name" schema:"minLength=1"`
+	Name     string `json:"name" schema:"minLength=1,bare=true"`
 	ParentID string `json:"parent_id,omitempty" jsonschema:"parent folder or shared drive id; default My Drive root"`
 }
 

@@ -29,7 +29,7 @@ type createInput struct {
 	Content   string   `json:"content" jsonschema:"Markdown body, without front matter"`
 	Title     string   `json:"title,omitempty" jsonschema:"title (default: the first heading or the file name)"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"tags, without '#'"`
-	Overwrite bool     `json:"overwrite,omitempty" jsonschema:"replace a note already at path"`
+	Overwrite bool     `json:"overwrite,omitempty" schema:"bare=true"`
 }
 
 type writeOutput struct {

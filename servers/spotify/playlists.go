@@ -188,7 +188,7 @@ func (c *client) getPlaylistItems(ctx context.Context, _ *mcp.CallToolRequest, i
 }
 
 type createPlaylistInput struct {
-	Name        string `json:"name" jsonschema:"the playlist's name" schema:"minLength=1"`
+	Name        string `json:"name" schema:"minLength=1,bare=true"`
 	Description string `json:"description,omitempty" schema:"bare=true"`
 	Public      bool   `json:"public,omitempty" jsonschema:"show it on the profile (default: private)"`
 }
