@@ -48,8 +48,8 @@ type clickInput struct {
 	where
 	Ref       string    `json:"ref,omitempty" jsonschema:"e.g. e12"`
 	At        []float64 `json:"at,omitempty" jsonschema:"screenshot [x, y] instead of ref" schema:"minItems=2,maxItems=2,minimum=0"`
-	Double    bool      `json:"double,omitempty" jsonschema:"double-click"`
-	Button    string    `json:"button,omitempty" jsonschema:"mouse button" schema:"enum=left|right|middle,default=left"`
+	Double    bool      `json:"double,omitempty" schema:"bare=true"`
+	Button    string    `json:"button,omitempty" schema:"enum=left|right|middle,default=left,bare=true"`
 	Modifiers []string  `json:"modifiers,omitempty" jsonschema:"keys held" schema:"enum=Alt|Control|Meta|Shift"`
 	Full      bool      `json:"full,omitempty" jsonschema:"whole snapshot, not a diff"`
 }
@@ -216,7 +216,7 @@ func addHover(s *kit.Server, m *manager) {
 type typeInput struct {
 	where
 	Ref    string `json:"ref" jsonschema:"e.g. e12"`
-	Text   string `json:"text" jsonschema:"text to type"`
+	Text   string `json:"text" schema:"bare=true"`
 	Append bool   `json:"append,omitempty" jsonschema:"keep the value"`
 	Submit bool   `json:"submit,omitempty" jsonschema:"press Enter"`
 }

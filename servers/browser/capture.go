@@ -21,8 +21,8 @@ const maxImageBytes = 800 << 10
 type screenshotInput struct {
 	where
 	Ref      string `json:"ref,omitempty" jsonschema:"element only"`
-	FullPage bool   `json:"full_page,omitempty" jsonschema:"whole page"`
-	Format   string `json:"format,omitempty" jsonschema:"file type" schema:"enum=png|jpeg|pdf,default=png"`
+	FullPage bool   `json:"full_page,omitempty" schema:"bare=true"`
+	Format   string `json:"format,omitempty" schema:"enum=png|jpeg|pdf,default=png,bare=true"`
 }
 
 func addScreenshot(s *kit.Server, m *manager) {

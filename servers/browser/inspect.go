@@ -184,7 +184,7 @@ func addEvaluate(s *kit.Server, m *manager) {
 
 type logsInput struct {
 	where
-	Kind    string `json:"kind,omitempty" jsonschema:"which log" schema:"enum=console|network,default=console"`
+	Kind    string `json:"kind,omitempty" schema:"enum=console|network,default=console,bare=true"`
 	Filter  string `json:"filter,omitempty" jsonschema:"level, or URL substring"`
 	Type    string `json:"type,omitempty" jsonschema:"e.g. XHR"`
 	Failed  bool   `json:"failed,omitempty" jsonschema:"only failures"`

@@ -247,7 +247,7 @@ func (s *session) saveProfile(ctx context.Context) error {
 
 type profileInput struct {
 	Action string `json:"action,omitempty" jsonschema:"files are storageState JSON" schema:"enum=list|export|import|clear,default=list"`
-	Name   string `json:"name,omitempty" jsonschema:"profile"`
+	Name   string `json:"name,omitempty" schema:"bare=true"`
 	File   string `json:"file,omitempty" jsonschema:"import: path in upload dir"`
 }
 

@@ -28,8 +28,8 @@ type createEventInput struct {
 	Recurrence      []string `json:"recurrence,omitempty" jsonschema:"RRULE lines, e.g. FREQ=WEEKLY;BYDAY=MO"`
 	ReminderMinutes []int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before" schema:"maxItems=5,minimum=0,maximum=40320"`
 	Meet            bool     `json:"meet,omitempty" jsonschema:"add a Google Meet link"`
-	ColorID         string   `json:"color_id,omitempty" jsonschema:"event colour" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
-	Visibility      string   `json:"visibility,omitempty" jsonschema:"who sees the details" schema:"enum=default|public|private|confidential"`
+	ColorID         string   `json:"color_id,omitempty" schema:"enum=1|2|3|4|5|6|7|8|9|10|11,bare=true"`
+	Visibility      string   `json:"visibility,omitempty" schema:"enum=default|public|private|confidential,bare=true"`
 	createExtras
 }
 
@@ -62,14 +62,14 @@ type updateEventInput struct {
 	SendUpdates     string    `json:"send_updates,omitempty" jsonschema:"who gets update emails" schema:"enum=all|external_only|none,default=all"`
 	Recurrence      *[]string `json:"recurrence,omitempty" jsonschema:"replaces the RRULE lines"`
 	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; [] for defaults" schema:"maxItems=5,minimum=0,maximum=40320"`
-	ColorID         *string   `json:"color_id,omitempty" jsonschema:"new event colour" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
-	Visibility      *string   `json:"visibility,omitempty" jsonschema:"who sees the event's details" schema:"enum=default|public|private|confidential"`
+	ColorID         *string   `json:"color_id,omitempty" schema:"enum=1|2|3|4|5|6|7|8|9|10|11,bare=true"`
+	Visibility      *string   `json:"visibility,omitempty" schema:"enum=default|public|private|confidential,bare=true"`
 	Optional        *[]string `json:"optional_attendees,omitempty" jsonschema:"replaces the optional attendees"`
 	ShowAsFree      *bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time"`
 	Attachments     *[]string `json:"attachments,omitempty" jsonschema:"replaces the Drive file links" schema:"maxItems=25"`
-	GuestsCanModify *bool     `json:"guests_can_modify,omitempty" jsonschema:"guests may edit the event"`
-	GuestsCanInvite *bool     `json:"guests_can_invite_others,omitempty" jsonschema:"guests may invite others"`
-	GuestsCanSee    *bool     `json:"guests_can_see_other_guests,omitempty" jsonschema:"guests see the guest list"`
+	GuestsCanModify *bool     `json:"guests_can_modify,omitempty" schema:"bare=true"`
+	GuestsCanInvite *bool     `json:"guests_can_invite_others,omitempty" schema:"bare=true"`
+	GuestsCanSee    *bool     `json:"guests_can_see_other_guests,omitempty" schema:"bare=true"`
 	RefuseConflicts bool      `json:"refuse_conflicts,omitempty" jsonschema:"refuse busy time instead of listing the conflicts"`
 }
 
@@ -83,7 +83,7 @@ type deleteEventInput struct {
 type respondInput struct {
 	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	EventID  string `json:"event_id" jsonschema:"the invitation's event or occurrence id from list_events" schema:"minLength=1"`
-	Response string `json:"response" jsonschema:"your answer" schema:"enum=accepted|declined|tentative"`
+	Response string `json:"response" schema:"enum=accepted|declined|tentative,bare=true"`
 	Note     string `json:"note,omitempty" jsonschema:"comment shown to the organizer"`
 }
 

@@ -61,14 +61,14 @@ func (o freeBusyOutput) Text() string {
 
 type freeSlotsInput struct {
 	Calendars       []string `json:"calendars,omitempty" jsonschema:"calendar ids, names or emails" schema:"default=[\"primary\"]"`
-	DurationMinutes int      `json:"duration_minutes" jsonschema:"length of the meeting in minutes" schema:"minimum=5,maximum=1440"`
+	DurationMinutes int      `json:"duration_minutes" schema:"minimum=5,maximum=1440,bare=true"`
 	TimeMin         string   `json:"time_min,omitempty" jsonschema:"search start; default now"`
 	TimeMax         string   `json:"time_max,omitempty" jsonschema:"end; default 7 days, at most 3 months"`
 	WorkStart       string   `json:"working_hours_start,omitempty" jsonschema:"start of the working day, HH:MM" schema:"default=09:00"`
 	WorkEnd         string   `json:"working_hours_end,omitempty" jsonschema:"end of the working day, HH:MM" schema:"default=17:00"`
-	IncludeWeekends bool     `json:"include_weekends,omitempty" jsonschema:"also search Saturdays and Sundays"`
+	IncludeWeekends bool     `json:"include_weekends,omitempty" schema:"bare=true"`
 	TimeZone        string   `json:"time_zone,omitempty" jsonschema:"IANA zone of the working hours; default the first calendar's own"`
-	MaxSlots        int      `json:"max_slots,omitempty" jsonschema:"how many free windows to return" schema:"minimum=1,maximum=50,default=10"`
+	MaxSlots        int      `json:"max_slots,omitempty" schema:"minimum=1,maximum=50,default=10,bare=true"`
 	WorkingLocation string   `json:"working_location,omitempty" jsonschema:"only where your working location events say" schema:"enum=home|office|custom"`
 }
 

@@ -86,7 +86,7 @@ func (o reachOutput) Text() string {
 
 type listCommentsInput struct {
 	FileID          string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
-	IncludeResolved bool   `json:"include_resolved,omitempty" jsonschema:"also list resolved comments"`
+	IncludeResolved bool   `json:"include_resolved,omitempty" schema:"bare=true"`
 	PageSize        int    `json:"page_size,omitempty" jsonschema:"comments per page" schema:"minimum=1,maximum=100,default=20"`
 	PageToken       string `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
 }

@@ -23,7 +23,7 @@ type replaceTextInput struct {
 	DocumentID string `json:"document_id" jsonschema:"the Google Doc's file id (search_files kind doc)" schema:"minLength=1"`
 	Find       string `json:"find" jsonschema:"text to find, every occurrence" schema:"minLength=1"`
 	Replace    string `json:"replace" jsonschema:"what replaces it; empty deletes it"`
-	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema:"match regardless of case"`
+	IgnoreCase bool   `json:"ignore_case,omitempty" schema:"bare=true"`
 }
 
 type replaceTextOutput struct {

@@ -94,7 +94,7 @@ func (f fileInfo) line() string {
 type searchInput struct {
 	Query          string `json:"query,omitempty" jsonschema:"words, or Drive query syntax, e.g. name contains 'budget'"`
 	Kind           string `json:"kind,omitempty" jsonschema:"only files of this kind" schema:"enum=folder|doc|sheet|slides|pdf"`
-	IncludeTrashed bool   `json:"include_trashed,omitempty" jsonschema:"also find files in the trash"`
+	IncludeTrashed bool   `json:"include_trashed,omitempty" schema:"bare=true"`
 	PageSize       int    `json:"page_size,omitempty" jsonschema:"files per page" schema:"minimum=1,maximum=1000,default=25"`
 	PageToken      string `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
 }

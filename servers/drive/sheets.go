@@ -99,7 +99,7 @@ func (o updateOutput) Text() string {
 }
 
 type createSheetInput struct {
-	Title    string   `json:"title" jsonschema:"the spreadsheet's name" schema:"minLength=1"`
+	Title    string   `json:"title" schema:"minLength=1,bare=true"`
 	Sheets   []string `json:"sheets,omitempty" jsonschema:"sheet names (default Sheet1)"`
 	FolderID string   `json:"folder_id,omitempty" jsonschema:"folder to put it in; default My Drive root"`
 }
@@ -130,8 +130,8 @@ func (o spreadsheetOutput) Text() string {
 type addSheetInput struct {
 	SpreadsheetID string `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
 	Title         string `json:"title" jsonschema:"the new sheet's name, unique in the spreadsheet" schema:"minLength=1"`
-	Rows          int    `json:"rows,omitempty" jsonschema:"grid rows" schema:"minimum=1,maximum=100000,default=1000"`
-	Columns       int    `json:"columns,omitempty" jsonschema:"grid columns" schema:"minimum=1,maximum=18278,default=26"`
+	Rows          int    `json:"rows,omitempty" schema:"minimum=1,maximum=100000,default=1000,bare=true"`
+	Columns       int    `json:"columns,omitempty" schema:"minimum=1,maximum=18278,default=26,bare=true"`
 }
 
 type addSheetOutput struct {

@@ -30,7 +30,7 @@ type uploadInput struct {
 
 type createInput struct {
 	Name     string `json:"name" jsonschema:"file name, e.g. notes.md" schema:"minLength=1"`
-	Content  string `json:"content" jsonschema:"the text"`
+	Content  string `json:"content" schema:"bare=true"`
 	FolderID string `json:"folder_id,omitempty" jsonschema:"parent folder; default My Drive root"`
 	MimeType string `json:"mime_type,omitempty" jsonschema:"default from the extension"`
 	Convert  bool   `json:"convert,omitempty" jsonschema:"make it a Google Doc (Markdown) or Sheet (CSV)"`
@@ -38,14 +38,14 @@ type createInput struct {
 
 type updateContentInput struct {
 	FileID        string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
-	Content       string `json:"content,omitempty" jsonschema:"new text"`
+	Content       string `json:"content,omitempty" schema:"bare=true"`
 	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"new bytes, base64"`
 	Path          string `json:"path,omitempty" jsonschema:"local file inside the uploads folder"`
 	MimeType      string `json:"mime_type,omitempty" jsonschema:"content type; for a Google Doc text/markdown or text/html"`
 }
 
 type createFolderInput struct {
-	Name     string `json:"name" jsonschema:"the new folder's name" schema:"minLength=1"`
+	Name     string `json:"name" schema:"minLength=1,bare=true"`
 	ParentID string `json:"parent_id,omitempty" jsonschema:"parent folder or shared drive id; default My Drive root"`
 }
 

@@ -111,5 +111,5 @@ func addComposeTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "send_message", Title: "Send mail", Destructive: true, OpenWorld: true, Timeout: kit.MaxTimeout,
 		Description: "Send an email now: new, or with message_id a reply or (forward) a forward. Irreversible: confirm with the user first."}, m.sendMessage)
 	kit.AddTool(s, kit.Tool{Name: "save_draft", Title: "Save a draft", Destructive: true, OpenWorld: true, Timeout: kit.MaxTimeout,
-		Description: "Save an email as a draft instead of sending it (fields as send_message); with draft_id, replace that draft."}, m.saveDraftAs)
+		Description: "Save an email as a draft instead of sending it (fields as send_message)."}, m.saveDraftAs)
 }

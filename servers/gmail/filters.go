@@ -87,7 +87,7 @@ func addFilterTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "list_filters", Title: "List filters", ReadOnly: true, OpenWorld: true,
 		Description: "List Gmail filters: criteria and actions."}, m.listFilters)
 	kit.AddTool(s, kit.Tool{Name: "create_filter", Title: "Create a filter", OpenWorld: true,
-		Description: "Create a Gmail filter: criteria (from, to, subject, query, has_attachment) and label or forward actions."}, m.createFilter)
+		Description: "Create a Gmail filter: criteria, then label or forward actions."}, m.createFilter)
 	kit.AddTool(s, kit.Tool{Name: "delete_filter", Title: "Delete a filter", Destructive: true, Idempotent: true, OpenWorld: true,
 		Description: "Delete a Gmail filter."}, m.deleteFilter)
 }

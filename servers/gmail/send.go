@@ -23,13 +23,13 @@ type attachmentInput struct {
 
 type composeInput struct {
 	To          []string          `json:"to,omitempty" jsonschema:"recipients, 'Name <a@b.c>' or 'a@b.c'"`
-	Cc          []string          `json:"cc,omitempty" jsonschema:"cc recipients"`
-	Bcc         []string          `json:"bcc,omitempty" jsonschema:"bcc recipients"`
-	Subject     string            `json:"subject,omitempty" jsonschema:"subject line"`
+	Cc          []string          `json:"cc,omitempty" schema:"bare=true"`
+	Bcc         []string          `json:"bcc,omitempty" schema:"bare=true"`
+	Subject     string            `json:"subject,omitempty" schema:"bare=true"`
 	Text        string            `json:"text,omitempty" jsonschema:"plain-text body"`
-	HTML        string            `json:"html,omitempty" jsonschema:"HTML body"`
+	HTML        string            `json:"html,omitempty" schema:"bare=true"`
 	ReplyTo     []string          `json:"reply_to,omitempty" jsonschema:"Reply-To addresses"`
-	Attachments []attachmentInput `json:"attachments,omitempty" jsonschema:"files to attach"`
+	Attachments []attachmentInput `json:"attachments,omitempty" schema:"bare=true"`
 	identityInput
 }
 
@@ -40,15 +40,15 @@ type replyInput struct {
 	ReplyAll    bool              `json:"reply_all,omitempty" jsonschema:"also answer the original To and Cc"`
 	Quote       bool              `json:"quote,omitempty" jsonschema:"quote the original below the reply"`
 	Cc          []string          `json:"cc,omitempty" jsonschema:"extra cc recipients"`
-	Attachments []attachmentInput `json:"attachments,omitempty" jsonschema:"files to attach"`
+	Attachments []attachmentInput `json:"attachments,omitempty" schema:"bare=true"`
 	identityInput
 }
 
 type forwardInput struct {
 	MessageID string   `json:"message_id" jsonschema:"the message to forward, an id from search_messages; its attachments go along" schema:"minLength=1"`
 	To        []string `json:"to" jsonschema:"recipients" schema:"minItems=1,minLength=1"`
-	Cc        []string `json:"cc,omitempty" jsonschema:"cc recipients"`
-	Bcc       []string `json:"bcc,omitempty" jsonschema:"bcc recipients"`
+	Cc        []string `json:"cc,omitempty" schema:"bare=true"`
+	Bcc       []string `json:"bcc,omitempty" schema:"bare=true"`
 	Text      string   `json:"text,omitempty" jsonschema:"a note above the forwarded message"`
 	identityInput
 }

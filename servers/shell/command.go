@@ -25,7 +25,7 @@ type runCommandInput struct {
 	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory (default: the work directory)"`
 	TimeoutSeconds float64           `json:"timeout_seconds,omitempty" jsonschema:"seconds before the command is killed" schema:"minimum=0.1,maximum=85,default=30"`
 	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment variables (not PATH, LD_* and the like)"`
-	Stdin          string            `json:"stdin,omitempty" jsonschema:"text given to the command on standard input"`
+	Stdin          string            `json:"stdin,omitempty" schema:"bare=true"`
 }
 
 type runCommandOutput struct {

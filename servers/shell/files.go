@@ -55,8 +55,8 @@ func addFileTools(s *kit.Server, sh *shell) {
 type findFilesInput struct {
 	Root       string `json:"root,omitempty" jsonschema:"directory to search (default: the work directory)"`
 	Pattern    string `json:"pattern" jsonschema:"glob such as '*.go', or a name substring" schema:"minLength=1"`
-	Type       string `json:"type,omitempty" jsonschema:"what kind of entry to list" schema:"enum=file|dir|any,default=any"`
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"at most this many results" schema:"minimum=1,maximum=1000,default=200"`
+	Type       string `json:"type,omitempty" schema:"enum=file|dir|any,default=any,bare=true"`
+	MaxResults int    `json:"max_results,omitempty" schema:"minimum=1,maximum=1000,default=200,bare=true"`
 	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"directory levels below root to search; 0 means no limit" schema:"minimum=0"`
 }
 
@@ -278,7 +278,7 @@ func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in re
 type writeTextFileInput struct {
 	Path           string `json:"path" jsonschema:"file path; its directory must exist"`
 	Content        string `json:"content" jsonschema:"the file's whole new content"`
-	Overwrite      bool   `json:"overwrite,omitempty" jsonschema:"replace the file if it exists"`
+	Overwrite      bool   `json:"overwrite,omitempty" schema:"bare=true"`
 	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"replace only if the file's sha256 is this"`
 }
 

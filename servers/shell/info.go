@@ -147,7 +147,7 @@ type listDirectoryInput struct {
 	Path   string `json:"path,omitempty" jsonschema:"directory (default: the work directory)"`
 	Depth  int    `json:"depth,omitempty" jsonschema:"levels to list: 1 is the directory's own entries" schema:"minimum=1,maximum=10,default=1"`
 	Offset int    `json:"offset,omitempty" jsonschema:"entries to skip, from next_offset of the page before" schema:"minimum=0"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many entries" schema:"minimum=1,maximum=2000,default=500"`
+	Limit  int    `json:"limit,omitempty" schema:"minimum=1,maximum=2000,default=500,bare=true"`
 }
 
 type listDirectoryOutput struct {

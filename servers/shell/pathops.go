@@ -143,7 +143,7 @@ func (sh *shell) movePath(ctx context.Context, _ *mcp.CallToolRequest, in movePa
 }
 
 type copyPathInput struct {
-	Source      string `json:"source" jsonschema:"file or directory to copy"`
+	Source      string `json:"source" schema:"bare=true"`
 	Destination string `json:"destination" jsonschema:"new path (not a folder to copy into)"`
 	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file at destination"`
 }

@@ -38,7 +38,7 @@ type searchTextInput struct {
 	Pattern        string   `json:"pattern" jsonschema:"text to find on one line" schema:"minLength=1,maxLength=1000"`
 	Root           string   `json:"root,omitempty" jsonschema:"directory to search (default: the work directory)"`
 	Regex          bool     `json:"regex,omitempty" jsonschema:"pattern is an RE2 regular expression"`
-	IgnoreCase     bool     `json:"ignore_case,omitempty" jsonschema:"match regardless of letter case"`
+	IgnoreCase     bool     `json:"ignore_case,omitempty" schema:"bare=true"`
 	Include        []string `json:"include,omitempty" jsonschema:"globs of files to search" schema:"maxItems=20"`
 	Exclude        []string `json:"exclude,omitempty" jsonschema:"globs to skip, e.g. '.git'" schema:"maxItems=20"`
 	MaxResults     int      `json:"max_results,omitempty" jsonschema:"at most this many matching lines" schema:"minimum=1,maximum=1000,default=100"`

@@ -112,7 +112,7 @@ func addCatalogTools(s *kit.Server, c *client) {
 
 type searchInput struct {
 	Query  string   `json:"query" jsonschema:"search text; filters such as 'artist:Radiohead year:1997' work" schema:"minLength=1"`
-	Types  []string `json:"types,omitempty" jsonschema:"the kinds of item to search for" schema:"enum=track|album|artist|playlist|show|episode,minItems=1,maxItems=6,default=[\"track\"]"`
+	Types  []string `json:"types,omitempty" schema:"enum=track|album|artist|playlist|show|episode,minItems=1,maxItems=6,default=[\"track\"],bare=true"`
 	Limit  int      `json:"limit,omitempty" jsonschema:"results per type" schema:"minimum=1,maximum=50,default=10"`
 	Offset int      `json:"offset,omitempty" jsonschema:"skip this many results per type, for the next page (next_offset of the last answer)" schema:"minimum=0,maximum=1000,default=0"`
 }

@@ -23,7 +23,7 @@ func addLibraryTools(s *kit.Server, c *client) {
 }
 
 type listSavedInput struct {
-	Type string `json:"type,omitempty" jsonschema:"what to list" schema:"enum=tracks|albums|shows,default=tracks"`
+	Type string `json:"type,omitempty" schema:"enum=tracks|albums|shows,default=tracks,bare=true"`
 	paging
 }
 
@@ -162,7 +162,7 @@ func (c *client) getRecentlyPlayed(ctx context.Context, _ *mcp.CallToolRequest, 
 }
 
 type topInput struct {
-	Type      string `json:"type,omitempty" jsonschema:"top tracks or top artists" schema:"enum=tracks|artists,default=tracks"`
+	Type      string `json:"type,omitempty" schema:"enum=tracks|artists,default=tracks,bare=true"`
 	TimeRange string `json:"time_range,omitempty" jsonschema:"about 4 weeks, 6 months or several years" schema:"enum=short_term|medium_term|long_term,default=medium_term"`
 	paging
 }

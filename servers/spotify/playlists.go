@@ -188,8 +188,8 @@ func (c *client) getPlaylistItems(ctx context.Context, _ *mcp.CallToolRequest, i
 }
 
 type createPlaylistInput struct {
-	Name        string `json:"name" jsonschema:"the playlist's name" schema:"minLength=1"`
-	Description string `json:"description,omitempty" jsonschema:"a short description"`
+	Name        string `json:"name" schema:"minLength=1,bare=true"`
+	Description string `json:"description,omitempty" schema:"bare=true"`
 	Public      bool   `json:"public,omitempty" jsonschema:"show it on the profile (default: private)"`
 }
 
@@ -312,7 +312,7 @@ type updatePlaylistInput struct {
 	Playlist    string  `json:"playlist" jsonschema:"playlist URI, link or id (one the user owns)" schema:"minLength=1"`
 	Name        string  `json:"name,omitempty" jsonschema:"the new name (default: unchanged)"`
 	Description *string `json:"description,omitempty" jsonschema:"new description; \"\" clears it"`
-	Visibility  string  `json:"visibility,omitempty" jsonschema:"public, private or collaborative (default: unchanged)" schema:"enum=public|private|collaborative"`
+	Visibility  string  `json:"visibility,omitempty" schema:"enum=public|private|collaborative,bare=true"`
 }
 
 // updatePlaylist changes a playlist's details with PUT /playlists/{id}, which Spotify allows

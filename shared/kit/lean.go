@@ -11,7 +11,8 @@ import (
 // refuses unknown arguments whatever the listing says, naming the known ones) and a type
 // "null or T" becomes T (an optional argument is left out; the kit reads null as absent), and
 // a string's minLength of 1 goes (a model does not send an empty string for a value it means;
-// the kit still refuses one, saying so).
+// the kit still refuses one, saying so), and so does a number's minimum of 0 (counts, offsets
+// and positions are not negative; the kit still refuses a negative one, naming the bound).
 // Validation keeps using the full schema.
 func leanSchema(s *jsonschema.Schema) *jsonschema.Schema {
 	c := s.CloneSchemas()
@@ -36,6 +37,9 @@ func trim(s *jsonschema.Schema) {
 	}
 	if s.MinLength != nil && *s.MinLength == 1 {
 		s.MinLength = nil
+	}
+	if s.Minimum != nil && *s.Minimum == 0 {
+		s.Minimum = nil
 	}
 	for _, p := range s.Properties {
 		trim(p)

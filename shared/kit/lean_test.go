@@ -16,6 +16,8 @@ func TestLeanSchema(t *testing.T) {
 		Color  *string  `json:"color,omitempty" jsonschema:"a colour" schema:"enum=red|blue"`
 		Items  []item   `json:"items,omitempty" jsonschema:"the items"`
 		Labels []string `json:"labels,omitempty" jsonschema:"labels" schema:"minLength=2"`
+		Offset int      `json:"offset,omitempty" jsonschema:"where to start" schema:"minimum=0"`
+		Limit  int      `json:"limit,omitempty" jsonschema:"how many" schema:"minimum=1,maximum=50"`
 	}
 	a, err := newArgs[in]()
 	if err != nil {
@@ -26,7 +28,9 @@ func TestLeanSchema(t *testing.T) {
 	want := `{"type":"object","properties":{"query":{"type":"string","description":"what to find"},` +
 		`"color":{"type":"string","description":"a colour","enum":["red","blue"]},` +
 		`"items":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"a name"}},"required":["name"]},"description":"the items"},` +
-		`"labels":{"type":"array","items":{"type":"string","minLength":2},"description":"labels"}},"required":["query"]}`
+		`"labels":{"type":"array","items":{"type":"string","minLength":2},"description":"labels"},` +
+		`"offset":{"type":"integer","description":"where to start"},` +
+		`"limit":{"type":"integer","description":"how many","minimum":1,"maximum":50}},"required":["query"]}`
 	if string(got) != want {
 		t.Errorf("lean schema\n got %s\nwant %s", got, want)
 	}

@@ -32,6 +32,8 @@ import (
 //   - minItems=N, maxItems=N: bounds of a slice's length
 //   - default=V: the value used when the argument is absent (JSON for numbers, booleans and
 //     lists; a bare string for strings); the handler receives it as if the caller had sent it
+//   - bare=true: the argument has no description, because its name, type and allowed values
+//     already say what to send (cc, subject, an action enum); every other argument needs one
 //
 // A malformed tag, a key the kit does not know, or a default that breaks the field's own
 // constraints panics at registration, so that a mistake cannot ship.
@@ -50,7 +52,8 @@ func emptyAbsent(s *jsonschema.Schema) map[string]bool {
 }
 
 // constrain applies the `schema` tags of t's fields (and of nested structs) to s, the schema
-// jsonschema.For inferred for t. It also requires every property to have a description.
+// jsonschema.For inferred for t. It also requires every property to have a description
+// unless its tag says bare=true.
 func constrain(t reflect.Type, s *jsonschema.Schema, path string) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -71,9 +74,6 @@ func constrain(t reflect.Type, s *jsonschema.Schema, path string) error {
 			continue
 		}
 		where := strings.TrimPrefix(path+"."+f.name, ".")
-		if strings.TrimSpace(prop.Description) == "" {
-			return fmt.Errorf("argument %s has no description: add a `jsonschema:\"...\"` tag that tells a model what to send", where)
-		}
 		if tag, ok := f.tag.Lookup(schemaTag); ok {
 			if err := applyTag(f.typ, prop, tag); err != nil {
 				return fmt.Errorf("argument %s: schema tag %q: %w", where, tag, err)
@@ -88,6 +88,13 @@ func constrain(t reflect.Type, s *jsonschema.Schema, path string) error {
 				// A required list that must have items must be a list: null would slip past minItems.
 				prop.Types, prop.Type = nil, "array"
 			}
+		}
+		bare := isBare(f.tag.Get(schemaTag))
+		switch desc := strings.TrimSpace(prop.Description); {
+		case bare && desc != "":
+			return fmt.Errorf("argument %s is bare=true but described %q: keep one of the two", where, desc)
+		case !bare && desc == "":
+			return fmt.Errorf("argument %s has no description: add a `jsonschema:\"...\"` tag that tells a model what to send, or schema:\"bare=true\" when its name and type already do", where)
 		}
 		if err := constrain(f.typ, prop, where); err != nil {
 			return err
@@ -149,6 +156,12 @@ func jsonName(f reflect.StructField) (string, bool) {
 	}
 	name, _, _ := strings.Cut(tag, ",")
 	return name, false
+}
+
+// isBare reports whether a schema tag declares its argument bare=true (listed without a
+// description).
+func isBare(tag string) bool {
+	return slices.Contains(strings.Split(tag, ","), "bare=true")
 }
 
 // applyTag sets the constraints of one tag on prop, the schema of a field of type t.
@@ -230,8 +243,12 @@ func applyTag(t reflect.Type, prop *jsonschema.Schema, tag string) error {
 				return fmt.Errorf("default: %w", err)
 			}
 			prop.Default = raw
+		case "bare":
+			if val != "true" {
+				return fmt.Errorf("bare takes only true, not %q", val)
+			}
 		default:
-			return fmt.Errorf("unknown key %q (known: enum, minimum, maximum, minLength, maxLength, minItems, maxItems, default)", key)
+			return fmt.Errorf("unknown key %q (known: enum, minimum, maximum, minLength, maxLength, minItems, maxItems, default, bare)", key)
 		}
 	}
 	if prop.Default != nil {

@@ -37,6 +37,16 @@ type (
 	tagNoDescription struct {
 		A int `json:"a"`
 	}
+	tagBareDescribed struct {
+		A string `json:"a" jsonschema:"the a" schema:"bare=true"`
+	}
+	tagBareFalse struct {
+		A string `json:"a" schema:"bare=false"`
+	}
+	tagBare struct {
+		Action string `json:"action" schema:"enum=start|stop,bare=true"`
+		Note   string `json:"note,omitempty" jsonschema:"a note"`
+	}
 	tagNestedNoDescription struct {
 		A []struct {
 			B string `json:"b"`
@@ -93,6 +103,8 @@ func TestSchemaTagsRefuseMistakes(t *testing.T) {
 		{"default not in enum", func() error { _, err := newArgs[tagDefaultNotInEnum](); return err }, `default "z" breaks`},
 		{"default on a required argument", func() error { _, err := newArgs[tagDefaultOnRequired](); return err }, "add omitempty"},
 		{"no description", func() error { _, err := newArgs[tagNoDescription](); return err }, "argument a has no description"},
+		{"bare and described", func() error { _, err := newArgs[tagBareDescribed](); return err }, "bare=true but described"},
+		{"bare=false", func() error { _, err := newArgs[tagBareFalse](); return err }, "bare takes only true"},
 		{"nested no description", func() error { _, err := newArgs[tagNestedNoDescription](); return err }, "argument a[].b has no description"},
 		{"default inside list items", func() error { _, err := newArgs[tagDefaultInItems](); return err }, "never applied"},
 		{"negative count", func() error { _, err := newArgs[tagNegativeCount](); return err }, "not a count"},
@@ -104,6 +116,24 @@ func TestSchemaTagsRefuseMistakes(t *testing.T) {
 				t.Fatalf("got %v, want an error containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestSchemaTagBare: an argument declared bare=true needs no description and is listed
+// without one, its constraints kept; the others keep theirs.
+func TestSchemaTagBare(t *testing.T) {
+	a, err := newArgs[tagBare]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(a.schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"action":{"type":"string","enum":["start","stop"]}`, `"note":{"type":"string","description":"a note"}`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("schema %s\nlacks %s", b, want)
+		}
 	}
 }
 
