@@ -42,10 +42,15 @@ func run(root, out string, check bool) error {
 	if err := CheckBudget(servers); err != nil {
 		return err
 	}
-	n := 0
+	n, opt := 0, 0
 	for _, s := range servers {
 		n += len(s.Tools)
+		for _, t := range s.Tools {
+			if t.OnlyWith != "" {
+				opt++
+			}
+		}
 	}
-	fmt.Printf("toolsdoc: %d tools across %d servers, names unique, within the tools/list budget, %s current\n", n, len(servers), out)
+	fmt.Printf("toolsdoc: %d tools across %d servers (%d with default flags), names unique, within the tools/list budget, %s current\n", n, len(servers), n-opt, out)
 	return nil
 }
