@@ -581,6 +581,10 @@ $(ct journalctl -u mcp-server@shell.service -n 15 --no-pager 2>&1)"
 	else
 		bad "Chromium's sandbox" "processes=$nproc no-sandbox=$nosandbox browser-ns=$browser_ns renderer-ns=$renderer_ns"
 	fi
+	# A normal start and navigation leaves no warning in the log: in particular the guard proxy
+	# refused none of the browser's own connections.
+	warns=$(ct journalctl -u mcp-server@browser.service -o cat --no-pager 2>/dev/null | grep -E '"level":"(WARN|ERROR)"' | grep -v 'is deprecated') || warns=
+	[[ -z $warns ]] && ok "browser: no warning in its log after a normal start and navigation" || bad "browser: warnings in its log" "$warns"
 	sleep 2
 	mem_browser=$(fleet_memory) || true
 	note "fleet memory, after a browser navigation: $mem_browser"
