@@ -28,15 +28,13 @@ const maxSearchHits = 50
 // findNotes searches (searchNotes) or lists (listNotes) the notes.
 func (n *store) findNotes(ctx context.Context, req *mcp.CallToolRequest, in findInput) (*mcp.CallToolResult, listOutput, error) {
 	if in.Query == "" {
-		limit, sort := in.Limit, in.Sort
-		if limit == 0 {
-			limit = 50
+		if in.Limit == 0 {
+			in.Limit = 50
 		}
-		if sort == "" {
-			sort = "updated"
+		if in.Sort == "" {
+			in.Sort = "updated"
 		}
-		return n.listNotes(ctx, req, listNotesInput{Folder: in.Folder, Tag: in.Tag, Sort: sort, Trashed: in.Trashed, dateFilters: in.dateFilters,
-			ChangedSince: in.ChangedSince, Limit: limit, Offset: in.Offset})
+		return n.listNotes(ctx, req, in)
 	}
 	switch {
 	case in.Sort != "" || in.Trashed || in.ChangedSince != "":

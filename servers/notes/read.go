@@ -156,17 +156,6 @@ func headingList(body string) string {
 	return strings.Join(names, ", ")
 }
 
-type listNotesInput struct {
-	Folder  string `json:"folder,omitempty" jsonschema:"only notes in this folder and below"`
-	Tag     string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
-	Sort    string `json:"sort,omitempty" jsonschema:"updated and created: newest first" schema:"enum=updated|created|path,default=updated"`
-	Trashed bool   `json:"trashed,omitempty" jsonschema:"list the trash instead"`
-	dateFilters
-	ChangedSince string `json:"changed_since,omitempty" jsonschema:"list what changed since this date or time"`
-	Limit        int    `json:"limit,omitempty" jsonschema:"at most this many" schema:"minimum=1,maximum=200,default=50"`
-	Offset       int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
-}
-
 // dateFilters narrow searches and listings by date: YYYY-MM-DD (the day's start in the server's
 // time zone) or an RFC 3339 time.
 type dateFilters struct {
@@ -259,7 +248,7 @@ func (o listOutput) Text() string {
 	return b.String()
 }
 
-func (n *store) listNotes(ctx context.Context, _ *mcp.CallToolRequest, in listNotesInput) (*mcp.CallToolResult, listOutput, error) {
+func (n *store) listNotes(ctx context.Context, _ *mcp.CallToolRequest, in findInput) (*mcp.CallToolResult, listOutput, error) {
 	limit, offset := in.Limit, in.Offset // bounded and defaulted by the schema
 	folder, err := folderPath(in.Folder)
 	if err != nil {
