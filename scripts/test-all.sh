@@ -7,7 +7,7 @@
 #   tools:    deploy-test → golangci-lint install (when missing)
 #   conform:  Node 22 and the suite from npm → (binaries) → conformance → TypeScript SDK client
 #   memory:   (binaries) → memcheck
-#   systemd:  (root only) the containers' root filesystems → (binaries) → release → e2e-systemd
+#   systemd:  (root only) the containers' root filesystems → (binaries, race tests done) → release → e2e-systemd
 # Each step's output goes to $TEST_LOGS/STEP.log (default .test-logs/) and is printed whole when
 # the step ends, so lanes never interleave mid-step. The run ends with a table of each step's
 # start, seconds and outcome, and fails when any step failed (a step whose prerequisite failed is
@@ -113,6 +113,10 @@ if [[ -n $ROOT ]]; then
 	{
 		step e2e-rootfs deploy/test/e2e-systemd/run.sh --prepare || true
 		await e2e-rootfs || { skip e2e-systemd e2e-rootfs; exit 0; }
+		# Not beside the race tests: the shell's containment tests make and remove cgroups at the
+		# root of the host's hierarchy, and once, with two containers booting beside them, a
+		# command's fresh cgroup was gone before it was opened (a failure, not yet explained).
+		await test-go || true
 		then_step build e2e-systemd "$MAKE" --no-print-directory e2e-systemd || true
 	} &
 	lanes+=($!)
