@@ -21,15 +21,20 @@ func TestSelf(t *testing.T) {
 	if _, err := PssAnon(1 << 30); err == nil {
 		t.Error("PssAnon of a process that does not exist answered")
 	}
-	// Burn some CPU so the count moves.
+	// Burn CPU until the count moves: the kernel counts in clock ticks, and on a busy machine a
+	// fixed spell of wall time may get less than one tick of CPU.
 	start, err := CPU(pid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(100 * time.Millisecond); time.Now().Before(deadline); {
+	end := start
+	for deadline := time.Now().Add(10 * time.Second); end <= start && err == nil && time.Now().Before(deadline); {
+		for spin := time.Now().Add(20 * time.Millisecond); time.Now().Before(spin); {
+		}
+		end, err = CPU(pid)
 	}
-	if end, err := CPU(pid); err != nil || end <= start {
-		t.Errorf("CPU %v then %v (%v): it did not grow", start, end, err)
+	if err != nil || end <= start {
+		t.Errorf("CPU %v then %v (%v): it did not grow in 10 s of spinning", start, end, err)
 	}
 	if _, err := RSS(1 << 30); err == nil {
 		t.Error("RSS of a process that does not exist answered")
