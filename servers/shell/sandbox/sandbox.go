@@ -156,7 +156,12 @@ func (r Rules) restrict() error {
 		}
 		rights &= handled
 		if rights != 0 {
-			rules = append(rules, landlock.PathAccess(rights, path))
+			rule := landlock.PathAccess(rights, path)
+			if fileRights&ll.AccessFSExecute == 0 {
+				// A path removed between this Stat and the ruleset's open gives fewer rights too.
+				rule = rule.IgnoreIfMissing()
+			}
+			rules = append(rules, rule)
 		}
 		return nil
 	}
