@@ -31,7 +31,7 @@ func (c *call) act(ctx context.Context, full bool, fn func(ctx context.Context, 
 
 // actOn acts on the element a ref names, in the frame that owns it, and reports what changed.
 func (c *call) actOn(ctx context.Context, ref string, full bool, fn func(ctx context.Context, tg *chromedp.Target, id nodeRef) error) (string, error) {
-	id, err := c.node(ref)
+	id, err := c.node(ctx, ref)
 	if err != nil {
 		return "", err
 	}
@@ -60,7 +60,7 @@ func addClick(s *kit.Server, m *manager) {
 		Description: "Click a ref or point; reports what changed.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in clickInput) (string, error) {
-		id, err := c.target(in.Ref, in.At)
+		id, err := c.target(ctx, in.Ref, in.At)
 		if err != nil {
 			return "", err
 		}
@@ -91,7 +91,7 @@ func addClick(s *kit.Server, m *manager) {
 
 // target checks that a tool names either an element by ref or a point, and returns the
 // element (zero for a point).
-func (c *call) target(ref string, at []float64) (nodeRef, error) {
+func (c *call) target(ctx context.Context, ref string, at []float64) (nodeRef, error) {
 	switch {
 	case ref != "" && len(at) > 0:
 		return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "give ref or at, not both")
@@ -103,7 +103,7 @@ func (c *call) target(ref string, at []float64) (nodeRef, error) {
 	case ref == "":
 		return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "give ref (from a snapshot) or at ([x, y] from a screenshot)")
 	}
-	return c.node(ref)
+	return c.node(ctx, ref)
 }
 
 // point returns where to send mouse input: the middle of the element id (scrolled into view,
@@ -168,7 +168,7 @@ func addHover(s *kit.Server, m *manager) {
 		if in.Ref == "" && len(in.At) == 0 && len(in.Scroll) == 2 {
 			in.At = []float64{-1, -1} // the middle of the viewport, found below
 		}
-		id, err := c.target(in.Ref, in.At)
+		id, err := c.target(ctx, in.Ref, in.At)
 		if err != nil {
 			return "", err
 		}
@@ -261,7 +261,7 @@ func addFillForm(s *kit.Server, m *manager) {
 		}
 		ids := make([]nodeRef, len(in.Fields))
 		for i, f := range in.Fields {
-			id, err := c.node(f.Ref)
+			id, err := c.node(ctx, f.Ref)
 			if err != nil {
 				return "", err
 			}
@@ -269,7 +269,7 @@ func addFillForm(s *kit.Server, m *manager) {
 		}
 		var submit nodeRef
 		if in.Submit != "" {
-			id, err := c.node(in.Submit)
+			id, err := c.node(ctx, in.Submit)
 			if err != nil {
 				return "", err
 			}
@@ -388,7 +388,7 @@ func addPressKey(s *kit.Server, m *manager) {
 		var id nodeRef
 		if in.Ref != "" {
 			var err error
-			if id, err = c.node(in.Ref); err != nil {
+			if id, err = c.node(ctx, in.Ref); err != nil {
 				return "", err
 			}
 		}
@@ -419,11 +419,11 @@ func addDrag(s *kit.Server, m *manager) {
 		Description: "Drag a ref and drop it on another ref.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in dragInput) (string, error) {
-		from, err := c.node(in.Ref)
+		from, err := c.node(ctx, in.Ref)
 		if err != nil {
 			return "", err
 		}
-		to, err := c.node(in.To)
+		to, err := c.node(ctx, in.To)
 		if err != nil {
 			return "", err
 		}
@@ -497,7 +497,7 @@ func addUpload(s *kit.Server, m *manager, opts *options) {
 		Description: "Set a file input's files.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in uploadInput) (string, error) {
-		id, err := c.node(in.Ref)
+		id, err := c.node(ctx, in.Ref)
 		if err != nil {
 			return "", err
 		}

@@ -16,30 +16,43 @@ import (
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
-// node returns the element a ref names in the tab's last snapshot.
-func (c *call) node(ref string) (nodeRef, error) {
+// node returns the element a ref names in the tab's last snapshot, found in the page.
+func (c *call) node(ctx context.Context, ref string) (nodeRef, error) {
 	ref = strings.Trim(strings.TrimSpace(ref), "[]")
 	if ref == "" {
 		return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "ref is empty: give an element ref such as e12 from a snapshot")
 	}
-	n, ok := c.t.refs.targets[ref]
+	k, ok := c.t.refs.targets[ref]
 	if !ok {
 		return nodeRef{}, kit.Errorf(kit.CodeNotFound, "no element %s in the last snapshot of tab %s; take a browser_snapshot", ref, c.t.id)
 	}
-	return n, nil
+	return c.find(ctx, ref, k)
 }
 
 // nodeSeen is node that also finds an element hidden since an earlier snapshot of the tab:
 // the element that last held the ref. browser_wait_for waits for such an element to show.
-func (c *call) nodeSeen(ref string) (nodeRef, error) {
-	n, err := c.node(ref)
-	if err == nil {
-		return n, nil
+func (c *call) nodeSeen(ctx context.Context, ref string) (nodeRef, error) {
+	ref = strings.Trim(strings.TrimSpace(ref), "[]")
+	if _, ok := c.t.refs.targets[ref]; ok {
+		return c.node(ctx, ref)
 	}
-	if n, ok := c.t.refs.holders[strings.Trim(strings.TrimSpace(ref), "[]")]; ok {
-		return n, nil
+	if k, ok := c.t.refs.holders[ref]; ok {
+		return c.find(ctx, ref, k)
 	}
-	return nodeRef{}, err
+	return c.node(ctx, ref)
+}
+
+// find looks up the element k (the ref's) in its session's page.
+func (c *call) find(ctx context.Context, ref string, k elemKey) (nodeRef, error) {
+	tg, err := c.t.targetOf(k.sess)
+	if err != nil {
+		return nodeRef{}, err
+	}
+	id, err := backendOf(ctx, tg, k)
+	if err != nil {
+		return nodeRef{}, fmt.Errorf("%s: %w", ref, err)
+	}
+	return nodeRef{sess: k.sess, id: id}, nil
 }
 
 // on returns the session of the element's renderer, with the iframes that hold it scrolled
@@ -50,7 +63,7 @@ func (c *call) on(ctx context.Context, n nodeRef) (*chromedp.Target, error) {
 
 // element resolves a ref to its node and the target of the frame that owns it.
 func (c *call) element(ctx context.Context, ref string) (nodeRef, *chromedp.Target, error) {
-	id, err := c.node(ref)
+	id, err := c.node(ctx, ref)
 	if err != nil {
 		return nodeRef{}, nil, err
 	}

@@ -240,7 +240,7 @@ func (c *call) snapshot(ctx context.Context, ref string, depth int, fullText boo
 		return nil, kit.Errorf(kit.CodeInvalidInput, "a %s dialog is open (%q); answer it with browser_handle_dialog first", d.Type, d.Message)
 	}
 	c.t.beginFrames()
-	root, err := fetchAXTree(ctx, c.t.target(), "", c.t.openFrame)
+	root, err := fetchTree(ctx, c.t.target(), "", c.t.openFrame)
 	if err != nil {
 		return nil, c.browserErr(err)
 	}
@@ -248,7 +248,7 @@ func (c *call) snapshot(ctx context.Context, ref string, depth int, fullText boo
 	if root == nil {
 		return &snapshot{}, nil
 	}
-	var scope nodeRef
+	var scope elemKey
 	if ref != "" {
 		id, ok := c.t.refs.targets[ref]
 		if !ok {
