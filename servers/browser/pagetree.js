@@ -39,7 +39,7 @@
     table: 'table', tr: 'row', thead: 'rowgroup', tbody: 'rowgroup', tfoot: 'rowgroup', caption: 'caption',
     nav: 'navigation', main: 'main', aside: 'complementary', form: 'form', search: 'search', p: 'paragraph',
     figure: 'figure', blockquote: 'blockquote', pre: 'Pre', code: 'code', strong: 'strong', b: 'strong', em: 'emphasis',
-    i: 'emphasis', mark: 'mark', time: 'time', sup: 'superscript', sub: 'subscript', label: 'LabelText',
+    i: 'emphasis', mark: 'mark', time: 'Time', sup: 'superscript', sub: 'subscript', label: 'LabelText',
     fieldset: 'group', legend: 'Legend', hr: 'separator', textarea: 'textbox', progress: 'progressbar',
     meter: 'meter', output: 'status', dialog: 'dialog', details: 'group', summary: 'DisclosureTriangle',
     iframe: 'Iframe', frame: 'Iframe', article: 'article', address: 'group', optgroup: 'group', option: 'option',
@@ -195,7 +195,7 @@
   // Wrappers: no name or value is worth computing for them.
   const plain = new Set(['generic', 'none', 'paragraph', 'Section', 'rowgroup', 'row', 'cell', 'gridcell', 'list', 'listitem', 'strong',
     'emphasis', 'code', 'mark', 'superscript', 'subscript', 'Pre', 'LabelText', 'DescriptionList', 'term', 'definition',
-    'blockquote', 'insertion', 'deletion', 'Abbr', 'time']);
+    'blockquote', 'insertion', 'deletion', 'Abbr', 'Time']);
 
   const clean = s => s.replace(/[\t\n\r]/g, ' ');
   const lines = [];

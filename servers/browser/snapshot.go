@@ -26,7 +26,7 @@ var interactiveRoles = map[string]bool{
 // collapsed roles are wrappers: their children take their place.
 var collapsed = map[string]bool{
 	"none": true, "generic": true, "presentation": true, "LabelText": true, "paragraph": true,
-	"Section": true, "Div": true, "strong": true, "emphasis": true, "code": true, "time": true,
+	"Section": true, "Div": true, "strong": true, "emphasis": true, "code": true, "Time": true,
 	"Abbr": true, "mark": true, "superscript": true, "subscript": true, "Ruby": true,
 	"group": true, "figure": true, "blockquote": true, "Canvas": true, "Pre": true,
 	"DescriptionList": true, "term": true, "definition": true, "caption": true, "Legend": true,
@@ -224,6 +224,18 @@ func setProp(m map[string]string, k, v string) map[string]string {
 	}
 	m[k] = v
 	return m
+}
+
+// label names a ref for messages: the ref and what the last snapshot showed for it.
+func (t *refTable) label(ref string) string {
+	ref = strings.Trim(strings.TrimSpace(ref), "[]")
+	if m, ok := t.byElem[t.targets[ref]]; ok && m.ref == ref {
+		if m.name == "" {
+			return ref + " (" + m.role + ")"
+		}
+		return ref + " (" + m.role + " " + quote(m.name) + ")"
+	}
+	return ref
 }
 
 func (r *renderer) refFor(n *axNode) string {
