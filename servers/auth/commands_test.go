@@ -100,6 +100,10 @@ func TestServe(t *testing.T) {
 		!strings.Contains(body.String(), "auth enroll") {
 		t.Errorf("healthz %d %s", resp.StatusCode, body.String())
 	}
+	// The container health check finds the server through MCP_PORT.
+	if c, out := runCmd(t, map[string]string{"MCP_PORT": port}, "healthcheck"); c != 0 || !strings.Contains(out, "auth ") || !strings.Contains(out, ": degraded") {
+		t.Errorf("healthcheck: exit %d: %q", c, out)
+	}
 	// Metrics answer this machine.
 	mresp, err := http.Get("http://127.0.0.1:" + port + "/metrics")
 	if err != nil {
