@@ -31,11 +31,22 @@ const serverWorld = "mcp"
 // under the iframe.
 type axNode struct {
 	role, name, value string
-	props             map[string]string
+	props             []string // states as "key=value"
 	children          []*axNode
 	el                elemKey // the element, when it may be acted on; zero otherwise
+	ref               string  // the ref the snapshot gave it
 	ignored           bool
 	frameMissing      bool // an iframe whose document could not be read
+}
+
+// prop returns the state key of n ("" when n has none).
+func (n *axNode) prop(key string) string {
+	for _, kv := range n.props {
+		if len(kv) > len(key) && kv[len(key)] == '=' && kv[:len(key)] == key {
+			return kv[len(key)+1:]
+		}
+	}
+	return ""
 }
 
 // elemKey names an element a snapshot saw: its number in its frame's document (which the
@@ -154,9 +165,8 @@ func parseTree(text string, key elemKey) (*axNode, []*axNode, error) {
 				}
 				n.el.sess, n.el.frame, n.el.doc = key.sess, key.frame, key.doc
 			}
-			for _, kv := range f[5:] {
-				k, v, _ := strings.Cut(kv, "=")
-				n.props = setProp(n.props, k, v)
+			if len(f) > 5 {
+				n.props = f[5:]
 			}
 		}
 		parent := stack[depth]

@@ -180,6 +180,8 @@
     return p;
   }
 
+  // kids lists what is rendered inside n: an open shadow root's nodes, a slot's assigned
+  // nodes, or else its children.
   function kids(n) {
     if (n.nodeType === 1) {
       if (n.shadowRoot) return n.shadowRoot.childNodes;
@@ -187,6 +189,9 @@
     }
     return n.childNodes;
   }
+  // hasKids reports whether walk must go through kids (a shadow root or slot) rather than
+  // the child list.
+  const hasKids = n => n.nodeType === 1 && (n.shadowRoot !== null || n.localName === 'slot');
 
   // Roles a model acts on, and frames: their elements get numbers (the server gives refs).
   const actionable = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox',
@@ -197,7 +202,8 @@
     'emphasis', 'code', 'mark', 'superscript', 'subscript', 'Pre', 'LabelText', 'DescriptionList', 'term', 'definition',
     'blockquote', 'insertion', 'deletion', 'Abbr', 'Time']);
 
-  const clean = s => s.replace(/[\t\n\r]/g, ' ');
+  const clean = s => /[\t\n\r]/.test(s) ? s.replace(/[\t\n\r]/g, ' ') : s;
+  const none = [];
   const lines = [];
   let count = 0;
   // element writes the line of el and walks its children.
@@ -211,10 +217,11 @@
       value = valueOf(el, r);
       if (value.length > 2000) value = value.slice(0, 2000);
     }
-    const p = props(el, r);
+    // A wrapper without attributes has no state and cannot take the focus.
+    const p = plain.has(r) && el.attributes.length === 0 ? none : props(el, r);
     const focusable = p.length > 0 && p[p.length - 1] === 'focusable=true';
     const id = focusable || actionable.has(r) ? idOf(el) : '';
-    let line = depth + '\t' + r + '\t' + clean(name) + '\t' + clean(value) + '\t' + id;
+    let line = depth + '\t' + r + '\t' + name + '\t' + clean(value) + '\t' + id;
     for (const kv of p) line += '\t' + clean(kv);
     lines.push(line);
     if (el.localName === 'select') {
@@ -225,25 +232,31 @@
       walk(el, depth + 1, true, grid || r === 'grid' || r === 'treegrid');
     }
   }
-  function walk(n, depth, shown, grid) {
-    for (const k of kids(n)) {
-      if (k.nodeType === 3) {
-        if (shown) {
-          const t = squash(k.data);
-          if (t) lines.push(depth + '\t\t' + t);
-        }
-        continue;
+  function visit(k, depth, shown, grid) {
+    if (k.nodeType === 3) {
+      if (shown) {
+        const t = squash(k.data);
+        if (t) lines.push(depth + '\t\t' + t);
       }
-      if (k.nodeType !== 1 || skip.has(k.localName) || k.getAttribute('aria-hidden') === 'true') continue;
-      count++;
-      if (!k.checkVisibility({visibilityProperty: true})) {
-        if (k.checkVisibility()) { walk(k, depth, false, grid); continue; } // visibility: hidden
-        if (getComputedStyle(k).display !== 'contents') continue; // display: none
-      }
-      if (k.localName === 'br') { lines.push(depth + '\tbr\t\t\t'); continue; }
-      element(k, depth, grid);
+      return;
     }
+    if (k.nodeType !== 1 || skip.has(k.localName) || k.attributes.length > 0 && k.getAttribute('aria-hidden') === 'true') return;
+    count++;
+    if (!k.checkVisibility(visibilityToo)) {
+      if (k.checkVisibility()) { walk(k, depth, false, grid); return; } // visibility: hidden
+      if (getComputedStyle(k).display !== 'contents') return; // display: none
+    }
+    if (k.localName === 'br') { lines.push(depth + '\tbr\t\t\t'); return; }
+    element(k, depth, grid);
   }
+  function walk(n, depth, shown, grid) {
+    if (hasKids(n)) {
+      for (const k of kids(n)) visit(k, depth, shown, grid);
+      return;
+    }
+    for (let k = n.firstChild; k; k = k.nextSibling) visit(k, depth, shown, grid);
+  }
+  const visibilityToo = {visibilityProperty: true};
   walk(document.documentElement || document, 0, true, false);
   S.live = count;
   return S.doc + '\n' + clean(document.title) + '\n' + lines.join('\n');

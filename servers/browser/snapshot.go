@@ -204,7 +204,7 @@ func wantsRef(n *axNode) bool {
 	if interactiveRoles[n.role] {
 		return true
 	}
-	return n.props["focusable"] == "true" && n.name != "" && n.role != "RootWebArea" && n.role != "Iframe"
+	return n.prop("focusable") == "true" && n.name != "" && n.role != "RootWebArea" && n.role != "Iframe"
 }
 
 // assign walks the whole tree in document order and gives each interactive node its ref.
@@ -216,14 +216,6 @@ func (r *renderer) assign(n *axNode, inSelect bool) {
 	for _, c := range n.children {
 		r.assign(c, inSelect)
 	}
-}
-
-func setProp(m map[string]string, k, v string) map[string]string {
-	if m == nil {
-		m = map[string]string{}
-	}
-	m[k] = v
-	return m
 }
 
 // label names a ref for messages: the ref and what the last snapshot showed for it.
@@ -258,7 +250,7 @@ func (r *renderer) refFor(n *axNode) string {
 	t.byElem[at] = refMemo{ref: ref, role: n.role, name: n.name}
 	t.targets[ref] = at
 	t.holders[ref] = at
-	n.props = setProp(n.props, "__ref", ref)
+	n.ref = ref
 	return ref
 }
 
@@ -297,7 +289,7 @@ func (r *renderer) node(n *axNode, depth int) {
 		}
 		return
 	}
-	ref := n.props["__ref"]
+	ref := n.ref
 	if ref == "" && (n.ignored || collapsed[n.role] && (n.name == "" || n.role == "generic" || n.role == "paragraph")) {
 		if blockBreak[n.role] {
 			r.brk = true
@@ -363,7 +355,7 @@ func (r *renderer) head(n *axNode) string {
 	var b strings.Builder
 	role := n.role
 	if n.role == "heading" {
-		role = "h" + n.props["level"]
+		role = "h" + n.prop("level")
 		if role == "h" {
 			role = "heading"
 		}
@@ -374,11 +366,11 @@ func (r *renderer) head(n *axNode) string {
 	if n.name != "" {
 		b.WriteString(" " + quote(n.name))
 	}
-	if ref := n.props["__ref"]; ref != "" {
+	if ref := n.ref; ref != "" {
 		b.WriteString(" [" + ref + "]")
 	}
-	if n.role == "link" && n.props["url"] != "" {
-		b.WriteString(" " + r.shortURL(n.props["url"]))
+	if u := n.prop("url"); n.role == "link" && u != "" {
+		b.WriteString(" " + r.shortURL(u))
 	}
 	switch n.role {
 	case "combobox", "textbox", "searchbox", "spinbutton", "slider", "textarea", "date", "time", "datetime", "month", "week", "color":
@@ -391,7 +383,7 @@ func (r *renderer) head(n *axNode) string {
 		{"selected", "true", "selected"}, {"expanded", "true", "expanded"}, {"expanded", "false", "collapsed"},
 		{"disabled", "true", "disabled"},
 	} {
-		if n.props[st.prop] == st.val {
+		if n.prop(st.prop) == st.val {
 			if st.prop == "selected" && n.role != "tab" && n.role != "option" && n.role != "treeitem" {
 				continue
 			}
@@ -430,7 +422,7 @@ func (r *renderer) children(n *axNode, depth int) {
 // coveredBy reports whether c adds nothing to a parent named name: text (and wrappers of
 // text) it contains, with no element that has a ref.
 func coveredBy(c *axNode, name string) bool {
-	if c.props["__ref"] != "" {
+	if c.ref != "" {
 		return false
 	}
 	switch {
@@ -454,7 +446,7 @@ func nativeOptions(n *axNode) []string {
 	var out []string
 	for _, c := range n.children {
 		switch {
-		case c.role == "option" && c.props["__ref"] == "":
+		case c.role == "option" && c.ref == "":
 			out = append(out, squash(c.name))
 		case c.role != "option":
 			out = append(out, nativeOptions(c)...)
@@ -490,7 +482,7 @@ func (r *renderer) inline(n *axNode) string {
 	if n.role == "StaticText" {
 		return squash(n.name)
 	}
-	if n.props["__ref"] != "" {
+	if n.ref != "" {
 		h := r.head(n)
 		var rest []string
 		for _, c := range n.children {

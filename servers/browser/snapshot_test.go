@@ -8,14 +8,14 @@ import (
 	"github.com/chromedp/cdproto/input"
 )
 
-// n builds an accessibility node for tests.
+// n builds a snapshot node for tests.
 func n(role, name string, backend int, children ...*axNode) *axNode {
-	return &axNode{role: role, name: name, el: elemKey{id: int64(backend)}, children: children, props: map[string]string{}}
+	return &axNode{role: role, name: name, el: elemKey{id: int64(backend)}, children: children}
 }
 
 func withProps(a *axNode, kv ...string) *axNode {
 	for i := 0; i+1 < len(kv); i += 2 {
-		a.props[kv[i]] = kv[i+1]
+		a.props = append(a.props, kv[i]+"="+kv[i+1])
 	}
 	return a
 }
