@@ -216,7 +216,8 @@ func addHover(s *kit.Server, m *manager) {
 type typeInput struct {
 	where
 	Ref    string `json:"ref" jsonschema:"e.g. e12"`
-	Text   string `json:"text" schema:"bare=true"`
+	Text   string `json:"text,omitempty" jsonschema:"what to type; empty clears the field"`
+	Secret string `json:"secret,omitempty" jsonschema:"name of the owner's secret to type instead of text; its value is never shown"`
 	Append bool   `json:"append,omitempty" jsonschema:"keep the value"`
 	Submit bool   `json:"submit,omitempty" jsonschema:"press Enter"`
 }
@@ -227,11 +228,19 @@ func addType(s *kit.Server, m *manager) {
 		Description: "Type into a field by ref (replaces its value).",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in typeInput) (string, error) {
+		if in.Secret != "" && (in.Text != "" || in.Append) {
+			return "", kit.Errorf(kit.CodeInvalidInput, "give text or secret, not both (a secret replaces what the field holds)")
+		}
 		var note string
 		out, err := c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
 			f := fieldTarget{tg: tg, n: id, label: c.t.refs.label(in.Ref)}
 			var err error
-			if note, err = setField(ctx, f, []string{in.Text}, in.Append); err != nil {
+			if in.Secret != "" {
+				err = c.fillSecret(ctx, f, in.Secret)
+			} else {
+				note, err = setField(ctx, f, []string{in.Text}, in.Append)
+			}
+			if err != nil {
 				return err
 			}
 			if in.Submit {
@@ -252,8 +261,9 @@ func joinNote(note, out string) string {
 }
 
 type formField struct {
-	Ref   string `json:"ref" jsonschema:"e.g. e12"`
-	Value string `json:"value" jsonschema:"text, option, or true/false"`
+	Ref    string `json:"ref" jsonschema:"e.g. e12"`
+	Value  string `json:"value,omitempty" jsonschema:"text, option, true/false, date, time, colour or number"`
+	Secret string `json:"secret,omitempty" jsonschema:"name of the owner's secret to type instead of a value; never shown"`
 }
 
 type fillFormInput struct {
@@ -270,6 +280,11 @@ func addFillForm(s *kit.Server, m *manager) {
 	}, func(ctx context.Context, c *call, in fillFormInput) (string, error) {
 		if len(in.Fields) == 0 {
 			return "", kit.Errorf(kit.CodeInvalidInput, "fields is empty")
+		}
+		for _, f := range in.Fields {
+			if f.Secret != "" && f.Value != "" {
+				return "", kit.Errorf(kit.CodeInvalidInput, "field %s: give value or secret, not both", f.Ref)
+			}
 		}
 		ids := make([]nodeRef, len(in.Fields))
 		for i, f := range in.Fields {
@@ -307,7 +322,13 @@ func addFillForm(s *kit.Server, m *manager) {
 				if err != nil {
 					return err
 				}
-				note, err := setField(ctx, fieldTarget{tg: tg, n: ids[i], label: c.t.refs.label(f.Ref)}, values, false)
+				ft := fieldTarget{tg: tg, n: ids[i], label: c.t.refs.label(f.Ref)}
+				var note string
+				if f.Secret != "" {
+					err = c.fillSecret(ctx, ft, f.Secret)
+				} else {
+					note, err = setField(ctx, ft, values, false)
+				}
 				if err != nil {
 					if len(set) > 0 {
 						return fmt.Errorf("%w (already set: %s; nothing was submitted)", err, strings.Join(set, ", "))

@@ -26,7 +26,7 @@ type screenshotInput struct {
 }
 
 func addScreenshot(s *kit.Server, m *manager) {
-	kit.AddTool(s, kit.Tool{
+	addTool(s, m, kit.Tool{
 		Name:        "browser_screenshot",
 		Description: "Screenshot the viewport, full page or a ref; or save a PDF.",
 		ReadOnly:    true,
@@ -39,6 +39,11 @@ func addScreenshot(s *kit.Server, m *manager) {
 		}
 		defer release()
 		out := pageOut{Tab: c.t.id}
+		if _, visible, err := c.secretShown(ctx); err != nil {
+			return nil, pageOut{}, c.browserErr(err)
+		} else if visible {
+			return nil, pageOut{}, kit.Errorf(kit.CodeInvalidInput, "%v", errSecretShown)
+		}
 		if in.Format == "pdf" {
 			text, err := c.pdf(ctx)
 			if err != nil {

@@ -164,6 +164,12 @@ func addEvaluate(s *kit.Server, m *manager) {
 		if d := c.t.openDialog(); d != nil {
 			return "", kit.Errorf(kit.CodeInvalidInput, "a %s dialog is open; answer it with browser_handle_dialog first", d.Type)
 		}
+		// A script could read the secret out of its field, in whatever form it liked.
+		if shown, _, err := c.secretShown(ctx); err != nil {
+			return "", c.browserErr(err)
+		} else if shown {
+			return "", kit.Errorf(kit.CodeInvalidInput, "%v", errSecretShown)
+		}
 		var v json.RawMessage
 		var err error
 		if in.Ref != "" {
@@ -178,7 +184,7 @@ func addEvaluate(s *kit.Server, m *manager) {
 		} else if v, err = evalValue(ctx, c, "(() => { const f = ("+in.Function+"\n); return typeof f === 'function' ? f() : f; })()"); err != nil {
 			return "", err
 		}
-		return paged(string(v), 0, defaultMaxChars), nil
+		return paged(c.clean(string(v)), 0, defaultMaxChars), nil
 	})
 }
 
@@ -231,7 +237,7 @@ func (c *call) consoleText(level string, all bool) string {
 	if n == 0 {
 		return "No console messages."
 	}
-	return paged(b.String(), 0, defaultMaxChars)
+	return paged(c.clean(b.String()), 0, defaultMaxChars)
 }
 
 // consoleLevel folds the names of a level together: console.warn is "warning", the log
@@ -296,7 +302,7 @@ func (c *call) networkText(filter, kind string, failed bool) string {
 	if n == 1 {
 		plural = ""
 	}
-	return paged(fmt.Sprintf("%d request%s:\n%s", n, plural, b.String()), 0, defaultMaxChars)
+	return paged(c.clean(fmt.Sprintf("%d request%s:\n%s", n, plural, b.String())), 0, defaultMaxChars)
 }
 
 // guardReason returns the guard's reason for refusing a request that failed without a

@@ -34,7 +34,7 @@ func specFor(ready func(*manager)) kit.Spec {
 			if opts.oldAllowHosts != "" {
 				s.Logger().Warn("--allow-hosts (MCP_ALLOW_HOSTS) is deprecated: use --allow-private-hosts (MCP_ALLOW_PRIVATE_HOSTS); --allowed-hosts is another flag, the Host headers the server accepts")
 			}
-			if err := opts.finish(s.Config().StateDir); err != nil {
+			if err := opts.finish(s.Config().StateDir, s.Config().Getenv); err != nil {
 				return &kit.ConfigError{Err: err}
 			}
 			m := newManager(opts, s.Logger())
@@ -61,5 +61,6 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", 15*time.Minute, "close a session after this long unused; stop Chromium when none is left")
 	fs.BoolVar(&o.allowPrivate, "allow-private-networks", false, "let the browser reach every address, not only global unicast ones (private, loopback, link-local, ...)")
 	fs.StringVar(&o.allowHostsRaw, "allow-private-hosts", "", "comma list of CIDRs, IPs and host names the browser may reach even when private")
+	fs.StringVar(&o.secretsFile, "secrets-file", "", `the owner's secrets, typed by name and never shown: JSON {"NAME": {"value": "...", "origins": ["https://..."]}}, mode 0600 (default: $CREDENTIALS_DIRECTORY/browser-secrets when present)`)
 	fs.StringVar(&o.oldAllowHosts, "allow-hosts", "", "deprecated spelling of --allow-private-hosts (not the kit's --allowed-hosts, which lists Host headers to accept)")
 }

@@ -56,18 +56,24 @@ func (c *call) requestDetail(ctx context.Context, n int) (string, error) {
 	if r.blockedGuard != "" {
 		fmt.Fprintf(&b, "Blocked by the private-network guard: %s\n", r.blockedGuard)
 	}
-	writeHeaders(&b, "Request headers", r.reqHeaders)
-	if r.hasPostData {
+	reqHeaders := r.reqHeaders
+	if r.afterSecret {
+		reqHeaders = withholdCredentials(reqHeaders)
+	}
+	writeHeaders(&b, "Request headers", c.cleanHeaders(reqHeaders))
+	if r.hasPostData && r.afterSecret {
+		b.WriteString("Request body: withheld (sent after a secret was typed in this tab)\n")
+	} else if r.hasPostData {
 		res, err := onAnySession(ctx, c.t, func(tg *chromedp.Target) (network.GetRequestPostDataResult, error) {
 			return cdp.Call(ctx, tg, network.GetRequestPostData, network.GetRequestPostDataParams{RequestID: r.id})
 		})
 		if err != nil {
 			b.WriteString("Request body: not available from the browser\n")
 		} else {
-			writeBody(&b, "Request body", res.PostData, headerValue(r.reqHeaders, "Content-Type"))
+			writeBody(&b, "Request body", []byte(c.clean(string(res.PostData))), headerValue(r.reqHeaders, "Content-Type"))
 		}
 	}
-	writeHeaders(&b, "Response headers", r.respHeaders)
+	writeHeaders(&b, "Response headers", c.cleanHeaders(r.respHeaders))
 	switch {
 	case r.failed != "" || r.status == 0:
 	case !latest || r.status >= 300 && r.status < 400 && headerValue(r.respHeaders, "Location") != "":
@@ -81,7 +87,11 @@ func (c *call) requestDetail(ctx context.Context, n int) (string, error) {
 		if err != nil {
 			b.WriteString("Response body: no longer kept by the browser (it keeps recent bodies only)\n")
 		} else {
-			writeBody(&b, "Response body", res.Body, r.mime)
+			body := res.Body
+			if isText(body, r.mime) {
+				body = []byte(c.clean(string(body)))
+			}
+			writeBody(&b, "Response body", body, r.mime)
 		}
 	}
 	return strings.TrimRight(b.String(), "\n"), nil
@@ -185,4 +195,29 @@ func isText(body []byte, contentType string) bool {
 		return false
 	}
 	return false
+}
+
+// withholdCredentials is h with the values of the headers that carry credentials withheld.
+func withholdCredentials(h network.Headers) network.Headers {
+	out := make(network.Headers, len(h))
+	for k, v := range h {
+		switch strings.ToLower(k) {
+		case "authorization", "proxy-authorization", "cookie":
+			v = "(withheld: sent after a secret was typed in this tab)"
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// cleanHeaders is h with the owner's secrets redacted from its values.
+func (c *call) cleanHeaders(h network.Headers) network.Headers {
+	if len(h) == 0 || c.m.opts.secrets.scrub == nil {
+		return h
+	}
+	out := make(network.Headers, len(h))
+	for k, v := range h {
+		out[k] = c.clean(fmt.Sprint(v))
+	}
+	return out
 }

@@ -27,12 +27,16 @@ type options struct {
 	allowHostsRaw  string // --allow-private-hosts
 	oldAllowHosts  string // --allow-hosts, its deprecated spelling
 
+	secretsFile string // --secrets-file
+
 	stateDir string
 	policy   *netguard.Policy
+	secrets  *secrets
 }
 
-// finish fills defaults under the state directory and validates every flag.
-func (o *options) finish(stateDir string) error {
+// finish fills defaults under the state directory and validates every flag; getenv is the
+// server's environment (for $CREDENTIALS_DIRECTORY).
+func (o *options) finish(stateDir string, getenv func(string) string) error {
 	o.stateDir = stateDir
 	if o.downloadsDir == "" {
 		o.downloadsDir = filepath.Join(stateDir, "downloads")
@@ -76,6 +80,9 @@ func (o *options) finish(stateDir string) error {
 	}
 	if o.policy, err = netguard.NewPolicy(o.allowPrivate, hosts); err != nil {
 		return fmt.Errorf("--allow-private-hosts: %w", err)
+	}
+	if o.secrets, err = loadSecrets(secretsPath(o.secretsFile, getenv)); err != nil {
+		return fmt.Errorf("--secrets-file: %w", err)
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ func TestAllowPrivateHostsSpellings(t *testing.T) {
 			if err := fs.Parse(tt.args); err != nil {
 				t.Fatal(err)
 			}
-			err := o.finish(t.TempDir())
+			err := o.finish(t.TempDir(), func(string) string { return "" })
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("finish: %v, want %q", err, tt.wantErr)

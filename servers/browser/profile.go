@@ -252,7 +252,7 @@ type profileInput struct {
 }
 
 func addProfile(s *kit.Server, m *manager, opts *options) {
-	kit.AddTool(s, kit.Tool{
+	addTool(s, m, kit.Tool{
 		Name:        "browser_profile",
 		Description: "Saved logins (navigate's profile): list, export, import, clear.",
 		Destructive: true,

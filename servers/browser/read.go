@@ -109,7 +109,7 @@ func addGetText(s *kit.Server, m *manager) {
 		} else if md, err = pageMarkdown(ctx, c); err != nil {
 			return "", err
 		}
-		return paged(md, in.Offset, in.MaxChars), nil
+		return paged(c.clean(md), in.Offset, in.MaxChars), nil
 	})
 }
 

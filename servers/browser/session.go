@@ -242,6 +242,7 @@ func (c *call) snapshot(ctx context.Context, ref string, depth int, fullText boo
 	if err != nil {
 		return nil, c.browserErr(err)
 	}
+	c.cleanTree(root)
 	c.t.dropUnseenFrames()
 	if root == nil {
 		return &snapshot{}, nil

@@ -47,6 +47,8 @@ type tab struct {
 	woke         chan struct{}
 	dialog       *page.EventJavascriptDialogOpening
 	frames       map[cdp.FrameID]bool
+	secretDocs   map[cdp.FrameID]secretMark // documents a secret was typed into
+	secretAt     time.Time                  // when a secret was last typed in the tab
 
 	// Touched only under the session lock.
 	refs     *refTable
@@ -71,6 +73,7 @@ type netRequest struct {
 	respHeaders  network.Headers
 	mime         string
 	hasPostData  bool
+	afterSecret  bool // sent after a secret was typed in the tab: its body and credentials are withheld
 }
 
 func newTab(id string) *tab {
@@ -120,7 +123,7 @@ func (t *tab) onEvent(ev any) {
 		}
 		t.nextRequest++
 		r := &netRequest{n: t.nextRequest, id: ev.RequestID, method: ev.Request.Method, url: ev.Request.URL, kind: string(ev.Type),
-			reqHeaders: ev.Request.Headers, hasPostData: ev.Request.HasPostData}
+			reqHeaders: ev.Request.Headers, hasPostData: ev.Request.HasPostData, afterSecret: !t.secretAt.IsZero()}
 		t.byRequest[ev.RequestID] = r
 		t.requests = append(t.requests, r)
 		t.inflight++

@@ -37,10 +37,28 @@ func tabOf(in any) string {
 // handler is the body of a tool that acts on a tab: it returns the text for the model.
 type handler[In any] func(ctx context.Context, c *call, in In) (string, error)
 
+// addTool registers a tool whose answers and errors are cleaned of the owner's secrets: every
+// spelling of every secret's value becomes [secret NAME], whatever put it there (the page's
+// text, a value a script returned, a request body the page echoed).
+func addTool[In, Out any](s *kit.Server, m *manager, t kit.Tool, h mcp.ToolHandlerFor[In, Out]) {
+	kit.AddTool(s, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		res, out, err := h(ctx, req, in)
+		sec := m.opts.secrets
+		if res != nil {
+			for _, ct := range res.Content {
+				if tc, ok := ct.(*mcp.TextContent); ok {
+					tc.Text = sec.redact(tc.Text)
+				}
+			}
+		}
+		return res, out, sec.redactErr(err)
+	})
+}
+
 // addTabTool registers a tool whose calls hold a session and tab.
 func addTabTool[In located](s *kit.Server, m *manager, t kit.Tool, h handler[In]) {
 	t.OpenWorld = true
-	kit.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, pageOut, error) {
+	addTool(s, m, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, pageOut, error) {
 		c, release, err := m.acquire(ctx, in.loc(), tabOf(in))
 		if err != nil {
 			return nil, pageOut{}, err
