@@ -18,7 +18,7 @@ GOLANGCI := $(CURDIR)/.tools/golangci-lint-$(GOLANGCI_VERSION)
 test-deps: ## install the Debian packages the tests need (as root), or say which
 	@scripts/test-deps.sh
 
-.PHONY: help build test test-deps test-go lint lint-tools ts-client-test run conformance conformance-run memcheck memcheck-run bench toolsnaps docs docs-check deploy-test e2e-systemd release clean
+.PHONY: help build test test-deps test-go lint lint-tools ts-client-test run conformance conformance-run memcheck memcheck-run bench bench-browser toolsnaps docs docs-check deploy-test e2e-systemd release clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -73,6 +73,9 @@ bench: build ## Go benchmarks, then throughput, latency, CPU per call and anon m
 	@go test -run '^$$' -bench SearchNotes10k -benchtime 500x ./servers/notes/
 	@go test -run '^$$' -bench 'Rebuild10k|SyncFirst1k|SyncIdle10k' -benchtime 3x ./servers/notes/
 	@go run ./scripts/cmd/bench -bin bin
+
+bench-browser: ## the browser server against Playwright MCP and chrome-devtools-mcp on the same Chromium: wall time, bytes and calls per action (BEFORE=rev also times an earlier build)
+	@scripts/bench-browser.sh $(if $(BEFORE),--before $(BEFORE))
 
 toolsnaps: ## rewrite every server's tool snapshots (servers/*/testdata/toolsnaps) from its tools; review and commit the diff
 	@for s in $(MCP_SERVERS); do \
