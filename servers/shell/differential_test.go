@@ -15,6 +15,7 @@ import (
 	"github.com/jck411/mcp-servers/servers/shell/policy"
 	"github.com/jck411/mcp-servers/servers/shell/runner"
 	"github.com/jck411/mcp-servers/servers/shell/sandbox"
+	"github.com/jck411/mcp-servers/shared/mcptest"
 )
 
 // The grammar the differential test draws command lines from: programs (allowed and not),
@@ -71,9 +72,7 @@ func diffLine(rng *rand.Rand) string {
 // which is a misreading the kernel caught. A line that kills $PPID kills this test unless
 // Landlock scopes signals, so this also proves the scope.
 func TestDifferentialAllowlist(t *testing.T) {
-	if err := sandbox.Available(); err != nil {
-		t.Skipf("Landlock: %v", err)
-	}
+	mcptest.Require(t, "Landlock", sandbox.Available())
 	const budget = 25 * time.Second
 	root, outside := t.TempDir(), t.TempDir()
 	trace := filepath.Join(root, "trace")
@@ -119,10 +118,12 @@ func TestDifferentialAllowlist(t *testing.T) {
 	for range 600 {
 		lines = append(lines, diffLine(rng))
 	}
+	// The seed lines always run; the budget bounds the drawn ones after them.
+	seeds := len(lines) - 600
 	deadline := time.Now().Add(budget)
 	var ran, allowed int
-	for _, l := range lines {
-		if time.Now().After(deadline) {
+	for i, l := range lines {
+		if i >= seeds && time.Now().After(deadline) {
 			break
 		}
 		line := r.Replace(l)
@@ -150,9 +151,6 @@ func TestDifferentialAllowlist(t *testing.T) {
 		if ok && strings.Contains(stderr.String(), stubs) {
 			t.Errorf("%q: the checker allowed it and bash tried to run a stub (exit %d): %s", line, res.ExitCode, stderr.String())
 		}
-	}
-	if ran < len(attackLines) {
-		t.Errorf("only %d of the %d seed lines ran within %s", ran, len(attackLines), budget)
 	}
 	t.Logf("%d lines ran under the enforcement, %d of them allowed by the checker", ran, allowed)
 }
