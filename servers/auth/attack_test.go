@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
@@ -33,8 +34,12 @@ func TestCodeUsedOnceAcrossConnections(t *testing.T) {
 		code := e.codeFor(t, id, redirect, e.Alpha+"/mcp", "alpha:read", p)
 		form := url.Values{"grant_type": {"authorization_code"}, "client_id": {id}, "redirect_uri": {redirect}, "code": {code}, "code_verifier": {p.verifier}}
 		const racers = 12
+		type result struct {
+			status  int
+			refresh string
+		}
 		var wg sync.WaitGroup
-		statuses := make(chan int, racers)
+		results := make(chan result, racers)
 		start := make(chan struct{})
 		for i := range racers {
 			wg.Go(func() {
@@ -44,27 +49,36 @@ func TestCodeUsedOnceAcrossConnections(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				_, _ = io.Copy(io.Discard, resp.Body)
+				var body struct {
+					RefreshToken string `json:"refresh_token"`
+				}
+				_ = json.NewDecoder(resp.Body).Decode(&body)
 				resp.Body.Close()
-				statuses <- resp.StatusCode
+				results <- result{resp.StatusCode, body.RefreshToken}
 			})
 		}
 		close(start)
 		wg.Wait()
-		close(statuses)
-		won, lost := 0, 0
-		for st := range statuses {
-			switch st {
+		close(results)
+		won, lost, refresh := 0, 0, ""
+		for r := range results {
+			switch r.status {
 			case 200:
 				won++
+				refresh = r.refresh
 			case 400:
 				lost++
 			default:
-				t.Errorf("round %d: status %d", round, st)
+				t.Errorf("round %d: status %d", round, r.status)
 			}
 		}
 		if won != 1 || lost != racers-1 {
 			t.Errorf("round %d: %d exchanges won, %d lost; want exactly 1 winner", round, won, lost)
+		}
+		// The losers presented a used code: the winner's grant is revoked (OAuth 2.1), whichever
+		// order the exchanges ran in.
+		if st, body := e.postForm(t, "/token", url.Values{"grant_type": {"refresh_token"}, "client_id": {id}, "refresh_token": {refresh}}); st != 400 || body["error"] != "invalid_grant" {
+			t.Errorf("round %d: the winner's refresh after the replays: %d %v", round, st, body)
 		}
 	}
 }
@@ -240,7 +254,7 @@ func TestUseCodeOnce(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 4*len(stores))
 	for i := range 4 * len(stores) {
-		wg.Go(func() { errs <- stores[i%len(stores)].useCode(t.Context(), reqID, code) })
+		wg.Go(func() { errs <- useCode(t.Context(), stores[i%len(stores)].db.sql, reqID, code) })
 	}
 	wg.Wait()
 	close(errs)
