@@ -54,7 +54,8 @@ func TestCheckInput(t *testing.T) {
 		// data readers and programs with their own script run
 		{"python3 app.py", ""}, {"python3 -m http.server 8000", ""}, {"sort | uniq -c", ""}, {"grep --line-buffered x", ""},
 		{"bash < /dev/null", ""}, {"bash <<'EOF'\nls\nEOF", ""}, {"sqlite3 db 'select 1'", ""},
-		{"at -f job.sh now", ""}, {"crontab -l", ""}, {"awk '{print $1}'", ""},
+		{"at -f job.sh now", ""}, {"crontab -l", ""}, {"awk '{print $1}'", ""}, {"ssh -N -L 8080:localhost:80 host", ""},
+		{"watch -n 5 df -h", ""}, {"node server.js", ""}, {"tail -f log.txt", ""},
 	}
 	for _, tt := range cases {
 		t.Run(tt.line, func(t *testing.T) {

@@ -352,7 +352,11 @@ func (c *checker) script(src string, depth int, in stdinSource) {
 			c.redirect(n)
 		case *syntax.FuncDecl:
 			c.learnFunc(n)
-			cur.in = stdinSource{kind: stdinFunc, fn: n.Name.Value}
+			name := "()" // the parser takes ()0 for a function without a name
+			if n.Name != nil {
+				name = n.Name.Value
+			}
+			cur.in = stdinSource{kind: stdinFunc, fn: name}
 		case *syntax.BinaryCmd:
 			c.pipeline(n)
 		}

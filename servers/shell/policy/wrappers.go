@@ -80,7 +80,7 @@ var wrappers = map[string]wrapper{
 	"run0": {grammar: grammar{shortReq: "ugD", long: longs("user group nice chdir setenv property unit description slice background machine", "",
 		"no-ask-password slice-inherit help version")}, defaultCmd: "sh"},
 	"pkexec":           {grammar: grammar{long: longs("user", "", "disable-internal-agent keep-cwd help version")}, defaultCmd: "sh"},
-	"ssh":              {grammar: grammar{shortReq: "BbcDEeFIiJLlmOoPpQRSWw", shortFlags: "46AaCfGgKkMNnqsTtVvXxYy"}, positional: 1, alwaysJoin: true, defaultCmd: "sh"},
+	"ssh":              {grammar: grammar{shortReq: "BbcDEeFIiJLlmOoPpQRSWw", shortFlags: "46AaCfGgKkMNnqsTtVvXxYy"}, positional: 1, alwaysJoin: true, defaultCmd: "sh", runsNothing: []string{"-N", "-W", "-O", "-G", "-Q", "-V"}},
 	"sg":               {grammar: grammar{}, positional: 1, alwaysJoin: true, scripts: []string{"-c"}},
 	"setarch":          {optsAfter: true, grammar: grammar{shortFlags: "vRFZLXBIST3", long: longs("", "", "addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec 32bit short-inode whole-seconds sticky-timeouts 3gb 4gb uname-2.6 verbose list help version")}, positional: 1},
 	"faketime":         {grammar: grammar{shortReq: "fm", shortFlags: "h", long: longs("exclude-monotonic date-prog", "", "help")}, positional: 1},
