@@ -45,13 +45,21 @@ var (
 
 // blockStub records, for every run, the working directory and each argument with the path
 // the kernel resolves it to: whole (realpath -m) and as a directory entry (its parent
-// resolved, the last component kept), one NUL-separated record per line.
+// resolved, the last component kept), one NUL-separated record per line. One realpath runs for
+// all the arguments, since forks are what a busy machine makes slow.
 const blockStub = `#!/bin/bash
-{
-printf '%%s\0%%s' "$(basename "$0")" "$PWD"
+args=() dirs=()
 for a in "$@"; do
-	d=$(dirname -- "$a"); b=$(basename -- "$a")
-	printf '\0%%s\0%%s\0%%s' "$a" "$(realpath -m -- "$a" 2>/dev/null)" "$(realpath -m -- "$d" 2>/dev/null)/$b"
+	[[ -n $a ]] || a=/nonexistent-empty-argument
+	case $a in */*) d=${a%%/*}; d=${d:-/} ;; *) d=. ;; esac
+	args+=("$a") dirs+=("$d")
+done
+mapfile -t res < <(realpath -m -- "${args[@]}" "${dirs[@]}" 2>/dev/null)
+n=${#args[@]}
+{
+printf '%%s\0%%s' "${0##*/}" "$PWD"
+for ((i = 0; i < n; i++)); do
+	printf '\0%%s\0%%s\0%%s' "${args[i]}" "${res[i]}" "${res[n+i]%%/}/${args[i]##*/}"
 done
 printf '\n'
 } >> %q
@@ -95,6 +103,21 @@ func TestDifferentialBlocklist(t *testing.T) {
 	env := []string{"PATH=" + stubs + ":" + os.Getenv("PATH"), "HOME=" + home, "LANG=C.UTF-8", "v=" + filepath.Join(root, "victim")}
 	ghost := fmt.Sprintf("mcp-diff-%d", os.Getpid())
 	r := strings.NewReplacer("@GHOST@", ghost, "@PID@", fmt.Sprint(os.Getpid()), "@LINK@", link, "@ROOT@", root)
+
+	// The oracle itself: lines run past the checker must be judged as what they delete.
+	for line, protected := range map[string]bool{
+		"rm -r /proc/self/root/etc": true, "cd / && rm -rf usr": true, "find -L -O3 ~ -delete": true,
+		"rm -rf victim": false, "rm -rf " + link: false, "find victim -delete": false,
+	} {
+		_ = os.Remove(trace)
+		if _, err := run.Run(t.Context(), runner.Spec{Line: line, Dir: root, Env: env}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(trace)
+		if got := deletesProtected(strings.Split(strings.TrimSuffix(string(b), "\n"), "\x00"), home) != ""; got != protected {
+			t.Fatalf("the oracle judges %q (record %q) as deleting a protected directory: %v, want %v", line, b, got, protected)
+		}
+	}
 
 	rng := rand.New(rand.NewPCG(29, 2026))
 	deadline := time.Now().Add(budget)

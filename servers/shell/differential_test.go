@@ -24,7 +24,8 @@ import (
 var (
 	diffAllowed = []string{"ls", "cat in.txt", "grep -c inside in.txt"}
 	diffDenied  = []string{"id", "@ID@", "touch @OUT@", "@LOADER@ /usr/bin/id", "env id", "xargs id", "find . -exec id \\;",
-		"nice id", "timeout 1 id", "script -qc id /dev/null", "sh -c id", "perl -e 1", "setpriv id", "awk 'BEGIN{system(\"id\")}'"}
+		"nice id", "timeout 1 id", "script -qc id /dev/null", "sh -c id", "perl -e 1", "setpriv id", "awk 'BEGIN{system(\"id\")}'",
+		"/proc/self/root@ID@", "parallel id ::: x", "ssh -o BatchMode=yes localhost id"}
 	diffSpellings = []func(string) string{
 		func(w string) string { return w },
 		func(w string) string { return "'" + w + "'" },
@@ -41,6 +42,8 @@ var (
 		`command %s`, `{ %s; }`, `( %s )`, `%s | cat`, `ls && %s`, `ls; %s`, `if ls; then %s; fi`,
 		`f() { %s; }; f`, `cat <(%s)`, `: $((1+$(%s)))`, `mapfile -C '%s' -c 1 a < in.txt`, `x=$(%s)`,
 		`[[ -n $(%s) ]]`, `for i in 1; do %s; done`, `case x in x) %s;; esac`,
+		"bash <<< '%s'", "echo '%s' | bash", "bash <(echo '%s')", "shopt -s expand_aliases\nalias z='%s'\nz",
+		`x='%s'; eval "$x"`, `f() { eval "$1"; }; f '%s'`, "a() { %s; }; b() { a; }; b",
 	}
 	diffRedirs = []string{"", "", "", "", " 2>&1", " > @OUT@", " >> @OUT@", " 2> @OUT@", " &> @OUT@", " > keep.txt", " 2>/dev/null"}
 )
