@@ -85,10 +85,9 @@ func TestBlocklistAttacks(t *testing.T) {
 		"bash <<'EOF'\nread x\ncat <<'E'\nrm -rf /home/" + ghost + "\nE\nEOF",
 		"shopt -s expand_aliases\nalias r='rm -rf'\nr /home/" + ghost,
 		"ln -s /home/" + ghost + " " + ghost + "; rm -rf " + ghost + "/",
+		// kill -9 -1 and fork bombs stay in the policy's unit tests: a regression here would run
+		// them on the test machine. kill $PPID could only kill this test.
 		"kill -9 $PPID",
-		"kill -9 -1",
-		"a(){ b|b& }; b(){ a|a& }; a",
-		"while :; do sleep 1 & done",
 	} {
 		t.Run(line, func(t *testing.T) {
 			msg := mcptest.CallError(t, cs, "run_command", map[string]any{"command": line, "timeout_seconds": 5})
