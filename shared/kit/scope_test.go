@@ -41,7 +41,7 @@ func TestReadOnlyCallerInMCPLayer(t *testing.T) {
 		}
 		return &mcp.CallToolResult{}, nil
 	}
-	mw := s.toolMiddleware(next)
+	mw := s.toolMiddleware(s.viewMiddleware(next))
 	for _, tc := range []struct {
 		write bool
 		list  string
