@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/jck411/mcp-servers/shared/kit/inventory"
-	"github.com/jck411/mcp-servers/shared/resource"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,16 +17,13 @@ const (
 	codeNarrowed   = "narrowed"           // outside the request's narrowing
 )
 
-// viewOf is what a request may see and call: the offered tools within its credential's scope
-// and the narrowing of the route it came by (none over stdio).
-func (s *Server) viewOf(ctx context.Context, req mcp.Request) inventory.View {
-	return s.inv.View(inventory.NarrowingFrom(ctx), inventory.Scope{ReadOnly: readOnlyCaller(req)})
-}
-
-// readOnlyCaller reports whether the request came with an OAuth token without the write scope.
-func readOnlyCaller(req mcp.Request) bool {
-	extra := req.GetExtra()
-	return extra != nil && resource.ReadOnly(extra.TokenInfo)
+// viewOf is what a request may see and call: over HTTP the view its route worked out (the
+// offered tools within its credential's scope and its narrowing); over stdio every offered tool.
+func (s *Server) viewOf(ctx context.Context) inventory.View {
+	if v, ok := inventory.ViewFrom(ctx); ok {
+		return v
+	}
+	return s.inv.View(inventory.Narrowing{}, inventory.Scope{})
 }
 
 // viewMiddleware applies the request's view to the MCP layer: tools/list shows only what it
@@ -58,7 +54,7 @@ func (s *Server) viewMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 func (s *Server) refuseCall(ctx context.Context, call *mcp.CallToolRequest) (res mcp.Result, err error, refused bool) {
 	name := call.Params.Name
 	var code string
-	switch s.viewOf(ctx, call).Verdict(name) {
+	switch s.viewOf(ctx).Verdict(name) {
 	case inventory.NotOffered:
 		code, res = codeNotOffered, errorResult(s.inv.NotOffered(name))
 	case inventory.NeedsWrite:
@@ -91,7 +87,7 @@ func (s *Server) listFor(ctx context.Context, method string, req mcp.Request, ne
 	if !ok {
 		return res, err
 	}
-	view := s.viewOf(ctx, req)
+	view := s.viewOf(ctx)
 	kept := make([]*mcp.Tool, 0, len(list.Tools))
 	for _, t := range list.Tools {
 		if view.Allows(t.Name) {
@@ -113,7 +109,7 @@ func (s *Server) withInstructions(ctx context.Context, method string, req mcp.Re
 	if err != nil {
 		return res, err
 	}
-	text := s.instructions(s.viewOf(ctx, req).Allows)
+	text := s.instructions(s.viewOf(ctx).Allows)
 	switch r := res.(type) {
 	case *mcp.InitializeResult:
 		cp := *r

@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/config"
+	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -25,7 +27,9 @@ func stateFrom(ctx context.Context) *callState {
 	return st
 }
 
-// Caller returns the label of the token the current tool call came with ("local" without auth).
+// Caller returns the label of who the current tool call came from: a token's label,
+// "oauth:CLIENT", "local" (provably from this machine, without a credential), "anonymous" (with
+// --insecure-no-auth) or "stdio".
 func Caller(ctx context.Context) string {
 	if c, ok := ctx.Value(callerKey{}).(string); ok {
 		return c
@@ -50,7 +54,7 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if t, ok := s.tools[name]; ok {
 			timeout = t.Timeout
 		}
-		caller := s.callerLabel(call)
+		caller := s.callerLabel(ctx)
 		ctx = context.WithValue(ctx, callerKey{}, caller)
 		st := &callState{}
 		ctx = context.WithValue(ctx, stateKey{}, st)
@@ -158,14 +162,16 @@ func (s *Server) logLateFinish(tool string, start time.Time, done <-chan callRet
 		"duration_ms", float64(time.Since(start).Microseconds())/1000)
 }
 
-func (s *Server) callerLabel(call *mcp.CallToolRequest) string {
-	if call.Extra != nil && call.Extra.TokenInfo != nil && call.Extra.TokenInfo.UserID != "" {
-		return call.Extra.TokenInfo.UserID
+// callerLabel names who a call came from: the caller the gate admitted over HTTP (a token's
+// label, "oauth:CLIENT", "local" or "anonymous"), "stdio", or "local" in-process.
+func (s *Server) callerLabel(ctx context.Context) string {
+	if c, ok := guard.CallerFrom(ctx); ok {
+		return c.Label
 	}
-	if s.cfg.Transport == "stdio" {
+	if s.cfg.Transport == config.TransportStdio {
 		return "stdio"
 	}
-	return "local"
+	return guard.CallerLocal
 }
 
 func errorResult(msg string) *mcp.CallToolResult {

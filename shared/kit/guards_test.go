@@ -11,6 +11,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 )
 
@@ -112,13 +113,13 @@ func TestHealthzDisclosure(t *testing.T) {
 		{"tunnel host, valid token", true, map[string]string{"Host": tunnel, "Authorization": good}, full},
 		{"forwarded, valid token", true, map[string]string{"Cf-Connecting-Ip": "203.0.113.7", "Authorization": good}, full},
 		{"tunnel host, wrong token", true, map[string]string{"Host": tunnel, "Authorization": wrong}, summary},
-		{"no tokens configured, loopback", false, nil, full},
-		{"no tokens configured, tunnel host", false, map[string]string{"Host": tunnel}, summary},
-		{"no tokens configured, tunnel host with a token", false, map[string]string{"Host": tunnel, "Authorization": good}, summary},
+		{"no tokens configured (--insecure-no-auth), loopback", false, nil, full},
+		{"no tokens configured (--insecure-no-auth), tunnel host", false, map[string]string{"Host": tunnel}, summary},
+		{"no tokens configured (--insecure-no-auth), tunnel host with a token", false, map[string]string{"Host": tunnel, "Authorization": good}, summary},
 	}
 	tokens := writeTokens(t)
 	withTokens := mcptest.Start(t, testSpec(secret), "--auth-tokens-file", tokens, "--allowed-hosts", tunnel)
-	without := mcptest.Start(t, testSpec(secret), "--allowed-hosts", tunnel)
+	without := mcptest.Start(t, testSpec(secret), "--allowed-hosts", tunnel, "--insecure-no-auth")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := without
@@ -145,7 +146,7 @@ func TestHealthzDisclosure(t *testing.T) {
 		})
 	}
 	t.Run("a failing check is 503 in the summary too", func(t *testing.T) {
-		h := mcptest.Start(t, testSpec(map[string]health.Result{"vault": {Status: health.Fail, Detail: "/home/alice/notes missing"}}), "--allowed-hosts", tunnel)
+		h := mcptest.Start(t, testSpec(map[string]health.Result{"vault": {Status: health.Fail, Detail: "/home/alice/notes missing"}}), "--allowed-hosts", tunnel, "--insecure-no-auth")
 		code, body := get(t, h.URL+"/healthz", map[string]string{"Host": tunnel})
 		if code != http.StatusServiceUnavailable || strings.Contains(body, "alice") || !strings.Contains(body, `"status":"unavailable"`) {
 			t.Errorf("got %d %s, want 503 with the bare status", code, body)
@@ -153,13 +154,15 @@ func TestHealthzDisclosure(t *testing.T) {
 	})
 }
 
-// TestMetricsAccess: /metrics names the tools and versions, so it is not for the tunnel.
+// TestMetricsAccess: /metrics names the tools and versions, so it is not for the tunnel: it is
+// behind the same gate as /mcp.
 func TestMetricsAccess(t *testing.T) {
 	t.Parallel()
 	tunnel := "mcp-kit.example.com"
 	tokens := writeTokens(t)
 	withTokens := mcptest.Start(t, testSpec(nil), "--auth-tokens-file", tokens, "--allowed-hosts", tunnel)
-	without := mcptest.Start(t, testSpec(nil), "--allowed-hosts", tunnel)
+	without := mcptest.Start(t, testSpec(nil))
+	open := mcptest.Start(t, testSpec(nil), "--allowed-hosts", tunnel, "--insecure-no-auth")
 	tests := []struct {
 		name    string
 		h       *mcptest.Harness
@@ -170,8 +173,9 @@ func TestMetricsAccess(t *testing.T) {
 		{"tokens: wrong one", withTokens, map[string]string{"Authorization": "Bearer 0123456789abcdef0123456789abcdee"}, http.StatusUnauthorized},
 		{"tokens: valid one through the tunnel", withTokens, map[string]string{"Host": tunnel, "Authorization": "Bearer 0123456789abcdef0123456789abcdef"}, http.StatusOK},
 		{"no tokens: loopback", without, nil, http.StatusOK},
-		{"no tokens: tunnel host", without, map[string]string{"Host": tunnel}, http.StatusForbidden},
-		{"no tokens: forwarded", without, map[string]string{"Cf-Connecting-Ip": "203.0.113.7"}, http.StatusForbidden},
+		{"no tokens: forwarded", without, map[string]string{"Cf-Connecting-Ip": "203.0.113.7"}, http.StatusUnauthorized},
+		{"no tokens: X-Forwarded-Host", without, map[string]string{"X-Forwarded-Host": tunnel}, http.StatusUnauthorized},
+		{"--insecure-no-auth: tunnel host", open, map[string]string{"Host": tunnel}, http.StatusOK},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -196,4 +200,12 @@ func TestMetricsAccess(t *testing.T) {
 			t.Errorf("auth failures %s = %d, want %d", c.reason, got, c.want)
 		}
 	}
+}
+
+// TestTrust: a request is served without a credential only when it provably comes from this
+// machine, on every route behind the gate (mcptest.CheckTrust).
+func TestTrust(t *testing.T) {
+	t.Parallel()
+	mcptest.CheckTrust(t, func() kit.Spec { return testSpec(nil) })
+	mcptest.CheckTrust(t, toolsetSpec)
 }

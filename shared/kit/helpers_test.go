@@ -3,8 +3,10 @@ package kit_test
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,6 +129,7 @@ func getMetrics(t *testing.T, srv *kit.Server) string {
 		t.Fatal(err)
 	}
 	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:9997/metrics", nil)
+	req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, net.TCPAddrFromAddrPort(netip.MustParseAddrPort("127.0.0.1:9997"))))
 	req.RemoteAddr = "127.0.0.1:40000"
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)

@@ -87,6 +87,8 @@ func TestRunExitCodes(t *testing.T) {
 		{"bad env", nil, map[string]string{"MCP_PORT": "x"}, 2, "MCP_PORT"},
 		{"bad env bool", nil, map[string]string{"MCP_READ_ONLY": "maybe"}, 2, "MCP_READ_ONLY"},
 		{"public without auth", []string{"--host", "0.0.0.0"}, nil, 2, "refusing to serve"},
+		{"tunnel host without auth", []string{"--allowed-hosts", "mcp-shell.example.com"}, nil, 2, "refusing to accept Host mcp-shell.example.com (--allowed-hosts) without authentication"},
+		{"tunnel host from the environment without auth", nil, map[string]string{"MCP_ALLOWED_HOSTS": "mcp-shell.example.com"}, 2, "or, knowingly, --insecure-no-auth"},
 		{"unknown tool", []string{"--disable-tools", "ech"}, nil, 2, `unknown tool "ech"`},
 		{"both tool lists", []string{"--disable-tools", "echo", "--enable-tools", "boom"}, nil, 2, "cannot be used together"},
 		{"bad origin", []string{"--allowed-origins", "evil.example"}, nil, 2, "invalid --allowed-origins"},

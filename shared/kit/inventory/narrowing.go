@@ -1,7 +1,6 @@
 package inventory
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -11,8 +10,8 @@ import (
 // Headers that narrow the tools one request sees, as github-mcp-server's remote server reads
 // them. They only ever narrow: a tool the flags or the token leave out stays out.
 const (
-	HeaderToolsets = "X-MCP-Toolsets" // comma-separated toolsets ("all" for every one)
-	HeaderTools    = "X-MCP-Tools"    // comma-separated single tools
+	HeaderToolsets = "X-MCP-Toolsets" // comma-separated toolsets, any of which ("all" for every one)
+	HeaderTools    = "X-MCP-Tools"    // comma-separated single tools, any of which
 	HeaderReadonly = "X-MCP-Readonly" // true: only the tools that change nothing
 )
 
@@ -60,43 +59,53 @@ func (n Narrowing) allows(e Entry) bool {
 	return true
 }
 
-// FromHeader reads the narrowing headers of a request (HeaderToolsets, HeaderTools,
-// HeaderReadonly). It refuses a toolset or tool the server does not have: a typo would
+// FromHeader reads the narrowing headers of a request. Each X-MCP-Toolsets or X-MCP-Tools
+// header is one filter, and a comma list within it a union: X-MCP-Toolsets: read,send keeps the
+// tools of either; an empty value counts as absent. Several headers, of either name or both,
+// intersect: each narrows further, so a proxy that adds one can only take tools away.
+// X-MCP-Readonly makes the request read-only
+// when any of its values is true. An unknown toolset or tool is an error: a typo would
 // otherwise leave the client without tools and without a reason.
 func (inv *Inventory) FromHeader(h http.Header) (Narrowing, error) {
 	var n Narrowing
-	sets, tools := splitValues(h, HeaderToolsets), splitValues(h, HeaderTools)
-	for _, s := range sets {
-		if ToolsetID(s) != All && !inv.hasToolset(ToolsetID(s)) {
-			return n, fmt.Errorf("unknown toolset %q in %s; %s has: %s", s, HeaderToolsets, inv.server, strings.Join(inv.toolsetNames(), ", "))
+	for _, v := range h.Values(HeaderToolsets) {
+		list := splitList(v)
+		if len(list) == 0 {
+			continue // an empty value names nothing to keep, as if absent
 		}
-	}
-	for _, t := range tools {
-		if _, ok := inv.tools[t]; !ok {
-			return n, fmt.Errorf("unknown tool %q in %s; %s has: %s", t, HeaderTools, inv.server, strings.Join(inv.Declared(), ", "))
+		var ids []ToolsetID
+		for _, s := range list {
+			if ToolsetID(s) != All && !inv.hasToolset(ToolsetID(s)) {
+				return Narrowing{}, fmt.Errorf("unknown toolset %q in %s; %s has: %s", s, HeaderToolsets, inv.server, strings.Join(inv.toolsetNames(), ", "))
+			}
+			ids = append(ids, ToolsetID(s))
 		}
+		n = n.Keep(ids, nil)
 	}
-	if len(sets) > 0 || len(tools) > 0 {
-		ids := make([]ToolsetID, len(sets))
-		for i, s := range sets {
-			ids[i] = ToolsetID(s)
+	for _, v := range h.Values(HeaderTools) {
+		tools := splitList(v)
+		if len(tools) == 0 {
+			continue
 		}
-		n = n.Keep(ids, tools)
+		for _, t := range tools {
+			if _, ok := inv.tools[t]; !ok {
+				return Narrowing{}, fmt.Errorf("unknown tool %q in %s; %s has: %s", t, HeaderTools, inv.server, strings.Join(inv.Declared(), ", "))
+			}
+		}
+		n = n.Keep(nil, tools)
 	}
-	if truthy(h.Get(HeaderReadonly)) {
+	if slices.ContainsFunc(h.Values(HeaderReadonly), truthy) {
 		n = n.ReadOnly()
 	}
 	return n, nil
 }
 
-// splitValues splits every value of a comma-separated header.
-func splitValues(h http.Header, key string) []string {
+// splitList splits a comma-separated header value, dropping empty items.
+func splitList(v string) []string {
 	var out []string
-	for _, v := range h.Values(key) {
-		for p := range strings.SplitSeq(v, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				out = append(out, p)
-			}
+	for p := range strings.SplitSeq(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
 		}
 	}
 	return out
@@ -110,17 +119,4 @@ func truthy(v string) bool {
 		return false
 	}
 	return true
-}
-
-type narrowingKey struct{}
-
-// WithNarrowing returns ctx carrying a request's narrowing.
-func WithNarrowing(ctx context.Context, n Narrowing) context.Context {
-	return context.WithValue(ctx, narrowingKey{}, n)
-}
-
-// NarrowingFrom returns the narrowing ctx carries; none narrows nothing.
-func NarrowingFrom(ctx context.Context) Narrowing {
-	n, _ := ctx.Value(narrowingKey{}).(Narrowing)
-	return n
 }

@@ -1,5 +1,7 @@
 package inventory
 
+import "context"
+
 // Scope is what a request's credential allows.
 type Scope struct {
 	ReadOnly bool // an OAuth token without the write scope: only the tools that change nothing
@@ -49,3 +51,16 @@ func (v View) Verdict(name string) Verdict {
 
 // Allows reports whether the request may see and call a tool.
 func (v View) Allows(name string) bool { return v.Verdict(name) == Allowed }
+
+type viewKey struct{}
+
+// WithView returns ctx carrying a request's view.
+func WithView(ctx context.Context, v View) context.Context {
+	return context.WithValue(ctx, viewKey{}, v)
+}
+
+// ViewFrom returns the view ctx carries; ok is false outside an HTTP request (stdio, in-process).
+func ViewFrom(ctx context.Context) (View, bool) {
+	v, ok := ctx.Value(viewKey{}).(View)
+	return v, ok
+}
