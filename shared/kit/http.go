@@ -35,7 +35,7 @@ func (s *Server) Handler() (http.Handler, error) {
 	// /mcp/readonly): the same endpoint, behind the same guards, offering less.
 	for path, n := range s.mcpRoutes() {
 		auth := creds.at(path)
-		mux.Handle(path, gate.Require(auth, s.mcpRoute(n, auth, mcpHandler)))
+		mux.Handle(path, gate.Require(auth, s.mcpRoute(path, n, auth, mcpHandler)))
 	}
 	mux.Handle("/metrics", gate.Require(creds.at("/mcp"), s.metrics.Handler()))
 	// A request may see /healthz's details when it surely comes from this machine or carries a
@@ -107,12 +107,12 @@ func (c credentials) at(path string) guard.Authenticator {
 	return nil
 }
 
-// mcpRoute is the MCP endpoint behind the gate, narrowed by its URL (n). It reads the request
+// mcpRoute is the MCP endpoint at path behind the gate, narrowed by its URL (n). It reads the request
 // once: the narrowing headers (an unknown name is a 400) and the body's JSON-RPC envelope, which
 // it puts in the request's context with the request's view for the MCP layer. A tool call the
 // view refuses for want of the write scope is answered here, 403 insufficient_scope with auth's
 // challenge, before the MCP layer.
-func (s *Server) mcpRoute(n pathNarrowing, auth guard.Authenticator, next http.Handler) http.Handler {
+func (s *Server) mcpRoute(path string, n pathNarrowing, auth guard.Authenticator, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		narrowing, err := s.inv.FromHeader(r.Header)
 		if err != nil {
@@ -134,8 +134,12 @@ func (s *Server) mcpRoute(n pathNarrowing, auth guard.Authenticator, next http.H
 		for _, name := range env.Calls() {
 			if view.Verdict(name) == inventory.NeedsWrite && auth != nil {
 				scopes := resource.ScopesFor(s.spec.Name)
+				msg := fmt.Sprintf("%s changes something and needs the %s scope; this token has only %s", name, scopes.Write, scopes.Read)
+				if n.readOnly {
+					msg = fmt.Sprintf("%s changes something, and %s offers only the read-only tools", name, path)
+				}
 				s.metrics.Refused(guard.ReasonInsufficientScope)
-				auth.Challenge(w, http.StatusForbidden, "insufficient_scope", fmt.Sprintf("%s changes something and needs the %s scope; this token has only %s", name, scopes.Write, scopes.Read))
+				auth.Challenge(w, http.StatusForbidden, "insufficient_scope", msg)
 				return
 			}
 		}

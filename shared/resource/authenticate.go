@@ -41,7 +41,7 @@ func (r *Resource) Challenge(w http.ResponseWriter, status int, code, msg string
 
 // challenge answers with a WWW-Authenticate: Bearer challenge (RFC 6750 §3, RFC 9728 §5.1).
 func (r *Resource) challenge(w http.ResponseWriter, status int, code, msg string) {
-	params := []string{fmt.Sprintf("resource_metadata=%q", r.MetadataURL()), fmt.Sprintf("scope=%q", r.scopes.Read+" "+r.scopes.Write)}
+	params := []string{fmt.Sprintf("resource_metadata=%q", r.MetadataURL()), fmt.Sprintf("scope=%q", strings.Join(r.asked(), " "))}
 	if code != "" {
 		params = append(params, fmt.Sprintf("error=%q", code), fmt.Sprintf("error_description=%q", headerSafe(msg)))
 	}
