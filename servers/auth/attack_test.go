@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -268,5 +269,25 @@ func TestUseCodeOnce(t *testing.T) {
 	}
 	if won != 1 {
 		t.Errorf("%d exchanges consumed the code, want 1", won)
+	}
+}
+
+// TestOldRedirectsHeldToTodaysRules: a client stored before the redirect rules tightened (a
+// look-alike Unicode host, a loopback address other than the three) is refused at /authorize,
+// on this server's page, not redirected to.
+func TestOldRedirectsHeldToTodaysRules(t *testing.T) {
+	e := startFleet(t)
+	p := newPKCE()
+	for i, uri := range []string{"https://\u0430\u0440\u0440\u04cf\u0435.com/cb", "http://127.0.0.2:5555/cb", "http://[::ffff:127.0.0.1]:5555/cb"} {
+		id := "dcr-legacy-" + strconv.Itoa(i)
+		if _, err := e.app.db.sql.Exec("INSERT INTO clients (id, kind, name, redirect_uris, grant_types, created) VALUES (?, 'dcr', 'Old', ?, '[\"authorization_code\"]', ?)",
+			id, jsonList([]string{uri}), time.Now().Unix()); err != nil {
+			t.Fatal(err)
+		}
+		q := url.Values{"response_type": {"code"}, "client_id": {id}, "redirect_uri": {uri}, "state": {"s"},
+			"code_challenge": {p.challenge}, "code_challenge_method": {"S256"}, "resource": {e.Alpha + "/mcp"}}
+		if loc, st, body := e.authorize(t, q); loc != nil || st != http.StatusBadRequest || !strings.Contains(body, "register the client again") {
+			t.Errorf("%s: %d %v %s", uri, st, loc, body)
+		}
 	}
 }

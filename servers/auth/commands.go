@@ -168,24 +168,27 @@ func cmdClients(ctx context.Context, d *db, args []string, stdout io.Writer) err
 func cmdGrants(ctx context.Context, d *db, args []string, stdout io.Writer) error {
 	switch {
 	case len(args) == 1 && args[0] == "list":
-		rows, err := d.sql.QueryContext(ctx, "SELECT id, client_id, resource, scopes, created, revoked, revoked_why FROM grants ORDER BY created")
+		rows, err := d.sql.QueryContext(ctx, "SELECT id, client_id, resource, scopes, created, revoked, revoked_why, passkey FROM grants ORDER BY created")
 		if err != nil {
 			return fmt.Errorf("list grants: %w", err)
 		}
 		defer rows.Close()
 		tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tCLIENT\tRESOURCE\tSCOPES\tCREATED\tREVOKED")
+		fmt.Fprintln(tw, "ID\tCLIENT\tRESOURCE\tSCOPES\tCREATED\tREVOKED\tPASSKEY")
 		for rows.Next() {
-			var id, client, res, scopes, why string
+			var id, client, res, scopes, why, passkey string
 			var created, revoked int64
-			if err := rows.Scan(&id, &client, &res, &scopes, &created, &revoked, &why); err != nil {
+			if err := rows.Scan(&id, &client, &res, &scopes, &created, &revoked, &why, &passkey); err != nil {
 				return fmt.Errorf("list grants: %w", err)
 			}
 			rv := when(revoked)
 			if why != "" {
 				rv += " (" + why + ")"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", id, client, res, scopes, when(created), rv)
+			if passkey == "" {
+				passkey = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", id, client, res, scopes, when(created), rv, passkey)
 		}
 		if err := rows.Err(); err != nil {
 			return fmt.Errorf("list grants: %w", err)

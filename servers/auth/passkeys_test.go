@@ -63,6 +63,9 @@ func TestPasskeysRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	if code, out := runCmd(t, nil, "grants", "list", "--state-dir", dir); code != 0 || !strings.Contains(out, "PASSKEY") || !strings.Contains(out, lostID) || !strings.Contains(out, keptID) {
+		t.Errorf("grants list names no passkey: %d %s", code, out)
+	}
 	code, out := runCmd(t, nil, "passkeys", "list", "--state-dir", dir)
 	lines := strings.Split(out, "\n")
 	if code != 0 || len(lines) < 3 || !strings.HasPrefix(lines[0], "ID") {

@@ -56,6 +56,11 @@ func (s *oauthServer) VerifyAuthRequest(ctx context.Context, r *op.Request[oidc.
 		return nil, oidc.ErrInvalidRequestRedirectURI().WithDescription("redirect_uri is not registered for this client: " +
 			"it must equal a registered one, or for a loopback one differ from it only in the port")
 	}
+	// A client registered before today's rules (a look-alike Unicode host, 127.0.0.2) is held to
+	// them here too.
+	if err := checkRedirectURI(r.Data.RedirectURI); err != nil {
+		return nil, oidc.ErrInvalidRequestRedirectURI().WithDescription("%s: register the client again", err.Error())
+	}
 	return cr, nil
 }
 
