@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,14 +15,12 @@ import (
 	"strings"
 
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/secretfile"
 )
 
 // secretsCredential is the systemd credential the secrets file is read from when
 // --secrets-file is not given: $CREDENTIALS_DIRECTORY/browser-secrets.
 const secretsCredential = "browser-secrets"
-
-// maxSecretsBytes bounds the secrets file.
-const maxSecretsBytes = 1 << 20
 
 // secret is one of the owner's named secrets: a value the model may have typed into pages of
 // the listed origins, by name, without ever seeing it.
@@ -45,35 +42,18 @@ type secretFile map[string]struct {
 	Origins []string `json:"origins"`
 }
 
-// loadSecrets reads the owner's secrets file. It must be readable by its owner alone (a mode of
-// 0600 or 0400, as systemd gives a credential): a file others may read is refused, as is one
-// that is not a regular file.
+// loadSecrets reads the owner's secrets file, which shared/secretfile checks first: a file
+// others may read or change, or in a folder others may write, is refused, naming the fix.
 func loadSecrets(path string) (*secrets, error) {
 	s := &secrets{byName: map[string]*secret{}}
 	if path == "" {
 		return s, nil
 	}
-	f, err := os.Open(path)
+	// The project's rule for a secret that is only read: the file this user's (or root's) and
+	// open to nobody else, its folder writable by nobody else; a systemd credential passes.
+	data, err := secretfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("secrets file: %w", err)
-	}
-	defer func() { _ = f.Close() }()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("secrets file: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("secrets file %s is not a regular file", path)
-	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return nil, fmt.Errorf("secrets file %s has mode %04o, which lets others read it: make it readable by the server's user alone (chmod 600 %s)", path, perm, path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxSecretsBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("secrets file: %w", err)
-	}
-	if len(data) > maxSecretsBytes {
-		return nil, fmt.Errorf("secrets file %s is over %d bytes", path, maxSecretsBytes)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -90,7 +90,7 @@ func TestSecretsNeverShown(t *testing.T) {
 	}
 	write(0o644)
 	if err := (&options{maxTabs: 1, maxMemoryMB: 256, idleTimeout: 60e9, secretsFile: file}).finish(dir, func(string) string { return "" }); err == nil ||
-		!strings.Contains(err.Error(), "lets others read it") {
+		!strings.Contains(err.Error(), "is open to") {
 		t.Fatalf("a secrets file others may read should be refused: %v", err)
 	}
 	write(0o600)

@@ -18,8 +18,8 @@ func TestLoadSecrets(t *testing.T) {
 	}{
 		{"0600", good, 0o600, false, ""},
 		{"0400, as systemd gives a credential", good, 0o400, false, ""},
-		{"group may read", good, 0o640, false, "has mode 0640, which lets others read it: make it readable by the server's user alone (chmod 600"},
-		{"anyone may read", good, 0o644, false, "lets others read it"},
+		{"group may read", good, 0o640, false, "is open to"},
+		{"anyone may read", good, 0o644, false, "is open to"},
 		{"a folder", "", 0o700, true, "is not a regular file"},
 		{"not JSON, quoting none of it", `{"bank": {"value": "p4ss word" "origins": []}}`, 0o600, false, "not valid JSON at byte 32"},
 		{"an unknown field", `{"bank": {"value": "p4ss word", "origin": ["https://a.example"]}}`, 0o600, false, `unknown field "origin"`},
