@@ -40,5 +40,11 @@ func toolsets() []kit.Toolset {
 			Description: "List, create and delete filters",
 			Tools:       []string{"list_filters", "create_filter", "delete_filter"},
 		},
+		{
+			Name:         "contacts",
+			Description:  "Look up people's addresses in Google Contacts and among those mailed before (read-only; needs the contacts sign-in scopes)",
+			Instructions: "Mail, invitations and shares take email addresses only: to reach someone named, find the address with search_contacts and use it as listed; never guess one.",
+			Tools:        []string{"search_contacts", "get_contact", "list_contacts"},
+		},
 	}
 }
