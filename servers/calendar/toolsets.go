@@ -30,6 +30,7 @@ func toolsets() []kit.Toolset {
 		},
 		{
 			Name:         "tasks",
+			Optional:     true, // its own sign-in scope; past the fleet's tool-list budget for everyone
 			Description:  "Google Tasks: task lists and their tasks (needs the tasks sign-in scope)",
 			Instructions: "Tasks live in task lists, named by id or title (default: the user's default list); every task tool takes list. Due dates are days (YYYY-MM-DD): Google Tasks keeps no time of day.",
 			Tools:        []string{"list_task_lists", "list_tasks", "get_task", "create_task", "update_task", "complete_task", "move_task", "delete_task", "edit_task_list"},

@@ -42,6 +42,7 @@ func toolsets() []kit.Toolset {
 		},
 		{
 			Name:         "contacts",
+			Optional:     true, // its own sign-in scopes, asked only when wanted; little room left in the fleet's tool-list budget
 			Description:  "Look up people's addresses in Google Contacts and among those mailed before (read-only; needs the contacts sign-in scopes)",
 			Instructions: "Mail, invitations and shares take email addresses only: to reach someone named, find the address with search_contacts and use it as listed; never guess one.",
 			Tools:        []string{"search_contacts", "get_contact", "list_contacts"},

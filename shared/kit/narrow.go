@@ -13,7 +13,7 @@ import (
 // Headers that narrow the tools one request sees, as github-mcp-server's remote server reads
 // them. They only ever narrow: a tool the flags or the token leave out stays out.
 const (
-	HeaderToolsets = "X-MCP-Toolsets" // comma-separated toolsets ("all" for every one)
+	HeaderToolsets = "X-MCP-Toolsets" // comma-separated toolsets ("all" for every one, "default" for those on by default)
 	HeaderTools    = "X-MCP-Tools"    // comma-separated single tools, besides HeaderToolsets
 	HeaderReadonly = "X-MCP-Readonly" // true: only the tools that change nothing
 	// headerPath carries the narrowing of the URL path (/mcp/x/{toolset}, …/readonly,
@@ -64,8 +64,8 @@ func narrowingOf(h http.Header) narrowing {
 	return n
 }
 
-// allows reports whether the narrowing keeps the tool.
-func (n narrowing) allows(name, toolset string, readOnly bool) bool {
+// allows reports whether the narrowing keeps the tool; optional: its toolset is off by default.
+func (n narrowing) allows(name, toolset string, readOnly, optional bool) bool {
 	if (n.readOnly || n.pathReadOnly) && !readOnly {
 		return false
 	}
@@ -75,7 +75,8 @@ func (n narrowing) allows(name, toolset string, readOnly bool) bool {
 	if len(n.sets) == 0 && len(n.tools) == 0 {
 		return true
 	}
-	return slices.Contains(n.sets, ToolsetAll) || slices.Contains(n.sets, toolset) || slices.Contains(n.tools, name)
+	return slices.Contains(n.sets, ToolsetAll) || slices.Contains(n.sets, toolset) ||
+		slices.Contains(n.sets, ToolsetDefault) && !optional || slices.Contains(n.tools, name)
 }
 
 // visible reports whether a request may see and call an offered tool: the one place that
@@ -93,7 +94,7 @@ func (s *Server) visible(req mcp.Request, name string) bool {
 	if extra := req.GetExtra(); extra != nil {
 		h = extra.Header
 	}
-	return narrowingOf(h).allows(name, s.toolsetOf[name], t.ReadOnly)
+	return narrowingOf(h).allows(name, s.toolsetOf[name], t.ReadOnly, s.optional(name))
 }
 
 // checkNarrowing refuses a request whose narrowing names a toolset or tool the server does not
@@ -101,7 +102,7 @@ func (s *Server) visible(req mcp.Request, name string) bool {
 // without a reason.
 func (s *Server) checkNarrowing(h http.Header) error {
 	for _, n := range parseList(h, HeaderToolsets) {
-		if n != ToolsetAll && !slices.Contains(s.toolsetNames(), n) {
+		if n != ToolsetAll && n != ToolsetDefault && !slices.Contains(s.toolsetNames(), n) {
 			return fmt.Errorf("unknown toolset %q in %s; %s has: %s", n, HeaderToolsets, s.spec.Name, strings.Join(s.toolsetNames(), ", "))
 		}
 	}

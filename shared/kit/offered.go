@@ -39,6 +39,9 @@ func (s *Server) notOfferedMessage(name string) string {
 	switch {
 	case slices.Contains(s.cfg.DisableTools, name):
 		return fmt.Sprintf("%s is turned off on this server (--disable-tools): it cannot be called here", name)
+	case !s.selected(name) && s.optional(name):
+		set := s.toolsetOf[name]
+		return fmt.Sprintf("%s is in the %s toolset, which is off by default: the server offers it when started with --toolsets %s,%s", name, set, ToolsetDefault, set)
 	case !s.selected(name):
 		return fmt.Sprintf("%s is not among the tools this server offers (--toolsets, --tools): it cannot be called here", name)
 	default:

@@ -18,10 +18,17 @@ type Toolset struct {
 	Description  string   // what a user gets by switching it on, one line
 	Instructions string   // added to the server's instructions while the toolset is offered
 	Tools        []string // its tools; a tool registered only with some flag may be listed too
+	// Optional marks a toolset that is off by default: offered only when --toolsets names it
+	// (or all), or --tools one of its tools. For tools that need a sign-in scope of their own,
+	// or that the fleet's tool-list budget cannot carry for everyone.
+	Optional bool
 }
 
-// ToolsetAll stands for every toolset in --toolsets and X-MCP-Toolsets.
-const ToolsetAll = "all"
+// Names in --toolsets and X-MCP-Toolsets that stand for several toolsets.
+const (
+	ToolsetAll     = "all"     // every toolset
+	ToolsetDefault = "default" // every toolset that is not Optional (what no --toolsets offers)
+)
 
 var toolsetName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
 
@@ -30,6 +37,7 @@ type ToolsetInfo struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
 	Tools       []string `json:"tools"`
+	Optional    bool     `json:"optional,omitempty"` // off by default
 }
 
 // checkToolsets validates a spec's toolsets and returns each tool's toolset.
@@ -38,8 +46,8 @@ func checkToolsets(sets []Toolset) (map[string]string, error) {
 	seen := map[string]bool{}
 	for _, ts := range sets {
 		switch {
-		case !toolsetName.MatchString(ts.Name) || ts.Name == ToolsetAll:
-			return nil, fmt.Errorf("toolset %q: give a name of lower-case letters, digits and _ (not %q)", ts.Name, ToolsetAll)
+		case !toolsetName.MatchString(ts.Name) || ts.Name == ToolsetAll || ts.Name == ToolsetDefault:
+			return nil, fmt.Errorf("toolset %q: give a name of lower-case letters, digits and _ (not %q or %q)", ts.Name, ToolsetAll, ToolsetDefault)
 		case seen[ts.Name]:
 			return nil, fmt.Errorf("toolset %q declared twice", ts.Name)
 		case ts.Description == "" || len(ts.Tools) == 0:
@@ -60,7 +68,7 @@ func checkToolsets(sets []Toolset) (map[string]string, error) {
 func (s *Server) checkSelection() error {
 	var errs []error
 	for _, n := range s.cfg.Toolsets {
-		if n != ToolsetAll && !slices.ContainsFunc(s.spec.Toolsets, func(ts Toolset) bool { return ts.Name == n }) {
+		if n != ToolsetAll && n != ToolsetDefault && !slices.ContainsFunc(s.spec.Toolsets, func(ts Toolset) bool { return ts.Name == n }) {
 			errs = append(errs, fmt.Errorf("unknown toolset %q in --toolsets; %s has: %s", n, s.spec.Name, strings.Join(s.toolsetNames(), ", ")))
 		}
 	}
@@ -102,12 +110,19 @@ func (s *Server) declaredNames() []string {
 }
 
 // selected reports whether --toolsets and --tools choose the tool (before --read-only and
-// --disable-tools): with neither, every tool is chosen.
+// --disable-tools): with neither, every tool but those of Optional toolsets is chosen.
 func (s *Server) selected(name string) bool {
-	if len(s.cfg.Toolsets) == 0 && len(s.cfg.Tools) == 0 {
-		return true
+	sets := s.cfg.Toolsets
+	if len(sets) == 0 && len(s.cfg.Tools) == 0 {
+		sets = []string{ToolsetDefault}
 	}
-	return slices.Contains(s.cfg.Toolsets, ToolsetAll) || slices.Contains(s.cfg.Toolsets, s.toolsetOf[name]) || slices.Contains(s.cfg.Tools, name)
+	return slices.Contains(sets, ToolsetAll) || slices.Contains(sets, s.toolsetOf[name]) ||
+		slices.Contains(sets, ToolsetDefault) && !s.optional(name) || slices.Contains(s.cfg.Tools, name)
+}
+
+// optional reports whether the tool is in a toolset that is off by default.
+func (s *Server) optional(name string) bool {
+	return slices.ContainsFunc(s.spec.Toolsets, func(ts Toolset) bool { return ts.Optional && ts.Name == s.toolsetOf[name] })
 }
 
 // Toolsets lists the server's toolsets with the tools it has in each (offered or not), as
@@ -121,7 +136,7 @@ func (s *Server) Toolsets() []ToolsetInfo {
 				tools = append(tools, t)
 			}
 		}
-		out = append(out, ToolsetInfo{Name: ts.Name, Description: ts.Description, Tools: tools})
+		out = append(out, ToolsetInfo{Name: ts.Name, Description: ts.Description, Tools: tools, Optional: ts.Optional})
 	}
 	return out
 }

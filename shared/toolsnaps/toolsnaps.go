@@ -56,7 +56,8 @@ type Options struct {
 }
 
 // Test lists the tools spec offers over real HTTP, with opts.Args and then once more with each
-// set of opts.Optional flags added, and compares them with the snapshots in opts.Dir: it fails
+// set of opts.Optional flags added and with --toolsets default,NAME for each toolset off by
+// default, and compares them with the snapshots in opts.Dir: it fails
 // with a diff for every tool whose definition changed, every tool without a snapshot and every
 // snapshot of a tool the server no longer has. With UpdateEnv=1 it rewrites the snapshots.
 // spec is called once per start, so that no flag value is shared between servers.
@@ -93,7 +94,13 @@ func collect(t *testing.T, spec func() kit.Spec, opts Options) (Server, []*mcp.T
 	for _, tool := range mcptest.Tools(t, cs) {
 		tools[tool.Name] = tool
 	}
-	for _, flags := range opts.Optional {
+	starts := slices.Clone(opts.Optional)
+	for _, ts := range sp.Toolsets {
+		if ts.Optional { // a toolset off by default: its tools are offered with --toolsets default,NAME
+			starts = append(starts, []string{"--toolsets", kit.ToolsetDefault + "," + ts.Name})
+		}
+	}
+	for _, flags := range starts {
 		args := append(slices.Clone(opts.Args), flags...)
 		for _, tool := range mcptest.Tools(t, mcptest.Start(t, spec(), args...).Connect(t, "")) {
 			if _, ok := tools[tool.Name]; ok {
@@ -106,7 +113,7 @@ func collect(t *testing.T, spec func() kit.Spec, opts Options) (Server, []*mcp.T
 		}
 	}
 	for _, ts := range sp.Toolsets {
-		info := kit.ToolsetInfo{Name: ts.Name, Description: ts.Description, Tools: []string{}}
+		info := kit.ToolsetInfo{Name: ts.Name, Description: ts.Description, Tools: []string{}, Optional: ts.Optional}
 		for _, name := range ts.Tools {
 			if _, ok := tools[name]; ok {
 				info.Tools = append(info.Tools, name)
