@@ -90,17 +90,17 @@ type taskListOutput struct {
 func (o taskListOutput) Text() string { return o.Action + ": task list " + o.List.name() + "." }
 
 func addTaskEditTools(s *kit.Server, c *cal) {
-	kit.AddTool(s, kit.Tool{Name: "create_task", Title: "Create a task", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "create_task", Toolset: toolsetTasks, Title: "Create a task", OpenWorld: true,
 		Description: "Add a task to a Google Tasks list, optionally with notes, a due day, or as a subtask."}, c.createTask)
-	kit.AddTool(s, kit.Tool{Name: "update_task", Title: "Update a task", Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "update_task", Toolset: toolsetTasks, Title: "Update a task", Idempotent: true, OpenWorld: true,
 		Description: "Change a task's title, notes, due day or status; only the fields given."}, c.updateTask)
-	kit.AddTool(s, kit.Tool{Name: "complete_task", Title: "Complete tasks", Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "complete_task", Toolset: toolsetTasks, Title: "Complete tasks", Idempotent: true, OpenWorld: true,
 		Description: "Mark one or more tasks done (undo: not done)."}, c.completeTasks)
-	kit.AddTool(s, kit.Tool{Name: "move_task", Title: "Move a task", Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "move_task", Toolset: toolsetTasks, Title: "Move a task", Idempotent: true, OpenWorld: true,
 		Description: "Reorder a task, nest it under another, or move it to another list."}, c.moveTask)
-	kit.AddTool(s, kit.Tool{Name: "delete_task", Title: "Delete tasks", Destructive: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "delete_task", Toolset: toolsetTasks, Title: "Delete tasks", Destructive: true, Idempotent: true, OpenWorld: true,
 		Description: "Delete one or more tasks, with their subtasks."}, c.deleteTasks)
-	kit.AddTool(s, kit.Tool{Name: "edit_task_list", Title: "Edit task lists", Destructive: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "edit_task_list", Toolset: toolsetTasks, Title: "Edit task lists", Destructive: true, OpenWorld: true,
 		Description: "Create, rename or delete a task list, or clear its completed tasks."}, c.editTaskList)
 }
 

@@ -271,11 +271,11 @@ func (o taskOutput) Text() string {
 }
 
 func addTaskTools(s *kit.Server, c *cal) {
-	kit.AddTool(s, kit.Tool{Name: "list_task_lists", Title: "List task lists", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "list_task_lists", Toolset: toolsetTasks, Title: "List task lists", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "List the user's Google Tasks lists: id and title, the default list first."}, c.listTaskLists)
-	kit.AddTool(s, kit.Tool{Name: "list_tasks", Title: "List tasks", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "list_tasks", Toolset: toolsetTasks, Title: "List tasks", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "List the tasks of a Google Tasks list, open ones by default, subtasks under their parents, with ids, due days and notes."}, c.listTasks)
-	kit.AddTool(s, kit.Tool{Name: "get_task", Title: "Get a task", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "get_task", Toolset: toolsetTasks, Title: "Get a task", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "One Google task in full: notes, links (such as the email it came from), completion."}, c.getTask)
 	addTaskEditTools(s, c)
 }

@@ -166,11 +166,11 @@ func (c contactInfo) line() string {
 }
 
 func addContactTools(s *kit.Server, m *mailbox) {
-	kit.AddTool(s, kit.Tool{Name: "search_contacts", Title: "Search contacts", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "search_contacts", Toolset: toolsetContacts, Title: "Search contacts", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "Find people's email addresses and phone numbers by name, address, phone or company, in the user's contacts and among the people they have mailed."}, m.searchContacts)
-	kit.AddTool(s, kit.Tool{Name: "get_contact", Title: "Get a contact", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "get_contact", Toolset: toolsetContacts, Title: "Get a contact", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "One saved contact in full: addresses, phones, postal addresses, birthday, notes, links, relations."}, m.getContact)
-	kit.AddTool(s, kit.Tool{Name: "list_contacts", Title: "List contacts", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "list_contacts", Toolset: toolsetContacts, Title: "List contacts", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "Page through the user's saved contacts, sorted by name."}, m.listContacts)
 }
 

@@ -79,6 +79,7 @@ func (o runCommandOutput) Text() string {
 func addRunCommand(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "run_command",
+		Toolset:     toolsetCommands,
 		Title:       "Run command",
 		Description: "Run a bash command line and return exit code, stdout and stderr. For anything over 85 s or interactive, use start_process.",
 		Destructive: true,

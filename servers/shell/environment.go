@@ -53,6 +53,7 @@ type getEnvironmentOutput struct {
 func addGetEnvironment(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "get_environment",
+		Toolset:     toolsetCommands,
 		Title:       "Get environment",
 		Description: "Describe the host: OS, user, shell, work directory, allowed roots, policy, CPU, memory, disk, tool versions.",
 		ReadOnly:    true,

@@ -70,7 +70,7 @@ func TestOptionalToolsets(t *testing.T) {
 		t.Errorf("--list-toolsets %s (%v)", out.String(), err)
 	}
 	spec := optionalSpec()
-	spec.Toolsets[0].Name = "default"
+	spec.Toolsets[0].ID = "default"
 	errs.Reset()
 	if code := kit.Run(context.Background(), spec, []string{"--list-tools"}, func(string) string { return "" }, &out, &errs); code == 0 || !strings.Contains(errs.String(), `not "all" or "default"`) {
 		t.Errorf("a toolset named default: exit %d, %s", code, errs.String())

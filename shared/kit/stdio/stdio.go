@@ -1,4 +1,7 @@
-package kit
+// Package stdio serves an MCP server over newline-delimited JSON on stdin and stdout, and
+// keeps answering the requests it has read after stdin closes: the go-sdk would otherwise
+// cancel the calls still running and drop their answers (go-sdk#1061).
+package stdio
 
 import (
 	"bytes"
@@ -13,27 +16,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// eofGrace is how long past the longest tool timeout (and stopGrace) the end of stdin is held
-// back, for the answer to reach stdout.
-const eofGrace = 2 * time.Second
-
-// ServeIO serves MCP over newline-delimited JSON on in and out until ctx is done or in ends.
-// When in ends, every request read so far is answered before the server stops (bounded by
-// the longest tool timeout): the go-sdk would otherwise cancel the calls still running and
-// drop their answers (go-sdk#1061).
-func (s *Server) ServeIO(ctx context.Context, in io.ReadCloser, out io.Writer) error {
-	wait := DefaultTimeout
-	for _, t := range s.tools {
-		wait = max(wait, t.Timeout)
-	}
+// Serve serves srv on in and out until ctx is done or in ends. When in ends, every request
+// read so far is answered before Serve returns, waiting at most wait for them. It returns the
+// number of requests still unanswered when it gave up waiting.
+func Serve(ctx context.Context, srv *mcp.Server, in io.ReadCloser, out io.Writer, wait time.Duration) (unanswered int, err error) {
 	p := newPending()
 	tw := &trackWriter{w: out, pending: p}
-	hr := &holdReader{r: in, pending: p, reply: tw, wait: wait + stopGrace + eofGrace, ctx: ctx, done: make(chan struct{})}
-	err := s.mcp.Run(ctx, &mcp.IOTransport{Reader: hr, Writer: tw})
-	if held := p.abandoned(); held > 0 {
-		s.log.Warn("stdin closed with requests unanswered", "requests", held, "waited", hr.wait.String())
-	}
-	return err
+	hr := &holdReader{r: in, pending: p, reply: tw, wait: wait, ctx: ctx, done: make(chan struct{})}
+	err = srv.Run(ctx, &mcp.IOTransport{Reader: hr, Writer: tw})
+	return p.abandoned(), err
 }
 
 // pending is the set of JSON-RPC request ids read and not yet answered.

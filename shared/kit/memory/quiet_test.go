@@ -1,4 +1,4 @@
-package kit
+package memory
 
 import (
 	"context"
@@ -15,12 +15,12 @@ import (
 func TestQuietRelease(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var n atomic.Int32
-		q := &quietRelease{release: func() { n.Add(1) }}
-		h := q.track(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+		q := &QuietRelease{release: func() { n.Add(1) }}
+		h := q.Track(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 		call := func() { h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/mcp", nil)) }
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
-		go q.run(ctx, time.Minute)
+		go q.Run(ctx, time.Minute)
 
 		steps := []struct {
 			name  string

@@ -1,9 +1,14 @@
-package oauth
+// Package secretfile keeps secrets private: it refuses a secret file, or the folder it is in,
+// that anyone but this process's user (or root, or the group of a shared group folder) can get
+// at, naming the command that fixes it, and reads a secret only after that check. The OAuth
+// token stores (shared/oauth) and the bearer tokens file (shared/guard) both go through it.
+package secretfile
 
 import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,7 +19,7 @@ import (
 // Two rules, one for the folder a token store reads and writes, one for a secret that is only
 // read (an OAuth client, the bearer tokens file).
 //
-// A token folder (checkTokenDir) and every file in it (checkTokenFile):
+// A token folder (CheckDir) and every file in it (CheckFile):
 //   - belong to this process's user or to root (a process running as root accepts any owner:
 //     root administers the servers' folders, e.g. `spotify auth login` in mcp-spotify's);
 //   - let nobody else read, write or enter them: no "other" bits, no group bits, no POSIX ACL
@@ -213,15 +218,15 @@ func checkDir(dir string, readOnly bool, id identity) (shared bool, err error) {
 	return shared, nil
 }
 
-// checkTokenDir refuses a token folder that anyone but this process's user (or root, or the group
+// CheckDir refuses a token folder that anyone but this process's user (or root, or the group
 // of a shared group folder) can read, write or enter; the error names the fix. It reports
 // whether the folder is a shared group folder.
-func checkTokenDir(dir string) (shared bool, err error) { return checkDir(dir, false, self()) }
+func CheckDir(dir string) (shared bool, err error) { return checkDir(dir, false, self()) }
 
-// checkTokenFile refuses a token file that others can read or change, or that lies in a folder
-// checkTokenDir refuses. A symbolic link is followed: its folder, and the real file and its folder,
+// CheckFile refuses a token file that others can read or change, or that lies in a folder
+// CheckDir refuses. A symbolic link is followed: its folder, and the real file and its folder,
 // are checked.
-func checkTokenFile(path string) error { return checkFile(path, false, self()) }
+func CheckFile(path string) error { return checkFile(path, false, self()) }
 
 // checkSecret refuses a secret file that is only read (an OAuth client, bearer tokens) when
 // others can read or change it, or write to its folder.
@@ -270,20 +275,34 @@ func checkFile(path string, readOnly bool, id identity) error {
 	return nil
 }
 
-// ensureDir creates a missing token folder (and missing parents) 0700 and checks it with checkTokenDir.
-func ensureDir(dir string) (shared bool, err error) {
+// EnsureDir creates a missing token folder (and missing parents) 0700 and checks it with CheckDir.
+func EnsureDir(dir string) (shared bool, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return false, fmt.Errorf("secret folder: %w", err)
 	}
-	return checkTokenDir(dir)
+	return CheckDir(dir)
 }
 
-// ReadSecret reads a small secret file that is only read (an OAuth client, bearer tokens)
-// after checkSecret.
-func ReadSecret(path string) ([]byte, error) {
+// MaxSize bounds a secret file Read takes: a token, a client or a tokens file is far smaller.
+const MaxSize = 1 << 20
+
+// Read reads a small secret file that is only read (an OAuth client, bearer tokens) after
+// checking it: others may read and enter its folder, never write it.
+func Read(path string) ([]byte, error) {
 	if err := checkSecret(path); err != nil {
 		return nil, err
 	}
-	data, _, err := readFile(path)
-	return data, err
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes, not a secret file", path, MaxSize)
+	}
+	return data, nil
 }

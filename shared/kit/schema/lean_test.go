@@ -1,4 +1,4 @@
-package kit
+package schema
 
 import (
 	"encoding/json"
@@ -19,12 +19,12 @@ func TestLeanSchema(t *testing.T) {
 		Offset int      `json:"offset,omitempty" jsonschema:"where to start" schema:"minimum=0"`
 		Limit  int      `json:"limit,omitempty" jsonschema:"how many" schema:"minimum=1,maximum=50"`
 	}
-	a, err := newArgs[in]()
+	a, err := NewArgs[in]()
 	if err != nil {
 		t.Fatal(err)
 	}
 	before, _ := json.Marshal(a.schema)
-	got, _ := json.Marshal(leanSchema(a.schema))
+	got, _ := json.Marshal(Lean(a.schema))
 	want := `{"type":"object","properties":{"query":{"type":"string","description":"what to find"},` +
 		`"color":{"type":"string","description":"a colour","enum":["red","blue"]},` +
 		`"items":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"a name"}},"required":["name"]},"description":"the items"},` +

@@ -1,4 +1,4 @@
-package kit
+package schema
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ type benchIn struct {
 // generic parse with the validation, and the typed decode, the most that folding the two parses
 // into one could save.
 func BenchmarkArgsDecode(b *testing.B) {
-	a, err := newArgs[benchIn]()
+	a, err := NewArgs[benchIn]()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func BenchmarkArgsDecode(b *testing.B) {
 	b.Run("kit", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			if in, err := a.decode(raw); err != nil || in.Expression != "2+3*4" {
+			if in, err := a.Decode(raw); err != nil || in.Expression != "2+3*4" {
 				b.Fatalf("decode = %+v, %v", in, err)
 			}
 		}

@@ -1,4 +1,6 @@
-package kit
+// Package memory holds the servers' memory settings: the runtime's soft memory limit taken
+// from the unit's cgroup, and the release of the free heap after a quiet spell.
+package memory
 
 import (
 	"bufio"
@@ -14,12 +16,12 @@ import (
 // stayed resident after every burst (docs/performance.md). The one setting added is a soft
 // memory limit where the unit has a hard one.
 
-// limitMemory sets Go's soft memory limit to the memory.high, else memory.max, of the cgroup
+// Limit sets Go's soft memory limit to the memory.high, else memory.max, of the cgroup
 // the process runs in (systemd's MemoryHigh=/MemoryMax=), so that the collector works harder
 // as the server nears the limit instead of the kernel reclaiming or killing it. GOMEMLIMIT, when
 // set, wins; without a limit (or outside a cgroup v2 tree) nothing changes. procCgroup is
 // /proc/self/cgroup and root the cgroup v2 mount.
-func limitMemory(getenv func(string) string, procCgroup, root string) int64 {
+func Limit(getenv func(string) string, procCgroup, root string) int64 {
 	if getenv("GOMEMLIMIT") != "" {
 		return 0
 	}

@@ -1,9 +1,7 @@
-package oauth
+package secretfile
 
 import (
 	"encoding/binary"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,12 +123,10 @@ func TestCheckFileAndDir(t *testing.T) {
 			if rootSecret == same {
 				rootSecret = tt.secret
 			}
-			expect(t, "root: checkTokenFile", checkTokenFile(file), rootToken)
+			expect(t, "root: CheckFile", CheckFile(file), rootToken)
 			expect(t, "root: checkSecret", checkSecret(file), rootSecret)
-			_, _, err := secretFile{Path: file}.Read()
-			expect(t, "root: File.Read", err, rootToken)
-			_, err = ReadSecret(file)
-			expect(t, "root: ReadSecret", err, rootSecret)
+			_, err := Read(file)
+			expect(t, "root: Read", err, rootSecret)
 			// Through a symbolic link in a private folder, the real file and folder are checked.
 			link := filepath.Join(privateDir(t), "link.json")
 			if err := os.Symlink(file, link); err != nil {
@@ -167,44 +163,22 @@ func expect(t *testing.T, what string, err error, want string) {
 	}
 }
 
-func TestUpdateCreatesPrivateFolders(t *testing.T) {
-	base := privateDir(t)
-	path := filepath.Join(base, "state", "mcp-servers", "spotify", "token.json")
-	if _, err := (secretFile{Path: path}).Update(func([]byte) ([]byte, error) { return []byte("x"), nil }); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{filepath.Join(base, "state"), filepath.Dir(path)} {
-		if info, err := os.Stat(p); err != nil || info.Mode().Perm() != 0o700 {
-			t.Errorf("%s: %v %v, want a 0700 folder", p, info.Mode(), err)
-		}
-	}
-	for _, p := range []string{path, path + ".lock"} {
-		if info, err := os.Stat(p); err != nil || info.Mode().Perm() != 0o600 {
-			t.Errorf("%s: %v %v, want 0600", p, info.Mode(), err)
-		}
-	}
-}
-
-func TestUpdateRefusesAnOpenFolder(t *testing.T) {
+// privateDir is a temporary folder the checks accept: t.TempDir makes them 0755.
+func privateDir(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o755); err != nil {
+	if err := os.Chmod(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "token.json")
-	_, err := secretFile{Path: path}.Update(func([]byte) ([]byte, error) { return []byte("x"), nil })
-	if err == nil || !strings.Contains(err.Error(), "chmod 700 "+dir) {
-		t.Fatalf("Update in a 0755 folder: %v, want a refusal naming chmod 700", err)
-	}
-	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the token was written anyway: %v", err)
-	}
-	if _, err := os.Lstat(path + ".lock"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("a lock file was made anyway: %v", err)
-	}
+	return dir
 }
 
-func TestMissingFileIsNotExist(t *testing.T) {
-	if _, _, err := (secretFile{Path: filepath.Join(privateDir(t), "none.json")}).Read(); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Read of a missing file: %v, want fs.ErrNotExist", err)
+func TestReadTooLarge(t *testing.T) {
+	p := filepath.Join(privateDir(t), "tokens")
+	if err := os.WriteFile(p, make([]byte, MaxSize+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(p); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("Read of a file over MaxSize: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package kit
+package schema
 
 import (
 	"encoding/json"
@@ -93,21 +93,21 @@ func TestSchemaTagsRefuseMistakes(t *testing.T) {
 		new  func() error
 		want string
 	}{
-		{"unknown key", func() error { _, err := newArgs[tagUnknownKey](); return err }, `unknown key "pattern"`},
-		{"not key=value", func() error { _, err := newArgs[tagNotKeyValue](); return err }, "not key=value"},
-		{"enum value of the wrong type", func() error { _, err := newArgs[tagEnumNotInt](); return err }, `enum value "two"`},
-		{"minimum on a string", func() error { _, err := newArgs[tagMinOnString](); return err }, "minimum applies to numbers"},
-		{"length on a number", func() error { _, err := newArgs[tagLengthOnInt](); return err }, "maxLength applies to strings"},
-		{"items on a string", func() error { _, err := newArgs[tagItemsOnString](); return err }, "maxItems applies to lists"},
-		{"default out of range", func() error { _, err := newArgs[tagDefaultOutOfRange](); return err }, "default 9 breaks"},
-		{"default not in enum", func() error { _, err := newArgs[tagDefaultNotInEnum](); return err }, `default "z" breaks`},
-		{"default on a required argument", func() error { _, err := newArgs[tagDefaultOnRequired](); return err }, "add omitempty"},
-		{"no description", func() error { _, err := newArgs[tagNoDescription](); return err }, "argument a has no description"},
-		{"bare and described", func() error { _, err := newArgs[tagBareDescribed](); return err }, "bare=true but described"},
-		{"bare=false", func() error { _, err := newArgs[tagBareFalse](); return err }, "bare takes only true"},
-		{"nested no description", func() error { _, err := newArgs[tagNestedNoDescription](); return err }, "argument a[].b has no description"},
-		{"default inside list items", func() error { _, err := newArgs[tagDefaultInItems](); return err }, "never applied"},
-		{"negative count", func() error { _, err := newArgs[tagNegativeCount](); return err }, "not a count"},
+		{"unknown key", func() error { _, err := NewArgs[tagUnknownKey](); return err }, `unknown key "pattern"`},
+		{"not key=value", func() error { _, err := NewArgs[tagNotKeyValue](); return err }, "not key=value"},
+		{"enum value of the wrong type", func() error { _, err := NewArgs[tagEnumNotInt](); return err }, `enum value "two"`},
+		{"minimum on a string", func() error { _, err := NewArgs[tagMinOnString](); return err }, "minimum applies to numbers"},
+		{"length on a number", func() error { _, err := NewArgs[tagLengthOnInt](); return err }, "maxLength applies to strings"},
+		{"items on a string", func() error { _, err := NewArgs[tagItemsOnString](); return err }, "maxItems applies to lists"},
+		{"default out of range", func() error { _, err := NewArgs[tagDefaultOutOfRange](); return err }, "default 9 breaks"},
+		{"default not in enum", func() error { _, err := NewArgs[tagDefaultNotInEnum](); return err }, `default "z" breaks`},
+		{"default on a required argument", func() error { _, err := NewArgs[tagDefaultOnRequired](); return err }, "add omitempty"},
+		{"no description", func() error { _, err := NewArgs[tagNoDescription](); return err }, "argument a has no description"},
+		{"bare and described", func() error { _, err := NewArgs[tagBareDescribed](); return err }, "bare=true but described"},
+		{"bare=false", func() error { _, err := NewArgs[tagBareFalse](); return err }, "bare takes only true"},
+		{"nested no description", func() error { _, err := NewArgs[tagNestedNoDescription](); return err }, "argument a[].b has no description"},
+		{"default inside list items", func() error { _, err := NewArgs[tagDefaultInItems](); return err }, "never applied"},
+		{"negative count", func() error { _, err := NewArgs[tagNegativeCount](); return err }, "not a count"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,7 +122,7 @@ func TestSchemaTagsRefuseMistakes(t *testing.T) {
 // TestSchemaTagBare: an argument declared bare=true needs no description and is listed
 // without one, its constraints kept; the others keep theirs.
 func TestSchemaTagBare(t *testing.T) {
-	a, err := newArgs[tagBare]()
+	a, err := NewArgs[tagBare]()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestSchemaTagBare(t *testing.T) {
 }
 
 func TestSchemaTagsApply(t *testing.T) {
-	a, err := newArgs[tagGood]()
+	a, err := NewArgs[tagGood]()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestSchemaTagsApply(t *testing.T) {
 		{`{"kind":`, `invalid arguments: unexpected end of JSON input; send a JSON object matching the tool's input schema`},
 	}
 	for _, tc := range cases {
-		in, err := a.decode(json.RawMessage(tc.args))
+		in, err := a.Decode(json.RawMessage(tc.args))
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -188,7 +188,7 @@ func TestSchemaTagsApply(t *testing.T) {
 }
 
 func TestSchemaOptionalEnums(t *testing.T) {
-	a, err := newArgs[tagOptional]()
+	a, err := NewArgs[tagOptional]()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestSchemaOptionalEnums(t *testing.T) {
 		{`{"must":null}`, `invalid arguments: must must be a string, not null`},
 	}
 	for _, tc := range cases {
-		in, err := a.decode(json.RawMessage(tc.args))
+		in, err := a.Decode(json.RawMessage(tc.args))
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -224,16 +224,16 @@ func TestSchemaOptionalEnums(t *testing.T) {
 }
 
 func TestSchemaPromotedFieldsAndLists(t *testing.T) {
-	a, err := newArgs[tagUnexportedEmbed]()
+	a, err := NewArgs[tagUnexportedEmbed]()
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := a.decode(json.RawMessage(`{"ids":["x"]}`))
+	in, err := a.Decode(json.RawMessage(`{"ids":["x"]}`))
 	if err != nil || in.Limit != 20 || len(in.Tags) != 1 || in.Flag == nil || !*in.Flag {
 		t.Fatalf("defaults through an unexported embedded struct: %+v %v", in, err)
 	}
 	in.Tags[0], *in.Flag = "changed", false // a handler changing what it got
-	again, _ := a.decode(json.RawMessage(`{"ids":["x"]}`))
+	again, _ := a.Decode(json.RawMessage(`{"ids":["x"]}`))
 	if again.Tags[0] != "a" || !*again.Flag {
 		t.Errorf("one call's change leaked into the next call's defaults: %+v", again)
 	}
@@ -242,7 +242,7 @@ func TestSchemaPromotedFieldsAndLists(t *testing.T) {
 		`{"ids":null}`:             "invalid arguments: ids must be an array, not null",
 		`{"ids":[]}`:               "invalid arguments: ids must have at least 1 item, not 0",
 	} {
-		if _, err := a.decode(json.RawMessage(args)); err == nil || err.Error() != want {
+		if _, err := a.Decode(json.RawMessage(args)); err == nil || err.Error() != want {
 			t.Errorf("decode(%s) = %v, want %s", args, err, want)
 		}
 	}

@@ -10,20 +10,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/resource"
 	"github.com/jck411/mcp-servers/shared/resource/issuertest"
 )
 
-// serveResource serves r's metadata and, behind its middleware, an endpoint that answers 200
-// with whether the token may write; gmail_send is its one tool that changes something.
+// serveResource serves r's metadata and, behind the gate with r as its credential scheme, an
+// endpoint that answers 200.
 func serveResource(t *testing.T, r *resource.Resource, path string) *httptest.Server {
 	t.Helper()
-	tools := func(name string) (bool, bool) {
-		return name == "gmail_send" || name == "gmail_list", name == "gmail_list"
-	}
 	mux := http.NewServeMux()
 	mux.Handle(r.MetadataPath(), r.MetadataHandler())
-	mux.Handle(path, r.Middleware(nil, tools, nil, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	mux.Handle(path, guard.NewGate(true, false, nil).Require(r, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = io.WriteString(w, "through")
 	})))
 	srv := httptest.NewServer(mux)
@@ -81,12 +79,17 @@ func TestReadOnlyURL(t *testing.T) {
 			if err != nil || g.Write {
 				t.Fatalf("verify: %+v %v", g, err)
 			}
-			if st, www := call(t, srv.URL+path, tok, "gmail_send"); st != http.StatusForbidden || !strings.Contains(www, `error="insufficient_scope"`) ||
-				!strings.Contains(www, "offers only the read-only tools") || !strings.Contains(www, `scope="gmail:read"`) {
-				t.Errorf("write tool: %d %q", st, www)
+			if c, err := r.Authenticate(t.Context(), tok); err != nil || !c.ReadOnly {
+				t.Errorf("authenticate: %+v %v, want a read-only caller", c, err)
 			}
+			// Which tool such a caller may call is the kit's view (shared/kit TestOAuthReadOnlyURLs).
 			if st, _ := call(t, srv.URL+path, tok, "gmail_list"); st != http.StatusOK {
 				t.Errorf("read tool: %d", st)
+			}
+			w := httptest.NewRecorder()
+			r.Challenge(w, http.StatusForbidden, "insufficient_scope", "gmail_send changes something")
+			if www := w.Header().Get("WWW-Authenticate"); !strings.Contains(www, `error="insufficient_scope"`) || !strings.Contains(www, `scope="gmail:read"`) {
+				t.Errorf("a 403 challenge here: %q", www)
 			}
 		})
 	}
@@ -99,9 +102,8 @@ func TestReadOnlyURL(t *testing.T) {
 }
 
 // TestExpiryAnswers: every 401 carries WWW-Authenticate. A token past its expiry by less than
-// the leeway is still taken (the go-sdk's own expiry check, which has no skew by default, must
-// not refuse it without the header); one past the leeway is refused by the verifier, with the
-// challenge and what is wrong.
+// the leeway is still taken; one past the leeway is refused by the verifier, with the challenge
+// and what is wrong.
 func TestExpiryAnswers(t *testing.T) {
 	is := issuertest.Start(t)
 	r := newResource(is)

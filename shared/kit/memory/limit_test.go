@@ -1,4 +1,4 @@
-package kit
+package memory
 
 import (
 	"os"
@@ -56,7 +56,7 @@ func TestLimitMemoryKeepsGOMEMLIMIT(t *testing.T) {
 		}
 		return ""
 	}
-	if got := limitMemory(getenv, "/nonexistent", "/nonexistent"); got != 0 {
-		t.Errorf("limitMemory set %d despite GOMEMLIMIT", got)
+	if got := Limit(getenv, "/nonexistent", "/nonexistent"); got != 0 {
+		t.Errorf("Limit set %d despite GOMEMLIMIT", got)
 	}
 }

@@ -1,4 +1,4 @@
-package kit
+package schema
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// leanSchema returns the form of an input schema that tools/list shows: a copy without what
+// Lean returns the form of an input schema that tools/list shows: a copy without what
 // tells a model nothing it can act on. Objects lose "additionalProperties": false (the kit
 // refuses unknown arguments whatever the listing says, naming the known ones) and a type
 // "null or T" becomes T (an optional argument is left out; the kit reads null as absent), and
@@ -14,7 +14,7 @@ import (
 // the kit still refuses one, saying so), and so does a number's minimum of 0 (counts, offsets
 // and positions are not negative; the kit still refuses a negative one, naming the bound).
 // Validation keeps using the full schema.
-func leanSchema(s *jsonschema.Schema) *jsonschema.Schema {
+func Lean(s *jsonschema.Schema) *jsonschema.Schema {
 	c := s.CloneSchemas()
 	trim(c)
 	return c
@@ -59,15 +59,4 @@ func trim(s *jsonschema.Schema) {
 // "additionalProperties": false.
 func isFalse(s *jsonschema.Schema) bool {
 	return s != nil && s.Not != nil && s.Not.Type == "" && len(s.Not.Types) == 0 && s.Not.Properties == nil && s.Not.Not == nil && len(s.Not.Enum) == 0
-}
-
-// shared drops the description of the top-level properties that Spec.SharedArgs explains in
-// the instructions; schema is the listing's own copy.
-func (s *Server) shared(schema *jsonschema.Schema) *jsonschema.Schema {
-	for _, a := range s.spec.SharedArgs {
-		if p, ok := schema.Properties[a.Name]; ok {
-			p.Description = ""
-		}
-	}
-	return schema
 }

@@ -1,4 +1,4 @@
-package kit
+package memory
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// quietPeriod is how long a server goes without a request, after some came, before it hands
+// QuietPeriod is how long a server goes without a request, after some came, before it hands
 // the free heap back to the system.
 //
 // Go releases the garbage of a burst of calls only after its next collection, which an idle
@@ -17,28 +17,29 @@ import (
 // 10.2-12.1 MiB of anonymous memory 2m40s after the burst without this, and every server
 // 4.7-7.8 MiB two minutes after it with it (docs/performance.md). It costs one collection per
 // quiet spell.
-const quietPeriod = 30 * time.Second
+const QuietPeriod = 30 * time.Second
 
-// quietRelease returns the free heap to the system once per quiet spell that follows requests.
-type quietRelease struct {
+// QuietRelease returns the free heap to the system once per quiet spell that follows requests.
+type QuietRelease struct {
 	last    atomic.Int64 // when the latest request came, in Unix nanoseconds; 0 before any
 	release func()       // debug.FreeOSMemory outside tests
 }
 
-func newQuietRelease() *quietRelease { return &quietRelease{release: debug.FreeOSMemory} }
+// NewQuietRelease returns a QuietRelease that hands the heap back with debug.FreeOSMemory.
+func NewQuietRelease() *QuietRelease { return &QuietRelease{release: debug.FreeOSMemory} }
 
-// track notes the time of each request that passes through next.
-func (q *quietRelease) track(next http.Handler) http.Handler {
+// Track notes the time of each request that passes through next.
+func (q *QuietRelease) Track(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q.last.Store(time.Now().UnixNano())
 		next.ServeHTTP(w, r)
 	})
 }
 
-// run looks four times a period, until ctx is done, for a quiet spell of a whole period after
+// Run looks four times a period, until ctx is done, for a quiet spell of a whole period after
 // requests that came since the last release, and then releases: between one and one and a
 // quarter periods after the spell's last request.
-func (q *quietRelease) run(ctx context.Context, period time.Duration) {
+func (q *QuietRelease) Run(ctx context.Context, period time.Duration) {
 	var released int64
 	t := time.NewTicker(period / 4)
 	defer t.Stop()

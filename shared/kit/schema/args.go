@@ -1,4 +1,4 @@
-package kit
+package schema
 
 import (
 	"bytes"
@@ -10,12 +10,12 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// args decodes and validates one tool's arguments. It does with the standard library, once,
+// Args decodes and validates one tool's arguments. It does with the standard library, once,
 // what the go-sdk's typed AddTool does through several passes of its JSON decoder, which
 // allocates a 32 KiB buffer on each pass: on the calculator that was most of the server's
 // CPU time per call. Defaults are set on the decoded struct rather than by encoding the
 // arguments again. TestParity holds it to the same checks as the SDK's path.
-type args[In any] struct {
+type Args[In any] struct {
 	schema   *jsonschema.Schema
 	resolved *jsonschema.Resolved
 	defaults []fieldDefault     // top-level arguments with a default
@@ -23,6 +23,21 @@ type args[In any] struct {
 	empty    map[string]bool    // optional enum arguments for which "" means absent too
 	generic  bool               // defaults the fast path cannot set: decode through the generic value
 	listed   *jsonschema.Schema // the schema tools/list shows, with the server's common arguments; nil when it is schema
+}
+
+// Schema is the full input schema the arguments are validated against.
+func (a *Args[In]) Schema() *jsonschema.Schema { return a.schema }
+
+// ShowAs sets the schema tools/list shows for the tool (Schema with the server's common
+// arguments), which explanations of bad arguments name.
+func (a *Args[In]) ShowAs(listed *jsonschema.Schema) { a.listed = listed }
+
+// Listed is the schema tools/list shows: ShowAs's, else Schema.
+func (a *Args[In]) Listed() *jsonschema.Schema {
+	if a.listed != nil {
+		return a.listed
+	}
+	return a.schema
 }
 
 // fieldDefault is one top-level argument's default, decoded once into its field's type; a
@@ -44,7 +59,9 @@ func (d fieldDefault) get() reflect.Value {
 	return v.Elem()
 }
 
-func newArgs[In any]() (*args[In], error) {
+// NewArgs infers the input schema of In, applies its schema tags and prepares its decoding;
+// a mistake in the tags is an error.
+func NewArgs[In any]() (*Args[In], error) {
 	schema, err := jsonschema.For[In](nil)
 	if err != nil {
 		return nil, err
@@ -60,7 +77,7 @@ func newArgs[In any]() (*args[In], error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &args[In]{schema: schema, resolved: resolved, optional: map[string][]int{}, empty: emptyAbsent(schema), generic: nestedDefaults(schema)}
+	a := &Args[In]{schema: schema, resolved: resolved, optional: map[string][]int{}, empty: emptyAbsent(schema), generic: nestedDefaults(schema)}
 	if t.Kind() != reflect.Struct {
 		a.generic = true
 		return a, nil
@@ -93,16 +110,16 @@ func newArgs[In any]() (*args[In], error) {
 	return a, nil
 }
 
-// decode validates raw against the input schema, applies the schema's defaults for absent
+// Decode validates raw against the input schema, applies the schema's defaults for absent
 // arguments and unmarshals the result.
-func (a *args[In]) decode(raw json.RawMessage) (In, error) {
-	in, _, err := a.decodeWith(raw, nil)
+func (a *Args[In]) Decode(raw json.RawMessage) (In, error) {
+	in, _, err := a.DecodeWith(raw, nil)
 	return in, err
 }
 
-// decodeWith is decode that first takes the arguments named in pull out of raw (a server's
+// DecodeWith is Decode that first takes the arguments named in pull out of raw (a server's
 // common arguments, which the handler does not see) and returns those given, not null.
-func (a *args[In]) decodeWith(raw json.RawMessage, pull []string) (In, map[string]any, error) {
+func (a *Args[In]) DecodeWith(raw json.RawMessage, pull []string) (In, map[string]any, error) {
 	var in In
 	var pulled map[string]any
 	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
@@ -134,11 +151,7 @@ func (a *args[In]) decodeWith(raw json.RawMessage, pull []string) (In, map[strin
 		}
 	}
 	if err := a.resolved.Validate(generic); err != nil {
-		shown := a.schema
-		if a.listed != nil {
-			shown = a.listed
-		}
-		if msg := explain(shown, generic, ""); msg != "" {
+		if msg := explain(a.Listed(), generic, ""); msg != "" {
 			return in, nil, fmt.Errorf("invalid arguments: %s", msg)
 		}
 		return in, nil, fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)
