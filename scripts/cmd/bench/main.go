@@ -37,6 +37,13 @@ func main() {
 	floorAddr := flag.String("floor", "", "internal: serve the bare floor handler on this address")
 	sdkAddr := flag.String("sdk", "", "internal: serve evaluate with the bare go-sdk on this address")
 	mcpgoAddr := flag.String("mcpgo", "", "internal: serve evaluate with github.com/mark3labs/mcp-go on this address")
+	var g gcRun
+	flag.Var(&g.settings, "gc", `measure the server under these collector settings side by side instead of against the baselines: ";"-separated, each "default" or comma-separated variables (GOGC=800,GOMEMLIMIT=16MiB)`)
+	flag.StringVar(&g.serverArgs, "server-args", "", "with -gc: more arguments for the server, space-separated (SITE is the -site folder's URL)")
+	flag.StringVar(&g.setup, "setup", "", `with -gc: a tool call made once before the load, as "TOOL {JSON arguments}" (SITE is the -site folder's URL)`)
+	flag.StringVar(&g.site, "site", "", "with -gc: a folder served over loopback HTTP for the server to read")
+	flag.DurationVar(&g.quiet, "quiet", 2*time.Minute, "with -gc: how long the servers stay quiet after the 16-client load before the last memory reading")
+	flag.BoolVar(&g.sdk, "sdk-too", false, "with -gc: run the bare go-sdk under each setting too (the tool must be evaluate)")
 	flag.Parse()
 	switch {
 	case *floorAddr != "":
@@ -47,6 +54,14 @@ func main() {
 		return
 	case *mcpgoAddr != "":
 		serveMcpGo(*mcpgoAddr)
+		return
+	}
+	if len(g.settings) > 0 {
+		g.bin, g.server, g.tool, g.args, g.duration, g.rounds = *bin, *server, *tool, *args, *duration, *rounds
+		if err := g.run(); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
 		return
 	}
 	if err := run(*bin, *server, *tool, *args, *duration, *rounds, *maxOverhead); err != nil {
@@ -80,9 +95,10 @@ func run(binDir, server, tool, args string, duration time.Duration, rounds int, 
 	fmt.Printf("\n%-10s %8s %10s %9s %9s %12s %8s %8s %8s %8s\n", "target", "clients", "calls/s", "p50 ms", "p99 ms", "cpu µs/call", "floor%", "sdk cpu%", "RSS MB", "anon MB")
 	var overhead float64
 	for _, clients := range []int{1, 16} {
-		res, err := compare([]string{"floor", "go-sdk", "mcp-go", server},
+		res, running, err := compare([]string{"floor", "go-sdk", "mcp-go", server},
 			[][]string{{self, "-floor", "ADDR"}, {self, "-sdk", "ADDR"}, {self, "-mcpgo", "ADDR"}, {path, "--port", "PORT", "--state-dir", os.TempDir()}},
-			[][]string{nil, sdkEnv, sdkEnv, nil}, body, clients, duration, rounds)
+			[][]string{nil, sdkEnv, sdkEnv, nil}, nil, body, clients, duration, rounds)
+		stopAll(running)
 		if err != nil {
 			return err
 		}
@@ -175,8 +191,9 @@ type target struct {
 }
 
 // startTarget starts a target process (PORT or ADDR in argv is replaced; env nil means this
-// process's environment), waits until it answers body and warms it up.
-func startTarget(argv, env []string, body []byte, clients int) (*target, error) {
+// process's environment), makes the setup call when there is one, waits until it answers body
+// and warms it up.
+func startTarget(argv, env []string, setup, body []byte, clients int) (*target, error) {
 	port, err := proc.FreePort()
 	if err != nil {
 		return nil, err
@@ -194,9 +211,14 @@ func startTarget(argv, env []string, body []byte, clients int) (*target, error) 
 	if err := t.cmd.Start(); err != nil {
 		return nil, err
 	}
-	if err := waitReady(t.client, t.url, body); err != nil {
-		t.stop()
-		return nil, err
+	for _, b := range [][]byte{setup, body} {
+		if b == nil {
+			continue
+		}
+		if err := waitReady(t.client, t.url, b); err != nil {
+			t.stop()
+			return nil, err
+		}
 	}
 	_, _ = load(t.client, t.url, body, clients, 500*time.Millisecond)
 	return t, nil
@@ -249,25 +271,21 @@ func (t *target) result() (result, error) {
 }
 
 // compare runs the targets side by side: all started, then loaded in turn for rounds slices
-// of d/rounds each, so that load from elsewhere on the machine falls on all of them alike.
-func compare(names []string, targets, envs [][]string, body []byte, clients int, d time.Duration, rounds int) ([]result, error) {
+// of d/rounds each, so that load from elsewhere on the machine falls on all of them alike. It
+// returns the targets it started, still running, for the caller to stop (stopAll).
+func compare(names []string, targets, envs [][]string, setup, body []byte, clients int, d time.Duration, rounds int) ([]result, []*target, error) {
 	running := make([]*target, 0, len(targets))
-	defer func() {
-		for _, t := range running {
-			t.stop()
-		}
-	}()
 	for i, argv := range targets {
-		t, err := startTarget(argv, envs[i], body, clients)
+		t, err := startTarget(argv, envs[i], setup, body, clients)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", names[i], err)
+			return nil, running, fmt.Errorf("%s: %w", names[i], err)
 		}
 		running = append(running, t)
 	}
 	for range rounds {
 		for _, t := range running {
 			if err := t.run(body, clients, d/time.Duration(rounds)); err != nil {
-				return nil, err
+				return nil, running, err
 			}
 		}
 	}
@@ -275,15 +293,21 @@ func compare(names []string, targets, envs [][]string, body []byte, clients int,
 	for i, t := range running {
 		r, err := t.result()
 		if err != nil {
-			return nil, err
+			return nil, running, err
 		}
 		results[i] = r
 	}
-	return results, nil
+	return results, running, nil
+}
+
+func stopAll(ts []*target) {
+	for _, t := range ts {
+		t.stop()
+	}
 }
 
 func waitReady(client *http.Client, url string, body []byte) error {
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a browser starts Chromium on its first call; notes indexes first
 	for time.Now().Before(deadline) {
 		got, err := call(client, url, body)
 		if err == nil {
