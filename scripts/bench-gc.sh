@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures the calculator (evaluate, beside the bare go-sdk), notes (list_notes with a query, over
 # a vault of the docs' paragraphs) and the browser (browser_snapshot of the dashboard test page)
-# under several garbage collector settings side by side, with `go run ./scripts/cmd/bench -gc`:
+# under several garbage collector settings side by side, with `scripts/cmd/bench -gc`:
 # CPU per call, calls per second, anonymous memory right after 5 s of 16 clients and after two
 # minutes of quiet. The tables go to stdout and results/bench-gc.md.
 # Usage: scripts/bench-gc.sh [SETTINGS]   (default: the settings the table in the docs compares)
