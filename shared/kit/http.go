@@ -143,7 +143,7 @@ func (s *Server) mcpRoute(path string, n pathNarrowing, auth guard.Authenticator
 				return
 			}
 		}
-		next.ServeHTTP(w, r.WithContext(inventory.WithView(envelope.With(r.Context(), env), view)))
+		next.ServeHTTP(w, r.WithContext(withRouted(r.Context(), &routed{env: env, view: view})))
 	})
 }
 
