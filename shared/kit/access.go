@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jck411/mcp-servers/shared/kit/envelope"
 	"github.com/jck411/mcp-servers/shared/kit/inventory"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,25 +16,6 @@ const (
 	codeScope      = "insufficient_scope" // the token allows only the tools that change nothing
 	codeNarrowed   = "narrowed"           // outside the request's narrowing
 )
-
-// routed is what an HTTP route learned of a request before the MCP layer: the body's envelope
-// and the request's view. It travels in the request's context (withRouted); over stdio and
-// in-process there is none.
-type routed struct {
-	env  *envelope.Envelope
-	view inventory.View
-}
-
-type routedKey struct{}
-
-func withRouted(ctx context.Context, r *routed) context.Context {
-	return context.WithValue(ctx, routedKey{}, r)
-}
-
-func routedFrom(ctx context.Context) *routed {
-	r, _ := ctx.Value(routedKey{}).(*routed)
-	return r
-}
 
 // viewOf is what a request may see and call: over HTTP the view its route worked out (the
 // offered tools within its credential's scope and its narrowing); over stdio every offered tool.
