@@ -284,7 +284,9 @@ func (sh *shell) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in st
 	if err != nil {
 		return nil, out, err
 	}
-	if err := sh.check(ctx, "start_process", in.Command, dir); err != nil {
+	// Its standard input is what send_process_input sends later, which the policy never sees:
+	// a shell or interpreter reading its commands from it is refused (policy.CheckInput).
+	if err := sh.check(ctx, "start_process", in.Command, dir, true); err != nil {
 		return nil, out, err
 	}
 	ring := runner.NewRing(processBufferBytes)
