@@ -42,6 +42,6 @@ fi
 echo "bench-browser: load average $(cut -d' ' -f1-3 /proc/loadavg)"
 BROWSER_BENCH_PEERS="$peers" BROWSER_BENCH_NODE="$node" BROWSER_BENCH_OURS="$root/bin/browser" \
 	BROWSER_BENCH_OUT="$root/results/bench-browser.md" \
-	go test -count=1 -timeout 4h -run '^TestBenchPeers$' ./servers/browser/ >"$root/results/bench-browser.log" 2>&1 ||
+	go test -v -count=1 -timeout 4h -run '^TestBenchPeers$' ./servers/browser/ >"$root/results/bench-browser.log" 2>&1 ||
 	{ tail -50 "$root/results/bench-browser.log"; exit 1; }
 cat "$root/results/bench-browser.md"
