@@ -87,7 +87,7 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 	fs.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.AuthTokensFile, "auth-tokens-file", "", "file of bearer tokens, one label:token a line (default: $CREDENTIALS_DIRECTORY/auth-tokens when present)")
 	fs.StringVar(&c.OAuthIssuer, "oauth-issuer", "", "URL of an OAuth 2.1 authorization server whose access tokens for this server are accepted (needs --public-url)")
-	fs.StringVar(&c.OAuthIssuerURL, "oauth-issuer-internal-url", "", "where this host fetches the --oauth-issuer's metadata and keys when its public URL is out of reach from here, e.g. http://127.0.0.1:9002 for the auth server on this host (tokens still name --oauth-issuer)")
+	fs.StringVar(&c.OAuthIssuerURL, "oauth-issuer-internal-url", "", "where this host fetches the --oauth-issuer's metadata and keys when its public URL is out of reach from here, e.g. http://127.0.0.1:9002 for the auth server on this host, http://auth:9002 in a container network (tokens still name --oauth-issuer)")
 	fs.StringVar(&c.PublicURL, "public-url", "", "this server's URL as clients reach it, e.g. https://gmail.example.com; OAuth tokens must name PUBLIC-URL/mcp as their audience")
 	fs.StringVar(&hosts, "allowed-hosts", "", "comma-separated Host values to accept besides loopback and the bind address (tunnel hostnames, LAN IP)")
 	fs.StringVar(&origins, "allowed-origins", "", "comma-separated Origin values to accept besides loopback, e.g. https://app.example.com")
@@ -233,7 +233,7 @@ func (c *Config) validateOAuth() error {
 	}
 	c.OAuthIssuerURL = strings.TrimSuffix(c.OAuthIssuerURL, "/")
 	if c.OAuthIssuerURL != "" {
-		if err := checkHTTPSURL(c.OAuthIssuerURL); err != nil {
+		if err := checkInternalURL(c.OAuthIssuerURL); err != nil {
 			return fmt.Errorf("invalid --oauth-issuer-internal-url %q: %w", c.OAuthIssuerURL, err)
 		}
 		if u, _ := url.Parse(c.OAuthIssuerURL); u.Path != "" {
@@ -241,6 +241,28 @@ func (c *Config) validateOAuth() error {
 		}
 	}
 	return nil
+}
+
+// checkInternalURL accepts what checkHTTPSURL accepts, and plain http to a name only a container
+// network resolves: a compose service or a same-namespace Kubernetes Service ("auth", one label),
+// or a Kubernetes Service's name ("auth.mcp-servers.svc", "….svc.cluster.local"). Those reach the
+// issuer over the network between the containers, which already carries the tunnel's requests
+// to the servers in plain http; an IP address or a host on the LAN still needs https.
+func checkInternalURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err == nil && u.Scheme == "http" && containerNetworkName(u.Hostname()) {
+		u.Scheme = "https"
+		raw = u.String()
+	}
+	return checkHTTPSURL(raw)
+}
+
+// containerNetworkName reports whether host is a name of a container network (see checkInternalURL).
+func containerNetworkName(host string) bool {
+	if host == "" || net.ParseIP(host) != nil {
+		return false
+	}
+	return !strings.Contains(host, ".") || strings.HasSuffix(host, ".svc") || strings.Contains(host, ".svc.")
 }
 
 // checkHTTPSURL accepts an absolute https URL, or http on a loopback host, without query,

@@ -103,6 +103,8 @@ func TestParseErrors(t *testing.T) {
 		{"issuer from env checked", nil, map[string]string{"MCP_OAUTH_ISSUER": "ftp://auth.example.com", "MCP_PUBLIC_URL": "https://g.example.com"}, "absolute URL"},
 		{"internal url alone", []string{"--oauth-issuer-internal-url", "http://127.0.0.1:9002"}, nil, "only used with --oauth-issuer"},
 		{"internal url over plain http off loopback", []string{"--oauth-issuer", "https://auth.example.com", "--public-url", "https://g.example.com", "--oauth-issuer-internal-url", "http://10.0.0.5:9002"}, nil, "use https"},
+		{"internal url over plain http to a LAN name", []string{"--oauth-issuer", "https://auth.example.com", "--public-url", "https://g.example.com", "--oauth-issuer-internal-url", "http://auth.lan:9002"}, nil, "use https"},
+		{"internal url over plain http to a public name", []string{"--oauth-issuer", "https://auth.example.com", "--public-url", "https://g.example.com", "--oauth-issuer-internal-url", "http://auth.example.com"}, nil, "use https"},
 		{"internal url with a path", []string{"--oauth-issuer", "https://auth.example.com", "--public-url", "https://g.example.com", "--oauth-issuer-internal-url", "http://127.0.0.1:9002/x"}, nil, "scheme://host[:port] only"},
 	}
 	for _, tt := range tests {
@@ -131,6 +133,14 @@ func TestOAuthFlags(t *testing.T) {
 	c, err = Parse("gmail", 9005, nil, func(k string) string { return env[k] }, io.Discard, nil)
 	if err != nil || c.OAuthIssuerURL != "http://127.0.0.1:9002" {
 		t.Errorf("internal URL from the environment: %q %v", c.OAuthIssuerURL, err)
+	}
+	// A container network's names may be reached over plain http: a compose service, a
+	// Kubernetes Service by its short or full name.
+	for _, internal := range []string{"http://auth:9002", "http://auth.mcp-servers.svc:9002", "http://auth.mcp-servers.svc.cluster.local:9002", "https://auth.example.com"} {
+		if _, err := Parse("gmail", 9005, []string{"--host", "0.0.0.0", "--oauth-issuer", "https://auth.example.com", "--public-url", "https://gmail.example.com",
+			"--oauth-issuer-internal-url", internal}, func(string) string { return "" }, io.Discard, nil); err != nil {
+			t.Errorf("internal URL %s: %v", internal, err)
+		}
 	}
 }
 
