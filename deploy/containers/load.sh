@@ -10,11 +10,16 @@ layout=$(cd "$1" && pwd)
 command -v podman >/dev/null || { echo "load: needs podman" >&2; exit 1; }
 command -v jq >/dev/null || { echo "load: needs jq" >&2; exit 1; }
 
+# `podman pull oci:DIR:REF` also names each image after DIR, which must then be a valid
+# (lowercase) image name: pull through a link whose name is.
+link=/tmp/mcp-images-load-$$
+ln -sfn "$layout" "$link"
+trap 'rm -f "$link"' EXIT
 while read -r id digest; do
 	version=$(jq -r '.annotations["org.opencontainers.image.version"]' "$layout/blobs/${digest/://}")
-	image=$(podman pull -q "oci:$layout:$id")
+	image=$(podman pull -q "oci:$link:$id")
 	podman tag "$image" "localhost/mcp-$id:$version" "localhost/mcp-$id:latest"
 	printf 'localhost/mcp-%s:%s\n' "$id" "$version"
 done < <(jq -r '.manifests[] | [.annotations["org.opencontainers.image.ref.name"], .digest] | @tsv' "$layout/index.json")
-# `podman pull oci:DIR:REF` also names each image after DIR; only the names above stay.
-podman untag "localhost$layout:latest" "localhost$layout:latest" 2>/dev/null || true
+# Only the names above stay.
+podman untag "localhost$link:latest" 2>/dev/null || true
