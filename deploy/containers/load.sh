@@ -10,11 +10,14 @@ layout=$(cd "$1" && pwd)
 command -v podman >/dev/null || { echo "load: needs podman" >&2; exit 1; }
 command -v jq >/dev/null || { echo "load: needs jq" >&2; exit 1; }
 
-# `podman pull oci:DIR:REF` also names each image after DIR, which must then be a valid
-# (lowercase) image name: pull through a link whose name is.
+# `podman pull oci:DIR:REF` also names each image after DIR (with its links resolved), which
+# must then be a valid, lowercase image name: pull from a layout of this name whose blobs are
+# the given layout's.
 link=/tmp/mcp-images-load-$$
-ln -sfn "$layout" "$link"
-trap 'rm -f "$link"' EXIT
+mkdir -m 0700 "$link"
+trap 'rm -rf "$link"' EXIT
+cp "$layout/index.json" "$layout/oci-layout" "$link/"
+ln -s "$layout/blobs" "$link/blobs"
 while read -r id digest; do
 	version=$(jq -r '.annotations["org.opencontainers.image.version"]' "$layout/blobs/${digest/://}")
 	image=$(podman pull -q "oci:$link:$id")
