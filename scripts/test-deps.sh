@@ -4,8 +4,7 @@
 # (systemd-analyze), jq, curl and PyYAML for the deploy tests; a Chromium (its headless shell)
 # for the browser server's tests; npm (with Debian's nodejs) for the conformance step, which
 # fetches Node 22 and the suite from the npm registry; and, when run as root (make test then
-# runs make e2e-systemd and the containers lane), mmdebstrap and systemd-container to build and
-# boot Debian containers, and Podman with what the containers lane needs.
+# runs make e2e-systemd), mmdebstrap and systemd-container to build and boot Debian containers.
 # As root it runs apt-get; otherwise it names every missing package and the command, and fails.
 # Go 1.26+, git and make are not installed here: make and this script need them to start.
 set -euo pipefail
@@ -33,16 +32,6 @@ command -v npm >/dev/null || need[npm]="conformance: npm fetches Node 22 and the
 if [ "$(id -u)" -eq 0 ]; then
 	command -v mmdebstrap >/dev/null || need[mmdebstrap]="e2e-systemd: builds the Debian root filesystems"
 	command -v systemd-nspawn >/dev/null || need[systemd-container]="e2e-systemd: boots them (systemd-nspawn)"
-	# The containers lane: rootful Podman with runc (crun refuses the CI machine's hybrid cgroups),
-	# netavark and aardvark-dns (container names in DNS), catatonit (kube play's pause image),
-	# podman-compose, and ip (lo up in the lane's own network namespace).
-	command -v podman >/dev/null || need[podman]="containers: runs the images"
-	command -v podman-compose >/dev/null || need[podman-compose]="containers: compose.yaml"
-	command -v runc >/dev/null || need[runc]="containers: the OCI runtime the lane uses"
-	command -v catatonit >/dev/null || [ -x /usr/libexec/podman/catatonit ] || need[catatonit]="containers: podman kube play's pause image"
-	[ -x /usr/lib/podman/netavark ] || need[netavark]="containers: Podman's network backend"
-	[ -x /usr/lib/podman/aardvark-dns ] || need[aardvark-dns]="containers: names of containers and pods in DNS"
-	command -v ip >/dev/null || need[iproute2]="containers: the lane's network namespace"
 fi
 
 if [ ${#need[@]} -eq 0 ]; then
