@@ -63,6 +63,7 @@ func spec() kit.Spec {
 			addProcessTools(s, sh)
 			addGetEnvironment(s, sh)
 			addFileTools(s, sh)
+			s.OnClose(sh.roots.Close)
 			s.OnClose(sh.enforce.close)
 			s.OnClose(sh.runner.Close)
 			s.OnClose(sh.procs.closeAll) // runs first
