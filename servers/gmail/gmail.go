@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/rootdir"
 )
 
 // me is the Gmail API's name for the signed-in user.
@@ -22,8 +24,11 @@ const me = "me"
 type mailbox struct {
 	google         *googleserver.Account
 	gm             *gmail.Service // the generated client on the account's authorized HTTP client
+	downloads      *os.Root       // --downloads-dir, held open from the start
 	downloadsDir   string
-	attachmentsDir string
+	attachments    *os.Root // --attachments-dir; nil when local files are off
+	attachmentsDir string   // as resolved
+	attachmentsArg string   // as given
 	allowed        []string // lower-case addresses and @domains; empty allows anyone
 	maxBodyChars   int
 	inlineBytes    int
@@ -51,18 +56,12 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gmail client: %w", err)
 	}
-	downloads := st.downloadsDir
-	if downloads == "" {
-		downloads = filepath.Join(s.Config().StateDir, "downloads")
+	downloadsDir := st.downloadsDir
+	if downloadsDir == "" {
+		downloadsDir = filepath.Join(s.Config().StateDir, "downloads")
 	}
-	if !filepath.IsAbs(downloads) {
-		return nil, fmt.Errorf("--downloads-dir %q: give an absolute path", downloads)
-	}
-	attachDir := ""
-	if st.attachmentsDir != "" {
-		if attachDir, err = filepath.EvalSymlinks(st.attachmentsDir); err != nil {
-			return nil, fmt.Errorf("--attachments-dir: %w", err)
-		}
+	if !filepath.IsAbs(downloadsDir) {
+		return nil, fmt.Errorf("--downloads-dir %q: give an absolute path", downloadsDir)
 	}
 	var allowed []string
 	for _, a := range strings.Split(st.allowedRecipients, ",") {
@@ -75,10 +74,32 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 		}
 		allowed = append(allowed, a)
 	}
-	return &mailbox{
-		google: acct, gm: gm, downloadsDir: downloads, attachmentsDir: attachDir, allowed: allowed,
-		maxBodyChars: st.maxBodyChars, inlineBytes: st.inlineBytes, maxAttachBytes: st.maxAttachBytes,
-	}, nil
+	m := &mailbox{downloadsDir: downloadsDir, attachmentsArg: st.attachmentsDir}
+	if m.downloads, err = rootdir.Open(downloadsDir, true); err != nil {
+		return nil, fmt.Errorf("--downloads-dir: %w", err)
+	}
+	if st.attachmentsDir != "" {
+		if m.attachmentsDir, err = filepath.EvalSymlinks(st.attachmentsDir); err == nil {
+			if m.attachmentsDir, err = filepath.Abs(m.attachmentsDir); err == nil {
+				m.attachments, err = rootdir.Open(m.attachmentsDir, false)
+			}
+		}
+		if err != nil {
+			m.close()
+			return nil, fmt.Errorf("--attachments-dir: %w", err)
+		}
+	}
+	m.google, m.gm, m.allowed = acct, gm, allowed
+	m.maxBodyChars, m.inlineBytes, m.maxAttachBytes = st.maxBodyChars, st.inlineBytes, st.maxAttachBytes
+	return m, nil
+}
+
+// close closes the folders.
+func (m *mailbox) close() {
+	_ = m.downloads.Close()
+	if m.attachments != nil {
+		_ = m.attachments.Close()
+	}
 }
 
 // checkRecipients enforces --allowed-recipients on every address.

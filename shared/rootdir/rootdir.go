@@ -39,28 +39,34 @@ func Escapes(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
 }
 
-// Rel maps p, relative to dir or absolute and spelled below dir, to a clean name relative
-// to dir ("." for dir itself). It refuses, lexically, a p that is empty, holds a NUL, or
-// names something outside dir; symlinks are left to the os.Root the name is used with.
-func Rel(dir, p string) (string, error) {
+// Rel maps p, relative or absolute and spelled below one of dirs (spellings of the same
+// directory, such as the path as given and as resolved), to a clean name relative to that
+// directory ("." for the directory itself). It refuses, lexically, a p that is empty, holds
+// a NUL, or names something outside; symlinks are left to the os.Root the name is used with.
+func Rel(p string, dirs ...string) (string, error) {
 	switch {
 	case p == "":
 		return "", errors.New("the path is empty")
 	case strings.ContainsRune(p, 0):
 		return "", errors.New("the path contains a NUL byte")
 	}
-	if filepath.IsAbs(p) {
-		rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(p))
-		if err != nil {
-			return "", err
+	if !filepath.IsAbs(p) {
+		p = filepath.Clean(p)
+		if p == ".." || strings.HasPrefix(p, "../") {
+			return "", fmt.Errorf("%s leads outside the folder", p)
 		}
-		p = rel
+		return p, nil
 	}
-	p = filepath.Clean(p)
-	if p == ".." || strings.HasPrefix(p, "../") || filepath.IsAbs(p) {
-		return "", fmt.Errorf("%s is outside %s", p, dir)
+	for _, dir := range dirs {
+		rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(p))
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return rel, nil
+		}
 	}
-	return p, nil
+	if len(dirs) == 0 {
+		return "", fmt.Errorf("%s is an absolute path, and no folder was given", p)
+	}
+	return "", fmt.Errorf("%s is outside %s", p, dirs[0])
 }
 
 // tempName returns pattern with its last "*" replaced by random letters (appended when

@@ -47,16 +47,18 @@ func TestRel(t *testing.T) {
 	tests := []struct{ p, want string }{
 		{"a/b", "a/b"},
 		{"/base/a/../b", "b"},
+		{"/alias/c", "c"},
 		{"/base", "."},
 		{".", "."},
 		{"a/../..", ""},
 		{"/other/x", ""},
 		{"/base2/x", ""},
+		{"/base/../x", ""},
 		{"", ""},
 		{"a\x00", ""},
 	}
 	for _, tt := range tests {
-		got, err := Rel("/base", tt.p)
+		got, err := Rel(tt.p, "/base", "/alias")
 		if (err != nil) != (tt.want == "") || got != tt.want {
 			t.Errorf("Rel(%q) = %q, %v; want %q", tt.p, got, err, tt.want)
 		}
