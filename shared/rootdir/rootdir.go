@@ -121,10 +121,10 @@ func MkdirTemp(root *os.Root, dir, pattern string) (string, error) {
 // ErrTooLarge is returned by Save when the content is longer than its limit.
 var ErrTooLarge = errors.New("the content is over the size limit")
 
-// OnExist says what Save does when its name is taken.
+// OnExist says what Save and Place do when their name is taken.
 type OnExist int
 
-// What Save does with a name that is taken.
+// What Save and Place do with a name that is taken.
 const (
 	Replace  OnExist = iota // rename over the file there (never into a directory)
 	Refuse                  // fail with an error matching fs.ErrExist
@@ -145,7 +145,7 @@ func Save(root *os.Root, name string, r io.Reader, limit int64, perm os.FileMode
 	if err != nil {
 		return "", 0, err
 	}
-	defer func() { _ = root.Remove(tmp) }() // gone after a rename; the link's twin otherwise
+	defer func() { _ = root.Remove(tmp) }() // a failure's leftover; Place removes it otherwise
 	n, err := io.Copy(f, io.LimitReader(r, limit+1))
 	if err == nil && n > limit {
 		err = ErrTooLarge
@@ -162,25 +162,61 @@ func Save(root *os.Root, name string, r io.Reader, limit int64, perm os.FileMode
 	if err != nil {
 		return "", 0, err
 	}
+	placed, err := Place(root, tmp, name, onExist)
+	if err != nil {
+		return "", 0, err
+	}
+	return placed, n, nil
+}
+
+// Place puts the file tmp beneath root at name as onExist says (renamed over it, linked to it
+// unless taken, or linked to the first free name like it) and removes tmp. It returns the
+// name used.
+func Place(root *os.Root, tmp, name string, onExist OnExist) (string, error) {
 	switch onExist {
 	case Replace:
-		return name, n, root.Rename(tmp, name)
+		return name, root.Rename(tmp, name)
 	case Refuse:
-		return name, n, root.Link(tmp, name)
+		if err := root.Link(tmp, name); err != nil {
+			return "", err
+		}
+		return name, root.Remove(tmp)
 	}
+	dir, base := filepath.Split(name)
+	ext := filepath.Ext(base)
 	for i := range maxTries {
 		candidate := name
 		if i > 0 {
-			ext := filepath.Ext(base)
 			candidate = filepath.Join(dir, fmt.Sprintf("%s (%d)%s", strings.TrimSuffix(base, ext), i, ext))
 		}
 		err := root.Link(tmp, candidate)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
-		return candidate, n, err
+		if err != nil {
+			return "", err
+		}
+		return candidate, root.Remove(tmp)
 	}
-	return "", 0, fmt.Errorf("no free name like %s", name)
+	return "", fmt.Errorf("no free name like %s", name)
+}
+
+// RemoveDir removes the empty directory name beneath root with rmdir(2) on its held parent,
+// so a symlink at that name is never removed in its place (that fails with ENOTDIR).
+func RemoveDir(root *os.Root, name string) error {
+	parent, err := root.Open(filepath.Dir(name))
+	if err != nil {
+		return err
+	}
+	defer parent.Close()
+	base := filepath.Base(name)
+	if base == "." || base == ".." || base == "/" {
+		return fmt.Errorf("remove dir: %q names no entry", name)
+	}
+	if err := unix.Unlinkat(int(parent.Fd()), base, unix.AT_REMOVEDIR); err != nil {
+		return &os.PathError{Op: "rmdir", Path: name, Err: err}
+	}
+	return nil
 }
 
 // Rename renames oldname in the directory from to newname in the directory to, each one

@@ -140,6 +140,29 @@ func TestSave(t *testing.T) {
 	}
 }
 
+func TestPlace(t *testing.T) {
+	r, dir := openRoot(t)
+	for _, name := range []string{"a.txt", "b", "c"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(name), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := Place(r, "b", "a.txt", NextFree); err != nil || got != "a (1).txt" {
+		t.Errorf("Place next free: %q, %v", got, err)
+	}
+	if _, err := Place(r, "c", "a.txt", Refuse); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("Place refusing a taken name: %v", err)
+	}
+	for name, want := range map[string]string{"a.txt": "a.txt", "a (1).txt": "b", "c": "c"} {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != want {
+			t.Errorf("%s holds %q, %v; want %q", name, b, err, want)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "b")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the placed file is still at its old name: %v", err)
+	}
+}
+
 func TestTemp(t *testing.T) {
 	r, dir := openRoot(t)
 	f, name, err := CreateTemp(r, "", ".x.tmp-*")
@@ -193,6 +216,32 @@ func TestRename(t *testing.T) {
 	for _, bad := range [][2]string{{"../x", "y"}, {"x", "a/b"}, {".", "y"}, {"x", ""}} {
 		if err := Rename(a, bad[0], b, bad[1], true); err == nil || !strings.Contains(err.Error(), "not one path element") {
 			t.Errorf("Rename(%q, %q): %v", bad[0], bad[1], err)
+		}
+	}
+}
+
+func TestRemoveDir(t *testing.T) {
+	r, dir := openRoot(t)
+	for _, d := range []string{"empty", "full/x", "target"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("target", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		ok   bool
+	}{{"empty", true}, {"full", false}, {"link", false}, {"missing", false}, {"..", false}, {"../x", false}}
+	for _, tt := range tests {
+		if err := RemoveDir(r, tt.name); (err == nil) != tt.ok {
+			t.Errorf("RemoveDir(%q): %v", tt.name, err)
+		}
+	}
+	for _, kept := range []string{"full/x", "link", "target"} {
+		if _, err := os.Lstat(filepath.Join(dir, kept)); err != nil {
+			t.Errorf("%s was removed", kept)
 		}
 	}
 }
