@@ -55,7 +55,7 @@ func addWaitFor(s *kit.Server, m *manager) {
 		var id nodeRef
 		if in.Ref != "" {
 			var err error
-			if id, err = c.nodeSeen(in.Ref); err != nil {
+			if id, err = c.nodeSeen(ctx, in.Ref); err != nil {
 				return "", err
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/recipients"
 	"github.com/jck411/mcp-servers/shared/rootdir"
 )
 
@@ -35,6 +36,7 @@ type drv struct {
 	uploadsDir   string   // as resolved
 	uploadsArg   string   // as given
 	allowPublic  bool
+	allowed      recipients.Allowlist // whom shares may reach (--allowed-recipients)
 	maxReadChars int
 	maxBytes     int64
 }
@@ -86,7 +88,7 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 		return nil, fmt.Errorf("docs client: %w", err)
 	}
 	d := &drv{svc: svc, google: acct, sheets: sh, sheetsAcct: acct.For(sheetsProduct), docs: dc, docsAcct: acct.For(docsProduct), log: s.Logger(), readOnly: acct.ReadOnly,
-		downloadsDir: downloads, uploadsDir: uploads, uploadsArg: st.uploadsDir, allowPublic: st.allowPublic, maxReadChars: st.maxReadChars, maxBytes: int64(st.maxBytes)}
+		downloadsDir: downloads, uploadsDir: uploads, uploadsArg: st.uploadsDir, allowPublic: st.allowPublic, allowed: st.allowed, maxReadChars: st.maxReadChars, maxBytes: int64(st.maxBytes)}
 	if d.downloads, err = rootdir.Open(downloads, true); err != nil {
 		return nil, fmt.Errorf("--downloads-dir: %w", err)
 	}

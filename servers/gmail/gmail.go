@@ -14,6 +14,7 @@ import (
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/recipients"
 	"github.com/jck411/mcp-servers/shared/rootdir"
 )
 
@@ -26,10 +27,10 @@ type mailbox struct {
 	gm             *gmail.Service // the generated client on the account's authorized HTTP client
 	downloads      *os.Root       // --downloads-dir, held open from the start
 	downloadsDir   string
-	attachments    *os.Root // --attachments-dir; nil when local files are off
-	attachmentsDir string   // as resolved
-	attachmentsArg string   // as given
-	allowed        []string // lower-case addresses and @domains; empty allows anyone
+	attachments    *os.Root             // --attachments-dir; nil when local files are off
+	attachmentsDir string               // as resolved
+	attachmentsArg string               // as given
+	allowed        recipients.Allowlist // whom mail may reach (--allowed-recipients)
 	maxBodyChars   int
 	inlineBytes    int
 	maxAttachBytes int
@@ -63,17 +64,6 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 	if !filepath.IsAbs(downloadsDir) {
 		return nil, fmt.Errorf("--downloads-dir %q: give an absolute path", downloadsDir)
 	}
-	var allowed []string
-	for _, a := range strings.Split(st.allowedRecipients, ",") {
-		a = strings.ToLower(strings.TrimSpace(a))
-		if a == "" {
-			continue
-		}
-		if !strings.Contains(a, "@") {
-			return nil, fmt.Errorf("--allowed-recipients: %q is neither an address nor an @domain", a)
-		}
-		allowed = append(allowed, a)
-	}
 	m := &mailbox{downloadsDir: downloadsDir, attachmentsArg: st.attachmentsDir}
 	if m.downloads, err = rootdir.Open(downloadsDir, true); err != nil {
 		return nil, fmt.Errorf("--downloads-dir: %w", err)
@@ -89,7 +79,7 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 			return nil, fmt.Errorf("--attachments-dir: %w", err)
 		}
 	}
-	m.google, m.gm, m.allowed = acct, gm, allowed
+	m.google, m.gm, m.allowed = acct, gm, st.allowed
 	m.maxBodyChars, m.inlineBytes, m.maxAttachBytes = st.maxBodyChars, st.inlineBytes, st.maxAttachBytes
 	return m, nil
 }
@@ -102,7 +92,8 @@ func (m *mailbox) close() {
 	}
 }
 
-// checkRecipients enforces --allowed-recipients on every address.
+// checkRecipients enforces the fleet's recipient allowlist (--allowed-recipients) on every
+// address of the header lists (each entry may hold several, as a To header does).
 func (m *mailbox) checkRecipients(lists ...[]string) error {
 	var all []string
 	for _, l := range lists {
@@ -112,22 +103,8 @@ func (m *mailbox) checkRecipients(lists ...[]string) error {
 		}
 		all = append(all, addrs...)
 	}
-	if len(m.allowed) == 0 {
-		return nil
-	}
-	for _, a := range all {
-		ok := false
-		for _, p := range m.allowed {
-			if a == p || strings.HasPrefix(p, "@") && strings.HasSuffix(a, p) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return kit.Errorf(kit.CodeInvalidInput, "%s is not an allowed recipient on this server (--allowed-recipients)", a)
-		}
-	}
-	return nil
+	_, err := m.allowed.Check(all...)
+	return err
 }
 
 // myAddress is the account's address (cached), to leave it out of reply-all.
