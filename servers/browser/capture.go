@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -159,8 +161,8 @@ func (c *call) pdf(ctx context.Context) (string, error) {
 		name = "page"
 	}
 	dir, err := c.m.folders.downloads.OpenRoot(c.s.downloadName)
-	if rootdir.Escapes(err) {
-		return "", kit.Errorf(kit.CodeUnavailable, "saving the PDF: the session's folder %s is now a symlink leading outside the downloads folder; nothing was saved", c.s.downloadDir)
+	if rootdir.Escapes(err) || errors.Is(err, syscall.ELOOP) {
+		return "", kit.Errorf(kit.CodeUnavailable, "saving the PDF: the session's folder %s is now a symlink leading outside the downloads folder, or was swapped for one while the PDF was saved; nothing was saved", c.s.downloadDir)
 	}
 	if err != nil {
 		return "", kit.Errorf(kit.CodeInternal, "saving the PDF: %v", err)

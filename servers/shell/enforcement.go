@@ -86,7 +86,9 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 		}
 		writable, err := writeGuardPaths(in)
 		if err == nil {
-			err = run.Sandbox(in.self, sandbox.Rules{Write: append(writable, e.tmpDir)})
+			if err = run.Sandbox(ctx, in.self, sandbox.Rules{Write: append(writable, e.tmpDir)}); err != nil {
+				err = fmt.Errorf("the blocklist's write guard (Landlock) cannot be applied, so the server does not start: %w", err)
+			}
 		}
 		if err != nil {
 			e.close()
@@ -137,8 +139,8 @@ func sandboxAllowlist(ctx context.Context, run *runner.Runner, in enforcementInp
 	if err != nil {
 		return nil, fmt.Errorf("--allow-commands: %w", err)
 	}
-	if err := run.Sandbox(in.self, rules, "-r"); err != nil {
-		return nil, err
+	if err := run.Sandbox(ctx, in.self, rules, "-r"); err != nil {
+		return nil, fmt.Errorf("--policy allowlist: %w", err)
 	}
 	return e, nil
 }

@@ -114,8 +114,8 @@ func (sh *shell) target(p, what string) (resolver.Path, error) {
 // fileError turns an error from a file operation on p into a tool error.
 func fileError(p string, err error) error {
 	switch {
-	case rootdir.Escapes(err):
-		return kit.Errorf(kit.CodeInvalidInput, "%s: a symlink on its way leads outside the allowed roots (it may have been swapped in while the tool ran); nothing outside them was touched", p)
+	case rootdir.Escapes(err), errors.Is(err, syscall.ELOOP):
+		return kit.Errorf(kit.CodeInvalidInput, "%s: a symlink on its way leads outside the allowed roots, or loops (it may have been swapped in while the tool ran); nothing outside them was touched", p)
 	case errors.Is(err, fs.ErrNotExist):
 		return kit.Errorf(kit.CodeNotFound, "%s does not exist", p)
 	case errors.Is(err, fs.ErrPermission):

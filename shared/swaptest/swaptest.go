@@ -169,8 +169,10 @@ type Swapper struct {
 	err   error
 }
 
-// Start runs swap in a loop until Stop (or the end of the test). A swap that fails stops the
-// loop; Stop reports it.
+// Start runs swap in a loop until Stop (or the end of the test). Swaps run in pairs, and a
+// swap run twice must leave things as they were (Exchange does; RenameAway restores each
+// time), so after Stop the paths are as before Start. A swap that fails stops the loop;
+// Stop reports it.
 func Start(t testing.TB, swap func() error) *Swapper {
 	s := &Swapper{stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
@@ -181,11 +183,13 @@ func Start(t testing.TB, swap func() error) *Swapper {
 				return
 			default:
 			}
-			if err := swap(); err != nil {
-				s.err = err
-				return
+			for range 2 {
+				if err := swap(); err != nil {
+					s.err = err
+					return
+				}
+				s.swaps++
 			}
-			s.swaps++
 		}
 	}()
 	t.Cleanup(func() { s.Stop(t) })

@@ -103,6 +103,27 @@ func TestDetects(t *testing.T) {
 	}
 }
 
+// TestStopRestores checks that after Stop the swapped paths are as they were.
+func TestStopRestores(t *testing.T) {
+	s := NewSentinel(t)
+	dir := t.TempDir()
+	d := filepath.Join(dir, "d")
+	if err := os.Mkdir(d, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		sw := Start(t, SymlinkSwap(t, d, s.Dir))
+		time.Sleep(time.Millisecond)
+		sw.Stop(t)
+		if info, err := os.Lstat(d); err != nil || !info.IsDir() {
+			t.Fatalf("after Stop, %s is %v, %v; want the directory", d, info.Mode(), err)
+		}
+		if err := os.Remove(d + ".swap"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestLoop(t *testing.T) {
 	if n := Loop(0, func(int) {}); n != 1 {
 		t.Errorf("Loop(0) ran %d times, want once", n)

@@ -43,14 +43,24 @@ type Result struct {
 }
 
 // Sandbox makes every command start through the sandbox helper of the server binary self,
-// restricted by rules, with bash given shellFlags (such as -r) before -c. Call it before the
-// first command runs.
-func (r *Runner) Sandbox(self string, rules sandbox.Rules, shellFlags ...string) error {
-	argv, err := rules.Command(self, append([]string{Shell}, shellFlags...))
+// restricted by rules, with bash given shellFlags (such as -r) before -c. The rules reach
+// the helper in a sealed memfd on its descriptor 3; the helper is first run once in its
+// check mode, so rules that cannot be applied fail here, not at every command. Call it
+// before the first command runs.
+func (r *Runner) Sandbox(ctx context.Context, self string, rules sandbox.Rules, shellFlags ...string) error {
+	argv, err := sandbox.Command(self, append([]string{Shell}, shellFlags...))
 	if err != nil {
 		return err
 	}
-	r.prefix = argv
+	f, err := rules.File()
+	if err != nil {
+		return err
+	}
+	if err := sandbox.Check(ctx, self, f); err != nil {
+		_ = f.Close()
+		return err
+	}
+	r.prefix, r.rules = argv, f
 	return nil
 }
 
@@ -63,6 +73,9 @@ func (r *Runner) command(spec Spec) *exec.Cmd {
 		argv = []string{Shell, "-c", spec.Line}
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	if r.rules != nil {
+		cmd.ExtraFiles = []*os.File{r.rules} // the helper's sandbox.RulesFD
+	}
 	cmd.Dir = spec.Dir
 	cmd.Env = spec.Env
 	if cmd.Env == nil {
