@@ -55,6 +55,7 @@ type clickInput struct {
 func addClick(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_click",
+		Toolset:     toolsetInteract,
 		Description: "Click a ref or point; reports what changed.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in clickInput) (string, error) {
@@ -160,6 +161,7 @@ type hoverInput struct {
 func addHover(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_hover",
+		Toolset:     toolsetInteract,
 		Description: "Hover a ref or point; scroll with the wheel there.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in hoverInput) (string, error) {
@@ -222,6 +224,7 @@ type typeInput struct {
 func addType(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_type",
+		Toolset:     toolsetInteract,
 		Description: "Type into a field by ref (replaces its value).",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in typeInput) (string, error) {
@@ -263,6 +266,7 @@ type fillFormInput struct {
 func addFillForm(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_fill_form",
+		Toolset:     toolsetInteract,
 		Description: "Set fields by ref, then optionally click submit.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in fillFormInput) (string, error) {
@@ -343,6 +347,7 @@ type pressKeyInput struct {
 func addPressKey(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_press_key",
+		Toolset:     toolsetInteract,
 		Description: "Press a key, optionally in a ref.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in pressKeyInput) (string, error) {
@@ -380,6 +385,7 @@ type dragInput struct {
 func addDrag(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_drag",
+		Toolset:     toolsetInteract,
 		Description: "Drag a ref and drop it on another ref.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in dragInput) (string, error) {
@@ -458,6 +464,7 @@ type uploadInput struct {
 func addUpload(s *kit.Server, m *manager, opts *options) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_upload_file",
+		Toolset:     toolsetInteract,
 		Description: "Set a file input's files.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in uploadInput) (string, error) {
@@ -501,6 +508,7 @@ type dialogInput struct {
 func addHandleDialog(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_handle_dialog",
+		Toolset:     toolsetInteract,
 		Description: "Answer the open alert, confirm or prompt.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in dialogInput) (string, error) {

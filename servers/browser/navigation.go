@@ -30,6 +30,7 @@ type navigateInput struct {
 func addNavigate(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_navigate",
+		Toolset:     toolsetBrowse,
 		Description: "Open a URL (or back, forward, reload); returns status, title and a snapshot with [eN] refs.",
 		Timeout:     navTimeout,
 	}, func(ctx context.Context, c *call, in navigateInput) (string, error) {

@@ -47,7 +47,17 @@ type Result struct {
 // the helper in a sealed memfd on its descriptor 3; the helper is first run once in its
 // check mode, so rules that cannot be applied fail here, not at every command. Call it
 // before the first command runs.
+//
+// In cgroup containment the cgroup hierarchies are withheld from rules.Write: a command that
+// could write there could make a cgroup of its own and move out of the one it is killed by.
 func (r *Runner) Sandbox(ctx context.Context, self string, rules sandbox.Rules, shellFlags ...string) error {
+	if r.cg != nil {
+		w, err := withhold(rules.Write, r.cg.mounts)
+		if err != nil {
+			return fmt.Errorf("withholding the cgroup tree from commands: %w", err)
+		}
+		rules.Write = w
+	}
 	argv, err := sandbox.Command(self, append([]string{Shell}, shellFlags...))
 	if err != nil {
 		return err
