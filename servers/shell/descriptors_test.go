@@ -22,7 +22,8 @@ const serveEnv = "MCP_SHELL_TEST_SERVE"
 // write, 8 open for reading on a secret. A command then writes to every one of them, reads
 // the secret and lists its own descriptors, in each way the server runs commands: through
 // the sandbox helper (the blocklist's write guard, whose Landlock rules do not cover an
-// already-open descriptor) and straight through bash (under systemd, and with --policy off).
+// already-open descriptor; the cgroup guard) and straight through bash (under systemd, and
+// with --policy off, where no cgroup guard is set).
 func TestInheritedDescriptors(t *testing.T) {
 	modes := []struct {
 		name string
@@ -31,8 +32,9 @@ func TestInheritedDescriptors(t *testing.T) {
 		want string // get_environment's enforcement
 	}{
 		{"sandbox helper", nil, nil, "landlock-write-guard"},
-		{"bash under systemd", nil, []string{"INVOCATION_ID=0123456789abcdef"}, "none"},
-		{"policy off", []string{"--policy", "off"}, nil, "none"},
+		{"bash under systemd", []string{"--containment", "subreaper"}, []string{"INVOCATION_ID=0123456789abcdef"}, "none"},
+		{"policy off", []string{"--policy", "off", "--containment", "subreaper"}, nil, "none"},
+		{"policy off, cgroup guard", []string{"--policy", "off"}, nil, ""}, // the helper when cgroups are withheld, else bash
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
@@ -74,7 +76,7 @@ func TestInheritedDescriptors(t *testing.T) {
 			defer cs.Close()
 			var env getEnvironmentOutput
 			mcptest.Decode(t, mcptest.Call(t, cs, "get_environment", map[string]any{}), &env)
-			if env.Enforcement != m.want {
+			if m.want != "" && env.Enforcement != m.want {
 				t.Fatalf("enforcement %q (%s), want %q", env.Enforcement, env.EnforceNote, m.want)
 			}
 			line := "echo x >&3; echo x >&4; echo x >&5; echo x >&6; echo x >&7; echo x >&9; cat <&8; ls /proc/$$/fd | tr '\\n' ' '"
