@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/api/gmail/v1"
 	"google.golang.org/api/option"
+	"google.golang.org/api/people/v1"
 
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/googleserver"
@@ -34,6 +35,9 @@ type mailbox struct {
 	maxBodyChars   int
 	inlineBytes    int
 	maxAttachBytes int
+	people         *people.Service       // Google Contacts (the People API) on the same sign-in
+	peopleAcct     *googleserver.Account // the sign-in, naming Google Contacts in its errors
+	warm           warmups               // when each account's contact searches were warmed
 
 	labelsMu sync.Mutex
 	address  map[string]string // each account's address by label, for reply-all
@@ -57,6 +61,13 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gmail client: %w", err)
 	}
+	if !strings.HasPrefix(st.peopleEndpoint, "http://") && !strings.HasPrefix(st.peopleEndpoint, "https://") {
+		return nil, fmt.Errorf("--people-endpoint %q: give an http(s) URL", st.peopleEndpoint)
+	}
+	pp, err := people.NewService(context.Background(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(st.peopleEndpoint))
+	if err != nil {
+		return nil, fmt.Errorf("people client: %w", err)
+	}
 	downloadsDir := st.downloadsDir
 	if downloadsDir == "" {
 		downloadsDir = filepath.Join(s.Config().StateDir, "downloads")
@@ -79,7 +90,7 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 			return nil, fmt.Errorf("--attachments-dir: %w", err)
 		}
 	}
-	m.google, m.gm, m.allowed = acct, gm, st.allowed
+	m.google, m.gm, m.people, m.peopleAcct, m.allowed = acct, gm, pp, acct.For(peopleProduct), st.allowed
 	m.maxBodyChars, m.inlineBytes, m.maxAttachBytes = st.maxBodyChars, st.inlineBytes, st.maxAttachBytes
 	return m, nil
 }
@@ -99,7 +110,7 @@ func (m *mailbox) checkRecipients(lists ...[]string) error {
 	for _, l := range lists {
 		addrs, err := mime.ParseAddresses(l)
 		if err != nil {
-			return kit.Errorf(kit.CodeInvalidInput, "%v", err)
+			return kit.Errorf(kit.CodeInvalidInput, "%v: give an address (search_contacts finds a person's)", err)
 		}
 		all = append(all, addrs...)
 	}
