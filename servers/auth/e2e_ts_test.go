@@ -95,7 +95,7 @@ func TestTypeScriptClient(t *testing.T) {
 			if len(steps["authorize"]) > 1 {
 				untick = nil
 			}
-			code, err := tsAuthorize(e, b, s.URL, untick)
+			code, err := authorizeInBrowser(e, b, s.URL, e.Alpha+"/mcp", untick)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,16 +160,17 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 }
 
-// tsAuthorize checks the authorization URL the SDK built, signs in and allows in Chromium
-// (with the scopes in untick unticked), and returns the code that reached the redirect URI.
-func tsAuthorize(e *fleetEnv, b *browser, raw string, untick []string) (string, error) {
+// authorizeInBrowser checks the authorization URL a client built (S256, resource), signs in and
+// allows in Chromium (with the scopes in untick unticked), and returns the code that reached the
+// redirect URI.
+func authorizeInBrowser(e *fleetEnv, b *browser, raw, resource string, untick []string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", fmt.Errorf("authorization URL %q: %w", raw, err)
 	}
 	q := u.Query()
-	if !strings.HasPrefix(raw, e.Issuer+"/authorize?") || q.Get("code_challenge_method") != "S256" || q.Get("resource") != e.Alpha+"/mcp" {
-		return "", fmt.Errorf("authorization URL %s: want %s/authorize with S256 and resource %s/mcp", raw, e.Issuer, e.Alpha)
+	if !strings.HasPrefix(raw, e.Issuer+"/authorize?") || q.Get("code_challenge_method") != "S256" || q.Get("resource") != resource {
+		return "", fmt.Errorf("authorization URL %s: want %s/authorize with S256 and resource %s", raw, e.Issuer, resource)
 	}
 	if err := b.signIn(raw, untick, "allow"); err != nil {
 		return "", fmt.Errorf("browser: %w", err)
