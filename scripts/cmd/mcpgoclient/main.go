@@ -76,7 +76,10 @@ func (d *driver) say(s step) {
 // line waits for the test's next line on stdin.
 func (d *driver) line() (string, error) {
 	if !d.in.Scan() {
-		return "", fmt.Errorf("stdin ended: %v", d.in.Err())
+		if err := d.in.Err(); err != nil {
+			return "", fmt.Errorf("stdin: %w", err)
+		}
+		return "", errors.New("stdin ended before the test answered")
 	}
 	return strings.TrimSpace(d.in.Text()), nil
 }
@@ -99,7 +102,7 @@ func (d *driver) run(ctx context.Context, serverURL, redirectURL string) error {
 	// No token yet: the server's 401 names its metadata, and mcp-go asks for an authorization.
 	_, err = c.Initialize(ctx, initRequest())
 	if !client.IsOAuthAuthorizationRequiredError(err) {
-		return fmt.Errorf("initialize without a token: want an authorization request, got %v", err)
+		return fmt.Errorf("initialize without a token: want an authorization request, got %w", err)
 	}
 	if err := d.authorize(ctx, client.GetOAuthHandler(err)); err != nil {
 		return err
@@ -139,7 +142,7 @@ func (d *driver) run(ctx context.Context, serverURL, redirectURL string) error {
 	}
 	_, err = d.call(ctx, c)
 	if !client.IsOAuthAuthorizationRequiredError(err) {
-		return fmt.Errorf("a call after the grant was revoked: want an authorization request, got %v", err)
+		return fmt.Errorf("a call after the grant was revoked: want an authorization request, got %w", err)
 	}
 	d.say(step{Step: "refused", Message: err.Error()})
 	return nil
