@@ -209,9 +209,10 @@ func fold(word string) string {
 	return word
 }
 
-// words adds the distinct folded words of texts to seen.
-func words(seen map[string]struct{}, texts ...string) {
-	raw := map[string]struct{}{} // words as written already folded: most repeat
+// words adds the distinct folded words of texts to seen. raw is scratch space, emptied first:
+// the words as written already folded (most repeat), kept between calls to spare its growth.
+func words(seen, raw map[string]struct{}, texts ...string) {
+	clear(raw)
 	add := func(w string) {
 		if _, ok := raw[w]; ok {
 			return

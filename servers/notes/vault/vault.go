@@ -63,6 +63,9 @@ func (v *Vault) ReadFile(rel string) ([]byte, error) {
 // Stat stats rel, following symlinks that stay inside the folder.
 func (v *Vault) Stat(rel string) (fs.FileInfo, error) { return v.root.Stat(rel) }
 
+// Lstat stats rel itself: a symlink is reported as one.
+func (v *Vault) Lstat(rel string) (fs.FileInfo, error) { return v.root.Lstat(rel) }
+
 // Exists reports whether something is at rel (a dangling or escaping symlink counts).
 func (v *Vault) Exists(rel string) bool {
 	_, err := v.root.Lstat(rel)
@@ -207,6 +210,41 @@ func (v *Vault) Walk(folder string) ([]File, error) {
 		return nil
 	})
 	return out, err
+}
+
+// Folders lists the folder and every folder under it ("" for the root, listed as "") that
+// Walk enters: hidden folders are skipped, symlinks are not followed.
+func (v *Vault) Folders(folder string) ([]string, error) {
+	start := "."
+	if folder != "" {
+		start = folder
+	}
+	var out []string
+	err := fs.WalkDir(v.root.FS(), start, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			if p == start {
+				return err
+			}
+			return nil
+		case !d.IsDir():
+			return nil
+		case p != start && strings.HasPrefix(d.Name(), "."):
+			return fs.SkipDir
+		}
+		if p == "." {
+			p = ""
+		}
+		out = append(out, p)
+		return nil
+	})
+	return out, err
+}
+
+// IsNote reports whether rel, a clean relative path, names a note file Walk would list: a
+// visible .md file outside hidden folders.
+func IsNote(rel string) bool {
+	return strings.HasSuffix(rel, Ext) && validName(rel)
 }
 
 func validName(rel string) bool {
