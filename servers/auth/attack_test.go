@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -33,8 +35,12 @@ func TestCodeUsedOnceAcrossConnections(t *testing.T) {
 		code := e.codeFor(t, id, redirect, e.Alpha+"/mcp", "alpha:read", p)
 		form := url.Values{"grant_type": {"authorization_code"}, "client_id": {id}, "redirect_uri": {redirect}, "code": {code}, "code_verifier": {p.verifier}}
 		const racers = 12
+		type result struct {
+			status  int
+			refresh string
+		}
 		var wg sync.WaitGroup
-		statuses := make(chan int, racers)
+		results := make(chan result, racers)
 		start := make(chan struct{})
 		for i := range racers {
 			wg.Go(func() {
@@ -44,27 +50,36 @@ func TestCodeUsedOnceAcrossConnections(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				_, _ = io.Copy(io.Discard, resp.Body)
+				var body struct {
+					RefreshToken string `json:"refresh_token"`
+				}
+				_ = json.NewDecoder(resp.Body).Decode(&body)
 				resp.Body.Close()
-				statuses <- resp.StatusCode
+				results <- result{resp.StatusCode, body.RefreshToken}
 			})
 		}
 		close(start)
 		wg.Wait()
-		close(statuses)
-		won, lost := 0, 0
-		for st := range statuses {
-			switch st {
+		close(results)
+		won, lost, refresh := 0, 0, ""
+		for r := range results {
+			switch r.status {
 			case 200:
 				won++
+				refresh = r.refresh
 			case 400:
 				lost++
 			default:
-				t.Errorf("round %d: status %d", round, st)
+				t.Errorf("round %d: status %d", round, r.status)
 			}
 		}
 		if won != 1 || lost != racers-1 {
 			t.Errorf("round %d: %d exchanges won, %d lost; want exactly 1 winner", round, won, lost)
+		}
+		// The losers presented a used code: the winner's grant is revoked (OAuth 2.1), whichever
+		// order the exchanges ran in.
+		if st, body := e.postForm(t, "/token", url.Values{"grant_type": {"refresh_token"}, "client_id": {id}, "refresh_token": {refresh}}); st != 400 || body["error"] != "invalid_grant" {
+			t.Errorf("round %d: the winner's refresh after the replays: %d %v", round, st, body)
 		}
 	}
 }
@@ -240,7 +255,7 @@ func TestUseCodeOnce(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 4*len(stores))
 	for i := range 4 * len(stores) {
-		wg.Go(func() { errs <- stores[i%len(stores)].useCode(t.Context(), reqID, code) })
+		wg.Go(func() { errs <- useCode(t.Context(), stores[i%len(stores)].db.sql, reqID, code) })
 	}
 	wg.Wait()
 	close(errs)
@@ -254,5 +269,25 @@ func TestUseCodeOnce(t *testing.T) {
 	}
 	if won != 1 {
 		t.Errorf("%d exchanges consumed the code, want 1", won)
+	}
+}
+
+// TestOldRedirectsHeldToTodaysRules: a client stored before the redirect rules tightened (a
+// look-alike Unicode host, a loopback address other than the three) is refused at /authorize,
+// on this server's page, not redirected to.
+func TestOldRedirectsHeldToTodaysRules(t *testing.T) {
+	e := startFleet(t)
+	p := newPKCE()
+	for i, uri := range []string{"https://\u0430\u0440\u0440\u04cf\u0435.com/cb", "http://127.0.0.2:5555/cb", "http://[::ffff:127.0.0.1]:5555/cb"} {
+		id := "dcr-legacy-" + strconv.Itoa(i)
+		if _, err := e.app.db.sql.Exec("INSERT INTO clients (id, kind, name, redirect_uris, grant_types, created) VALUES (?, 'dcr', 'Old', ?, '[\"authorization_code\"]', ?)",
+			id, jsonList([]string{uri}), time.Now().Unix()); err != nil {
+			t.Fatal(err)
+		}
+		q := url.Values{"response_type": {"code"}, "client_id": {id}, "redirect_uri": {uri}, "state": {"s"},
+			"code_challenge": {p.challenge}, "code_challenge_method": {"S256"}, "resource": {e.Alpha + "/mcp"}}
+		if loc, st, body := e.authorize(t, q); loc != nil || st != http.StatusBadRequest || !strings.Contains(body, "register the client again") {
+			t.Errorf("%s: %d %v %s", uri, st, loc, body)
+		}
 	}
 }

@@ -8,9 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"mime"
 	"net/http"
-	"net/netip"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -18,8 +18,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
-
-	"github.com/jck411/mcp-servers/shared/netguard"
 )
 
 // Client kinds: registered through RFC 7591, or described by a Client ID Metadata Document.
@@ -28,13 +26,19 @@ const (
 	kindCIMD = "cimd"
 )
 
-// Limits on what a client may register or publish.
+// Limits on what a client may register or publish. What a registration stores is bounded by
+// these (ten URIs of at most 1 KiB, 4 KiB together, a name of 200 characters), and how many
+// clients that never got tokens are kept by maxUnusedClients and unusedClientLifetime.
 const (
-	maxRedirectURIs  = 10
-	maxClientName    = 200
-	maxMetadataBytes = 64 << 10
-	cimdTimeout      = 5 * time.Second
-	cimdCacheFor     = time.Hour
+	maxRedirectURIs      = 10
+	maxRedirectURIBytes  = 1024
+	maxRedirectURIsBytes = 4096
+	maxClientName        = 200
+	maxRegistrationBytes = 16 << 10 // an RFC 7591 request body
+	maxMetadataBytes     = 64 << 10 // a fetched client metadata document (logos and all)
+	maxUnusedClients     = 1000
+	cimdTimeout          = 5 * time.Second
+	cimdCacheFor         = time.Hour
 )
 
 // client is a registered client: always public or secret-based, authorization code only.
@@ -89,61 +93,6 @@ func (c *client) RestrictAdditionalAccessTokenScopes() func([]string) []string {
 	return func(s []string) []string { return s }
 }
 
-// checkRedirectURI accepts an https URL, or http on a loopback host (127.0.0.1, [::1],
-// localhost) as native apps use, without fragment or user info.
-func checkRedirectURI(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("redirect URI %q is not a URL: %w", raw, err)
-	}
-	switch {
-	case strings.Contains(raw, "#") || u.User != nil:
-		return fmt.Errorf("redirect URI %q: give it without fragment or user info", raw)
-	case u.Scheme == "https" && u.Host != "":
-		return nil
-	case u.Scheme == "http" && isLoopbackHost(u.Hostname()):
-		return nil
-	}
-	return fmt.Errorf("redirect URI %q refused: use https, or http on 127.0.0.1, [::1] or localhost", raw)
-}
-
-// redirectRegistered reports whether uri may receive a code for a client that registered
-// the given URIs: the same string, or, for a loopback one, the same scheme, host, path and
-// query on any port (RFC 8252 §7.3). No user info and no fragment, ever.
-func redirectRegistered(registered []string, uri string) bool {
-	if strings.Contains(uri, "#") {
-		return false
-	}
-	u, err := url.Parse(uri)
-	if err != nil || u.User != nil {
-		return false
-	}
-	if slices.Contains(registered, uri) {
-		return true
-	}
-	if u.Scheme != "http" || !isLoopbackHost(u.Hostname()) {
-		return false
-	}
-	for _, r := range registered {
-		ru, err := url.Parse(r)
-		if err != nil || ru.Scheme != u.Scheme || !isLoopbackHost(ru.Hostname()) {
-			continue
-		}
-		if strings.EqualFold(ru.Hostname(), u.Hostname()) && ru.Path == u.Path && ru.RawQuery == u.RawQuery && ru.ForceQuery == u.ForceQuery {
-			return true
-		}
-	}
-	return false
-}
-
-func isLoopbackHost(h string) bool {
-	if h == "localhost" {
-		return true
-	}
-	a, err := netip.ParseAddr(h)
-	return err == nil && a.IsLoopback()
-}
-
 // clientMetadata is the part of RFC 7591 metadata (and of a Client ID Metadata Document)
 // this server uses, checked.
 type clientMetadata struct {
@@ -162,10 +111,15 @@ func checkMetadata(m *oauthex.ClientRegistrationMetadata, cimd bool) (*clientMet
 	if len(m.RedirectURIs) > maxRedirectURIs {
 		return nil, fmt.Errorf("at most %d redirect_uris", maxRedirectURIs)
 	}
+	total := 0
 	for _, r := range m.RedirectURIs {
 		if err := checkRedirectURI(r); err != nil {
 			return nil, err
 		}
+		total += len(r)
+	}
+	if total > maxRedirectURIsBytes {
+		return nil, fmt.Errorf("the redirect_uris are longer than %d bytes together", maxRedirectURIsBytes)
 	}
 	out := &clientMetadata{Name: strings.TrimSpace(m.ClientName), RedirectURIs: m.RedirectURIs, AuthMethod: m.TokenEndpointAuthMethod}
 	if len([]rune(out.Name)) > maxClientName {
@@ -217,75 +171,58 @@ func parseRegistration(body []byte) (*clientMetadata, error) {
 	return checkMetadata(&m, false)
 }
 
-// parseCIMD reads a Client ID Metadata Document fetched from id: its client_id must equal id.
-func parseCIMD(id string, body []byte) (*clientMetadata, error) {
-	var doc struct {
-		oauthex.ClientRegistrationMetadata
-		ClientID string `json:"client_id"`
-	}
-	if err := json.Unmarshal(body, &doc); err != nil {
-		return nil, fmt.Errorf("the client metadata document is not JSON: %w", err)
-	}
-	if doc.ClientID != id {
-		return nil, fmt.Errorf("the document's client_id %q is not its own URL %q", doc.ClientID, id)
-	}
-	return checkMetadata(&doc.ClientRegistrationMetadata, true)
-}
-
-// isCIMDClientID reports whether id is a client identifier URL: https with a path.
-func isCIMDClientID(id string) bool {
-	u, err := url.Parse(id)
-	return err == nil && u.Scheme == "https" && u.Host != "" && u.Path != "" && u.Path != "/" && u.Fragment == "" && u.User == nil
-}
-
-// newCIMDClient returns the HTTP client that fetches metadata documents: 5 s overall, no
-// redirects, no proxy from the environment, and only global unicast addresses. The browser's
-// network guard decides which (shared/netguard: private, loopback, link-local, CGNAT,
-// benchmarking, reserved, multicast, site-local, Teredo, IPv4-compatible IPv6, and IPv4-mapped,
-// NAT64 and 6to4 forms of any of those): it checks every address the dialer is about to connect
-// to, after DNS, so a rebinding name cannot reach the host, and a refused address fails at once
-// rather than after a connect timeout.
-func newCIMDClient() *http.Client {
-	tr := &http.Transport{
-		DialContext:           (&netguard.Policy{}).DialContext, // the zero policy: global unicast only
-		TLSHandshakeTimeout:   cimdTimeout,
-		ResponseHeaderTimeout: cimdTimeout,
-		MaxIdleConns:          4,
-		IdleConnTimeout:       30 * time.Second,
-	}
-	return &http.Client{
-		Transport: tr,
-		Timeout:   cimdTimeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return errors.New("the client metadata document must be served without redirects")
-		},
-	}
-}
-
 // clientStore loads and registers clients.
 type clientStore struct {
 	db       *db
 	fetch    *http.Client // for metadata documents
 	cimd     bool
 	loginURL func(id string) string
+	log      *slog.Logger
+	// maxUnused is how many clients that never got tokens are kept (maxUnusedClients; tests
+	// lower it).
+	maxUnused int
+}
+
+// clientError is a refusal the caller may read: it says what is wrong with the client id or
+// its document, and nothing about this host (its resolver, addresses or database).
+type clientError struct{ msg string }
+
+func (e *clientError) Error() string { return e.msg }
+
+func refuseClient(format string, args ...any) error {
+	return &clientError{fmt.Sprintf(format, args...)}
+}
+
+// errClientUnavailable is what an unauthenticated caller hears of a failure inside this host;
+// the details go to the log.
+var errClientUnavailable = &clientError{"the client cannot be read right now: try again later"}
+
+// internal logs err and returns the answer without its details.
+func (cs *clientStore) internal(id string, err error) error {
+	cs.log.Error("client lookup failed", "client", id, "error", err.Error())
+	return errClientUnavailable
 }
 
 // get returns the client id names: a stored one, or for an https client_id (when metadata
-// documents are on) the document fetched now or within the last hour.
+// documents are on) the document fetched now or within the last hour. Its errors are
+// *clientError, safe to show to anyone.
 func (cs *clientStore) get(ctx context.Context, id string) (*client, error) {
 	c, err := cs.load(ctx, id)
 	if err == nil && c.Kind == kindCIMD && cs.db.now().Sub(c.Fetched) > cimdCacheFor {
 		err = errNotFound // stale: fetch again
 	}
+	var refused *clientError
 	switch {
 	case err == nil:
 		return c, nil
-	case !errors.Is(err, errNotFound):
+	case errors.As(err, &refused):
 		return nil, err
+	case !errors.Is(err, errNotFound):
+		return nil, cs.internal(id, err)
 	case !isCIMDClientID(id):
-		return nil, fmt.Errorf("unknown client %q: register it first", id)
+		return nil, refuseClient("unknown client %q: register it first", id)
 	case !cs.cimd:
-		return nil, fmt.Errorf("client %q: client ID metadata documents are turned off here (--registration)", id)
+		return nil, refuseClient("client %q: client ID metadata documents are turned off here (--registration)", id)
 	}
 	return cs.fetchCIMD(ctx, id)
 }
@@ -306,7 +243,7 @@ func (cs *clientStore) load(ctx context.Context, id string) (*client, error) {
 		return nil, fmt.Errorf("read client: %w", err)
 	}
 	if rv > 0 {
-		return nil, fmt.Errorf("client %q was revoked by the owner", id)
+		return nil, refuseClient("client %q was revoked by the owner", id)
 	}
 	if err := json.Unmarshal([]byte(uris), &c.Redirects); err != nil {
 		return nil, fmt.Errorf("client %s: %w", id, err)
@@ -319,45 +256,17 @@ func (cs *clientStore) load(ctx context.Context, id string) (*client, error) {
 	return &c, nil
 }
 
-// fetchCIMD fetches, checks and stores the metadata document at id.
-func (cs *clientStore) fetchCIMD(ctx context.Context, id string) (*client, error) {
-	ctx, cancel := context.WithTimeout(ctx, cimdTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, id, nil)
+// evictUnused deletes the oldest clients that never got tokens while more than
+// maxUnused are kept: registering (or naming metadata documents) in a loop replaces
+// its own earlier clients, never one that was used.
+func (cs *clientStore) evictUnused(ctx context.Context) error {
+	_, err := cs.db.sql.ExecContext(ctx, `DELETE FROM clients WHERE id IN (
+		SELECT id FROM clients WHERE used = 0 AND id NOT IN (SELECT client_id FROM grants)
+		ORDER BY created DESC, rowid DESC LIMIT -1 OFFSET ?)`, cs.maxUnused)
 	if err != nil {
-		return nil, fmt.Errorf("client metadata document %s: %w", id, err)
+		return fmt.Errorf("evict unused clients: %w", err)
 	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := cs.fetch.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("fetch client metadata document %s: %w", id, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("fetch client metadata document %s: HTTP %d", id, resp.StatusCode)
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadataBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read client metadata document %s: %w", id, err)
-	}
-	if len(body) > maxMetadataBytes {
-		return nil, fmt.Errorf("client metadata document %s is larger than %d bytes", id, maxMetadataBytes)
-	}
-	m, err := parseCIMD(id, body)
-	if err != nil {
-		return nil, err
-	}
-	if m.Name == "" {
-		m.Name = id
-	}
-	now := cs.db.now().Unix()
-	_, err = cs.db.sql.ExecContext(ctx, `INSERT INTO clients (id, kind, name, redirect_uris, grant_types, created, fetched) VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT(id) DO UPDATE SET name = excluded.name, redirect_uris = excluded.redirect_uris, grant_types = excluded.grant_types, fetched = excluded.fetched WHERE revoked = 0`,
-		id, kindCIMD, m.Name, jsonList(m.RedirectURIs), jsonList(m.GrantTypes), now, now)
-	if err != nil {
-		return nil, fmt.Errorf("store client %s: %w", id, err)
-	}
-	return cs.load(ctx, id)
+	return nil
 }
 
 // registration is the RFC 7591 §3.2.1 response, written here rather than with the go-sdk's
@@ -393,6 +302,9 @@ func (cs *clientStore) register(ctx context.Context, m *clientMetadata) (*regist
 	if err != nil {
 		return nil, fmt.Errorf("store client: %w", err)
 	}
+	if err := cs.evictUnused(ctx); err != nil {
+		return nil, err
+	}
 	r := &registration{
 		ClientID:                id,
 		ClientSecret:            secret,
@@ -416,6 +328,9 @@ func (c *client) checkSecret(secret string) bool {
 }
 
 // registrationHandler serves RFC 7591 registration: POST JSON metadata, 201 with the client.
+// Only application/json is read: a browser sends that only after a CORS preflight, which this
+// server answers for loopback pages alone (see corsLoopback), so a page elsewhere cannot make
+// its visitors register clients.
 func (cs *clientStore) registrationHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -423,9 +338,13 @@ func (cs *clientStore) registrationHandler() http.Handler {
 			registrationError(w, http.StatusMethodNotAllowed, "invalid_request", "register with POST and a JSON body")
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxMetadataBytes))
+		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+			registrationError(w, http.StatusUnsupportedMediaType, "invalid_request", "send the client metadata as Content-Type: application/json (RFC 7591 §3.1)")
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRegistrationBytes))
 		if err != nil {
-			registrationError(w, http.StatusRequestEntityTooLarge, "invalid_client_metadata", fmt.Sprintf("the body is larger than %d bytes", maxMetadataBytes))
+			registrationError(w, http.StatusRequestEntityTooLarge, "invalid_client_metadata", fmt.Sprintf("the body is larger than %d bytes", maxRegistrationBytes))
 			return
 		}
 		m, err := parseRegistration(body)
@@ -439,6 +358,7 @@ func (cs *clientStore) registrationHandler() http.Handler {
 		}
 		resp, err := cs.register(r.Context(), m)
 		if err != nil {
+			cs.log.Error("registration failed", "error", err.Error())
 			registrationError(w, http.StatusInternalServerError, "server_error", "the client could not be stored")
 			return
 		}

@@ -32,6 +32,8 @@ var commands = map[string]command{
 	"clients": {"list registered clients, or revoke one (its grants end too)", "list | revoke ID", cmdClients},
 	"grants":  {"list grants, or revoke one (its refresh tokens stop working)", "list | revoke ID", cmdGrants},
 	"keys":    {"rotate the signing key now (the old one stays published until its tokens expire)", "rotate", cmdKeys},
+	"passkeys": {"list the owner's passkeys, or remove one (it can no longer sign in; its browsers are signed out and the grants made with it revoked)",
+		"list | remove ID", cmdPasskeys},
 }
 
 func commandNames() string {
@@ -166,24 +168,27 @@ func cmdClients(ctx context.Context, d *db, args []string, stdout io.Writer) err
 func cmdGrants(ctx context.Context, d *db, args []string, stdout io.Writer) error {
 	switch {
 	case len(args) == 1 && args[0] == "list":
-		rows, err := d.sql.QueryContext(ctx, "SELECT id, client_id, resource, scopes, created, revoked, revoked_why FROM grants ORDER BY created")
+		rows, err := d.sql.QueryContext(ctx, "SELECT id, client_id, resource, scopes, created, revoked, revoked_why, passkey FROM grants ORDER BY created")
 		if err != nil {
 			return fmt.Errorf("list grants: %w", err)
 		}
 		defer rows.Close()
 		tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tCLIENT\tRESOURCE\tSCOPES\tCREATED\tREVOKED")
+		fmt.Fprintln(tw, "ID\tCLIENT\tRESOURCE\tSCOPES\tCREATED\tREVOKED\tPASSKEY")
 		for rows.Next() {
-			var id, client, res, scopes, why string
+			var id, client, res, scopes, why, passkey string
 			var created, revoked int64
-			if err := rows.Scan(&id, &client, &res, &scopes, &created, &revoked, &why); err != nil {
+			if err := rows.Scan(&id, &client, &res, &scopes, &created, &revoked, &why, &passkey); err != nil {
 				return fmt.Errorf("list grants: %w", err)
 			}
 			rv := when(revoked)
 			if why != "" {
 				rv += " (" + why + ")"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", id, client, res, scopes, when(created), rv)
+			if passkey == "" {
+				passkey = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", id, client, res, scopes, when(created), rv, passkey)
 		}
 		if err := rows.Err(); err != nil {
 			return fmt.Errorf("list grants: %w", err)
@@ -237,4 +242,58 @@ func cmdKeys(ctx context.Context, d *db, args []string, stdout io.Writer) error 
 	fmt.Fprintf(stdout, "New signing key %s, published now, signs from %s; the previous one stays published %s after that.\n",
 		k.id, k.activeFrom.UTC().Format(time.RFC3339), keyOverlap)
 	return nil
+}
+
+func cmdPasskeys(ctx context.Context, d *db, args []string, stdout io.Writer) error {
+	p := &passkeys{db: d}
+	switch {
+	case len(args) == 1 && args[0] == "list":
+		list, err := p.list(ctx)
+		if err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(stdout, "No passkey is enrolled: run auth enroll.")
+			return nil
+		}
+		tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tENROLLED\tLAST USED\tKIND\tSESSIONS\tGRANTS\tSTATUS")
+		for _, k := range list {
+			kind := "device-bound"
+			if k.Synced {
+				kind = "synced"
+			}
+			if len(k.Transport) > 0 {
+				kind += " (" + strings.Join(k.Transport, ",") + ")"
+			}
+			status := "ok"
+			if k.Cloned {
+				status = "REFUSED: its signature counter went backwards (copied?); remove it"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", k.ID, whenTime(k.Created), whenTime(k.LastUsed), kind, k.Sessions, k.Grants, status)
+		}
+		return tw.Flush()
+	case len(args) == 2 && args[0] == "remove":
+		r, err := p.remove(ctx, args[1])
+		if errors.Is(err, errUnknownPasskey) {
+			return fmt.Errorf("%w: see auth passkeys list", err)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "Removed passkey %s: it can no longer sign in. Signed out %d browser(s), dropped %d sign-in(s) in progress, revoked %d grant(s) made with it (those apps must sign in again; access tokens already issued lapse within %s).\n",
+			args[1], r.Sessions, r.SignIns, r.Grants, accessTokenLifetime)
+		if r.Left == 0 {
+			fmt.Fprintln(stdout, "No passkey is left: nobody can sign in until you run auth enroll and enrol a new one.")
+		}
+		return nil
+	}
+	return usageError{"usage: auth passkeys list | auth passkeys remove ID"}
+}
+
+func whenTime(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return when(t.Unix())
 }

@@ -100,6 +100,10 @@ func TestServe(t *testing.T) {
 		!strings.Contains(body.String(), "auth enroll") {
 		t.Errorf("healthz %d %s", resp.StatusCode, body.String())
 	}
+	// The container health check finds the server through MCP_PORT.
+	if c, out := runCmd(t, map[string]string{"MCP_PORT": port}, "healthcheck"); c != 0 || !strings.Contains(out, "auth ") || !strings.Contains(out, ": degraded") {
+		t.Errorf("healthcheck: exit %d: %q", c, out)
+	}
 	// Metrics answer this machine.
 	mresp, err := http.Get("http://127.0.0.1:" + port + "/metrics")
 	if err != nil {
@@ -231,8 +235,16 @@ func TestCleanUp(t *testing.T) {
 	if count("SELECT count(*) FROM clients WHERE id = ?", used) != 1 || count("SELECT count(*) FROM clients WHERE id = ?", unused) != 0 {
 		t.Error("the janitor kept the unused client or deleted the used one")
 	}
-	// Thirty days on, the refresh token has expired too; the grant stays until revoked.
-	if count("SELECT count(*) FROM access_tokens") != 0 || count("SELECT count(*) FROM refresh_tokens") != 0 || count("SELECT count(*) FROM grants") != 1 {
-		t.Error("expired tokens kept, or the grant deleted")
+	// Thirty days on, the refresh token and sessions have expired too; the grant stays until revoked.
+	if _, err := (&sessions{db: e.app.db}).create(t.Context(), "pk"); err != nil {
+		t.Fatal(err)
+	}
+	e.app.db.now = func() time.Time { return time.Now().Add(refreshTokenLifetime + 3*24*time.Hour) }
+	if err := e.app.db.gc(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if count("SELECT count(*) FROM access_tokens") != 0 || count("SELECT count(*) FROM refresh_tokens") != 0 || count("SELECT count(*) FROM sessions") != 0 ||
+		count("SELECT count(*) FROM grants") != 1 || count("SELECT count(*) FROM clients WHERE id = ?", used) != 1 {
+		t.Error("expired tokens or sessions kept, or the grant or its client deleted")
 	}
 }

@@ -209,6 +209,12 @@ func newPKCE() pkce {
 // the browser would (in the store, without a passkey) and returns the code from the callback.
 func (e *fleetEnv) codeFor(t *testing.T, clientID, redirect, resource, scope string, p pkce) string {
 	t.Helper()
+	return e.codeWith(t, clientID, redirect, resource, scope, p, "")
+}
+
+// codeWith is codeFor with the sign-in made by the passkey whose id (base64url) is given.
+func (e *fleetEnv) codeWith(t *testing.T, clientID, redirect, resource, scope string, p pkce, passkey string) string {
+	t.Helper()
 	q := url.Values{"response_type": {"code"}, "client_id": {clientID}, "redirect_uri": {redirect}, "state": {"st"},
 		"code_challenge": {p.challenge}, "code_challenge_method": {"S256"}, "scope": {scope}}
 	if resource != "" {
@@ -224,7 +230,7 @@ func (e *fleetEnv) codeFor(t *testing.T, clientID, redirect, resource, scope str
 		t.Fatal(err)
 	}
 	browser := randomToken(24) // the cookie the sign-in page would have set
-	a.Subject, a.AuthTime, a.Consented, a.Binding = ownerSubject, time.Now(), true, hashToken(browser)
+	a.Subject, a.AuthTime, a.Consented, a.Binding, a.Passkey = ownerSubject, time.Now(), true, hashToken(browser), passkey
 	if err := e.app.store.saveAuthRequest(t.Context(), a); err != nil {
 		t.Fatal(err)
 	}
@@ -260,8 +266,14 @@ func (e *fleetEnv) exchange(t *testing.T, clientID, redirect, code, verifier str
 // and the WWW-Authenticate header (raw JSON-RPC, so 401 and 403 are visible).
 func callTool(t *testing.T, base, token, tool string) (int, string, string) {
 	t.Helper()
+	return callToolAt(t, base+"/mcp", token, tool)
+}
+
+// callToolAt is callTool at an MCP endpoint's full URL (a narrowed one such as …/mcp/readonly).
+func callToolAt(t *testing.T, endpoint, token, tool string) (int, string, string) {
+	t.Helper()
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":{"text":"hi"}}}`, tool)
-	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")

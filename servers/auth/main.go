@@ -22,6 +22,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/buildinfo"
 	"github.com/jck411/mcp-servers/shared/config"
+	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/sdnotify"
 )
 
@@ -46,6 +47,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 {
 		if cmd, ok := commands[args[0]]; ok {
 			return cmd.run(ctx, args[1:], getenv, stdout, stderr)
+		}
+		if args[0] == health.CheckCommand { // a container's health check: the image has no curl
+			return health.RunCheck(ctx, "auth", defaultPort, args[1:], getenv, stdout, stderr)
 		}
 	}
 	opts, err := parseServe(args, getenv, stderr)

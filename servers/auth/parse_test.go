@@ -22,6 +22,27 @@ func TestCheckRedirectURI(t *testing.T) {
 		"https://user@app.example.com/cb":                       false,
 		"javascript:alert(1)":                                   false,
 		"":                                                      false,
+		// exactly the three loopback hosts docs/oauth.md names
+		"http://127.0.0.2/cb":          false,
+		"http://[::ffff:127.0.0.1]/cb": false,
+		"http://[0:0:0:0:0:0:0:1]/cb":  false,
+		"http://LOCALHOST/cb":          false,
+		"http://[fe80::1%25lo]/cb":     false,
+		"http://127.1/cb":              false,
+		"http://2130706433/cb":         false,
+		// ports 1 to 65535
+		"http://127.0.0.1:1/cb":            true,
+		"http://127.0.0.1:65535/cb":        true,
+		"http://127.0.0.1:0/cb":            false,
+		"http://127.0.0.1:99999/cb":        false,
+		"https://app.example.com:0/cb":     false,
+		"https://app.example.com:65536/cb": false,
+		"https://app.example.com:8443/cb":  true,
+		// hosts in ASCII only: a look-alike name is refused, its punycode accepted
+		"https://аррӏе.com/cb":                                 false,
+		"https://%D0%B0pple.com/cb":                            false,
+		"https://xn--80ak6aa92e.com/cb":                        true,
+		"https://app.example.com/" + strings.Repeat("a", 1001): false, // 1025 bytes
 	}
 	for uri, ok := range cases {
 		if err := checkRedirectURI(uri); (err == nil) != ok {
@@ -93,7 +114,10 @@ func TestResolve(t *testing.T) {
 		// server's too, and stay the token's audience.
 		{"a narrowed URL", []string{"https://gmail.example.com/mcp/x/read"}, nil, "https://gmail.example.com/mcp/x/read", []string{"gmail:read", "gmail:write"}, ""},
 		{"a narrowed read-only URL", []string{"https://gmail.example.com/mcp/x/drafts/readonly"}, []string{"gmail:read"}, "https://gmail.example.com/mcp/x/drafts/readonly", []string{"gmail:read"}, ""},
-		{"the read-only URL", []string{"https://gmail.example.com/mcp/readonly"}, nil, "https://gmail.example.com/mcp/readonly", []string{"gmail:read", "gmail:write"}, ""},
+		// A read-only URL grants the read scope alone, whatever is asked.
+		{"the read-only URL", []string{"https://gmail.example.com/mcp/readonly"}, nil, "https://gmail.example.com/mcp/readonly", []string{"gmail:read"}, ""},
+		{"the read-only URL asked for write", []string{"https://gmail.example.com/mcp/readonly/"}, []string{"gmail:write"}, "https://gmail.example.com/mcp/readonly", []string{"gmail:read"}, ""},
+		{"a narrowed read-only URL asked for both", []string{"https://gmail.example.com/mcp/x/drafts/readonly"}, []string{"gmail:write", "gmail:read"}, "https://gmail.example.com/mcp/x/drafts/readonly", []string{"gmail:read"}, ""},
 		{"another path under the server", []string{"https://gmail.example.com/mcp/admin"}, nil, "", nil, "not one of"},
 		{"a bad toolset name", []string{"https://gmail.example.com/mcp/x/Read"}, nil, "", nil, "not one of"},
 	}

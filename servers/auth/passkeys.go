@@ -4,14 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/go-webauthn/webauthn/protocol"
 	"github.com/go-webauthn/webauthn/webauthn"
 )
 
@@ -29,7 +28,9 @@ func (u *ownerUser) WebAuthnName() string                       { return "owner"
 func (u *ownerUser) WebAuthnDisplayName() string                { return "Owner" }
 func (u *ownerUser) WebAuthnCredentials() []webauthn.Credential { return u.creds }
 
-// passkeys stores the owner's passkeys and enrolment codes.
+// passkeys stores the owner's passkeys and enrolment codes. Its methods are the whole API the
+// owner's tools use: list and remove for `auth passkeys` (and the console), owner, add and
+// used for the sign-in and enrolment pages.
 type passkeys struct{ db *db }
 
 // owner returns the owner with every passkey, creating the handle on first use.
@@ -144,73 +145,124 @@ func (p *passkeys) useCode(ctx context.Context, code string) bool {
 	return n == 1
 }
 
-// ceremony is a WebAuthn exchange in progress, held in memory for ceremonyLifetime.
-type ceremony struct {
-	csrf    string
-	code    string // enrolment: the code the begin step checked
-	session *webauthn.SessionData
-	expires time.Time
+// passkeyID is how a passkey is named outside WebAuthn's bytes: its credential id in base64url,
+// as the browser's PublicKeyCredential.id shows it.
+func passkeyID(raw []byte) string { return base64.RawURLEncoding.EncodeToString(raw) }
+
+// Passkey is an enrolled passkey as the owner's tools show it (auth passkeys list, and the
+// owner's console).
+type Passkey struct {
+	ID        string    // passkeyID: what remove takes
+	Created   time.Time // enrolled
+	LastUsed  time.Time // last sign-in; zero when never used
+	Synced    bool      // backup eligible: a synced passkey (iCloud Keychain, Google Password Manager, …)
+	Transport []string  // how the browser reached it: internal, hybrid (a phone), usb, nfc, ble
+	Cloned    bool      // its signature counter went backwards once: every sign-in with it is refused
+	Sessions  int       // browsers signed in with it
+	Grants    int       // unrevoked grants made through a sign-in with it
 }
 
-const ceremonyLifetime = 5 * time.Minute
-
-// ceremonies maps a browser's cookie (hashed) to its enrolment ceremony.
-type ceremonies struct {
-	mu sync.Mutex
-	m  map[string]*ceremony
-}
-
-func (c *ceremonies) put(key string, v *ceremony) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := time.Now()
-	for k, e := range c.m {
-		if now.After(e.expires) {
-			delete(c.m, k)
-		}
-	}
-	if len(c.m) > 1000 { // bounded: a flood of page loads cannot grow it without end
-		for k := range c.m {
-			delete(c.m, k)
-			break
-		}
-	}
-	c.m[key] = v
-}
-
-func (c *ceremonies) get(key string) (*ceremony, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	v, ok := c.m[key]
-	if !ok || time.Now().After(v.expires) {
-		return nil, false
-	}
-	return v, true
-}
-
-func (c *ceremonies) drop(key string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.m, key)
-}
-
-// newWebAuthn configures the relying party for the issuer's origin.
-func newWebAuthn(rpID, origin string) (*webauthn.WebAuthn, error) {
-	w, err := webauthn.New(&webauthn.Config{
-		RPID:          rpID,
-		RPDisplayName: "mcp-servers",
-		RPOrigins:     []string{origin},
-		AuthenticatorSelection: protocol.AuthenticatorSelection{
-			ResidentKey:      protocol.ResidentKeyRequirementPreferred,
-			UserVerification: protocol.VerificationRequired,
-		},
-		Timeouts: webauthn.TimeoutsConfig{
-			Login:        webauthn.TimeoutConfig{Enforce: true, Timeout: ceremonyLifetime},
-			Registration: webauthn.TimeoutConfig{Enforce: true, Timeout: ceremonyLifetime},
-		},
-	})
+// list returns every passkey, the oldest first.
+func (p *passkeys) list(ctx context.Context) ([]Passkey, error) {
+	rows, err := p.db.sql.QueryContext(ctx, "SELECT credential, created, last_used FROM passkeys ORDER BY created, rowid")
 	if err != nil {
-		return nil, fmt.Errorf("webauthn: %w", err)
+		return nil, fmt.Errorf("read passkeys: %w", err)
 	}
-	return w, nil
+	defer rows.Close()
+	var out []Passkey
+	for rows.Next() {
+		var (
+			raw           string
+			created, used int64
+			c             webauthn.Credential
+		)
+		if err := rows.Scan(&raw, &created, &used); err != nil {
+			return nil, fmt.Errorf("read passkeys: %w", err)
+		}
+		if err := json.Unmarshal([]byte(raw), &c); err != nil {
+			return nil, fmt.Errorf("decode passkey: %w", err)
+		}
+		k := Passkey{ID: passkeyID(c.ID), Created: time.Unix(created, 0), Synced: c.Flags.BackupEligible, Cloned: c.Authenticator.CloneWarning}
+		if used > 0 {
+			k.LastUsed = time.Unix(used, 0)
+		}
+		for _, t := range c.Transport {
+			k.Transport = append(k.Transport, string(t))
+		}
+		out = append(out, k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read passkeys: %w", err)
+	}
+	rows.Close()
+	now := p.db.now().Unix()
+	for i := range out {
+		k := &out[i]
+		if err := p.db.sql.QueryRowContext(ctx, "SELECT count(*) FROM sessions WHERE passkey = ? AND expires > ?", k.ID, now).Scan(&k.Sessions); err != nil {
+			return nil, fmt.Errorf("count sessions: %w", err)
+		}
+		if err := p.db.sql.QueryRowContext(ctx, "SELECT count(*) FROM grants WHERE passkey = ? AND revoked = 0", k.ID).Scan(&k.Grants); err != nil {
+			return nil, fmt.Errorf("count grants: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// Removed is what removing a passkey ended.
+type Removed struct {
+	Sessions int // browsers signed in with it
+	SignIns  int // authorizations signed in with it and not yet exchanged for tokens
+	Grants   int // grants made through a sign-in with it, now revoked
+	Left     int // passkeys still enrolled
+}
+
+// errUnknownPasskey is remove's answer to an id no passkey has.
+var errUnknownPasskey = errors.New("no such passkey")
+
+// remove retires a passkey, in one transaction: it can no longer sign in, the browsers signed in
+// with it are signed out, authorizations it signed in for and not yet exchanged are dropped,
+// and the grants its sign-ins made are revoked (refresh tokens stop at once; access tokens
+// lapse within their ten minutes) — whoever holds the device gets nothing more from it.
+func (p *passkeys) remove(ctx context.Context, id string) (*Removed, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(id)
+	if err != nil || len(raw) == 0 {
+		return nil, fmt.Errorf("%w: %q is not a passkey id (base64url, as auth passkeys list prints it)", errUnknownPasskey, id)
+	}
+	tx, err := p.db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("remove passkey: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	r, err := tx.ExecContext(ctx, "DELETE FROM passkeys WHERE id = ?", raw)
+	if err != nil {
+		return nil, fmt.Errorf("remove passkey: %w", err)
+	}
+	if n, _ := r.RowsAffected(); n == 0 {
+		return nil, fmt.Errorf("%w: %s", errUnknownPasskey, id)
+	}
+	var out Removed
+	steps := []struct {
+		n    *int
+		q    string
+		args []any
+	}{
+		{&out.Sessions, "DELETE FROM sessions WHERE passkey = ?", []any{id}},
+		{&out.SignIns, "DELETE FROM auth_requests WHERE json_extract(data, '$.passkey') = ?", []any{id}},
+		{&out.Grants, "UPDATE grants SET revoked = ?, revoked_why = 'passkey removed' WHERE passkey = ? AND revoked = 0", []any{p.db.now().Unix(), id}},
+	}
+	for _, s := range steps {
+		r, err := tx.ExecContext(ctx, s.q, s.args...)
+		if err != nil {
+			return nil, fmt.Errorf("remove passkey: %w", err)
+		}
+		n, _ := r.RowsAffected()
+		*s.n = int(n)
+	}
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM passkeys").Scan(&out.Left); err != nil {
+		return nil, fmt.Errorf("remove passkey: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("remove passkey: %w", err)
+	}
+	return &out, nil
 }

@@ -34,6 +34,12 @@ type oauthServer struct {
 // resource it is offline_access alone, so that CreateAuthRequest, not the library's "scope
 // missing", says what is wrong (no server named, or an unknown one).
 func (s *oauthServer) VerifyAuthRequest(ctx context.Context, r *op.Request[oidc.AuthRequest]) (*op.ClientRequest[oidc.AuthRequest], error) {
+	// The code travels in the redirect's query, as the metadata says; fragment and form_post
+	// are refused here, on this server's page, since an error redirected to the client would
+	// travel by the mode asked for.
+	if m := r.Data.ResponseMode; m != "" && m != oidc.ResponseModeQuery {
+		return nil, oidc.ErrInvalidRequest().WithDescription("response_mode %q is not supported: this server sends the code in the redirect's query (response_mode=query, or leave it out)", m)
+	}
 	if len(r.Data.Scopes) == 0 {
 		r.Data.Scopes = oidc.SpaceDelimitedArray{oidc.ScopeOfflineAccess}
 		if name, ok := s.fleet.server(r.Form.Get("resource")); ok && len(r.Form["resource"]) == 1 {
@@ -50,12 +56,24 @@ func (s *oauthServer) VerifyAuthRequest(ctx context.Context, r *op.Request[oidc.
 		return nil, oidc.ErrInvalidRequestRedirectURI().WithDescription("redirect_uri is not registered for this client: " +
 			"it must equal a registered one, or for a loopback one differ from it only in the port")
 	}
+	// A client registered before today's rules (a look-alike Unicode host, 127.0.0.2) is held to
+	// them here too.
+	if err := checkRedirectURI(r.Data.RedirectURI); err != nil {
+		return nil, oidc.ErrInvalidRequestRedirectURI().WithDescription("%s: register the client again", err.Error())
+	}
 	return cr, nil
 }
 
 // Authorize hands the resource parameters to CreateAuthRequest.
 func (s *oauthServer) Authorize(ctx context.Context, r *op.ClientRequest[oidc.AuthRequest]) (*op.Redirect, error) {
 	return s.LegacyServer.Authorize(withResources(ctx, r.Form["resource"]), r)
+}
+
+// Revocation revokes whatever kind of token it is given: RFC 7009 §2.1 makes token_type_hint
+// a hint only, and the library looks only at access tokens when it says access_token.
+func (s *oauthServer) Revocation(ctx context.Context, r *op.ClientRequest[oidc.RevocationRequest]) (*op.Response, error) {
+	r.Data.TokenTypeHint = ""
+	return s.LegacyServer.Revocation(ctx, r)
 }
 
 // errInvalidTarget is RFC 8707's refusal of a resource.
@@ -96,10 +114,8 @@ func (s *oauthServer) CodeExchange(ctx context.Context, r *op.ClientRequest[oidc
 	if err := checkResource(r.Form, a.Resource); err != nil {
 		return nil, err
 	}
-	// The code works once, whatever happens next.
-	if err := s.store.useCode(ctx, a.ID, r.Data.Code); err != nil {
-		return nil, err
-	}
+	// The code works once: the transaction that makes the grant consumes it.
+	a.code = r.Data.Code
 	resp, err := s.issue(ctx, a, r.Client, "")
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,12 +29,16 @@ type limits struct {
 	Proxies []netip.Prefix // peers whose CF-Connecting-IP header names the client
 }
 
-// limiter limits one endpoint: a token bucket per client address (perIP a minute, bursts of
-// as many) and one for everyone (global a minute), so that rotating addresses, or a header
-// naming them, cannot go around it.
+// limiter limits one endpoint: a token bucket per client (perIP a minute, bursts of as many)
+// and one for everyone (global a minute), so that rotating addresses, or a header naming them,
+// cannot go around it. Requests the owner's side makes (see owner) draw on a budget of their
+// own beside the shared one, of the same size, so others spending the shared budget cannot
+// lock the owner out of signing in.
 type limiter struct {
 	perIP   int
 	global  *rate.Limiter
+	reserve *rate.Limiter // the owner's share, beside global
+	owner   func(*http.Request) bool
 	proxies []netip.Prefix
 	refused func(reason string)
 	now     func() time.Time
@@ -52,16 +57,26 @@ func newLimiter(l limits, refused func(string), now func() time.Time) *limiter {
 	if now == nil {
 		now = time.Now
 	}
-	return &limiter{perIP: l.PerIP, global: rate.NewLimiter(perMinute(l.Global), l.Global), proxies: l.Proxies,
-		refused: refused, now: now,
+	return &limiter{perIP: l.PerIP, global: rate.NewLimiter(perMinute(l.Global), l.Global), reserve: rate.NewLimiter(perMinute(l.Global), l.Global),
+		owner: func(*http.Request) bool { return false }, proxies: l.Proxies, refused: refused, now: now,
 		buckets: map[string]*bucket{}, overflow: rate.NewLimiter(perMinute(l.PerIP), l.PerIP)}
+}
+
+// forOwner makes the requests owner recognises draw on the owner's reserved budget.
+func (l *limiter) forOwner(owner func(*http.Request) bool) *limiter {
+	l.owner = owner
+	return l
 }
 
 func perMinute(n int) rate.Limit { return rate.Limit(float64(n) / 60) }
 
-// clientIP is the caller's address: the peer, or, when the peer is a configured proxy (the
-// tunnel's cloudflared), the address its CF-Connecting-IP header names.
-func (l *limiter) clientIP(r *http.Request) string {
+// clientKey is the caller as the per-client budgets count it: its address, which is the TCP
+// peer's or, when the peer is a trusted proxy (the tunnel's cloudflared), the one its single
+// CF-Connecting-IP header names (parsed as an IP address; anything else is ignored and the
+// peer counts). IPv4-mapped IPv6 addresses count as the IPv4 address, zones are dropped, and
+// IPv6 addresses count per /64 — the block one subscriber gets — so that one host cannot hop
+// through its 2^64 addresses.
+func (l *limiter) clientKey(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
@@ -70,21 +85,33 @@ func (l *limiter) clientIP(r *http.Request) string {
 	if err != nil {
 		return host
 	}
-	peer = peer.Unmap()
+	addr := peer.Unmap()
 	for _, p := range l.proxies {
-		if p.Contains(peer) {
-			if cf, err := netip.ParseAddr(r.Header.Get("Cf-Connecting-Ip")); err == nil {
-				return cf.Unmap().String()
-			}
-			break
+		if !p.Contains(addr) {
+			continue
 		}
+		if v := r.Header.Values("Cf-Connecting-Ip"); len(v) == 1 {
+			if named, err := netip.ParseAddr(strings.TrimSpace(v[0])); err == nil {
+				addr = named.Unmap()
+			}
+		}
+		break
 	}
-	return peer.String()
+	return addrKey(addr)
 }
 
-// allow takes one request from ip's bucket and the global one; when either is empty it
-// reports how long until one is there.
-func (l *limiter) allow(ip string) (bool, time.Duration) {
+// addrKey is an address's budget key: an IPv4 address itself, an IPv6 address's /64.
+func addrKey(a netip.Addr) string {
+	a = a.WithZone("")
+	if a.Is6() {
+		return netip.PrefixFrom(a, 64).Masked().String()
+	}
+	return a.String()
+}
+
+// allow takes one request from the client's bucket and the global one (the owner's reserve
+// for an owner's request); when either is empty it reports how long until one is there.
+func (l *limiter) allow(ip string, owner bool) (bool, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -110,7 +137,11 @@ func (l *limiter) allow(ip string) (bool, time.Duration) {
 		mine.CancelAt(now)
 		return false, d
 	}
-	all := l.global.ReserveN(now, 1)
+	global := l.global
+	if owner {
+		global = l.reserve
+	}
+	all := global.ReserveN(now, 1)
 	if d := all.DelayFrom(now); d > 0 {
 		all.CancelAt(now)
 		mine.CancelAt(now)
@@ -130,7 +161,7 @@ func (l *limiter) size() int {
 // ({"error", "error_description"}) to scripts and OAuth clients, text to a page load.
 func (l *limiter) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ok, wait := l.allow(l.clientIP(r))
+		ok, wait := l.allow(l.clientKey(r), l.owner(r))
 		if ok {
 			next.ServeHTTP(w, r)
 			return

@@ -66,6 +66,12 @@ func (f *fleet) server(res string) (string, bool) {
 	return "", false
 }
 
+// readOnlyResource reports whether a resource (one f.server accepted) is a read-only URL:
+// /mcp/readonly or /mcp/x/{toolset}/readonly.
+func readOnlyResource(res string) bool {
+	return strings.HasSuffix(strings.TrimSuffix(res, "/"), "/readonly")
+}
+
 // scopes lists every scope the fleet knows, for the metadata.
 func (f *fleet) scopes() []string {
 	var out []string
@@ -124,8 +130,18 @@ func (f *fleet) resolve(resources []string, scopes []string) (resource string, g
 	if name == "" {
 		return "", nil, errors.New("name the server: give resource=<its MCP URL> or its scopes (NAME:read, NAME:write)")
 	}
+	readOnly := explicit && readOnlyResource(resources[0])
+	if readOnly {
+		// A read-only URL offers no tool that changes anything: its tokens, and the consent
+		// that makes them, carry the read scope alone, so such a token cannot call a write
+		// tool anywhere, whatever it was asked for.
+		granted = slices.DeleteFunc(granted, func(s string) bool { return s != name+":read" })
+	}
 	if len(granted) == 0 {
 		granted = []string{name + ":read", name + ":write"}
+		if readOnly {
+			granted = granted[:1]
+		}
 	}
 	slices.Sort(granted)
 	if explicit {

@@ -88,7 +88,7 @@ func (a *app) Close() error { return a.db.Close() }
 
 func (a *app) build(iss *url.URL) error {
 	issuer := strings.TrimSuffix(a.Issuer, "/")
-	clients := &clientStore{db: a.db, fetch: a.CIMDClient, cimd: a.CIMD,
+	clients := &clientStore{db: a.db, fetch: a.CIMDClient, cimd: a.CIMD, log: a.Logger, maxUnused: maxUnusedClients,
 		loginURL: func(id string) string { return issuer + loginPath + "?id=" + url.QueryEscape(id) }}
 	a.store = &storage{db: a.db, keys: newKeyring(a.db, a.KeyLifetime), clients: clients, fleet: a.Fleet}
 	if _, err := a.store.keys.current(context.Background()); err != nil {
@@ -125,7 +125,7 @@ func (a *app) build(iss *url.URL) error {
 	if err != nil {
 		return err
 	}
-	u := &ui{store: a.store, passkeys: a.passkeys, wa: wa, provider: provider, secure: iss.Scheme == "https",
+	u := &ui{store: a.store, passkeys: a.passkeys, sessions: &sessions{db: a.db}, wa: wa, provider: provider, secure: iss.Scheme == "https",
 		callback: func(id string) string {
 			return srv.AuthCallbackURL()(op.ContextWithIssuer(context.Background(), issuer), id)
 		},
@@ -160,8 +160,11 @@ func (a *app) build(iss *url.URL) error {
 
 	// Each endpoint has its own budget, so one sign-in costs one request of each (authorize,
 	// login page, begin, finish, consent page, consent answer, token): a few flows a minute
-	// from one address fit easily, a guessing loop does not.
-	limit := func(h http.Handler) http.Handler { return newLimiter(a.Limits, a.metrics.Refused, a.Now).wrap(h) }
+	// from one address fit easily, a guessing loop does not. The owner's requests have a
+	// global share of their own (ownerRequest).
+	limit := func(h http.Handler) http.Handler {
+		return newLimiter(a.Limits, a.metrics.Refused, a.Now).forOwner(u.ownerRequest).wrap(h)
+	}
 	mux := http.NewServeMux()
 	meta := srv.metadataHandler(issuer)
 	// RFC 8414 only: this server issues no ID tokens, so it publishes no OpenID Connect
@@ -170,11 +173,11 @@ func (a *app) build(iss *url.URL) error {
 	mux.Handle("/.well-known/oauth-authorization-server", meta)
 	mux.Handle("/authorize", limit(oauth))
 	mux.Handle("/authorize/callback", u.boundCallback(oauth)) // after consent: mints the code
-	mux.Handle("/token", limit(noStore(oauth)))
-	mux.Handle("/revoke", limit(noStore(oauth)))
+	mux.Handle("/token", limit(noStore(basicChallenge(issuer, oauth))))
+	mux.Handle("/revoke", limit(noStore(basicChallenge(issuer, oauth))))
 	mux.Handle("/keys", oauth)
 	if a.DCR {
-		mux.Handle(registrationPath, limit(corsOpen(noStore(clients.registrationHandler()))))
+		mux.Handle(registrationPath, limit(corsLoopback(noStore(clients.registrationHandler()))))
 	}
 	mux.Handle(loginPath, limit(http.HandlerFunc(u.login)))
 	mux.Handle(loginBeginPath, limit(http.HandlerFunc(u.loginBegin)))
@@ -191,10 +194,23 @@ func (a *app) build(iss *url.URL) error {
 	return nil
 }
 
-// corsOpen lets browser-based clients register (RFC 7591 from a web app).
-func corsOpen(next http.Handler) http.Handler {
+// corsLoopback lets a page served from this machine's loopback (the MCP Inspector, which runs
+// in the browser at http://localhost:6274 and registers from there) read the registration
+// answer; a page of any other origin gets no CORS headers, so its browser neither sends the
+// JSON registration (which needs a preflight) nor shows it the answer.
+func corsLoopback(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Header().Add("Vary", "Origin")
+		origin := r.Header.Get("Origin")
+		if !loopbackOrigin(origin) {
+			if r.Method == http.MethodOptions {
+				w.WriteHeader(http.StatusNoContent) // no Access-Control-*: the browser stops here
+				return
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Access-Control-Allow-Origin", origin)
 		if r.Method == http.MethodOptions {
 			w.Header().Set("Access-Control-Allow-Methods", "POST")
 			w.Header().Set("Access-Control-Allow-Headers", "Content-Type, MCP-Protocol-Version")
@@ -203,6 +219,16 @@ func corsOpen(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// loopbackOrigin reports whether an Origin header names a page on this machine's loopback:
+// http or https on 127.0.0.1, [::1] or localhost, any port.
+func loopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Path != "" || u.User != nil || !validPort(u.Port()) {
+		return false
+	}
+	return isLoopbackHost(u.Hostname())
 }
 
 // noStore marks every answer of next uncacheable, as RFC 6749 §5.1 requires of responses

@@ -216,28 +216,42 @@ func TestLimiter(t *testing.T) {
 	t.Run("client address", func(t *testing.T) {
 		l := newLimiter(limits{PerIP: 1, Global: 1, Proxies: proxies}, func(string) {}, nil)
 		cases := []struct {
-			peer, header, want string
+			peer   string
+			header []string
+			want   string
 		}{
-			{"127.0.0.1:5000", "203.0.113.7", "203.0.113.7"},
-			{"[::1]:5000", "2001:db8::1", "2001:db8::1"},
-			{"10.9.3.4:5000", "203.0.113.7", "203.0.113.7"},
-			{"192.0.2.10:5000", "203.0.113.7", "192.0.2.10"}, // not a proxy: the header is the caller's claim
-			{"127.0.0.1:5000", "not-an-ip", "127.0.0.1"},
-			{"[::ffff:127.0.0.1]:5000", "203.0.113.8", "203.0.113.8"},
+			{"127.0.0.1:5000", []string{"203.0.113.7"}, "203.0.113.7"},
+			{"[::1]:5000", []string{"2001:db8::1"}, "2001:db8::/64"},
+			{"[::1]:5000", []string{"2001:db8::2:3:4:5"}, "2001:db8::/64"}, // one /64, one client
+			{"[::1]:5000", []string{"2001:db8:0:1::1"}, "2001:db8:0:1::/64"},
+			{"10.9.3.4:5000", []string{"203.0.113.7"}, "203.0.113.7"},
+			{"192.0.2.10:5000", []string{"203.0.113.7"}, "192.0.2.10"}, // not a proxy: the header is the caller's claim
+			{"127.0.0.1:5000", []string{"not-an-ip"}, "127.0.0.1"},
+			{"127.0.0.1:5000", []string{"203.0.113.050"}, "127.0.0.1"}, // not an IP address: ignored
+			{"127.0.0.1:5000", []string{" 203.0.113.50 "}, "203.0.113.50"},
+			{"127.0.0.1:5000", []string{"203.0.113.5, 198.51.100.1"}, "127.0.0.1"},
+			{"127.0.0.1:5000", []string{"203.0.113.5", "198.51.100.1"}, "127.0.0.1"}, // two headers: ignored
+			{"127.0.0.1:5000", []string{"::ffff:203.0.113.9"}, "203.0.113.9"},        // IPv4 in IPv6: unmapped
+			{"127.0.0.1:5000", []string{"fe80::1%eth0"}, "fe80::/64"},
+			{"127.0.0.1:5000", nil, "127.0.0.1"},
+			{"[::ffff:127.0.0.1]:5000", []string{"203.0.113.8"}, "203.0.113.8"},
+			{"[2001:db8:5::7]:5000", nil, "2001:db8:5::/64"}, // a direct IPv6 peer is grouped too
 		}
 		for _, tc := range cases {
 			r := httptest.NewRequest(http.MethodPost, "/token", nil)
 			r.RemoteAddr = tc.peer
-			r.Header.Set("Cf-Connecting-Ip", tc.header)
-			if got := l.clientIP(r); got != tc.want {
-				t.Errorf("peer %s header %s: %s, want %s", tc.peer, tc.header, got, tc.want)
+			for _, h := range tc.header {
+				r.Header.Add("Cf-Connecting-Ip", h)
+			}
+			if got := l.clientKey(r); got != tc.want {
+				t.Errorf("peer %s header %q: %s, want %s", tc.peer, tc.header, got, tc.want)
 			}
 		}
 		untrusted := newLimiter(limits{PerIP: 1, Global: 1}, func(string) {}, nil)
 		r := httptest.NewRequest(http.MethodPost, "/token", nil)
 		r.RemoteAddr = "127.0.0.1:5000"
 		r.Header.Set("Cf-Connecting-Ip", "203.0.113.7")
-		if got := untrusted.clientIP(r); got != "127.0.0.1" {
+		if got := untrusted.clientKey(r); got != "127.0.0.1" {
 			t.Errorf("no proxy configured: %s", got)
 		}
 	})
@@ -264,7 +278,7 @@ func TestLimiter(t *testing.T) {
 		base := netip.MustParseAddr("2001:db8::")
 		for range maxBuckets + 500 {
 			base = base.Next()
-			l.allow(base.String())
+			l.allow(base.String(), false)
 		}
 		if n := l.size(); n > maxBuckets {
 			t.Errorf("%d buckets, want at most %d", n, maxBuckets)
@@ -273,7 +287,7 @@ func TestLimiter(t *testing.T) {
 		admitted := 0
 		for range 5 {
 			base = base.Next()
-			if ok, _ := l.allow(base.String()); ok {
+			if ok, _ := l.allow(base.String(), false); ok {
 				admitted++
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -42,6 +43,9 @@ type authRequest struct {
 	Consented    bool              `json:"consented"`
 	Binding      string            `json:"binding"` // hash of the browser cookie that signed in
 	CSRF         string            `json:"csrf"`
+	Passkey      string            `json:"passkey"` // base64url id of the passkey that signed in
+
+	code string // the code being exchanged (set by the token endpoint, never stored)
 }
 
 var _ op.AuthRequest = (*authRequest)(nil)
@@ -95,6 +99,10 @@ type storage struct {
 
 var _ op.Storage = (*storage)(nil)
 
+// pkceChallenge is an S256 code_challenge as RFC 7636 §4.1-4.2 bounds it: 43 to 128
+// characters of the base64url alphabet.
+var pkceChallenge = regexp.MustCompile(`^[A-Za-z0-9_-]{43,128}$`)
+
 // errInvalidGrant is what any bad code or refresh token answers.
 func errInvalidGrant(desc string) error { return oidc.ErrInvalidGrant().WithDescription("%s", desc) }
 
@@ -113,6 +121,9 @@ func (s *storage) CreateAuthRequest(ctx context.Context, req *oidc.AuthRequest, 
 	}
 	if req.CodeChallengeMethod != oidc.CodeChallengeMethodS256 {
 		return nil, oidc.ErrInvalidRequest().WithDescription("code_challenge_method must be S256; plain and missing are refused")
+	}
+	if !pkceChallenge.MatchString(req.CodeChallenge) {
+		return nil, oidc.ErrInvalidRequest().WithDescription("code_challenge must be 43 to 128 base64url characters (RFC 7636 §4.2: BASE64URL(SHA256(code_verifier)) is 43)")
 	}
 	if req.ResponseType != oidc.ResponseTypeCode {
 		return nil, &oidc.Error{ErrorType: "unsupported_response_type", Description: "only response_type=code is supported"}
@@ -174,45 +185,10 @@ func (s *storage) AuthRequestByID(ctx context.Context, id string) (op.AuthReques
 	return a, err
 }
 
-// AuthRequestByCode returns the request a code was issued for.
-func (s *storage) AuthRequestByCode(ctx context.Context, code string) (op.AuthRequest, error) {
-	a, err := s.authRequest(ctx, "code_hash", hashToken(code))
-	if errors.Is(err, errNotFound) {
-		return nil, errInvalidGrant("the authorization code is unknown, used or expired")
-	}
-	return a, err
-}
-
-// SaveAuthCode remembers the code (its hash) issued for a request.
-func (s *storage) SaveAuthCode(ctx context.Context, id, code string) error {
-	if _, err := s.db.sql.ExecContext(ctx, "UPDATE auth_requests SET code_hash = ? WHERE id = ?", hashToken(code), id); err != nil {
-		return fmt.Errorf("store code: %w", err)
-	}
-	return nil
-}
-
 // DeleteAuthRequest removes a request (denied, or its code exchanged).
 func (s *storage) DeleteAuthRequest(ctx context.Context, id string) error {
 	if _, err := s.db.sql.ExecContext(ctx, "DELETE FROM auth_requests WHERE id = ?", id); err != nil {
 		return fmt.Errorf("delete auth request: %w", err)
-	}
-	return nil
-}
-
-// useCode consumes the code of request id: one statement deletes the row only while it still
-// holds that code, and exactly one of any number of concurrent exchanges (from any connection
-// or process) sees a row deleted; the others get invalid_grant.
-func (s *storage) useCode(ctx context.Context, id, code string) error {
-	r, err := s.db.sql.ExecContext(ctx, "DELETE FROM auth_requests WHERE id = ? AND code_hash = ?", id, hashToken(code))
-	if err != nil {
-		return fmt.Errorf("use code: %w", err)
-	}
-	n, err := r.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("use code: %w", err)
-	}
-	if n != 1 {
-		return errInvalidGrant("the authorization code is unknown, used or expired")
 	}
 	return nil
 }
@@ -227,7 +203,7 @@ func (s *storage) CreateAccessToken(ctx context.Context, req op.TokenRequest) (s
 	defer func() { _ = tx.Rollback() }()
 	grantID, err := s.grantFor(ctx, tx, req)
 	if err != nil {
-		return "", time.Time{}, err
+		return "", time.Time{}, s.tokenTxError(ctx, tx, req, err)
 	}
 	id, exp, err := s.recordAccessToken(ctx, tx, grantID)
 	if err != nil {
@@ -258,7 +234,7 @@ func (s *storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.Token
 	}
 	grantID, err := s.grantFor(ctx, tx, req)
 	if err != nil {
-		return "", "", time.Time{}, err
+		return "", "", time.Time{}, s.tokenTxError(ctx, tx, req, err)
 	}
 	id, exp, err := s.recordAccessToken(ctx, tx, grantID)
 	if err != nil {
@@ -273,7 +249,9 @@ func (s *storage) CreateAccessAndRefreshTokens(ctx context.Context, req op.Token
 	return id, rt, exp, tx.Commit()
 }
 
-// grantFor returns the grant a token request belongs to, creating it for an authorization code.
+// grantFor returns the grant a token request belongs to. For an authorization code it consumes
+// the code and creates the grant, in the caller's transaction, so the code and its grant are
+// one step: no exchange can see the code used and its grant not yet made.
 func (s *storage) grantFor(ctx context.Context, tx *sql.Tx, req op.TokenRequest) (string, error) {
 	switch r := req.(type) {
 	case *grantRequest:
@@ -283,11 +261,18 @@ func (s *storage) grantFor(ctx context.Context, tx *sql.Tx, req op.TokenRequest)
 		}
 		return r.GrantID, nil
 	case *authRequest:
+		if err := useCode(ctx, tx, r.ID, r.code); err != nil {
+			return "", err
+		}
 		id := "g-" + randomToken(12)
-		_, err := tx.ExecContext(ctx, "INSERT INTO grants (id, client_id, subject, resource, scopes, auth_time, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-			id, r.ClientID, r.Subject, r.Resource, strings.Join(r.Scopes, " "), r.AuthTime.Unix(), s.db.now().Unix())
+		now := s.db.now().Unix()
+		_, err := tx.ExecContext(ctx, "INSERT INTO grants (id, client_id, subject, resource, scopes, auth_time, created, code_hash, passkey) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			id, r.ClientID, r.Subject, r.Resource, strings.Join(r.Scopes, " "), r.AuthTime.Unix(), now, hashToken(r.code), r.Passkey)
 		if err != nil {
 			return "", fmt.Errorf("store grant: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE clients SET used = ? WHERE id = ? AND used = 0", now, r.ClientID); err != nil {
+			return "", fmt.Errorf("mark the client used: %w", err)
 		}
 		return id, nil
 	}
@@ -399,16 +384,25 @@ func (s *storage) KeySet(ctx context.Context) ([]op.Key, error) { return s.keys.
 func (s *storage) GetClientByClientID(ctx context.Context, id string) (op.Client, error) {
 	c, err := s.clients.get(ctx, id)
 	if err != nil {
-		return nil, oidc.ErrInvalidClient().WithDescription("%s", err.Error())
+		return nil, clientLookupError(err)
 	}
 	return c, nil
+}
+
+// clientLookupError is the OAuth error of a failed client lookup: invalid_client with what is
+// wrong with it, or server_error when this host failed (its details are in the log).
+func clientLookupError(err error) *oidc.Error {
+	if errors.Is(err, errClientUnavailable) {
+		return oidc.ErrServerError().WithDescription("%s", err.Error())
+	}
+	return oidc.ErrInvalidClient().WithDescription("%s", err.Error())
 }
 
 // AuthorizeClientIDSecret checks a confidential client's secret.
 func (s *storage) AuthorizeClientIDSecret(ctx context.Context, id, secret string) error {
 	c, err := s.clients.get(ctx, id)
 	if err != nil {
-		return oidc.ErrInvalidClient().WithDescription("%s", err.Error())
+		return clientLookupError(err)
 	}
 	if !c.checkSecret(secret) {
 		return oidc.ErrInvalidClient().WithDescription("wrong client secret")

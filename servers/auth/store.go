@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS grants (
 	created INTEGER NOT NULL,
 	revoked INTEGER NOT NULL DEFAULT 0,
 	revoked_why TEXT NOT NULL DEFAULT ''
+	-- code_hash and passkey: see migrations
 );
 CREATE TABLE IF NOT EXISTS refresh_tokens (
 	hash TEXT PRIMARY KEY,
@@ -87,7 +88,68 @@ CREATE TABLE IF NOT EXISTS enrol_codes (
 	expires INTEGER NOT NULL,
 	used INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS sessions (
+	hash TEXT PRIMARY KEY,     -- SHA-256 of the owner's browser cookie
+	passkey TEXT NOT NULL,     -- base64url id of the passkey that signed in
+	created INTEGER NOT NULL,
+	expires INTEGER NOT NULL
+);
 `
+
+// migrations add the columns later versions need to a state file an earlier one made; each
+// is applied once (SQLite has no ADD COLUMN IF NOT EXISTS).
+var migrations = []struct{ table, column, decl, fill string }{
+	// the code a grant was exchanged for: a replay of the code revokes it
+	{"grants", "code_hash", "TEXT NOT NULL DEFAULT ''", ""},
+	// base64url id of the passkey that signed in for it: removing the passkey revokes it
+	{"grants", "passkey", "TEXT NOT NULL DEFAULT ''", ""},
+	// when a client first got tokens (0: never): clients never used are evicted first
+	{"clients", "used", "INTEGER NOT NULL DEFAULT 0", "UPDATE clients SET used = created WHERE id IN (SELECT client_id FROM grants)"},
+}
+
+// indexes are created after the migrations, on columns they may have added.
+const indexes = `
+CREATE INDEX IF NOT EXISTS grants_code_hash ON grants (code_hash);
+CREATE INDEX IF NOT EXISTS grants_passkey ON grants (passkey);
+CREATE INDEX IF NOT EXISTS sessions_passkey ON sessions (passkey);
+CREATE INDEX IF NOT EXISTS clients_unused ON clients (used, created);
+`
+
+// migrate adds missing columns and the indexes.
+func migrate(s *sql.DB) error {
+	has := func(table, column string) (bool, error) {
+		var n int
+		if err := s.QueryRow("SELECT count(*) FROM pragma_table_info(?) WHERE name = ?", table, column).Scan(&n); err != nil {
+			return false, fmt.Errorf("read the columns of %s: %w", table, err)
+		}
+		return n > 0, nil
+	}
+	for _, m := range migrations {
+		if ok, err := has(m.table, m.column); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := s.Exec("ALTER TABLE " + m.table + " ADD COLUMN " + m.column + " " + m.decl); err != nil {
+			// A host command and the server starting together: the other one added it.
+			if ok, _ := has(m.table, m.column); ok {
+				continue
+			}
+			return fmt.Errorf("add %s.%s: %w", m.table, m.column, err)
+		}
+		if m.fill == "" {
+			continue
+		}
+		if _, err := s.Exec(m.fill); err != nil {
+			return fmt.Errorf("fill %s.%s: %w", m.table, m.column, err)
+		}
+	}
+	if _, err := s.Exec(indexes); err != nil {
+		return fmt.Errorf("create indexes: %w", err)
+	}
+	return nil
+}
 
 // db is the server's SQLite state.
 type db struct {
@@ -119,6 +181,10 @@ func openDB(dir string, now func() time.Time) (*db, error) {
 	if _, err := s.Exec(schema); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("create tables in %s: %w", path, err)
+	}
+	if err := migrate(s); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("update the tables in %s: %w", path, err)
 	}
 	if now == nil {
 		now = time.Now
@@ -166,12 +232,14 @@ func hashToken(s string) string {
 // errNotFound marks a row that does not exist.
 var errNotFound = errors.New("not found")
 
-// unusedClientLifetime is how long a registered client that never got a grant is kept.
-const unusedClientLifetime = 30 * 24 * time.Hour
+// unusedClientLifetime is how long a registered client that never got tokens is kept: an app
+// registers right before it sends the owner to sign in, so a day is ample, and what anyone can
+// register without signing in does not pile up for a month.
+const unusedClientLifetime = 24 * time.Hour
 
-// gc deletes what has expired: auth requests older than an hour, expired refresh tokens and
-// access token records, used or expired enrolment codes, grants revoked a week ago, and
-// clients that registered (or were fetched) 30 days ago and never got a grant.
+// gc deletes what has expired: auth requests older than an hour, expired refresh tokens,
+// access token records and sessions, used or expired enrolment codes, grants revoked a week
+// ago, and clients that registered (or were fetched) a day ago and never got tokens.
 func (d *db) gc(ctx context.Context) error {
 	now := d.now().Unix()
 	stmts := []struct {
@@ -181,10 +249,11 @@ func (d *db) gc(ctx context.Context) error {
 		{"DELETE FROM auth_requests WHERE created < ?", []any{now - 3600}},
 		{"DELETE FROM refresh_tokens WHERE expires < ?", []any{now}},
 		{"DELETE FROM access_tokens WHERE expires < ?", []any{now}},
+		{"DELETE FROM sessions WHERE expires < ?", []any{now}},
 		{"DELETE FROM enrol_codes WHERE expires < ? OR used = 1", []any{now}},
 		{"DELETE FROM refresh_tokens WHERE grant_id IN (SELECT id FROM grants WHERE revoked > 0 AND revoked < ?)", []any{now - 7*86400}},
 		{"DELETE FROM grants WHERE revoked > 0 AND revoked < ?", []any{now - 7*86400}},
-		{"DELETE FROM clients WHERE created < ? AND id NOT IN (SELECT client_id FROM grants)", []any{now - int64(unusedClientLifetime.Seconds())}},
+		{"DELETE FROM clients WHERE used = 0 AND created < ? AND id NOT IN (SELECT client_id FROM grants)", []any{now - int64(unusedClientLifetime.Seconds())}},
 	}
 	for _, s := range stmts {
 		if _, err := d.sql.ExecContext(ctx, s.q, s.args...); err != nil {

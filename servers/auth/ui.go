@@ -3,7 +3,6 @@ package main
 import (
 	"crypto/subtle"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -16,7 +15,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/go-webauthn/webauthn/protocol"
 	"github.com/go-webauthn/webauthn/webauthn"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
@@ -68,6 +66,7 @@ type scopeChoice struct {
 type ui struct {
 	store    *storage
 	passkeys *passkeys
+	sessions *sessions
 	wa       *webauthn.WebAuthn
 	provider op.OpenIDProvider
 	callback func(id string) string // the library's /authorize/callback?id=
@@ -84,9 +83,16 @@ func (u *ui) cookieName(base string) string {
 	return base
 }
 
+// setCookie sets a page cookie that lasts as long as an authorization request.
 func (u *ui) setCookie(w http.ResponseWriter, base, value string) {
+	u.setCookieFor(w, base, value, authRequestLifetime)
+}
+
+// setCookieFor sets a cookie only this server's pages read: HttpOnly, SameSite=Lax (sent on the
+// app's top-level redirect to /authorize), Secure with the __Host- prefix over https.
+func (u *ui) setCookieFor(w http.ResponseWriter, base, value string, life time.Duration) {
 	http.SetCookie(w, &http.Cookie{Name: u.cookieName(base), Value: value, Path: "/", HttpOnly: true, Secure: u.secure,
-		SameSite: http.SameSiteLaxMode, MaxAge: int(authRequestLifetime.Seconds())})
+		SameSite: http.SameSiteLaxMode, MaxAge: int(life.Seconds())})
 }
 
 func (u *ui) cookie(r *http.Request, base string) string {
@@ -157,120 +163,6 @@ func (u *ui) boundCallback(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// login shows the passkey sign-in page for an authorization request, binding it to this browser.
-func (u *ui) login(w http.ResponseWriter, r *http.Request) {
-	id := r.URL.Query().Get("id")
-	a, err := u.store.authRequest(r.Context(), "id", id)
-	if err != nil {
-		u.message(w, http.StatusBadRequest, "Sign-in expired", "This sign-in has expired or is unknown: start again from the app.")
-		return
-	}
-	owner, err := u.passkeys.owner(r.Context())
-	if err != nil {
-		u.message(w, http.StatusInternalServerError, "Error", "The passkeys cannot be read; see the server log.")
-		return
-	}
-	if len(owner.creds) == 0 {
-		u.message(w, http.StatusOK, "No passkey yet", "No passkey is enrolled. On the host, run `auth enroll`, open "+enrolPath+" on this site and enter the code; then start again from the app.")
-		return
-	}
-	if a.Subject != "" {
-		http.Redirect(w, r, consentPath+"?id="+url.QueryEscape(id), http.StatusSeeOther)
-		return
-	}
-	// Each visit binds the request to this browser anew: only the browser that signs in can consent.
-	b := randomToken(24)
-	a.Binding = hashToken(b)
-	a.CSRF = randomToken(18)
-	if err := u.store.saveAuthRequest(r.Context(), a); err != nil {
-		u.message(w, http.StatusInternalServerError, "Error", "The sign-in cannot be stored; see the server log.")
-		return
-	}
-	u.setCookie(w, "mcp-auth", b)
-	u.render(w, http.StatusOK, pageData{Kind: "login", Title: "Sign in", ID: id, CSRF: a.CSRF})
-}
-
-// jsonError answers a script's call.
-func jsonError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-// loginBegin starts a passkey assertion for the owner's passkeys.
-func (u *ui) loginBegin(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		jsonError(w, http.StatusMethodNotAllowed, "use POST")
-		return
-	}
-	id := r.URL.Query().Get("id")
-	a, err := u.pending(r, id, r.Header.Get("X-CSRF-Token"))
-	if err != nil {
-		jsonError(w, http.StatusForbidden, err.Error())
-		return
-	}
-	owner, err := u.passkeys.owner(r.Context())
-	if err != nil || len(owner.creds) == 0 {
-		jsonError(w, http.StatusForbidden, "no passkey is enrolled: run `auth enroll` on the host")
-		return
-	}
-	opts, session, err := u.wa.BeginLogin(owner)
-	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "cannot start the passkey sign-in")
-		return
-	}
-	u.logins.put(a.ID, &ceremony{csrf: a.CSRF, session: session, expires: time.Now().Add(ceremonyLifetime)})
-	writeJSON(w, opts)
-}
-
-// loginFinish checks the assertion and marks the request signed in.
-func (u *ui) loginFinish(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		jsonError(w, http.StatusMethodNotAllowed, "use POST")
-		return
-	}
-	id := r.URL.Query().Get("id")
-	a, err := u.pending(r, id, r.Header.Get("X-CSRF-Token"))
-	if err != nil {
-		jsonError(w, http.StatusForbidden, err.Error())
-		return
-	}
-	c, ok := u.logins.get(a.ID)
-	if !ok {
-		jsonError(w, http.StatusBadRequest, "the passkey request expired: reload the page")
-		return
-	}
-	u.logins.drop(a.ID)
-	owner, err := u.passkeys.owner(r.Context())
-	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "cannot read the passkeys")
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxMetadataBytes)
-	cred, err := u.wa.FinishLogin(owner, *c.session, r)
-	if err != nil {
-		u.log.Warn("passkey sign-in refused", "error", err.Error())
-		jsonError(w, http.StatusForbidden, "the passkey was not accepted")
-		return
-	}
-	if err := u.passkeys.used(r.Context(), cred); err != nil {
-		u.log.Warn("passkey use not recorded", "error", err.Error())
-	}
-	a.Subject, a.AuthTime = ownerSubject, u.store.db.now()
-	if err := u.store.saveAuthRequest(r.Context(), a); err != nil {
-		jsonError(w, http.StatusInternalServerError, "cannot store the sign-in")
-		return
-	}
-	writeJSON(w, map[string]string{"next": consentPath + "?id=" + url.QueryEscape(id)})
 }
 
 // consent shows what the client asks for; the owner may untick scopes.
@@ -427,100 +319,4 @@ func (u *ui) consentPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, u.callback(a.ID), http.StatusSeeOther)
-}
-
-// enrol shows the enrolment page and binds a ceremony to this browser.
-func (u *ui) enrol(w http.ResponseWriter, r *http.Request) {
-	b := randomToken(24)
-	c := &ceremony{csrf: randomToken(18), expires: time.Now().Add(ceremonyLifetime)}
-	u.enrols.put(hashToken(b), c)
-	u.setCookie(w, "mcp-enrol", b)
-	u.render(w, http.StatusOK, pageData{Kind: "enroll", Title: "Enrol a passkey", CSRF: c.csrf})
-}
-
-func (u *ui) enrolCeremony(r *http.Request) (string, *ceremony, error) {
-	key := hashToken(u.cookie(r, "mcp-enrol"))
-	c, ok := u.enrols.get(key)
-	if !ok {
-		return "", nil, errors.New("the enrolment page expired: reload it")
-	}
-	if subtle.ConstantTimeCompare([]byte(r.Header.Get("X-CSRF-Token")), []byte(c.csrf)) != 1 {
-		return "", nil, errors.New("the page is stale (CSRF token mismatch): reload it")
-	}
-	return key, c, nil
-}
-
-// enrolBegin checks the code and starts a passkey registration.
-func (u *ui) enrolBegin(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		jsonError(w, http.StatusMethodNotAllowed, "use POST")
-		return
-	}
-	_, c, err := u.enrolCeremony(r)
-	if err != nil {
-		jsonError(w, http.StatusForbidden, err.Error())
-		return
-	}
-	var body struct {
-		Code string `json:"code"`
-	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&body); err != nil || !u.passkeys.codeValid(r.Context(), body.Code) {
-		jsonError(w, http.StatusForbidden, "the code is wrong, used or expired: run `auth enroll` on the host for a new one")
-		return
-	}
-	owner, err := u.passkeys.owner(r.Context())
-	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "cannot read the passkeys")
-		return
-	}
-	descs := make([]protocol.CredentialDescriptor, 0, len(owner.creds))
-	for i := range owner.creds {
-		descs = append(descs, owner.creds[i].Descriptor())
-	}
-	opts, session, err := u.wa.BeginRegistration(owner, webauthn.WithExclusions(descs))
-	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "cannot start the passkey registration")
-		return
-	}
-	c.code, c.session = body.Code, session
-	writeJSON(w, opts)
-}
-
-// enrolFinish checks the new passkey, consumes the code and stores the passkey.
-func (u *ui) enrolFinish(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		jsonError(w, http.StatusMethodNotAllowed, "use POST")
-		return
-	}
-	key, c, err := u.enrolCeremony(r)
-	if err != nil || c.session == nil {
-		if err == nil {
-			err = errors.New("enter the code first")
-		}
-		jsonError(w, http.StatusForbidden, err.Error())
-		return
-	}
-	u.enrols.drop(key)
-	owner, err := u.passkeys.owner(r.Context())
-	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "cannot read the passkeys")
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxMetadataBytes)
-	cred, err := u.wa.FinishRegistration(owner, *c.session, r)
-	if err != nil {
-		u.log.Warn("passkey enrolment refused", "error", err.Error())
-		jsonError(w, http.StatusBadRequest, "the passkey was not accepted: reload and try again")
-		return
-	}
-	if !u.passkeys.useCode(r.Context(), c.code) {
-		jsonError(w, http.StatusForbidden, "the code was used or expired meanwhile: run `auth enroll` for a new one")
-		return
-	}
-	if err := u.passkeys.add(r.Context(), cred); err != nil {
-		jsonError(w, http.StatusInternalServerError, "cannot store the passkey")
-		return
-	}
-	u.log.Info("passkey enrolled")
-	writeJSON(w, map[string]string{"done": "Passkey enrolled. Go back to the app and sign in."})
 }

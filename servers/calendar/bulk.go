@@ -85,7 +85,10 @@ func (c *cal) createEvents(ctx context.Context, _ *mcp.CallToolRequest, in creat
 			Attendees: e.Attendees, Recurrence: e.Recurrence, SendUpdates: in.SendUpdates,
 			createExtras: createExtras{EventType: e.EventType, WorkingLocation: e.WorkingLocation, OptionalAttendees: e.OptionalAttendees,
 				ShowAsFree: e.ShowAsFree, RefuseConflicts: in.RefuseConflicts}}
-		if bodies[i], err = build(t, ins[i]); err != nil {
+		if bodies[i], err = build(t, ins[i]); err == nil {
+			err = c.newGuests(bodies[i])
+		}
+		if err != nil {
 			return nil, createEventsOutput{}, kit.Errorf(kit.CodeInvalidInput, "events[%d] %q: %s (nothing was created)", i, e.Summary, err.Error())
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/recipients"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -127,7 +128,7 @@ func attendeesOf(emails []string) ([]*eventAttendee, error) {
 	for _, a := range emails {
 		a = strings.TrimSpace(a)
 		if !strings.Contains(a, "@") {
-			return nil, kit.Errorf(kit.CodeInvalidInput, "attendee %q is not an email address", a)
+			return nil, kit.Errorf(kit.CodeInvalidInput, "attendee %q is not an email address: give one (find a person's with search_contacts)", a)
 		}
 		out = append(out, &eventAttendee{Email: a})
 	}
@@ -170,6 +171,9 @@ func (c *cal) createEvent(ctx context.Context, _ *mcp.CallToolRequest, in create
 func (c *cal) create(ctx context.Context, t target, in createEventInput) (writeOutput, error) {
 	ev, err := build(t, in)
 	if err != nil {
+		return writeOutput{}, err
+	}
+	if err := c.newGuests(ev); err != nil {
 		return writeOutput{}, err
 	}
 	return c.write(ctx, t, ev, in)
@@ -386,6 +390,13 @@ func (c *cal) updateEvent(ctx context.Context, _ *mcp.CallToolRequest, in update
 			scope = "all" // from the first occurrence on is the whole series; a split would leave an empty one
 		}
 	}
+	after := guestsOf(ev, master)
+	if patch.Attendees != nil {
+		after = patch.Attendees
+	}
+	if err := c.reach(guestsOf(ev, master), after, ev, su); err != nil {
+		return nil, writeOutput{}, err
+	}
 	switch {
 	case scope == "this" || ev.RecurringEventId == "" && len(ev.Recurrence) == 0:
 		setSpan(patch, newStart, newEnd)
@@ -525,6 +536,9 @@ func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in delete
 	if err != nil {
 		return nil, deleteOutput{}, err
 	}
+	if err := c.reach(ev.Attendees, ev.Attendees, ev, su); err != nil {
+		return nil, deleteOutput{}, err
+	}
 	out := deleteOutput{EventID: ev.Id, Scope: scope}
 	switch scope {
 	case "this":
@@ -589,6 +603,10 @@ func (c *cal) respond(ctx context.Context, _ *mcp.CallToolRequest, in respondInp
 	if !found {
 		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "you are not an invited attendee of %q (its organizer is %s)", ev.Summary, orgOf(ev))
 	}
+	if in.Note != "" && ev.Organizer != nil && !ev.Organizer.Self && !c.allowed.Allows(ev.Organizer.Email) {
+		// The note is text of the model's sent to the organizer.
+		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "%v; or respond without a note", recipients.Refusal(strings.ToLower(ev.Organizer.Email)))
+	}
 	got, err := c.patchEvent(ctx, t.ID, ev.Id, &event{Attendees: ev.Attendees}, "all")
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "event "+in.EventID)
@@ -608,6 +626,13 @@ func (c *cal) quickAdd(ctx context.Context, _ *mcp.CallToolRequest, in quickAddI
 		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "text is empty: describe the event, e.g. 'Dentist Friday 3pm'")
 	}
 	su := sendUpdates(in.SendUpdates)
+	if err := c.quickAddReach(in.Text); err != nil {
+		return nil, eventOutput{}, err
+	}
+	if !c.allowed.Open() {
+		// Google's parser decides the guests: none is mailed before they are checked below.
+		su = "none"
+	}
 	t, err := c.one(ctx, in.Calendar, "")
 	if err != nil {
 		return nil, eventOutput{}, err
@@ -619,6 +644,13 @@ func (c *cal) quickAdd(ctx context.Context, _ *mcp.CallToolRequest, in quickAddI
 	got, err := call.Do()
 	if err != nil {
 		return nil, eventOutput{}, c.google.Fail(err, "calendar "+t.Name)
+	}
+	if err := c.newGuests(got); err != nil {
+		// Undo it, mailing no one; the event had guests the allowlist refuses.
+		if derr := c.deleteEventByID(ctx, t.ID, got.Id, "none"); derr != nil {
+			return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "%v; Quick add made event %s with them and it could not be deleted (%v): delete it with delete_event and send_updates none", err, got.Id, c.google.Fail(derr, "event "+got.Id))
+		}
+		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "%v (Quick add made them guests; the event was deleted again without mailing them): create the event with create_event instead", err)
 	}
 	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/oauth"
+	"github.com/jck411/mcp-servers/shared/recipients"
 )
 
 func main() { os.Exit(kit.Main(spec())) }
@@ -22,6 +23,7 @@ var product = googleserver.Product{Server: "calendar", Name: "Google Calendar", 
 type settings struct {
 	google   googleserver.Flags
 	timeZone string
+	allowed  recipients.Allowlist
 }
 
 // spec describes the calendar server.
@@ -43,6 +45,7 @@ func spec() kit.Spec {
 		},
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
+			fs.Var(&st.allowed, recipients.Flag, recipients.Usage)
 			fs.StringVar(&st.timeZone, "time-zone", "", "IANA zone get_current_time answers in when the calendar's cannot be read (not signed in) (default: $TZ, else the zone /etc/localtime links to, else UTC)")
 		},
 		Setup: func(s *kit.Server) error {

@@ -15,6 +15,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/recipients"
 )
 
 // drv is the server's state: the Drive API over the shared sign-in.
@@ -30,6 +31,7 @@ type drv struct {
 	downloadsDir string
 	uploadsDir   string
 	allowPublic  bool
+	allowed      recipients.Allowlist // whom shares may reach (--allowed-recipients)
 	maxReadChars int
 	maxBytes     int64
 }
@@ -80,7 +82,7 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 	if err != nil {
 		return nil, fmt.Errorf("docs client: %w", err)
 	}
-	return &drv{svc: svc, google: acct, sheets: sh, sheetsAcct: acct.For(sheetsProduct), docs: dc, docsAcct: acct.For(docsProduct), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic,
+	return &drv{svc: svc, google: acct, sheets: sh, sheetsAcct: acct.For(sheetsProduct), docs: dc, docsAcct: acct.For(docsProduct), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic, allowed: st.allowed,
 		maxReadChars: st.maxReadChars, maxBytes: int64(st.maxBytes)}, nil
 }
 

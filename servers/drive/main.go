@@ -10,6 +10,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/oauth"
+	"github.com/jck411/mcp-servers/shared/recipients"
 )
 
 func main() { os.Exit(kit.Main(spec())) }
@@ -25,6 +26,7 @@ type settings struct {
 	downloadsDir   string
 	uploadsDir     string
 	allowPublic    bool
+	allowed        recipients.Allowlist
 	maxReadChars   int
 	maxBytes       int
 }
@@ -52,6 +54,7 @@ func spec() kit.Spec {
 			fs.StringVar(&st.docsEndpoint, "docs-endpoint", docsProduct.Endpoint, "base URL of the Google Docs API")
 			fs.StringVar(&st.downloadsDir, "downloads-dir", "", "where download_file saves files (default: STATE-DIR/downloads)")
 			fs.StringVar(&st.uploadsDir, "uploads-dir", "", "the only directory upload_file, create_file and update_file_content may read local files from (default: none; content then comes inline)")
+			fs.Var(&st.allowed, recipients.Flag, recipients.Usage)
 			fs.BoolVar(&st.allowPublic, "allow-public-sharing", false, "let share_file make files public (type anyone); refused otherwise")
 			fs.IntVar(&st.maxReadChars, "max-read-chars", 20000, "characters of file text returned per read_file call; longer texts are paged")
 			fs.IntVar(&st.maxBytes, "max-file-bytes", 50<<20, "largest file downloaded, read or uploaded")

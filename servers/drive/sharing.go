@@ -44,15 +44,19 @@ func toPermission(p *gdrive.Permission) permission {
 	return out
 }
 
-func (p permission) line() string {
-	who := p.Email
+// who names whom the permission reaches.
+func (p permission) who() string {
 	switch p.Type {
 	case "domain":
-		who = "everyone at " + p.Domain
+		return "everyone at " + p.Domain
 	case "anyone":
-		who = "anyone with the link"
+		return "anyone with the link"
 	}
-	s := fmt.Sprintf("%s: %s (%s, permission id %s)", who, p.Role, p.Type, p.ID)
+	return p.Email
+}
+
+func (p permission) line() string {
+	s := fmt.Sprintf("%s: %s (%s, permission id %s)", p.who(), p.Role, p.Type, p.ID)
 	if p.Inherited {
 		s += ", inherited"
 	}
@@ -98,6 +102,9 @@ func addShareTools(s *kit.Server, d *drv) {
 func (d *drv) share(ctx context.Context, _ *mcp.CallToolRequest, in shareInput) (*mcp.CallToolResult, permissionOutput, error) {
 	p := &gdrive.Permission{Type: in.Type, Role: in.Role}
 	notify := in.Notify
+	if err := d.shareReach(in.Type, in.Email, in.Domain); err != nil {
+		return nil, permissionOutput{}, err
+	}
 	switch in.Type {
 	case "user", "group":
 		if !strings.Contains(in.Email, "@") {
@@ -110,9 +117,6 @@ func (d *drv) share(ctx context.Context, _ *mcp.CallToolRequest, in shareInput) 
 		}
 		p.Domain, notify = in.Domain, false
 	case "anyone":
-		if !d.allowPublic {
-			return nil, permissionOutput{}, kit.Errorf(kit.CodeInvalidInput, "making files public is disabled on this server (start it with --allow-public-sharing); share with people, a group or a domain instead")
-		}
 		notify = false
 	}
 	params := withFields(permFields)

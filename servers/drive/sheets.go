@@ -247,6 +247,9 @@ func (d *drv) createSpreadsheet(ctx context.Context, _ *mcp.CallToolRequest, in 
 	for _, name := range in.Sheets {
 		body.Sheets = append(body.Sheets, &sheets.Sheet{Properties: &sheets.SheetProperties{Title: name}})
 	}
+	if err := d.folderReach(ctx, in.FolderID); err != nil {
+		return nil, spreadsheetOutput{}, err
+	}
 	res, err := d.sheets.Spreadsheets.Create(body).Context(ctx).Do()
 	if err != nil {
 		return nil, spreadsheetOutput{}, d.sheetsAcct.Fail(err, "spreadsheet")

@@ -209,6 +209,9 @@ func (d *drv) content(text, b64, path string) (*content, error) {
 // put creates a file with media: in one request when small, else in a chunked resumable
 // upload that streams it.
 func (d *drv) put(ctx context.Context, name, folder, mimeType string, convert bool, data io.Reader) (*gdrive.File, error) {
+	if err := d.folderReach(ctx, folder); err != nil {
+		return nil, err
+	}
 	meta := &gdrive.File{Name: name}
 	if folder != "" {
 		meta.Parents = []string{folder}
@@ -320,6 +323,9 @@ func (d *drv) createFolder(ctx context.Context, _ *mcp.CallToolRequest, in creat
 	if strings.TrimSpace(in.Name) == "" {
 		return nil, fileOutput{}, kit.Errorf(kit.CodeInvalidInput, "name is empty")
 	}
+	if err := d.folderReach(ctx, in.ParentID); err != nil {
+		return nil, fileOutput{}, err
+	}
 	meta := &gdrive.File{Name: in.Name, MimeType: mimeFolder}
 	if in.ParentID != "" {
 		meta.Parents = []string{in.ParentID}
@@ -332,6 +338,9 @@ func (d *drv) createFolder(ctx context.Context, _ *mcp.CallToolRequest, in creat
 }
 
 func (d *drv) move(ctx context.Context, _ *mcp.CallToolRequest, in moveInput) (*mcp.CallToolResult, fileOutput, error) {
+	if err := d.folderReach(ctx, in.FolderID); err != nil {
+		return nil, fileOutput{}, err
+	}
 	cur, err := d.get(ctx, in.FileID)
 	if err != nil {
 		return nil, fileOutput{}, err
@@ -360,6 +369,9 @@ func (d *drv) rename(ctx context.Context, _ *mcp.CallToolRequest, in renameInput
 }
 
 func (d *drv) copyFile(ctx context.Context, _ *mcp.CallToolRequest, in copyInput) (*mcp.CallToolResult, fileOutput, error) {
+	if err := d.folderReach(ctx, in.FolderID); err != nil {
+		return nil, fileOutput{}, err
+	}
 	meta := &gdrive.File{Name: in.Name}
 	if in.FolderID != "" {
 		meta.Parents = []string{in.FolderID}

@@ -92,7 +92,7 @@ func TestReplyDraftMistakes(t *testing.T) {
 		// A thread id where a message id belongs: Gmail answers 404 for the message.
 		{"save_draft", map[string]any{"message_id": "t3", "text": "ok"}, "message t3 not found"},
 		{"save_draft", map[string]any{"message_id": "th2"}, "give text or html"},
-		{"save_draft", map[string]any{"message_id": "alt", "forward": true, "to": []string{"x@evil.test"}}, "x@evil.test is not an allowed recipient on this server (--allowed-recipients)"},
+		{"save_draft", map[string]any{"message_id": "alt", "forward": true, "to": []string{"x@evil.test"}}, "x@evil.test is not an allowed recipient on this server (--allowed-recipients, MCP_ALLOWED_RECIPIENTS): leave them out, or ask the owner to add them"},
 		{"save_draft", map[string]any{"message_id": "alt", "forward": true}, "a forward needs to: the recipients"},
 		{"edit_label", map[string]any{"action": "rename", "label": "Receipts"}, "action rename needs new_name"},
 		{"edit_label", map[string]any{"action": "delete", "label": "Receipts", "new_name": "X"}, "new_name is only for action rename"},

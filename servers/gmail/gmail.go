@@ -13,6 +13,7 @@ import (
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/recipients"
 )
 
 // me is the Gmail API's name for the signed-in user.
@@ -24,7 +25,7 @@ type mailbox struct {
 	gm             *gmail.Service // the generated client on the account's authorized HTTP client
 	downloadsDir   string
 	attachmentsDir string
-	allowed        []string // lower-case addresses and @domains; empty allows anyone
+	allowed        recipients.Allowlist // whom mail may reach (--allowed-recipients)
 	maxBodyChars   int
 	inlineBytes    int
 	maxAttachBytes int
@@ -64,24 +65,14 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 			return nil, fmt.Errorf("--attachments-dir: %w", err)
 		}
 	}
-	var allowed []string
-	for _, a := range strings.Split(st.allowedRecipients, ",") {
-		a = strings.ToLower(strings.TrimSpace(a))
-		if a == "" {
-			continue
-		}
-		if !strings.Contains(a, "@") {
-			return nil, fmt.Errorf("--allowed-recipients: %q is neither an address nor an @domain", a)
-		}
-		allowed = append(allowed, a)
-	}
 	return &mailbox{
-		google: acct, gm: gm, downloadsDir: downloads, attachmentsDir: attachDir, allowed: allowed,
+		google: acct, gm: gm, downloadsDir: downloads, attachmentsDir: attachDir, allowed: st.allowed,
 		maxBodyChars: st.maxBodyChars, inlineBytes: st.inlineBytes, maxAttachBytes: st.maxAttachBytes,
 	}, nil
 }
 
-// checkRecipients enforces --allowed-recipients on every address.
+// checkRecipients enforces the fleet's recipient allowlist (--allowed-recipients) on every
+// address of the header lists (each entry may hold several, as a To header does).
 func (m *mailbox) checkRecipients(lists ...[]string) error {
 	var all []string
 	for _, l := range lists {
@@ -91,22 +82,8 @@ func (m *mailbox) checkRecipients(lists ...[]string) error {
 		}
 		all = append(all, addrs...)
 	}
-	if len(m.allowed) == 0 {
-		return nil
-	}
-	for _, a := range all {
-		ok := false
-		for _, p := range m.allowed {
-			if a == p || strings.HasPrefix(p, "@") && strings.HasSuffix(a, p) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return kit.Errorf(kit.CodeInvalidInput, "%s is not an allowed recipient on this server (--allowed-recipients)", a)
-		}
-	}
-	return nil
+	_, err := m.allowed.Check(all...)
+	return err
 }
 
 // myAddress is the account's address (cached), to leave it out of reply-all.

@@ -201,16 +201,6 @@ func TestSendAfter429(t *testing.T) {
 	}
 }
 
-func TestAllowedRecipients(t *testing.T) {
-	t.Parallel()
-	f, cs, _ := start(t, "--allowed-recipients", "@example.com,friend@other.org")
-	res := mcptest.Call(t, cs, "send_message", map[string]any{"to": []string{"bob@example.com"}, "cc": []string{"x@evil.test"}, "text": "hi"})
-	if !res.IsError || mcptest.Text(res) != "x@evil.test is not an allowed recipient on this server (--allowed-recipients)" || len(f.Sent) != 0 {
-		t.Errorf("allowlist: %s", mcptest.Text(res))
-	}
-	mcptest.CallFor[sentOutput](t, cs, "send_message", map[string]any{"to": []string{"friend@other.org", "bob@example.com"}, "text": "hi"})
-}
-
 func TestDraftsLabelsFiltersModifyProfile(t *testing.T) {
 	t.Parallel()
 	f, cs, _ := start(t)

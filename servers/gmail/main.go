@@ -10,6 +10,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/oauth"
+	"github.com/jck411/mcp-servers/shared/recipients"
 )
 
 func main() { os.Exit(kit.Main(spec())) }
@@ -19,13 +20,13 @@ var product = googleserver.Product{Server: "gmail", Name: "Gmail", EndpointFlag:
 
 // settings are the gmail server's own flags.
 type settings struct {
-	google            googleserver.Flags
-	downloadsDir      string
-	attachmentsDir    string
-	allowedRecipients string
-	maxBodyChars      int
-	inlineBytes       int
-	maxAttachBytes    int
+	google         googleserver.Flags
+	downloadsDir   string
+	attachmentsDir string
+	allowed        recipients.Allowlist
+	maxBodyChars   int
+	inlineBytes    int
+	maxAttachBytes int
 }
 
 // spec describes the gmail server.
@@ -46,7 +47,7 @@ func spec() kit.Spec {
 			st.google.Register(fs, product)
 			fs.StringVar(&st.downloadsDir, "downloads-dir", "", "where get_attachment saves attachments too large to return inline (default: STATE-DIR/downloads)")
 			fs.StringVar(&st.attachmentsDir, "attachments-dir", "", "the only directory send tools may attach local files from (default: none; attachments then come as base64)")
-			fs.StringVar(&st.allowedRecipients, "allowed-recipients", "", "comma list of addresses or @domains mail may be sent or forwarded to (default: anyone)")
+			fs.Var(&st.allowed, recipients.Flag, recipients.Usage)
 			fs.IntVar(&st.maxBodyChars, "max-body-chars", 20000, "characters of a message body returned per call; longer bodies are paged")
 			fs.IntVar(&st.inlineBytes, "inline-attachment-bytes", 512<<10, "attachments up to this size are returned inline; larger ones are saved to --downloads-dir")
 			fs.IntVar(&st.maxAttachBytes, "max-attachment-bytes", 25<<20, "largest attachment downloaded, sent or forwarded")

@@ -90,7 +90,7 @@ func TestDifferentialAllowlist(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer run.Close()
-	enf, err := setupEnforcement(t.Context(), slog.New(slog.NewTextHandler(io.Discard, nil)), run, guardInput{
+	enf, err := setupEnforcement(t.Context(), slog.New(slog.NewTextHandler(io.Discard, nil)), run, enforcementInput{
 		policy: pol, roots: []string{root}, path: os.Getenv("PATH"), self: selfExe(),
 	})
 	if err != nil {

@@ -11,8 +11,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/jck411/mcp-servers/servers/shell/confine"
 	"github.com/jck411/mcp-servers/servers/shell/policy"
+	"github.com/jck411/mcp-servers/servers/shell/resolver"
 	"github.com/jck411/mcp-servers/servers/shell/runner"
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -22,7 +22,7 @@ import (
 type shell struct {
 	log          *slog.Logger
 	policy       *policy.Policy
-	roots        *confine.Roots
+	roots        *resolver.Roots
 	env          runner.Environment
 	home         string // the home directory, which delete_path and move_path refuse like rm -r does
 	workDir      string
@@ -73,7 +73,7 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 	if len(rootList) == 0 {
 		rootList = []string{workDir}
 	}
-	roots, err := confine.New(rootList)
+	roots, err := resolver.New(rootList)
 	if err != nil {
 		return nil, fmt.Errorf("--allowed-roots: %w", err)
 	}
@@ -93,7 +93,7 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 	}
 	log := s.Logger()
 	log.Info("containment", "mode", run.Mode(), "note", run.Note())
-	enf, err := setupEnforcement(context.Background(), log, run, guardInput{
+	enf, err := setupEnforcement(context.Background(), log, run, enforcementInput{
 		policy: pol, roots: roots.Dirs(), path: os.Getenv("PATH"), home: home,
 		protected: protectedPaths(s.Config().StateDir, s.Config().AuthTokensFile),
 		self:      selfExe(), systemd: os.Getenv("INVOCATION_ID") != "",
@@ -149,7 +149,7 @@ func (sh *shell) dir(p string) (string, error) {
 func (sh *shell) path(p string) (string, error) {
 	real, err := sh.roots.Resolve(p, sh.workDir)
 	if err != nil {
-		var oe *confine.OutsideError
+		var oe *resolver.OutsideError
 		if errors.As(err, &oe) {
 			return "", kit.Errorf(kit.CodeInvalidInput, "%w", err)
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/buildinfo"
 	"github.com/jck411/mcp-servers/shared/config"
+	"github.com/jck411/mcp-servers/shared/health"
 )
 
 // Main runs a server as a command and returns its exit code: 0 done, 1 failed, 2 bad usage.
@@ -32,6 +33,9 @@ func Run(ctx context.Context, spec Spec, args []string, getenv func(string) stri
 	if len(args) > 0 {
 		if cmd, ok := spec.Commands[args[0]]; ok {
 			return cmd(ctx, args[1:], getenv, os.Stdin, stdout, stderr)
+		}
+		if args[0] == health.CheckCommand { // a container's health check: the image has no curl
+			return health.RunCheck(ctx, spec.Name, spec.Port, args[1:], getenv, stdout, stderr)
 		}
 	}
 	cfg, err := config.Parse(spec.Name, spec.Port, args, getenv, stderr, spec.Flags)

@@ -53,13 +53,17 @@ func (r *Resource) Middleware(static Static, tools ToolInfo, fail func(reason st
 		fail = func(string) {}
 	}
 	// The go-sdk reads the caller's token info from a context key only its own middleware sets.
+	// That middleware checks the expiry again, without skew unless told: given twice Verify's
+	// leeway, it never refuses a token Verify has just accepted (which would answer 401 in the
+	// minute after a token expires), and should it refuse anything, its 401 still names the
+	// metadata.
 	attach := auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
 		info, _ := ctx.Value(infoKey{}).(*auth.TokenInfo)
 		if info == nil {
 			return nil, fmt.Errorf("%w: no token info", auth.ErrInvalidToken)
 		}
 		return info, nil
-	}, nil)(next)
+	}, &auth.RequireBearerTokenOptions{ResourceMetadataURL: r.MetadataURL(), ClockSkew: 2 * leeway})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		tok, ok := guard.BearerToken(req)
 		if !ok {
@@ -97,6 +101,10 @@ func (r *Resource) Middleware(static Static, tools ToolInfo, fail func(reason st
 				fail(guard.ReasonInsufficientScope)
 				http.Error(w, "Bad Request: "+err.Error(), http.StatusBadRequest)
 				return
+			case name != "" && r.readOnly:
+				fail(guard.ReasonInsufficientScope)
+				r.challenge(w, http.StatusForbidden, "insufficient_scope", fmt.Sprintf("%s changes something, and %s offers only the read-only tools", name, r.resource))
+				return
 			case name != "":
 				fail(guard.ReasonInsufficientScope)
 				r.challenge(w, http.StatusForbidden, "insufficient_scope", fmt.Sprintf("%s changes something and needs the %s scope; this token has only %s", name, r.scopes.Write, r.scopes.Read))
@@ -110,7 +118,7 @@ func (r *Resource) Middleware(static Static, tools ToolInfo, fail func(reason st
 
 // challenge answers with a WWW-Authenticate: Bearer challenge (RFC 6750 §3, RFC 9728 §5.1).
 func (r *Resource) challenge(w http.ResponseWriter, status int, code, msg string) {
-	params := []string{fmt.Sprintf("resource_metadata=%q", r.MetadataURL()), fmt.Sprintf("scope=%q", r.scopes.Read+" "+r.scopes.Write)}
+	params := []string{fmt.Sprintf("resource_metadata=%q", r.MetadataURL()), fmt.Sprintf("scope=%q", strings.Join(r.asked(), " "))}
 	if code != "" {
 		params = append(params, fmt.Sprintf("error=%q", code), fmt.Sprintf("error_description=%q", headerSafe(msg)))
 	}

@@ -44,6 +44,7 @@ type Resource struct {
 	resource string   // the URL clients reach this resource at: PUBLIC/mcp, or a narrowed URL (At)
 	accept   []string // the audiences a token may name here: the resource and the URLs it narrows
 	scopes   Scopes
+	readOnly bool // a read-only URL (…/readonly): it asks for and grants the read scope alone
 	keys     *keySet
 	now      func() time.Time
 	metadata *oauthex.ProtectedResourceMetadata
@@ -83,7 +84,7 @@ func New(opts Options) *Resource {
 	r.metadata = &oauthex.ProtectedResourceMetadata{
 		Resource:               r.resource,
 		AuthorizationServers:   []string{opts.Issuer},
-		ScopesSupported:        []string{r.scopes.Read, r.scopes.Write},
+		ScopesSupported:        r.asked(),
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "mcp-servers " + opts.Server,
 	}
@@ -109,18 +110,42 @@ func (r *Resource) MetadataPath() string {
 // /mcp/x/read or /mcp/x/read/readonly (the kit's per-toolset URLs): its metadata names that URL
 // as the resource, its challenges name that metadata, and it accepts a token for that URL, for
 // a URL it narrows (/mcp/x/read at /mcp/x/read/readonly) or for the whole endpoint; a token
-// for a narrowed URL is never accepted at a wider one.
+// for a narrowed URL is never accepted at a wider one. A read-only URL (ending in /readonly)
+// lists and asks for the read scope alone in its metadata and challenges.
 func (r *Resource) At(path string) *Resource {
 	c := *r
 	c.resource = r.public + path
 	c.accept = []string{r.public + "/mcp", c.resource}
-	if wider, ok := strings.CutSuffix(path, "/readonly"); ok && wider != "/mcp" {
+	wider, readOnly := strings.CutSuffix(path, "/readonly")
+	if readOnly && wider != "/mcp" {
 		c.accept = append(c.accept, r.public+wider)
 	}
+	c.readOnly = readOnly
 	md := *r.metadata
 	md.Resource = c.resource
+	md.ScopesSupported = c.asked()
 	c.metadata = &md
 	return &c
+}
+
+// asked is the scopes the resource's metadata and challenges ask for: read and write, or read
+// alone at a read-only URL.
+func (r *Resource) asked() []string {
+	if r.readOnly {
+		return []string{r.scopes.Read}
+	}
+	return []string{r.scopes.Read, r.scopes.Write}
+}
+
+// readOnlyAudience reports whether every audience a token names is a read-only URL: such a
+// token is read-only whatever scope it carries.
+func readOnlyAudience(aud []string) bool {
+	for _, a := range aud {
+		if !strings.HasSuffix(strings.TrimSuffix(a, "/"), "/readonly") {
+			return false
+		}
+	}
+	return len(aud) > 0
 }
 
 // Scopes returns the server's scopes.

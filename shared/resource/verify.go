@@ -82,7 +82,7 @@ func (r *Resource) Verify(ctx context.Context, raw string) (*Grant, error) {
 	g := &Grant{
 		Subject: std.Subject,
 		Client:  firstOf(extra.ClientID, extra.Azp, std.Subject),
-		Write:   hasScope(scopes, r.scopes.Write),
+		Write:   hasScope(scopes, r.scopes.Write) && !readOnlyAudience(std.Audience),
 		Scopes:  scopes,
 		Expiry:  std.Expiry.Time(),
 	}

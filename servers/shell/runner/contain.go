@@ -49,7 +49,7 @@ type Runner struct {
 
 	children func(pid int) []int
 
-	prefix []string // the sandbox helper's argv before -c, when commands are confined
+	prefix []string // the sandbox helper's argv before -c, when commands are sandboxed
 }
 
 // New returns a runner in the given mode: "cgroup", "subreaper", or "auto" for the strongest

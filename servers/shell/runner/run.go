@@ -42,10 +42,10 @@ type Result struct {
 	Survivors []int         // processes of the command still alive after the kill
 }
 
-// Confine makes every command start through the sandbox helper of the server binary self,
-// confined by rules, with bash given shellFlags (such as -r) before -c. Call it before the
+// Sandbox makes every command start through the sandbox helper of the server binary self,
+// restricted by rules, with bash given shellFlags (such as -r) before -c. Call it before the
 // first command runs.
-func (r *Runner) Confine(self string, rules sandbox.Rules, shellFlags ...string) error {
+func (r *Runner) Sandbox(self string, rules sandbox.Rules, shellFlags ...string) error {
 	argv, err := rules.Command(self, append([]string{Shell}, shellFlags...))
 	if err != nil {
 		return err
@@ -54,8 +54,8 @@ func (r *Runner) Confine(self string, rules sandbox.Rules, shellFlags ...string)
 	return nil
 }
 
-// Confined reports whether commands run confined by Confine.
-func (r *Runner) Confined() bool { return r.prefix != nil }
+// Sandboxed reports whether commands run through the sandbox helper (Sandbox).
+func (r *Runner) Sandboxed() bool { return r.prefix != nil }
 
 func (r *Runner) command(spec Spec) *exec.Cmd {
 	argv := append(slices.Clone(r.prefix), "-c", spec.Line)

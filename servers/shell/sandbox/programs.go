@@ -170,16 +170,16 @@ var systemReads = []string{
 // DevNulls are the devices every confined command may write.
 var DevNulls = []string{"/dev/null", "/dev/zero", "/dev/full"}
 
-// Confined returns the Rules of a confined shell: bash and programs (absolute paths) may be
+// StrictRules returns the Rules of the allowlist's sandbox: bash and programs (absolute paths) may be
 // executed, with their loaders and libraries; the system paths of systemReads may be read;
 // writable (directories or files) and the DevNulls may be written. Nothing else may be
 // executed, read or written.
-func Confined(ctx context.Context, bash string, programs, writable []string) (Rules, error) {
+func StrictRules(ctx context.Context, bash string, programs, writable []string) (Rules, error) {
 	exe, libs, err := Programs(ctx, append([]string{bash}, programs...)...)
 	if err != nil {
 		return Rules{}, err
 	}
-	r := Rules{Confine: true, Execute: exe, Read: libs}
+	r := Rules{Strict: true, Execute: exe, Read: libs}
 	for _, p := range systemReads {
 		if _, err := os.Stat(p); err == nil {
 			r.Read = append(r.Read, p)

@@ -49,12 +49,12 @@ const (
 	writeRights = allFS &^ (ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir)
 )
 
-// Rules is what confined commands may do. With Confine set, a command may execute only the
+// Rules is what sandboxed commands may do. With Strict set, a command may execute only the
 // Execute files, read only those and the Read paths, and write only the Write paths, and
 // where the kernel has Landlock ABI 6 it may not signal processes outside its domain. Without
-// Confine only writing is restricted (to the Write paths); reading and executing are not.
+// Strict only writing is restricted (to the Write paths); reading and executing are not.
 type Rules struct {
-	Confine bool     `json:"confine,omitempty"`
+	Strict  bool     `json:"strict,omitempty"`
 	Execute []string `json:"execute,omitempty"` // regular files that may be executed and read
 	Read    []string `json:"read,omitempty"`    // files, or directories with all below them, that may be read; missing ones are skipped
 	Write   []string `json:"write,omitempty"`   // files, or directories with all below them, that may be read and written; missing ones are skipped
@@ -138,7 +138,7 @@ func (r Rules) restrict() error {
 		return err
 	}
 	handled := landlock.AccessFSSet(writeRights)
-	if r.Confine {
+	if r.Strict {
 		handled = allFS
 	}
 	var rules []landlock.Rule
@@ -181,7 +181,7 @@ func (r Rules) restrict() error {
 		}
 	}
 	cfg := landlock.Config{HandledAccessFS: handled}
-	if v, _ := ABI(); r.Confine && v >= 6 {
+	if v, _ := ABI(); r.Strict && v >= 6 {
 		// A confined command may not signal, or reach through an abstract Unix socket, any
 		// process outside its domain, the server first of all (ABI 6, Linux 6.12).
 		cfg.Scoped = ll.ScopeSignal | ll.ScopeAbstractUnixSocket

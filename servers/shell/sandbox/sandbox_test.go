@@ -43,7 +43,7 @@ func need(t *testing.T) {
 	}
 }
 
-func TestConfined(t *testing.T) {
+func TestStrict(t *testing.T) {
 	need(t)
 	root, outside := t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "in.txt"), []byte("inside\n"), 0o600); err != nil {
@@ -51,7 +51,7 @@ func TestConfined(t *testing.T) {
 	}
 	ls, _ := exec.LookPath("ls")
 	cat, _ := exec.LookPath("cat")
-	r, err := Confined(t.Context(), "/bin/bash", []string{ls, cat}, []string{root})
+	r, err := StrictRules(t.Context(), "/bin/bash", []string{ls, cat}, []string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestWriteGuard(t *testing.T) {
 
 func TestHelperRefusesBadRules(t *testing.T) {
 	need(t)
-	out, code := confined(t, Rules{Confine: true, Execute: []string{"/nonexistent/bash"}}, t.TempDir(), "echo ran")
+	out, code := confined(t, Rules{Strict: true, Execute: []string{"/nonexistent/bash"}}, t.TempDir(), "echo ran")
 	if code != ExitSetup || strings.Contains(out, "ran") || !strings.Contains(out, "was not run") {
 		t.Errorf("exit %d, output %q", code, out)
 	}

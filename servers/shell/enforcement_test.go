@@ -26,15 +26,15 @@ func TestSetupEnforcement(t *testing.T) {
 	state := t.TempDir()
 	tests := []struct {
 		name      string
-		in        guardInput
+		in        enforcementInput
 		mode, err string // the enforcement's mode, or a substring of the error
 	}{
-		{"allowlist without Landlock refuses to start", guardInput{policy: allow, available: noLandlock}, "", "--policy allowlist is enforced by the kernel with Landlock, and here it cannot be: the kernel was built without Landlock"},
-		{"blocklist without Landlock says so", guardInput{policy: block, available: noLandlock}, "none", ""},
-		{"blocklist under systemd leaves it to the unit", guardInput{policy: block, systemd: true}, "none", ""},
-		{"off", guardInput{policy: off}, "none", ""},
-		{"a root holding the state directory", guardInput{policy: block, roots: []string{filepath.Dir(state)}, protected: []string{state}}, "", "holds " + state},
-		{"an unknown program", guardInput{policy: mustPolicy(t, "no-such-program-xyz"), path: "/usr/bin", available: func() error { return nil }}, "", "--allow-commands no-such-program-xyz"},
+		{"allowlist without Landlock refuses to start", enforcementInput{policy: allow, available: noLandlock}, "", "--policy allowlist is enforced by the kernel with Landlock, and here it cannot be: the kernel was built without Landlock"},
+		{"blocklist without Landlock says so", enforcementInput{policy: block, available: noLandlock}, "none", ""},
+		{"blocklist under systemd leaves it to the unit", enforcementInput{policy: block, systemd: true}, "none", ""},
+		{"off", enforcementInput{policy: off}, "none", ""},
+		{"a root holding the state directory", enforcementInput{policy: block, roots: []string{filepath.Dir(state)}, protected: []string{state}}, "", "holds " + state},
+		{"an unknown program", enforcementInput{policy: mustPolicy(t, "no-such-program-xyz"), path: "/usr/bin", available: func() error { return nil }}, "", "--allow-commands no-such-program-xyz"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,8 +58,8 @@ func TestSetupEnforcement(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer e.close()
-			if e.mode != tt.mode || run.Confined() {
-				t.Errorf("mode %q, confined %v; want %q, not confined", e.mode, run.Confined(), tt.mode)
+			if e.mode != tt.mode || run.Sandboxed() {
+				t.Errorf("mode %q, confined %v; want %q, not confined", e.mode, run.Sandboxed(), tt.mode)
 			}
 			if tt.mode == "none" && tt.in.policy.Mode() != policy.Off && e.note == "" {
 				t.Error("no note says why commands are not confined")

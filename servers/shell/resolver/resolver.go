@@ -1,7 +1,7 @@
-// Package confine keeps paths inside a set of root directories. Paths are made absolute,
+// Package resolver keeps paths inside a set of root directories. Paths are made absolute,
 // cleaned and resolved through symlinks before they are compared, so neither "..", an
 // absolute path nor a symlink leads outside the roots.
-package confine
+package resolver
 
 import (
 	"errors"

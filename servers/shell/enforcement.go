@@ -16,9 +16,9 @@ import (
 	"github.com/jck411/mcp-servers/servers/shell/sandbox"
 )
 
-// maxGuardRules bounds the Landlock rules the write guard may need to leave the protected
+// maxWriteGuardRules bounds the Landlock rules the write guard may need to leave the protected
 // paths out of the temporary and home directories.
-const maxGuardRules = 4096
+const maxWriteGuardRules = 4096
 
 // enforcement is how the kernel confines commands, as set up at start.
 type enforcement struct {
@@ -36,8 +36,8 @@ func (e *enforcement) close() {
 	}
 }
 
-// guardInput is what the enforcement is built from.
-type guardInput struct {
+// enforcementInput is what the enforcement is built from.
+type enforcementInput struct {
 	policy    *policy.Policy
 	roots     []string
 	path      string       // the server's PATH, to resolve the allowlist's names
@@ -51,7 +51,7 @@ type guardInput struct {
 // setupEnforcement confines the runner's commands with Landlock. The allowlist policy
 // requires it and fails when the kernel cannot; the blocklist policy applies the write
 // guard outside systemd when the kernel can, and says so when it cannot.
-func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner, in guardInput) (*enforcement, error) {
+func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner, in enforcementInput) (*enforcement, error) {
 	for _, root := range in.roots {
 		for _, p := range in.protected {
 			if within(p, root) {
@@ -70,7 +70,7 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 		if err := in.available(); err != nil {
 			return nil, fmt.Errorf("--policy allowlist is enforced by the kernel with Landlock, and here it cannot be: %w. Run on Linux 6.2 or newer with Landlock enabled (docs/shell.md, \"Kernel enforcement\"), or use --policy blocklist, which is a guardrail and not a boundary", err)
 		}
-		return confineAllowlist(ctx, run, in)
+		return sandboxAllowlist(ctx, run, in)
 	case policy.Blocklist:
 		if in.systemd {
 			return &enforcement{mode: "none", note: "under systemd the unit's sandbox (ProtectSystem=strict, ProtectHome) keeps system paths read-only"}, nil
@@ -84,9 +84,9 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 		if err != nil {
 			return nil, err
 		}
-		writable, err := guardWritable(in)
+		writable, err := writeGuardPaths(in)
 		if err == nil {
-			err = run.Confine(in.self, sandbox.Rules{Write: append(writable, e.tmpDir)})
+			err = run.Sandbox(in.self, sandbox.Rules{Write: append(writable, e.tmpDir)})
 		}
 		if err != nil {
 			e.close()
@@ -97,12 +97,12 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 	return &enforcement{mode: "none", note: "--policy off"}, nil
 }
 
-// confineAllowlist builds the allowlist's confinement: a private directory with a PATH of
+// sandboxAllowlist builds the allowlist's confinement: a private directory with a PATH of
 // links to the allowed programs and a temporary directory, and Landlock rules under which
 // only bash and those programs execute and only the roots and the temporary directory are
 // written. bash runs restricted (-r): no / in command names, no PATH changes, no output
 // redirection.
-func confineAllowlist(ctx context.Context, run *runner.Runner, in guardInput) (_ *enforcement, err error) {
+func sandboxAllowlist(ctx context.Context, run *runner.Runner, in enforcementInput) (_ *enforcement, err error) {
 	e, err := privateDirs("landlock-confined", true)
 	if err != nil {
 		return nil, err
@@ -133,11 +133,11 @@ func confineAllowlist(ctx context.Context, run *runner.Runner, in guardInput) (_
 			return nil, fmt.Errorf("--allow-commands %s: %w", name, err)
 		}
 	}
-	rules, err := sandbox.Confined(ctx, runner.Shell, programs, append(slices.Clone(in.roots), e.tmpDir))
+	rules, err := sandbox.StrictRules(ctx, runner.Shell, programs, append(slices.Clone(in.roots), e.tmpDir))
 	if err != nil {
 		return nil, fmt.Errorf("--allow-commands: %w", err)
 	}
-	if err := run.Confine(in.self, rules, "-r"); err != nil {
+	if err := run.Sandbox(in.self, rules, "-r"); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -179,10 +179,10 @@ func lookProgram(name, path string) (string, error) {
 	return "", fmt.Errorf("%w on PATH %s", exec.ErrNotFound, path)
 }
 
-// guardWritable lists what the blocklist's write guard lets commands write: the roots, the
+// writeGuardPaths lists what the blocklist's write guard lets commands write: the roots, the
 // null devices, and the temporary directories and the home directory (unless it is /) except
 // the protected paths inside them.
-func guardWritable(in guardInput) ([]string, error) {
+func writeGuardPaths(in enforcementInput) ([]string, error) {
 	w := append(slices.Clone(in.roots), sandbox.DevNulls...)
 	var bases []string
 	for _, d := range []string{os.TempDir(), os.Getenv("TMPDIR"), "/var/tmp", "/dev/shm", in.home} {
@@ -197,7 +197,7 @@ func guardWritable(in guardInput) ([]string, error) {
 		if info, err := os.Stat(b); err != nil || !info.IsDir() {
 			continue
 		}
-		paths, err := except(b, in.protected, maxGuardRules-len(w))
+		paths, err := except(b, in.protected, maxWriteGuardRules-len(w))
 		if err != nil {
 			return nil, fmt.Errorf("write guard: %w", err)
 		}
