@@ -236,20 +236,27 @@ func (n *store) tidy(ctx context.Context, merge bool) {
 // optimizeAfter is how many notes a build indexes before it merges the index's segments.
 const optimizeAfter = 200
 
-// checkLater reads the whole index once, in the background, for damage that opening it does
-// not show; damage found is rebuilt aside.
+// checkLater reads the whole index once, in the background checkDelay after it was opened
+// (not to slow the first searches), for damage that opening it does not show; damage found is
+// rebuilt aside.
 func (n *store) checkLater(ctx context.Context) {
-	ix, release := n.readIndex()
-	if ix == nil {
-		return
-	}
 	n.bg.Go(func() {
+		if !sleep(ctx, checkDelay) {
+			return
+		}
+		ix, release := n.readIndex()
+		if ix == nil {
+			return
+		}
 		defer release()
 		if err := ix.Check(ctx); err != nil && index.Corrupt(err) {
 			n.damage(err)
 		}
 	})
 }
+
+// checkDelay is how long after opening the index its check starts.
+const checkDelay = 5 * time.Second
 
 // fellBehind records that the index could not be opened or written, and when it is tried again.
 func (n *store) fellBehind(err error, retry time.Duration) {
