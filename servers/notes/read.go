@@ -362,7 +362,7 @@ func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in sear
 	defer release()
 	sctx, cancel := context.WithTimeout(ctx, n.searchTimeout())
 	defer cancel()
-	hits, more, err := ix.Search(sctx, in.Query, f, limit, offset)
+	hits, more, err := ix.Search(sctx, in.Query, f, limit, offset, n.bodyHead)
 	switch {
 	case errors.Is(err, index.ErrEmptyQuery):
 		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "query %q has no words to search for; to browse, leave out query", in.Query)
@@ -388,6 +388,29 @@ func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in sear
 		out.NextOffset = offset + limit
 	}
 	return nil, out, nil
+}
+
+// snippetRead is how much of a note's file a search reads for its snippet: the snippet comes
+// from the first passages of the body, so a huge note costs no more than this.
+const snippetRead = 256 << 10
+
+// bodyHead is the start of a note's body for its snippet (index.BodyFunc).
+func (n *store) bodyHead(rel string) (string, bool) {
+	data, more, err := n.v.ReadHead(rel, snippetRead)
+	if err != nil {
+		return "", false
+	}
+	if more { // leave out a character cut at the end
+		for i := len(data) - 1; i >= max(0, len(data)-utf8.UTFMax); i-- {
+			if utf8.RuneStart(data[i]) {
+				if !utf8.FullRune(data[i:]) {
+					data = data[:i]
+				}
+				break
+			}
+		}
+	}
+	return vault.Parse(string(data)).Body, more
 }
 
 type listTagsInput struct {

@@ -189,11 +189,26 @@ func (s *server) connect(ctx context.Context) error {
 
 // call calls a tool and returns its structured result and the call's wall time.
 func (s *server) call(ctx context.Context, tool string, args map[string]any) (map[string]any, time.Duration, error) {
+	out, d, _, err := s.callCPU(ctx, tool, args)
+	return out, d, err
+}
+
+// callCPU is call that also returns the time the server's threads ran during the call (its
+// CPU cost, which a busy machine inflates far less than its wall time).
+func (s *server) callCPU(ctx context.Context, tool string, args map[string]any) (map[string]any, time.Duration, time.Duration, error) {
+	cpu0, _ := proc.RunTime(s.cmd.Process.Pid)
 	t0 := time.Now()
 	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 	d := time.Since(t0)
+	cpu1, _ := proc.RunTime(s.cmd.Process.Pid)
+	out, err := result(tool, res, err)
+	return out, d, cpu1 - cpu0, err
+}
+
+// result is a tool call's structured result, or its error.
+func result(tool string, res *mcp.CallToolResult, err error) (map[string]any, error) {
 	if err != nil {
-		return nil, d, err
+		return nil, err
 	}
 	if res.IsError {
 		var msg strings.Builder
@@ -202,10 +217,10 @@ func (s *server) call(ctx context.Context, tool string, args map[string]any) (ma
 				msg.WriteString(t.Text)
 			}
 		}
-		return nil, d, fmt.Errorf("%s: %s", tool, msg.String())
+		return nil, fmt.Errorf("%s: %s", tool, msg.String())
 	}
 	out, _ := res.StructuredContent.(map[string]any)
-	return out, d, nil
+	return out, nil
 }
 
 // notes is the paths a list_notes result holds.

@@ -16,7 +16,7 @@ import (
 )
 
 // schemaVersion changes whenever the tables change; a database of another version is rebuilt.
-const schemaVersion = "4"
+const schemaVersion = "5"
 
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -48,8 +48,6 @@ CREATE TABLE deletions(path TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID
 CREATE INDEX deletions_at ON deletions(at);
 CREATE VIRTUAL TABLE fts USING fts5(title, body, tags, content='', contentless_delete=1, tokenize='unicode61');
 INSERT INTO fts(fts, rank) VALUES ('automerge', 2); -- fewer segments for searches to walk
-CREATE VIRTUAL TABLE passages USING fts5(body, columnsize=0, tokenize='unicode61'); -- no BM25 here: no sizes
-INSERT INTO passages(passages, rank) VALUES ('automerge', 2);
 `
 
 // Doc is what the index holds of one note.
@@ -83,8 +81,7 @@ type Index struct {
 	// searchWait fails with ErrBusy instead of queueing.
 	searches chan struct{}
 
-	passageMatch, passageFirst *sql.Stmt // on read
-	w                          writeStmts
+	w writeStmts // the writer's statements
 
 	vocab *vocab
 	// now stamps deletions (tests may replace it).
@@ -185,13 +182,7 @@ func newIndex(ctx context.Context, file string, db *sql.DB) (*Index, error) {
 	if err := ix.loadVocab(ctx); err != nil {
 		return fail("load the vocabulary", err)
 	}
-	if ix.passageMatch, err = read.PrepareContext(ctx, passageMatchSQL); err == nil {
-		ix.passageFirst, err = read.PrepareContext(ctx, passageFirstSQL)
-	}
-	if err == nil {
-		err = ix.w.prepare(ctx, db)
-	}
-	if err != nil {
+	if err := ix.w.prepare(ctx, db); err != nil {
 		return fail("prepare", err)
 	}
 	return ix, nil
@@ -364,7 +355,7 @@ func (ix *Index) loadVocab(ctx context.Context) error {
 
 // Close closes the database.
 func (ix *Index) Close() error {
-	return errors.Join(ix.passageMatch.Close(), ix.passageFirst.Close(), ix.w.close(), ix.read.Close(), ix.probe.Close(), ix.db.Close())
+	return errors.Join(ix.w.close(), ix.read.Close(), ix.probe.Close(), ix.db.Close())
 }
 
 // Stamp is what the index knows of a file's state on disk.

@@ -11,7 +11,16 @@ import (
 	"time"
 )
 
-func openTest(t *testing.T, docs ...Doc) *Index {
+// testIndex is an index of test notes with their bodies, for snippets.
+type testIndex struct {
+	*Index
+	bodies map[string]string
+}
+
+// body is the BodyFunc of the test notes.
+func (ix *testIndex) body(path string) (string, bool) { return ix.bodies[path], false }
+
+func openTest(t *testing.T, docs ...Doc) *testIndex {
 	t.Helper()
 	ix, _, err := Open(t.Context(), filepath.Join(t.TempDir(), "ix.sqlite"), "/notes")
 	if err != nil {
@@ -21,7 +30,11 @@ func openTest(t *testing.T, docs ...Doc) *Index {
 	if err := ix.Apply(t.Context(), docs, nil); err != nil {
 		t.Fatal(err)
 	}
-	return ix
+	tix := &testIndex{Index: ix, bodies: map[string]string{}}
+	for _, d := range docs {
+		tix.bodies[d.Path] = d.Body
+	}
+	return tix
 }
 
 func TestSearchSnippetsFromPassages(t *testing.T) {
@@ -48,7 +61,7 @@ func TestSearchSnippetsFromPassages(t *testing.T) {
 		{"alpha", "huge.md", []string{strings.Repeat("**alpha** ", snippetWords-1) + "**alpha**…"}, true},
 	}
 	for _, c := range cases {
-		hits, _, err := ix.Search(t.Context(), c.query, Filter{}, 10, 0)
+		hits, _, err := ix.Search(t.Context(), c.query, Filter{}, 10, 0, ix.body)
 		if err != nil {
 			t.Fatalf("%q: %v", c.query, err)
 		}
@@ -101,7 +114,7 @@ func TestCancelStopsSQLite(t *testing.T) {
 	var wg sync.WaitGroup
 	for range readConns + 2 {
 		wg.Go(func() {
-			if hits, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0); err != nil && !errors.Is(err, ErrBusy) || err == nil && len(hits) != 1 {
+			if hits, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0, ix.body); err != nil && !errors.Is(err, ErrBusy) || err == nil && len(hits) != 1 {
 				t.Errorf("search after cancel: %v, %v", hits, err)
 			}
 		})
@@ -115,10 +128,10 @@ func TestSearchCancelled(t *testing.T) {
 	ix := openTest(t, Doc{Path: "huge.md", Title: "Huge", Body: strings.Repeat("alpha ", 600_000), Updated: time.Now()})
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, _, err := ix.Search(ctx, "alpha", Filter{}, 10, 0); !errors.Is(err, context.Canceled) {
+	if _, _, err := ix.Search(ctx, "alpha", Filter{}, 10, 0, ix.body); !errors.Is(err, context.Canceled) {
 		t.Errorf("search with an ended context = %v", err)
 	}
-	if hits, _, err := ix.Search(t.Context(), "alpha", Filter{}, 10, 0); err != nil || len(hits) != 1 {
+	if hits, _, err := ix.Search(t.Context(), "alpha", Filter{}, 10, 0, ix.body); err != nil || len(hits) != 1 {
 		t.Errorf("search after = %v, %v", hits, err)
 	}
 }
@@ -131,7 +144,7 @@ func TestSearchBusy(t *testing.T) {
 		ix.searches <- struct{}{} // as if maxSearches slow searches were running
 	}
 	began := time.Now()
-	if _, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0); !errors.Is(err, ErrBusy) || time.Since(began) > searchWait+time.Second {
+	if _, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0, ix.body); !errors.Is(err, ErrBusy) || time.Since(began) > searchWait+time.Second {
 		t.Errorf("search over the limit = %v after %v", err, time.Since(began))
 	}
 	if err := ix.Apply(t.Context(), []Doc{{Path: "b.md", Title: "B", Body: "fox", Updated: time.Now()}}, nil); err != nil {
@@ -141,7 +154,7 @@ func TestSearchBusy(t *testing.T) {
 		t.Errorf("count = %d, %v", n, err)
 	}
 	<-ix.searches
-	if hits, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0); err != nil || len(hits) != 2 {
+	if hits, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0, ix.body); err != nil || len(hits) != 2 {
 		t.Errorf("search with a free slot = %v, %v", hits, err)
 	}
 }

@@ -11,9 +11,9 @@ import (
 
 // writeStmts are the writer's statements, prepared once on its one connection.
 type writeStmts struct {
-	noteID, delNote, delTags, delLinks, delFTS, delPassages *sql.Stmt
-	delDeletion, addDeletion                                *sql.Stmt
-	addNote, addFTS, addPassage, addTag, addLink, addTerm   *sql.Stmt
+	noteID, delNote, delTags, delLinks, delFTS *sql.Stmt
+	delDeletion, addDeletion                   *sql.Stmt
+	addNote, addFTS, addTag, addLink, addTerm  *sql.Stmt
 }
 
 func (w *writeStmts) prepare(ctx context.Context, db *sql.DB) error {
@@ -26,12 +26,10 @@ func (w *writeStmts) prepare(ctx context.Context, db *sql.DB) error {
 		{&w.delTags, `DELETE FROM tags WHERE note = ?`},
 		{&w.delLinks, `DELETE FROM links WHERE src = ?`},
 		{&w.delFTS, `DELETE FROM fts WHERE rowid = ?`},
-		{&w.delPassages, `DELETE FROM passages WHERE rowid BETWEEN ? AND ?`},
 		{&w.delDeletion, `DELETE FROM deletions WHERE path = ?`},
 		{&w.addDeletion, `INSERT OR REPLACE INTO deletions(path, at) VALUES (?, ?)`},
 		{&w.addNote, `INSERT INTO notes(path, folder, stem, pkey, title, tkey, created, updated, mtime, size, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)`},
 		{&w.addFTS, `INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)`},
-		{&w.addPassage, `INSERT INTO passages(rowid, body) VALUES (?,?)`},
 		{&w.addTag, `INSERT OR IGNORE INTO tags(note, tag) VALUES (?,?)`},
 		{&w.addLink, `INSERT OR IGNORE INTO links(src, target, key, rel) VALUES (?,?,?,?)`},
 		{&w.addTerm, `INSERT OR IGNORE INTO terms(term) VALUES (?)`},
@@ -47,7 +45,7 @@ func (w *writeStmts) prepare(ctx context.Context, db *sql.DB) error {
 
 func (w *writeStmts) close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{w.noteID, w.delNote, w.delTags, w.delLinks, w.delFTS, w.delPassages, w.delDeletion, w.addDeletion, w.addNote, w.addFTS, w.addPassage, w.addTag, w.addLink, w.addTerm} {
+	for _, st := range []*sql.Stmt{w.noteID, w.delNote, w.delTags, w.delLinks, w.delFTS, w.delDeletion, w.addDeletion, w.addNote, w.addFTS, w.addTag, w.addLink, w.addTerm} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
@@ -112,16 +110,12 @@ func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
 	return nil
 }
 
-// Optimize merges the full-text indexes into one segment each. A bulk load leaves them in
-// many, and every search walks each of them: merged, searches for common words take about
-// half the time. It rewrites both indexes, so it is for after a build, not after each batch.
+// Optimize merges the full-text index into one segment. A bulk load leaves it in many, and
+// every search walks each of them: merged, searches for common words take about half the
+// time. It rewrites the whole index, so it is for after a build, not after each batch.
 func (ix *Index) Optimize(ctx context.Context) error {
-	for _, q := range []string{`INSERT INTO fts(fts) VALUES ('optimize')`, `INSERT INTO passages(passages) VALUES ('optimize')`} {
-		if _, err := ix.db.ExecContext(ctx, q); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := ix.db.ExecContext(ctx, `INSERT INTO fts(fts) VALUES ('optimize')`)
+	return err
 }
 
 // deleteDoc removes the note at path from the index and reports whether it was there.
@@ -139,9 +133,7 @@ func (t writer) deleteDoc(path string) (bool, error) {
 			return false, err
 		}
 	}
-	lo, hi := passageRange(id)
-	_, err = t.exec(t.w.delPassages, lo, hi)
-	return true, err
+	return true, nil
 }
 
 func (t writer) putDoc(d *Doc) error {
@@ -161,12 +153,6 @@ func (t writer) putDoc(d *Doc) error {
 	}
 	if _, err := t.exec(t.w.addFTS, id, d.Title, d.Body, strings.Join(d.Tags, " ")); err != nil {
 		return err
-	}
-	lo, _ := passageRange(id)
-	for i, p := range Passages(d.Body) {
-		if _, err := t.exec(t.w.addPassage, lo+int64(i), p); err != nil {
-			return err
-		}
 	}
 	for _, tag := range d.Tags {
 		if _, err := t.exec(t.w.addTag, id, tag); err != nil {

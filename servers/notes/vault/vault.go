@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -58,6 +59,22 @@ func Hash(data []byte) string {
 // ReadFile reads the file at the clean relative path rel.
 func (v *Vault) ReadFile(rel string) ([]byte, error) {
 	return v.root.ReadFile(rel)
+}
+
+// ReadHead reads at most max bytes from the start of the file at rel; more reports that the
+// file goes on.
+func (v *Vault) ReadHead(rel string, max int) (data []byte, more bool, err error) {
+	f, err := v.root.Open(rel)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	buf := make([]byte, max+1)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, false, err
+	}
+	return buf[:min(n, max)], n > max, nil
 }
 
 // Stat stats rel, following symlinks that stay inside the folder.
