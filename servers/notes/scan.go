@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"time"
 
 	"github.com/jck411/mcp-servers/servers/notes/index"
@@ -66,6 +68,9 @@ func (n *store) scanInto(ctx context.Context, ix *index.Index, progress bool) (c
 			todo = append(todo, f)
 		}
 	}
+	// Oldest first: a note's id then follows when it last changed, which broad searches use
+	// (the index gives every note it re-indexes a new, highest id).
+	slices.SortStableFunc(todo, func(a, b vault.File) int { return cmp.Compare(a.MTime, b.MTime) })
 	if progress {
 		n.up.update(func(st *upkeepState) { st.done, st.total = 0, len(todo) })
 	}
@@ -154,8 +159,8 @@ func (n *store) unchanged(docs []index.Doc) []index.Doc {
 // older than the scan interval is redone: right away when the index has been idle for a while
 // (ten intervals), else in the background while the read goes on, so busy readers never wait
 // for a walk of the folder and the index is never more than about one interval behind. A zero
-// interval looks before every read. While the index is built, behind or missing, the upkeep
-// is scanning or retrying already.
+// interval looks before every read. While the index is built, behind or missing, or not yet
+// caught up since it opened, the upkeep is scanning or retrying already.
 func (n *store) fresh(ctx context.Context) error {
 	iv := n.cfg.scanInterval
 	n.up.mu.Lock()
@@ -163,7 +168,7 @@ func (n *store) fresh(ctx context.Context) error {
 	watched := st.watching
 	age := time.Since(st.lastScan)
 	switch {
-	case st.phase != phaseReady, watched && iv > 0, iv > 0 && age < iv:
+	case st.phase != phaseReady, !st.caughtUp, watched && iv > 0, iv > 0 && age < iv:
 		n.up.mu.Unlock()
 		return nil
 	case iv > 0 && age < 10*iv:

@@ -43,6 +43,7 @@ type upkeepState struct {
 	watching    bool      // the folder is watched: outside changes are indexed as they happen
 	watchErr    error     // why the folder is not watched (outside changes are then found by scans)
 	lastScan    time.Time // when the last scan that succeeded began
+	caughtUp    bool      // the upkeep's first scan since the index opened has ended well
 }
 
 // upkeep holds the index's state and what wakes its loop.
@@ -185,7 +186,7 @@ func (n *store) step(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	n.up.update(func(st *upkeepState) { st.phase, st.err = phaseReady, nil })
+	n.up.update(func(st *upkeepState) { st.phase, st.err, st.caughtUp = phaseReady, nil, true })
 	n.log.Info("index ready", "rebuilt", fresh, "indexed", changed, "removed", removed, "duration_ms", time.Since(start).Milliseconds())
 	if fresh || changed+removed > 0 {
 		n.tidy(ctx, fresh && changed >= optimizeAfter)

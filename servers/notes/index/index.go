@@ -84,6 +84,9 @@ type Index struct {
 	w writeStmts // the writer's statements
 
 	vocab *vocab
+	// broad is the number of matches past which a search ranks only the most recent
+	// (broadCap; tests lower it).
+	broad int
 	// now stamps deletions (tests may replace it).
 	now func() time.Time
 }
@@ -172,7 +175,7 @@ func newIndex(ctx context.Context, file string, db *sql.DB) (*Index, error) {
 		_ = read.Close()
 		return nil, err
 	}
-	ix := &Index{file: file, db: db, read: read, probe: probe, searches: make(chan struct{}, maxSearches), vocab: newVocab(), now: time.Now}
+	ix := &Index{file: file, db: db, read: read, probe: probe, searches: make(chan struct{}, maxSearches), vocab: newVocab(), broad: broadCap, now: time.Now}
 	fail := func(what string, err error) (*Index, error) {
 		_ = ix.w.close()
 		_ = read.Close()

@@ -223,35 +223,42 @@ func (ix *Index) Search(ctx context.Context, q string, f Filter, limit, offset i
 	defer release()
 	tiers := ix.tiers(p)
 	need, skip := limit+1, offset
+tiers:
 	for i, t := range tiers {
 		match := t.match
 		if i > 0 { // each tier's matches hold the previous tier's: leave those out
 			match = "(" + t.match + ") NOT (" + tiers[i-1].match + ")"
 		}
-		thits, err := ix.rank(ctx, match, f, need, skip)
+		passes, err := ix.passes(ctx, match, f)
 		if err != nil {
 			return nil, false, err
 		}
-		switch {
-		case len(thits) > 0:
-			skip = 0
-		case skip > 0: // the page starts past this tier: skip its matches
-			n, err := ix.countMatches(ctx, match, f)
+		for _, ps := range passes {
+			thits, err := ix.rank(ctx, ps, f, need, skip)
 			if err != nil {
 				return nil, false, err
 			}
-			skip -= n
-		}
-		for j := range thits {
-			thits[j].Match = t.kind
-			if body != nil {
-				text, more := body(thits[j].Path)
-				thits[j].Snippet = snippetOf(text, more, t.groups)
+			switch {
+			case len(thits) > 0:
+				skip = 0
+			case skip > 0: // the page starts past this pass: skip its matches
+				n, err := ix.countMatches(ctx, ps, f)
+				if err != nil {
+					return nil, false, err
+				}
+				skip -= n
 			}
-		}
-		hits, need = append(hits, thits...), need-len(thits)
-		if need == 0 {
-			break
+			for j := range thits {
+				thits[j].Match = t.kind
+				if body != nil {
+					text, more := body(thits[j].Path)
+					thits[j].Snippet = snippetOf(text, more, t.groups)
+				}
+			}
+			hits, need = append(hits, thits...), need-len(thits)
+			if need == 0 {
+				break tiers
+			}
 		}
 	}
 	if len(hits) > limit {
@@ -325,18 +332,6 @@ func quoteAll(words []string) []string {
 	return out
 }
 
-// countMatches counts the notes matching match within f.
-func (ix *Index) countMatches(ctx context.Context, match string, f Filter) (int, error) {
-	where, args := f.where([]any{match})
-	from := `fts`
-	if where != "" {
-		from = `fts JOIN notes n ON n.id = fts.rowid`
-	}
-	var n int
-	err := ix.read.QueryRowContext(ctx, `SELECT count(*) FROM `+from+` WHERE fts MATCH ?1`+where, args...).Scan(&n)
-	return n, err
-}
-
 func (ix *Index) acquire(ctx context.Context) (release func(), err error) {
 	t := time.NewTimer(searchWait)
 	defer t.Stop()
@@ -350,40 +345,6 @@ func (ix *Index) acquire(ctx context.Context) (release func(), err error) {
 	}
 }
 
-// rank returns up to n hits from offset without snippets. Its one statement does all its work
-// in its first step (the sort of every match keeping only the page), which is where the driver
-// interrupts SQLite when ctx ends; the rows after it are read from the sorted page.
-func (ix *Index) rank(ctx context.Context, match string, f Filter, n, offset int) (hits []Hit, err error) {
-	where, args := f.where([]any{match})
-	// SQLite's sort with a LIMIT holds just the page, unlike FTS5's own ORDER BY rank, which
-	// sorts every match; the rowid breaks ties, so pages never overlap.
-	from := `fts`
-	if where != "" {
-		from = `fts JOIN notes n ON n.id = fts.rowid`
-	}
-	rows, err := ix.read.QueryContext(ctx, `SELECT n.path, n.title, n.updated, top.score,
-		(SELECT group_concat(tag, ' ') FROM tags t WHERE t.note = n.id)
-		FROM (SELECT fts.rowid AS id, bm25(fts, 10.0, 1.0, 5.0) AS score FROM `+from+` WHERE fts MATCH ?1`+where+`
-			ORDER BY score, fts.rowid LIMIT ? OFFSET ?) AS top
-		JOIN notes n ON n.id = top.id ORDER BY top.score, top.id`, append(args, n, offset)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var h Hit
-		var updated int64
-		var tags sql.NullString
-		if err := rows.Scan(&h.Path, &h.Title, &updated, &h.Score, &tags); err != nil {
-			return nil, err
-		}
-		h.Score = -h.Score
-		h.Updated = fromUnix(updated)
-		h.Tags = splitTags(tags)
-		hits = append(hits, h)
-	}
-	return hits, rows.Err()
-}
 
 func splitTags(s sql.NullString) []string {
 	if !s.Valid || s.String == "" {

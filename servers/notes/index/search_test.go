@@ -3,7 +3,9 @@ package index
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -156,5 +158,49 @@ func TestSearchBusy(t *testing.T) {
 	<-ix.searches
 	if hits, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0, ix.body); err != nil || len(hits) != 2 {
 		t.Errorf("search with a free slot = %v, %v", hits, err)
+	}
+}
+
+// TestBroadSearch: a search matching more notes than the broad limit ranks the most recently
+// indexed of them by relevance, then the older ones newest first, and pages run across both.
+func TestBroadSearch(t *testing.T) {
+	t.Parallel()
+	var docs []Doc
+	for i := range 12 {
+		body := fmt.Sprintf("note %d mentions common once", i)
+		if i == 9 || i == 2 {
+			body = "common common common, and common again"
+		}
+		docs = append(docs, Doc{Path: fmt.Sprintf("n%02d.md", i), Title: fmt.Sprintf("N%d", i), Body: body, Updated: time.Now()})
+	}
+	ix := openTest(t, docs...) // ids follow the order: n11 is the newest
+	ix.broad = 5
+	var all []string
+	for offset := 0; ; offset += 4 {
+		hits, more, err := ix.Search(t.Context(), "common", Filter{}, 4, offset, ix.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			all = append(all, h.Path)
+		}
+		if !more {
+			break
+		}
+	}
+	// The five newest (n07–n11) by relevance, n09 first; then n06 down to n00 (n02's many
+	// mentions do not lift it: it is older than the five).
+	want := []string{"n09.md", "n07.md", "n08.md", "n10.md", "n11.md", "n06.md", "n05.md", "n04.md", "n03.md", "n02.md", "n01.md", "n00.md"}
+	if !slices.Equal(all[:1], want[:1]) || !slices.Equal(all[5:], want[5:]) || len(all) != 12 {
+		t.Errorf("broad search pages = %v, want %v (the four after n09 in any order)", all, want)
+	}
+	if got := all[1:5]; !slices.Contains(got, "n07.md") || !slices.Contains(got, "n11.md") || slices.Contains(got, "n02.md") {
+		t.Errorf("the newest five = %v", all[:5])
+	}
+	// Under the limit, every match is ranked: n02 and n09 first.
+	ix.broad = 100
+	hits, _, err := ix.Search(t.Context(), "common", Filter{}, 2, 0, ix.body)
+	if err != nil || len(hits) != 2 || !slices.Contains([]string{hits[0].Path, hits[1].Path}, "n02.md") {
+		t.Errorf("ranked search = %+v, %v", hits, err)
 	}
 }

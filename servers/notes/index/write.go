@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/jck411/mcp-servers/servers/notes/vault"
@@ -86,8 +88,8 @@ func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
 			}
 		}
 	}
-	seen := map[string]struct{}{}
-	scratch := map[string]struct{}{}
+	unknown := map[string]struct{}{}
+	var scratch map[string]struct{}
 	for i := range docs {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -95,9 +97,12 @@ func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
 		if err := t.putDoc(&docs[i]); err != nil {
 			return err
 		}
-		words(seen, scratch, docs[i].Title, docs[i].Body, strings.Join(docs[i].Tags, " "))
+		if len(scratch) > 1<<12 || scratch == nil {
+			scratch = map[string]struct{}{} // a long note grew it: emptying it would cost as much every time
+		}
+		ix.vocab.unknown(unknown, scratch, docs[i].Title, docs[i].Body, strings.Join(docs[i].Tags, " "))
 	}
-	newTerms := ix.vocab.missing(seen)
+	newTerms := slices.Collect(maps.Keys(unknown))
 	for _, term := range newTerms {
 		if _, err := t.exec(t.w.addTerm, term); err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -155,7 +156,8 @@ func capital(w string) string {
 }
 
 // Generate writes the vault into dir (created when missing), each file's modification time its
-// note's updated time.
+// note's updated time. The notes are made in order, from one random stream; the files are
+// written by a few goroutines at once.
 func Generate(dir string, opt Options) (Stats, error) {
 	if opt.Notes < 1 {
 		return Stats{}, fmt.Errorf("vaultgen: %d notes: give at least 1", opt.Notes)
@@ -163,23 +165,41 @@ func Generate(dir string, opt Options) (Stats, error) {
 	g := newGen(opt)
 	var st Stats
 	folders := map[string]bool{}
-	var buf strings.Builder
+	jobs := make(chan file, 64)
+	errs := make(chan error, 1)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for f := range jobs {
+				if err := f.write(); err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+				}
+			}
+		})
+	}
+	fail := func(err error) (Stats, error) {
+		close(jobs)
+		wg.Wait()
+		return st, err
+	}
 	for i := range g.notes {
 		n := &g.notes[i]
-		buf.Reset()
+		var buf strings.Builder
 		words := g.write(&buf, n, i)
 		p := filepath.Join(dir, filepath.FromSlash(n.path))
 		if d := filepath.Dir(p); !folders[d] {
 			if err := os.MkdirAll(d, 0o700); err != nil {
-				return st, err
+				return fail(err)
 			}
 			folders[d] = true
 		}
-		if err := os.WriteFile(p, []byte(buf.String()), 0o600); err != nil {
-			return st, err
-		}
-		if err := os.Chtimes(p, n.updated, n.updated); err != nil {
-			return st, err
+		select {
+		case err := <-errs:
+			return fail(err)
+		case jobs <- file{p, buf.String(), n.updated}:
 		}
 		st.Notes++
 		st.Bytes += int64(buf.Len())
@@ -188,8 +208,28 @@ func Generate(dir string, opt Options) (Stats, error) {
 			st.Long++
 		}
 	}
+	close(jobs)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return st, err
+	default:
+	}
 	st.Folders = len(folders)
 	return st, nil
+}
+
+// file is one note file to write.
+type file struct {
+	path, content string
+	mtime         time.Time
+}
+
+func (f file) write() error {
+	if err := os.WriteFile(f.path, []byte(f.content), 0o600); err != nil {
+		return err
+	}
+	return os.Chtimes(f.path, f.mtime, f.mtime)
 }
 
 // bodyWords is how many words a note's body has: most 80–600 (log-normal around 220), one in
@@ -327,6 +367,23 @@ func (g *gen) target(i int) string {
 	return t.title
 }
 
+// rare is a word seldom seen twice: a made-up name, a code or a long number, as notes hold
+// (part numbers, references, typos), so the vocabulary grows with the vault as a real one does.
+func (g *gen) rare() string {
+	r := g.r
+	switch r.IntN(3) {
+	case 0:
+		return fmt.Sprint(r.IntN(1_000_000))
+	case 1:
+		return fmt.Sprintf("%s%d", syllables[r.IntN(len(syllables))], r.IntN(10_000))
+	}
+	var b strings.Builder
+	for range 3 + r.IntN(3) {
+		b.WriteString(syllables[r.IntN(len(syllables))])
+	}
+	return b.String()
+}
+
 // sentence writes n words (a capital, names, numbers, an inline tag now and then) and returns n.
 func (g *gen) sentence(b *strings.Builder, n int, stop bool) int {
 	r := g.r
@@ -335,13 +392,15 @@ func (g *gen) sentence(b *strings.Builder, n int, stop bool) int {
 			b.WriteByte(' ')
 		}
 		w := g.vocab[g.zipf.Uint64()]
-		switch k := r.IntN(100); {
-		case k < 4:
+		switch k := r.IntN(200); {
+		case k < 8:
 			w = capital(g.names[r.IntN(len(g.names))])
-		case k < 6:
+		case k < 12:
 			w = fmt.Sprint(r.IntN(2000))
-		case k == 6:
+		case k < 14:
 			w = "#" + tagWords[r.IntN(len(tagWords))]
+		case k == 14:
+			w = g.rare()
 		}
 		if j == 0 {
 			w = capital(w)
