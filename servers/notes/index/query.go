@@ -345,7 +345,6 @@ func (ix *Index) acquire(ctx context.Context) (release func(), err error) {
 	}
 }
 
-
 func splitTags(s sql.NullString) []string {
 	if !s.Valid || s.String == "" {
 		return []string{}

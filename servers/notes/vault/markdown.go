@@ -163,7 +163,8 @@ func lineTags(line string) []string {
 		}
 		end := at + 1
 		for k, r := range line[at+1:] {
-			if !(unicode.IsLetter(r) || unicode.IsNumber(r) || r == '_' || k > 0 && (r == '/' || r == '-')) {
+			tagRune := unicode.IsLetter(r) || unicode.IsNumber(r) || r == '_' || k > 0 && (r == '/' || r == '-')
+			if !tagRune {
 				break
 			}
 			end = at + 1 + k + utf8.RuneLen(r)
