@@ -187,6 +187,27 @@ func (s *server) connect(ctx context.Context) error {
 	return nil
 }
 
+// firstAnswer calls list_notes with query until it answers without an error (found or not)
+// and returns the time since the server was started and the result's index field, which says
+// how far the build was.
+func (s *server) firstAnswer(ctx context.Context, query string, limit time.Duration) (time.Duration, string, error) {
+	deadline := time.Now().Add(limit)
+	for {
+		out, _, err := s.call(ctx, "list_notes", map[string]any{"query": query, "limit": 10})
+		if err == nil {
+			status, _ := out["index"].(string)
+			if status == "" {
+				status = "the index whole"
+			}
+			return time.Since(s.started), status, nil
+		}
+		if time.Now().After(deadline) {
+			return 0, "", fmt.Errorf("no search answered within %s: %w", limit, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // call calls a tool and returns its structured result and the call's wall time.
 func (s *server) call(ctx context.Context, tool string, args map[string]any) (map[string]any, time.Duration, error) {
 	out, d, _, err := s.callCPU(ctx, tool, args)
