@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/config"
+	"github.com/jck411/mcp-servers/shared/secretfile"
 	"golang.org/x/oauth2"
 )
 
@@ -154,7 +155,7 @@ func isDir(p string) bool {
 // loadClient reads the OAuth client file at path, after checking that nobody else can read or
 // replace it.
 func (p *Provider) loadClient(path string) (*oauth2.Config, error) {
-	data, err := ReadSecret(path)
+	data, err := secretfile.Read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &MissingClientError{Provider: p.Name, Path: path, Flag: "--" + p.ID + "-client-file", Env: p.env("client"), Doc: p.Doc}
 	}
@@ -238,3 +239,12 @@ func containsAll(have, want []string) bool {
 	}
 	return true
 }
+
+// Grants reports whether a sign-in's scopes grant service its full scopes, or with readOnly its
+// read-only ones (a server that also calls another service's API checks it this way).
+func (p *Provider) Grants(scopes []string, service string, readOnly bool) bool {
+	return p.covers(scopes, service, readOnly)
+}
+
+// ServicesOf lists the services whose scopes (full or read-only) are all among scopes, sorted.
+func (p *Provider) ServicesOf(scopes []string) []string { return p.servicesOf(scopes) }
