@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh — the fleet as containers, proven with Podman: `make test`'s containers lane (root).
+# run.sh — the fleet as containers, proven with Podman: `make containers-test` (root).
 #
 # Usage: deploy/test/containers/run.sh --prepare     the Debian root filesystems the browser and
 #                                                    shell images are built on (cached)
@@ -92,7 +92,7 @@ case ${1:-} in
 --build | --run | "")
 	[[ $(id -u) -eq 0 ]] || die "run as root: Podman here runs rootful, in a network namespace of its own"
 	for tool in podman podman-compose runc catatonit mmdebstrap jq curl python3 unshare ip; do
-		command -v "$tool" >/dev/null || [[ -x /usr/libexec/podman/$tool ]] || die "$tool is missing (scripts/test-deps.sh installs it)"
+		command -v "$tool" >/dev/null || [[ -x /usr/libexec/podman/$tool ]] || die "$tool is missing: apt-get install podman podman-compose runc catatonit netavark aardvark-dns iproute2 mmdebstrap jq curl python3-yaml"
 	done
 	KUSTOMIZE=$(make --no-print-directory -s kustomize) || die "make kustomize"
 	export KUSTOMIZE
