@@ -1,7 +1,6 @@
 // Package admin is the wire between the owner's console (on the auth server) and each server's
-// admin surface, /admin/: what a server reports of itself (Status, Calls), the run-time switches
-// the console sets, and the Google and Spotify sign-ins the console starts and finishes through
-// the server that holds the token. The console holds one token (the console token); a server
+// admin surface, /admin/: what a server reports of itself (Status, Calls), and the run-time switches
+// the console sets. The console holds one token (the console token); a server
 // holds only its SHA-256 (--admin-token-sha256), so reading a server's settings, or anything a
 // server's tools can read, gives nobody the token.
 package admin
@@ -21,26 +20,23 @@ const (
 	PathStatus   = "/admin/status"   // GET: Status
 	PathSwitches = "/admin/switches" // PUT: a switches.State; answers the Status after it
 	PathCalls    = "/admin/calls"    // GET ?after=SEQ: Calls
-	PathSignIn   = "/admin/signin"   // POST: SignInRequest; answers SignInAnswer
 )
 
 // Status is what a server reports of itself to the console.
 type Status struct {
-	Name     string          `json:"name"`
-	Title    string          `json:"title,omitempty"`
-	Version  string          `json:"version"`
-	Boot     string          `json:"boot"` // a random id of this run of the process: a new one means it restarted
-	Started  time.Time       `json:"started"`
-	Health   health.Report   `json:"health"`
-	Toolsets []Toolset       `json:"toolsets"`
-	Switches switches.State  `json:"switches"`          // the switches in force
-	Unknown  []string        `json:"unknown,omitempty"` // their entries that name no toolset or tool of this server (ignored)
-	Accounts []Account       `json:"accounts,omitempty"`
-	SignIns  []string        `json:"sign_ins,omitempty"` // providers the console can sign in through this server: google, spotify
-	Totals   metrics.Totals  `json:"totals"`
-	LastCall int64           `json:"last_call"` // the sequence number of the last call in Calls
-	Errors   []Call          `json:"errors,omitempty"`
-	ReadOnly bool            `json:"read_only"` // started with --read-only
+	Name     string         `json:"name"`
+	Title    string         `json:"title,omitempty"`
+	Version  string         `json:"version"`
+	Boot     string         `json:"boot"` // a random id of this run of the process: a new one means it restarted
+	Started  time.Time      `json:"started"`
+	Health   health.Report  `json:"health"`
+	Toolsets []Toolset      `json:"toolsets"`
+	Switches switches.State `json:"switches"`          // the switches in force
+	Unknown  []string       `json:"unknown,omitempty"` // their entries that name no toolset or tool of this server (ignored)
+	Totals   metrics.Totals `json:"totals"`
+	LastCall int64          `json:"last_call"` // the sequence number of the last call in Calls
+	Errors   []Call         `json:"errors,omitempty"`
+	ReadOnly bool           `json:"read_only"` // started with --read-only
 }
 
 // Toolset is one of the server's toolsets with every tool it has.
@@ -79,43 +75,6 @@ type Calls struct {
 	Calls []Call `json:"calls"`
 	// Lost is how many calls after SEQ the ring no longer holds.
 	Lost int64 `json:"lost,omitempty"`
-}
-
-// Account is one outside sign-in of a server (Google, Spotify) as the console shows it.
-type Account struct {
-	Provider string    `json:"provider"`          // google or spotify
-	Label    string    `json:"label"`             // default, or the label it was signed in with
-	Account  string    `json:"account,omitempty"` // the address or name the provider gave
-	State    string    `json:"state"`             // ok, expiring, expired, revoked, missing, …
-	Message  string    `json:"message,omitempty"` // what to do when it is not ok
-	Services []string  `json:"services,omitempty"`
-	Ends     time.Time `json:"ends,omitzero"` // when the provider ends the sign-in, when known
-}
-
-// SignInRequest is what the console asks of a server's sign-in: start one, finish one, or
-// sign an account out.
-type SignInRequest struct {
-	Action   string   `json:"action"` // start, finish or sign_out
-	Provider string   `json:"provider"`
-	Label    string   `json:"label,omitempty"` // the account; "" for the default one
-	Services []string `json:"services,omitempty"`
-	ReadOnly bool     `json:"read_only,omitempty"`
-	// Redirect, at start, is where the provider sends the browser back: "" for a loopback
-	// address whose URL the owner pastes, or the console's own callback URL when the owner's
-	// OAuth app lists it.
-	Redirect string `json:"redirect,omitempty"`
-	ID       string `json:"id,omitempty"`       // at finish: the started sign-in
-	Returned string `json:"returned,omitempty"` // at finish: the address the provider sent the browser to, or its query
-}
-
-// SignInAnswer is a sign-in's answer: the consent URL after start, the account after finish.
-type SignInAnswer struct {
-	ID       string    `json:"id,omitempty"`
-	URL      string    `json:"url,omitempty"`      // the consent page to open
-	Redirect string    `json:"redirect,omitempty"` // where the provider will send the browser
-	Expires  time.Time `json:"expires,omitzero"`   // the started sign-in must finish before this
-	Account  *Account  `json:"account,omitempty"`
-	Message  string    `json:"message,omitempty"`
 }
 
 // Problem is the body of an error answer.

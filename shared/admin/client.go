@@ -50,12 +50,6 @@ func (c *Client) Calls(ctx context.Context, after int64) (Calls, error) {
 	return out, c.do(ctx, http.MethodGet, PathCalls+"?after="+strconv.FormatInt(after, 10), nil, &out)
 }
 
-// SignIn starts, finishes or signs out an outside account.
-func (c *Client) SignIn(ctx context.Context, req SignInRequest) (SignInAnswer, error) {
-	var out SignInAnswer
-	return out, c.do(ctx, http.MethodPost, PathSignIn, req, &out)
-}
-
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
 	var rd io.Reader
 	if body != nil {

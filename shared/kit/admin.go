@@ -4,12 +4,9 @@ import (
 	"context"
 	"crypto/subtle"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/jck411/mcp-servers/shared/admin"
 	"github.com/jck411/mcp-servers/shared/guard"
@@ -20,8 +17,7 @@ import (
 const maxAdminBody = 64 << 10
 
 // adminHandler is the admin surface, /admin/, which the owner's console on the auth server
-// uses: the server's status, its recent calls, its run-time switches and its outside
-// sign-ins. It is off (404) without --admin-token-sha256; see adminGate for who may use it.
+// uses: the server's status, its recent calls and its run-time switches. It is off (404) without --admin-token-sha256; see adminGate for who may use it.
 func (s *Server) adminHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+admin.PathStatus, func(w http.ResponseWriter, r *http.Request) {
@@ -29,7 +25,6 @@ func (s *Server) adminHandler() http.Handler {
 	})
 	mux.HandleFunc("PUT "+admin.PathSwitches, s.adminSwitches)
 	mux.HandleFunc("GET "+admin.PathCalls, s.adminCalls)
-	mux.HandleFunc("POST "+admin.PathSignIn, s.adminSignIn)
 	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
 		writeAdmin(w, http.StatusNotFound, admin.Problem{Error: "no such admin route: " + r.Method + " " + r.URL.Path})
 	})
@@ -97,10 +92,6 @@ func (s *Server) AdminStatus(ctx context.Context) admin.Status {
 		}
 		st.Toolsets = append(st.Toolsets, set)
 	}
-	for _, si := range s.signIns {
-		st.SignIns = append(st.SignIns, si.Provider())
-		st.Accounts = append(st.Accounts, si.Accounts(ctx)...)
-	}
 	return st
 }
 
@@ -142,44 +133,6 @@ func (s *Server) adminCalls(w http.ResponseWriter, r *http.Request) {
 		calls = []admin.Call{}
 	}
 	writeAdmin(w, http.StatusOK, admin.Calls{Boot: s.boot, Calls: calls, Lost: lost})
-}
-
-// adminSignIn starts, finishes or signs out an outside account through the sign-in that
-// provides it.
-func (s *Server) adminSignIn(w http.ResponseWriter, r *http.Request) {
-	var req admin.SignInRequest
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxAdminBody)).Decode(&req); err != nil {
-		writeAdmin(w, http.StatusBadRequest, admin.Problem{Error: "sign-in: " + err.Error()})
-		return
-	}
-	i := slices.IndexFunc(s.signIns, func(si SignIn) bool { return si.Provider() == req.Provider })
-	if i < 0 {
-		writeAdmin(w, http.StatusNotFound, admin.Problem{Error: fmt.Sprintf("%s signs in no %q accounts", s.spec.Name, req.Provider)})
-		return
-	}
-	si := s.signIns[i]
-	ctx, cancel := context.WithTimeout(r.Context(), 60*time.Second)
-	defer cancel()
-	var (
-		ans admin.SignInAnswer
-		err error
-	)
-	switch req.Action {
-	case "start":
-		ans, err = si.Start(ctx, req)
-	case "finish":
-		ans, err = si.Finish(ctx, req)
-	case "sign_out":
-		ans, err = si.SignOut(ctx, req.Label)
-	default:
-		err = errors.New(`action: give start, finish or sign_out`)
-	}
-	if err != nil {
-		writeAdmin(w, http.StatusBadRequest, admin.Problem{Error: err.Error()})
-		return
-	}
-	s.log.Info("console sign-in", "provider", req.Provider, "action", req.Action, "label", req.Label)
-	writeAdmin(w, http.StatusOK, ans)
 }
 
 func writeAdmin(w http.ResponseWriter, status int, v any) {

@@ -83,7 +83,6 @@ type Server struct {
 	switchErr     error                   // why the switches file could not be read at start, if it could not
 	switchUnknown []string                // entries of the switches in force that name nothing of this server
 	recent        *recentCalls            // the last calls, for the console's activity page
-	signIns       []SignIn                // outside sign-ins the console can start through /admin/
 	boot          string                  // a random id of this run of the process
 	started       time.Time
 }
