@@ -97,14 +97,15 @@ func (c *console) switches(ctx context.Context) (fleetSwitches, error) {
 	return f, nil
 }
 
-// change applies edit to the fleet's switches, keeps the result with the next version and
+// change applies edit to the fleet's switches (edit says what it changed), keeps the result with the next version and
 // records who did what; then it puts the new state in force on every server and returns what
 // each server answered (nil for the servers that took it).
-func (c *console) change(ctx context.Context, who, what string, edit func(*fleetSwitches) error) (map[string]error, error) {
+func (c *console) change(ctx context.Context, who string, edit func(*fleetSwitches) (string, error)) (map[string]error, error) {
 	c.mu.Lock()
+	var what string
 	f, err := c.switches(ctx)
 	if err == nil {
-		err = edit(&f)
+		what, err = edit(&f)
 	}
 	if err == nil {
 		f.Version++

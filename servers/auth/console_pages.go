@@ -91,16 +91,17 @@ func (cu *consoleUI) setSwitch(w http.ResponseWriter, r *http.Request, o *owner)
 		cu.message(w, http.StatusBadRequest, "Not changed", fmt.Sprintf("server %q is not one the console manages.", server))
 		return
 	}
-	var what string
-	edit := func(f *fleetSwitches) error {
+	edit := func(f *fleetSwitches) (string, error) {
 		if f.Servers == nil {
 			f.Servers = map[string]serverSwitches{}
 		}
 		s := f.Servers[server]
+		var what string
 		switch kind {
 		case "read_only":
-			f.ReadOnly, what = off, "fleet read-only "+map[bool]string{true: "on", false: "off"}[off]
-			return nil
+			// "off" turns the writes off: the fleet becomes read-only.
+			f.ReadOnly = off
+			return "fleet read-only " + map[bool]string{true: "on", false: "off"}[off], nil
 		case "server":
 			s.Off, what = off, "server "+server+" "+to
 		case "toolset":
@@ -108,20 +109,16 @@ func (cu *consoleUI) setSwitch(w http.ResponseWriter, r *http.Request, o *owner)
 		case "tool":
 			s.Tools, what = toggle(s.Tools, name, off), "tool "+server+"/"+name+" "+to
 		default:
-			return fmt.Errorf("kind %q: give server, toolset, tool or read_only", kind)
+			return "", fmt.Errorf("kind %q: give server, toolset, tool or read_only", kind)
 		}
 		f.Servers[server] = s
-		return nil
+		return what, nil
 	}
-	results, err := cu.c.change(r.Context(), o.Passkey, kind+" "+server+" "+name+" "+to, edit)
-	if err != nil {
+	// A server that does not take the change is logged by push, shown on the switches page,
+	// and given the change when the console next sees it (fleet).
+	if _, err := cu.c.change(r.Context(), o.Passkey, edit); err != nil {
 		cu.message(w, http.StatusBadRequest, "Not changed", err.Error())
 		return
-	}
-	for srv, err := range results {
-		if err != nil {
-			cu.log.Warn("console: a server did not take the switches yet", "server", srv, "change", what)
-		}
 	}
 	http.Redirect(w, r, consoleSwitchesPath, http.StatusSeeOther)
 }

@@ -63,7 +63,7 @@ func (s *Server) refuseCall(ctx context.Context, call *mcp.CallToolRequest) (res
 	case inventory.NotOffered:
 		code, res = codeNotOffered, errorResult(s.inv.NotOffered(name))
 	case inventory.Disabled:
-		code, res = CodeDisabled, errorResult(view.Disabled(name))
+		code, res = CodeDisabled, errorResult(CodeDisabled+": "+view.Disabled(name))
 		s.metrics.ObserveDisabled(name)
 	case inventory.NeedsWrite:
 		// The HTTP layer answers 403 first; this holds even if a request got past it.
