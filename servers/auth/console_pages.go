@@ -43,7 +43,9 @@ func (cu *consoleUI) show(w http.ResponseWriter, status int, d consoleData) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: with no-referrer the browser sends its forms with
+	// "Origin: null", which the console's origin check refuses.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	d.Fresh = consoleFresh
 	w.WriteHeader(status)

@@ -213,4 +213,6 @@ func TestConsoleOff(t *testing.T) {
 var tagRE = regexp.MustCompile(`<[^>]+>`)
 
 // text is a page's text without its tags, spaces collapsed.
-func text(html string) string { return strings.Join(strings.Fields(tagRE.ReplaceAllString(html, " ")), " ") }
+func text(html string) string {
+	return strings.Join(strings.Fields(tagRE.ReplaceAllString(html, " ")), " ")
+}
