@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -215,4 +217,57 @@ var tagRE = regexp.MustCompile(`<[^>]+>`)
 // text is a page's text without its tags, spaces collapsed.
 func text(html string) string {
 	return strings.Join(strings.Fields(tagRE.ReplaceAllString(html, " ")), " ")
+}
+
+func TestConsoleFlags(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("token", consoleToken+"\n", 0o600)
+	cases := []struct {
+		name, servers, token, err string
+		want                      []string
+	}{
+		{"off", "", "", "", nil},
+		{"on", "gmail=http://127.0.0.1:9005, notes=http://notes:9008/", good, "", []string{"gmail http://127.0.0.1:9005", "notes http://notes:9008"}},
+		{"servers alone", "gmail=http://127.0.0.1:9005", "", "go together", nil},
+		{"token alone", "", good, "go together", nil},
+		{"missing token file", "a=http://h:1", filepath.Join(dir, "none"), "no such file", nil},
+		{"token others can read", "a=http://h:1", write("open", consoleToken, 0o644), "chmod 600", nil},
+		{"short token", "a=http://h:1", write("short", "abc", 0o600), "at least 32", nil},
+		{"token of two lines", "a=http://h:1", write("two", consoleToken+"\n"+consoleToken, 0o600), "one line", nil},
+		{"no name", "=http://h:1", good, "NAME=URL", nil},
+		{"a path", "a=http://h:1/mcp", good, "base address", nil},
+		{"not http", "a=ftp://h:1", good, "NAME=URL", nil},
+		{"twice", "a=http://h:1,a=http://h:2", good, "named twice", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := consoleFlags(tc.servers, tc.token)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, c := range got {
+				names = append(names, c.Name+" "+c.client.Base)
+				if c.client.Token != consoleToken {
+					t.Errorf("%s has token %q", c.Name, c.client.Token)
+				}
+			}
+			if !slices.Equal(names, tc.want) {
+				t.Errorf("servers %v, want %v", names, tc.want)
+			}
+		})
+	}
 }

@@ -224,6 +224,10 @@ func consoleFlags(servers, tokenFile string) ([]consoleServer, error) {
 	case servers == "" || tokenFile == "":
 		return nil, errors.New("--console-servers and --console-token-file go together: give both to turn the console on, or neither")
 	}
+	info, err := os.Stat(tokenFile)
+	if err == nil && info.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("invalid --console-token-file %s: others can read it (mode %v): chmod 600 it", tokenFile, info.Mode().Perm())
+	}
 	b, err := os.ReadFile(tokenFile)
 	if err != nil {
 		return nil, fmt.Errorf("invalid --console-token-file: %w (make one: head -c 32 /dev/urandom | base64 > FILE; chmod 600 FILE)", err)
@@ -265,7 +269,7 @@ func serve(ctx context.Context, o *serveOptions, getenv func(string) string, std
 	go func() { errc <- srv.Serve(ln) }()
 	go a.janitor(ctx)
 	log.Info("serving", "url", "http://"+ln.Addr().String(), "issuer", o.Issuer, "resources", strings.Join(o.Fleet.names, ","),
-		"cimd", o.CIMD, "dcr", o.DCR, "version", buildinfo.String())
+		"cimd", o.CIMD, "dcr", o.DCR, "console_servers", len(o.Console), "version", buildinfo.String())
 	notify := getenv("NOTIFY_SOCKET")
 	if err := sdnotify.Notify(notify, sdnotify.Ready); err != nil {
 		log.Warn("systemd readiness not reported", "error", err.Error())
