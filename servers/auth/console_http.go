@@ -39,10 +39,10 @@ const consoleCeremonyCookie = "mcp-console"
 // consoleUI serves the console's pages over the ui's passkeys and sessions.
 type consoleUI struct {
 	*ui
-	c       *console
-	signins *ceremonies
-	origin  string // the issuer's origin: a form posted from any other is refused
-	now     func() time.Time
+	c      *console
+	logins *ceremonies
+	origin string // the issuer's origin: a form posted from any other is refused
+	now    func() time.Time
 }
 
 // owner is the console session of a request: the passkey that signed in, when, and the CSRF
@@ -145,7 +145,7 @@ func (cu *consoleUI) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	b := randomToken(24)
 	c := &ceremony{csrf: randomToken(18), expires: cu.now().Add(ceremonyLifetime)}
-	cu.signins.put(hashToken(b), c)
+	cu.logins.put(hashToken(b), c)
 	cu.setCookie(w, consoleCeremonyCookie, b)
 	cu.render(w, http.StatusOK, pageData{Kind: "console-signin", Title: "Sign in to the console", CSRF: c.csrf})
 }
@@ -153,7 +153,7 @@ func (cu *consoleUI) signIn(w http.ResponseWriter, r *http.Request) {
 // signInCeremony is the browser's console sign-in ceremony, checked against the page's CSRF token.
 func (cu *consoleUI) signInCeremony(r *http.Request) (string, *ceremony, error) {
 	key := hashToken(cu.cookie(r, consoleCeremonyCookie))
-	c, ok := cu.signins.get(key)
+	c, ok := cu.logins.get(key)
 	if !ok {
 		return "", nil, errors.New("the sign-in page expired: reload it")
 	}
@@ -198,7 +198,7 @@ func (cu *consoleUI) signInFinish(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusForbidden, err.Error())
 		return
 	}
-	cu.signins.drop(key)
+	cu.logins.drop(key)
 	pk, status, err := cu.assertion(w, r, c.session)
 	if err != nil {
 		jsonError(w, status, err.Error())

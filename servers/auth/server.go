@@ -189,7 +189,7 @@ func (a *app) build(iss *url.URL) error {
 	mux.Handle(enrolFinishPath, limit(http.HandlerFunc(u.enrolFinish)))
 	mux.HandleFunc(scriptPath, u.script)
 	if len(a.Console) > 0 {
-		cu := &consoleUI{ui: u, c: &console{servers: a.Console, db: a.db, log: a.Logger}, signins: &ceremonies{m: map[string]*ceremony{}},
+		cu := &consoleUI{ui: u, c: &console{servers: a.Console, db: a.db, log: a.Logger}, logins: &ceremonies{m: map[string]*ceremony{}},
 			origin: iss.Scheme + "://" + iss.Host, now: a.db.now}
 		cu.routes(mux, limit)
 	}

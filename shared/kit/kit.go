@@ -138,7 +138,12 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
 		Instructions: spec.Instructions,
 		Logger:       sdkLog,
-		HasTools:     true, // also while a run-time switch has taken every tool out of the list
+		// The tools capability also while a run-time switch has taken every tool out of the list;
+		// logging as the go-sdk offers it by default (deprecated in the protocol, still asked for).
+		Capabilities: &mcp.ServerCapabilities{
+			Logging: &mcp.LoggingCapabilities{}, //nolint:staticcheck // the go-sdk's default, kept for the clients that set a log level
+			Tools:   &mcp.ToolCapabilities{ListChanged: true},
+		},
 	})
 	s.mcp.AddReceivingMiddleware(s.toolMiddleware, s.viewMiddleware) // the first runs first: refusals are logged and counted
 	if spec.Setup != nil {
