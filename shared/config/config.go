@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,9 @@ const (
 	TransportHTTP  = "streamable-http"
 	TransportStdio = "stdio"
 )
+
+// sha256Hex is a SHA-256 digest in hex, as sha256sum prints it.
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // DefaultMaxBodyBytes bounds an HTTP request body unless --max-body-bytes says otherwise.
 const DefaultMaxBodyBytes = 4 << 20
@@ -48,6 +52,7 @@ type Config struct {
 	AllowedHosts   []string
 	AllowedOrigins []string
 	InsecureNoAuth bool
+	AdminTokenHash string // --admin-token-sha256: the SHA-256 (hex) of the console's token for /admin/; "" leaves /admin/ off
 	StateDir       string
 	MaxBodyBytes   int64
 	ShowVersion    bool
@@ -92,6 +97,7 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 	fs.StringVar(&hosts, "allowed-hosts", "", "comma-separated Host values to accept besides loopback and the bind address (tunnel hostnames, LAN IP)")
 	fs.StringVar(&origins, "allowed-origins", "", "comma-separated Origin values to accept besides loopback, e.g. https://app.example.com")
 	fs.BoolVar(&c.InsecureNoAuth, "insecure-no-auth", false, "answer every request without a credential, also on a non-loopback --host or an --allowed-hosts name")
+	fs.StringVar(&c.AdminTokenHash, "admin-token-sha256", "", "SHA-256 (64 hex digits) of the owner's console token: turns on /admin/, where the console reads the server's state and sets its run-time switches (docs/console.md); not a secret")
 	fs.StringVar(&c.StateDir, "state-dir", "", "directory for the server's state (default: $STATE_DIRECTORY, else ~/.local/state/mcp-servers/NAME)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", DefaultMaxBodyBytes, "largest HTTP request body accepted")
 	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
@@ -203,6 +209,10 @@ func (c *Config) validate() error {
 	}
 	if err := c.validateOAuth(); err != nil {
 		return err
+	}
+	c.AdminTokenHash = strings.ToLower(strings.TrimSpace(c.AdminTokenHash))
+	if c.AdminTokenHash != "" && !sha256Hex.MatchString(c.AdminTokenHash) {
+		return errors.New("invalid --admin-token-sha256: give the 64 hex digits of the console token's SHA-256 (as sha256sum prints it), never the token itself (the value is not shown, in case it was)")
 	}
 	return c.validateAuth()
 }

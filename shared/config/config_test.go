@@ -66,6 +66,11 @@ func TestParse(t *testing.T) {
 				t.Errorf("level = %v", c.LogLevel)
 			}
 		}},
+		{"admin token hash, as sha256sum prints it in upper case", nil, map[string]string{"MCP_ADMIN_TOKEN_SHA256": " " + strings.Repeat("AB", 32) + "\n"}, func(t *testing.T, c *Config) {
+			if c.AdminTokenHash != strings.Repeat("ab", 32) {
+				t.Errorf("hash = %q", c.AdminTokenHash)
+			}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,6 +106,7 @@ func TestParseErrors(t *testing.T) {
 		{"tunnel host from the environment", nil, map[string]string{"MCP_ALLOWED_HOSTS": "mcp.example.com"}, "--insecure-no-auth"},
 		{"env bool", nil, map[string]string{"MCP_INSECURE_NO_AUTH": "yes please"}, "MCP_INSECURE_NO_AUTH"},
 		{"positional", []string{"extra"}, nil, "unexpected argument"},
+		{"admin token instead of its hash", []string{"--admin-token-sha256", "the-console-token-itself"}, nil, "never the token itself"},
 		{"issuer without public url", []string{"--oauth-issuer", "https://auth.example.com"}, nil, "needs --public-url"},
 		{"public url alone", []string{"--public-url", "https://gmail.example.com"}, nil, "only used with --oauth-issuer"},
 		{"plain http issuer", []string{"--oauth-issuer", "http://auth.example.com", "--public-url", "https://g.example.com"}, nil, "use https"},
