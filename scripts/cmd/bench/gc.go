@@ -14,7 +14,7 @@ import (
 )
 
 // gcSetting is one collector setting a server is measured under: environment variables added to
-// the bench's own (none for "default", the settings kit.Main gives a server by itself).
+// the bench's own (none for "default": the settings kit.Main gives a server by itself).
 type gcSetting struct {
 	name string
 	env  []string
