@@ -285,7 +285,7 @@ func TestChromiumRestartsAfterKill(t *testing.T) {
 func TestUploadConfined(t *testing.T) {
 	state := t.TempDir()
 	o := &options{maxTabs: 1, maxMemoryMB: 256, idleTimeout: time.Minute}
-	if err := o.finish(state); err != nil {
+	if err := o.finish(state, func(string) string { return "" }); err != nil {
 		t.Fatal(err)
 	}
 	f, err := openFolders(o)
