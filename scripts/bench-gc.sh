@@ -5,7 +5,7 @@
 # CPU per call, calls per second, anonymous memory right after 5 s of 16 clients and after two
 # minutes of quiet. The tables go to stdout and results/bench-gc.md.
 # Usage: scripts/bench-gc.sh [SETTINGS]   (default: the settings the table in the docs compares;
-#        "default" is what the kit sets by itself: memory.GCPercent, or the server's own)
+#        "default" is what the kit sets by itself: Go's defaults, the unit's memory limit)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

@@ -42,10 +42,6 @@ func specWith(st *settings) kit.Spec {
 		Port:         9009,
 		Instructions: "The user's notes: Markdown files with front matter in folders. Link notes with [[wikilinks]] or typed relations ('- works_at [[Acme]]') and tag them with #tags.",
 		Toolsets:     toolsets(),
-		// Go's default pace: a search's garbage is larger than the SDK's, and at the fleet's 200
-		// a burst of searches left 25 MiB of anonymous memory, over the 24 MiB budget, for no CPU
-		// saving beyond the noise (docs/performance.md, "Collector settings").
-		GCPercent: 100,
 		SharedArgs: []kit.SharedArg{
 			{Name: "expected_hash", Meaning: "the hash from get_note; the change is refused if the note changed since"},
 			{Name: "folder", Meaning: "only notes in this folder and below"},

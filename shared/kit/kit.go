@@ -49,9 +49,6 @@ type Spec struct {
 	Flags      func(fs *flag.FlagSet) // the server's own flags, if any (env fallback applies)
 	Setup      func(s *Server) error  // registers tools and health checks
 	Commands   map[string]Command     // subcommands such as "auth"
-	// GCPercent is the server's GOGC when the environment sets none; 0 is the fleet's
-	// (memory.GCPercent).
-	GCPercent int
 }
 
 // Command is a subcommand such as `gmail auth`: when the first argument names it, the kit runs it

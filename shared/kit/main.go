@@ -23,7 +23,6 @@ import (
 
 // Main runs a server as a command and returns its exit code: 0 done, 1 failed, 2 bad usage.
 func Main(spec Spec) int {
-	memory.Pace(os.Getenv, spec.GCPercent)
 	memory.Limit(os.Getenv, "/proc/self/cgroup", "/sys/fs/cgroup")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

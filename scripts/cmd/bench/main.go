@@ -24,7 +24,6 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/scripts/internal/proc"
-	"github.com/jck411/mcp-servers/shared/kit/memory"
 )
 
 func main() {
@@ -89,14 +88,10 @@ func run(binDir, server, tool, args string, duration time.Duration, rounds int, 
 	if err != nil {
 		return err
 	}
-	// The bare SDK server runs with the same GC settings as the servers: the kit's GOGC
-	// (memory.GCPercent) unless the environment sets one (kit.Main adds only the unit's cgroup
-	// memory limit, which a bench run does not have), so that the comparison is of the code each
-	// request runs, not of the collector's pace.
+	// The bare SDK server runs with the same GC settings as the servers: Go's defaults (kit.Main
+	// adds only the unit's cgroup memory limit, which a bench run does not have), so that the
+	// comparison is of the code each request runs, not of the collector's pace.
 	sdkEnv := os.Environ()
-	if os.Getenv("GOGC") == "" {
-		sdkEnv = append(sdkEnv, "GOGC="+strconv.Itoa(memory.GCPercent))
-	}
 	fmt.Printf("\n%-10s %8s %10s %9s %9s %12s %8s %8s %8s %8s\n", "target", "clients", "calls/s", "p50 ms", "p99 ms", "cpu µs/call", "floor%", "sdk cpu%", "RSS MB", "anon MB")
 	var overhead float64
 	for _, clients := range []int{1, 16} {

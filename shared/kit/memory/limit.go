@@ -11,27 +11,10 @@ import (
 	"strings"
 )
 
-// GCPercent is the collector's pace (GOGC) the servers run with unless the environment sets one
-// or the server asks for another (kit.Spec.GCPercent). Measured side by side with
-// scripts/bench-gc.sh (docs/performance.md, "Collector settings"): against Go's 100 it takes
-// about a third off the calculator's CPU per call under load and leaves about 11 MiB of
-// anonymous memory after a burst instead of 7.5, which the quiet-spell release brings back down;
-// higher values cost more memory than the budget allows, and a soft memory limit near the
-// budget makes a server whose live heap reaches it collect without pause.
-const GCPercent = 200
-
-// Pace sets the collector's pace to percent, or to GCPercent when percent is 0, unless the
-// environment sets GOGC, which wins. It returns the percent it set, 0 when it left GOGC's.
-func Pace(getenv func(string) string, percent int) int {
-	if getenv("GOGC") != "" {
-		return 0
-	}
-	if percent == 0 {
-		percent = GCPercent
-	}
-	debug.SetGCPercent(percent)
-	return percent
-}
+// The servers run with Go's default garbage collector settings (GOGC=100, no memory limit):
+// measured at this fleet's load, a higher GOGC bought a little CPU per call for memory that
+// stayed resident after every burst (docs/performance.md). The one setting added is a soft
+// memory limit where the unit has a hard one.
 
 // Limit sets Go's soft memory limit to the memory.high, else memory.max, of the cgroup
 // the process runs in (systemd's MemoryHigh=/MemoryMax=), so that the collector works harder

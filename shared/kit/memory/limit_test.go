@@ -3,7 +3,6 @@ package memory
 import (
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"testing"
 )
 
@@ -59,38 +58,5 @@ func TestLimitMemoryKeepsGOMEMLIMIT(t *testing.T) {
 	}
 	if got := Limit(getenv, "/nonexistent", "/nonexistent"); got != 0 {
 		t.Errorf("Limit set %d despite GOMEMLIMIT", got)
-	}
-}
-
-// Pace sets the fleet's GOGC, or the server's own, unless the environment sets one.
-func TestPace(t *testing.T) { // not parallel: it changes the runtime's GOGC
-	old := debug.SetGCPercent(100)
-	t.Cleanup(func() { debug.SetGCPercent(old) })
-	none := func(string) string { return "" }
-	for _, tt := range []struct {
-		name    string
-		getenv  func(string) string
-		percent int
-		want    int // what Pace returns
-		gogc    int // the runtime's GOGC after it
-	}{
-		{"the fleet's", none, 0, GCPercent, GCPercent},
-		{"the server's own", none, 100, 100, 100},
-		{"GOGC wins", func(k string) string {
-			if k == "GOGC" {
-				return "off"
-			}
-			return ""
-		}, 300, 0, 100},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			debug.SetGCPercent(100)
-			if got := Pace(tt.getenv, tt.percent); got != tt.want {
-				t.Errorf("Pace = %d, want %d", got, tt.want)
-			}
-			if got := debug.SetGCPercent(100); got != tt.gogc {
-				t.Errorf("GOGC = %d, want %d", got, tt.gogc)
-			}
-		})
 	}
 }
