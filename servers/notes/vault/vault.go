@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/jck411/mcp-servers/shared/rootdir"
 )
 
 // Vault is the notes folder. Every operation goes through an os.Root, so no path, symlink or
@@ -176,9 +178,11 @@ func (v *Vault) Remove(rel string) error {
 	return nil
 }
 
+// pruneDirs removes dir and the folders above it while they are empty. rmdir fails on a
+// symlink, so a symlinked folder a note was reached through stays.
 func (v *Vault) pruneDirs(dir string) {
 	for dir != "." && dir != "/" && dir != TrashDir {
-		if err := v.root.Remove(dir); err != nil { // fails unless empty
+		if err := rootdir.RemoveDir(v.root, dir); err != nil { // fails unless an empty directory
 			return
 		}
 		dir = path.Dir(dir)
