@@ -144,4 +144,3 @@ func opaque(img image.Image) image.Image {
 	draw.Draw(dst, dst.Bounds(), img, img.Bounds().Min, draw.Over)
 	return dst
 }
-
