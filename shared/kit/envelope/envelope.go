@@ -23,6 +23,10 @@ type Message struct {
 	// when absent or null); HasArguments says whether the key was there.
 	Arguments    any
 	HasArguments bool
+	// ID is the message's JSON-RPC id as encoding/json decodes it (nil for a notification);
+	// Cancels is the requestId of a notifications/cancelled.
+	ID      any
+	Cancels any
 }
 
 // Envelope is one request body's messages: one, or several in a JSON-RPC batch (which the
@@ -119,18 +123,24 @@ func message(dec *json.Decoder, open json.Token) (Message, error) {
 			}
 			m.Method, _ = v.(string)
 			return nil
+		case "id":
+			return dec.Decode(&m.ID)
 		case "params":
 			return params(dec, &call)
 		}
 		return skip(dec)
 	})
-	if m.Method == "tools/call" {
+	switch m.Method {
+	case "tools/call":
 		m.Tool, m.Arguments, m.HasArguments = call.Tool, call.Arguments, call.HasArguments
+	case "notifications/cancelled":
+		m.Cancels = call.Cancels
 	}
 	return m, err
 }
 
-// params reads a message's params as a tools/call's: its name and arguments.
+// params reads a message's params as a tools/call's (its name and arguments) or a
+// notifications/cancelled's (its requestId).
 func params(dec *json.Decoder, m *Message) error {
 	return object(dec, nil, func(key string) error {
 		switch key {
@@ -144,6 +154,8 @@ func params(dec *json.Decoder, m *Message) error {
 		case "arguments":
 			m.HasArguments = true
 			return dec.Decode(&m.Arguments)
+		case "requestId":
+			return dec.Decode(&m.Cancels)
 		}
 		return skip(dec)
 	})
@@ -219,6 +231,17 @@ func (e *Envelope) Calls() []string {
 		}
 	}
 	return names
+}
+
+// Cancelled lists the request ids the envelope's notifications/cancelled messages name.
+func (e *Envelope) Cancelled() []any {
+	var ids []any
+	for _, m := range e.Messages {
+		if m.Method == "notifications/cancelled" && m.Cancels != nil {
+			ids = append(ids, m.Cancels)
+		}
+	}
+	return ids
 }
 
 // Call returns the arguments of the envelope's one tools/call of tool; ok is false when the
