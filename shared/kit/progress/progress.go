@@ -44,6 +44,7 @@ type Reporter struct {
 	last     float64                         // the progress of the last notification sent
 	sent     bool                            // a notification went out
 	own      bool                            // the tool reports in its own units: no more heartbeats
+	base     float64                         // the heartbeats' progress before the tool's first report
 	status   func() string                   // what the heartbeat says, when set
 	wake     chan struct{}
 	stop     context.CancelFunc
@@ -91,14 +92,23 @@ func From(ctx context.Context) *Reporter {
 }
 
 // Report reports progress in the tool's own units out of total (0: unknown), with a message
-// for the person watching. The first report ends the heartbeat: a tool that reports at all
-// reports from its start.
+// for the person watching. The first report ends the heartbeat; when heartbeats went out
+// before it, the tool's progress and total are counted on from the last of them.
 func (r *Reporter) Report(progress, total float64, message string) {
 	if r == nil {
 		return
 	}
 	r.mu.Lock()
+	if !r.own && r.sent {
+		// Heartbeats went out in seconds before the tool's first report: count the tool's
+		// units on from there, since progress may never go back.
+		r.base = r.last
+	}
 	r.own = true
+	progress += r.base
+	if total > 0 {
+		total += r.base
+	}
 	if (r.pending != nil && progress <= r.pending.Progress) || (r.sent && progress <= r.last) {
 		r.mu.Unlock()
 		return // not forward of what was reported already

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -125,6 +126,30 @@ func TestOwnReportsStopTheHeartbeat(t *testing.T) {
 			if msgs[i] != want[i] {
 				t.Errorf("message %d = %q, want %q", i, msgs[i], want[i])
 			}
+		}
+	})
+}
+
+// TestReportsAfterHeartbeats: a tool that first reports after heartbeats went out (its work
+// started late, behind a slow setup) has its units counted on from the last heartbeat, so
+// that progress still only increases and none of its reports is dropped.
+func TestReportsAfterHeartbeats(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &recorder{start: time.Now()}
+		r := Start(t.Context(), "t", rec.send)
+		time.Sleep(3500 * time.Millisecond) // heartbeats at 1 s and 3 s
+		r.Phase(1, 3, "loading")
+		time.Sleep(time.Second)
+		r.Phase(2, 3, "settling")
+		synctest.Wait()
+		r.Close()
+		var got []string
+		for _, s := range rec.all() {
+			got = append(got, fmt.Sprintf("%g/%g %s", s.p.Progress, s.p.Total, s.p.Message))
+		}
+		want := []string{"1/0 running for 1s", "3/0 running for 3s", "4/6 loading (step 1 of 3)", "5/6 settling (step 2 of 3)"}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("notifications %q, want %q", got, want)
 		}
 	})
 }
