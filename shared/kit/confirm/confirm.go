@@ -236,3 +236,19 @@ func (a *Asker) use(nonce [nonceSize]byte) bool {
 	a.used[nonce] = now.Add(Expiry)
 	return true
 }
+
+// Confirm is Ask for an action a tool did without asking before this package: it returns nil
+// when the person accepted or the client cannot ask (the action goes ahead, as it always
+// did), else the error the tool returns before changing anything: the question to send, or
+// the person's refusal.
+func Confirm(ctx context.Context, req *mcp.CallToolRequest, message string) error {
+	_, err := Ask(ctx, req, message)
+	return err
+}
+
+// Possible reports whether Ask can put a question to the person behind this call's client: a
+// tool that must look something up to word its question looks it up only then.
+func Possible(ctx context.Context, req *mcp.CallToolRequest) bool {
+	b, ok := ctx.Value(key{}).(binding)
+	return ok && req != nil && req.Params != nil && canAsk(req, b.serverRequests)
+}

@@ -164,6 +164,12 @@ func TestUnavailable(t *testing.T) {
 			case !tt.canAsk && (ans != Unavailable || err != nil):
 				t.Errorf("%v, %v; want Unavailable (%s)", ans, err, tt.comment)
 			}
+			if got := Possible(tt.ctx, tt.req); got != tt.canAsk {
+				t.Errorf("Possible = %v, want %v", got, tt.canAsk)
+			}
+			if err := Confirm(tt.ctx, tt.req, "Do it?"); tt.canAsk != errors.As(err, &ir) || (!tt.canAsk && err != nil) {
+				t.Errorf("Confirm = %v; want the question when it can be asked, else nil", err)
+			}
 		})
 	}
 }
