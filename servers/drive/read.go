@@ -15,6 +15,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/kit/progress"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -295,7 +296,7 @@ func (d *drv) download(ctx context.Context, _ *mcp.CallToolRequest, in downloadI
 		safe = "file"
 	}
 	path := filepath.Join(d.downloadsDir, unsafeName.ReplaceAllString(f.Id, "_")+"-"+safe)
-	n, err := d.save(body, path, fmt.Sprintf("%q", f.Name))
+	n, err := d.save(progress.Reader(body, progress.From(ctx), f.Size), path, fmt.Sprintf("%q", f.Name))
 	if err != nil {
 		return nil, downloadOutput{}, err
 	}

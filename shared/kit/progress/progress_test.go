@@ -3,6 +3,8 @@ package progress
 import (
 	"context"
 	"fmt"
+	"io"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -150,6 +152,35 @@ func TestReportsAfterHeartbeats(t *testing.T) {
 		want := []string{"1/0 running for 1s", "3/0 running for 3s", "4/6 loading (step 1 of 3)", "5/6 settling (step 2 of 3)"}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("notifications %q, want %q", got, want)
+		}
+	})
+}
+
+// TestReader: bytes read through Reader are reported as a transfer, rate-limited.
+func TestReader(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &recorder{start: time.Now()}
+		r := Start(t.Context(), "t", rec.send)
+		in := Reader(strings.NewReader(strings.Repeat("x", 3000)), r, 3000)
+		buf := make([]byte, 1000)
+		for range 3 {
+			if _, err := in.Read(buf); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+		synctest.Wait()
+		r.Close()
+		var got []string
+		for _, s := range rec.all() {
+			got = append(got, fmt.Sprintf("%g/%g %s", s.p.Progress, s.p.Total, s.p.Message))
+		}
+		want := []string{"1000/3000 1000 B of 2.9 KiB", "2000/3000 2.0 KiB of 2.9 KiB", "3000/3000 2.9 KiB of 2.9 KiB"}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("notifications %q, want %q", got, want)
+		}
+		if plain := strings.NewReader(""); Reader(plain, nil, 0) != io.Reader(plain) {
+			t.Error("Reader without a reporter wraps its reader")
 		}
 	})
 }
