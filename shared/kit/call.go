@@ -11,7 +11,6 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/guard"
-	"github.com/jck411/mcp-servers/shared/kit/envelope"
 	"github.com/jck411/mcp-servers/shared/kit/progress"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -38,7 +37,7 @@ func Caller(ctx context.Context) string {
 	if c, ok := ctx.Value(callerKey{}).(string); ok {
 		return c
 	}
-	return "local"
+	return guard.CallerLocal
 }
 
 type callReturn struct {
@@ -197,12 +196,10 @@ func (s *Server) logLateFinish(tool string, start time.Time, done <-chan callRet
 // stops watching.
 func (s *Server) watch(ctx context.Context, stop context.CancelCauseFunc, caller, tool string) func() {
 	stops := []func() bool{context.AfterFunc(s.life, func() { stop(context.Cause(s.life)) })}
-	if r, ok := ctx.Value(requestKey{}).(context.Context); ok {
-		stops = append(stops, context.AfterFunc(r, func() { stop(ErrClientGone) }))
-	}
 	forget := func() {}
-	if env := envelope.From(ctx); env != nil {
-		if m, ok := env.Call(tool); ok {
+	if rt := routedFrom(ctx); rt != nil {
+		stops = append(stops, context.AfterFunc(rt.request, func() { stop(ErrClientGone) }))
+		if m, ok := rt.env.Call(tool); ok {
 			forget = s.inflight.add(caller, m.ID, stop)
 		}
 	}

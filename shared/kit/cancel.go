@@ -37,15 +37,6 @@ func StopCause(ctx context.Context) error {
 	return cause
 }
 
-// requestKey carries the HTTP request's own context: it ends when the client closes the
-// request, which the go-sdk does not pass on to a stateless call (it does so only for
-// 2026-07-28 calls, with StreamableHTTPOptions.PropagateRequestCancellation).
-type requestKey struct{}
-
-func withRequest(ctx, request context.Context) context.Context {
-	return context.WithValue(ctx, requestKey{}, request)
-}
-
 // inflight is the calls running over HTTP by caller and JSON-RPC id, so that a
 // notifications/cancelled, which a stateless server receives in a request of its own, finds
 // the call it names. Without sessions the id alone is ambiguous, so it names a call only
