@@ -198,9 +198,13 @@ func (s *Server) watch(ctx context.Context, stop context.CancelCauseFunc, caller
 	stops := []func() bool{context.AfterFunc(s.life, func() { stop(context.Cause(s.life)) })}
 	forget := func() {}
 	if rt := routedFrom(ctx); rt != nil {
-		stops = append(stops, context.AfterFunc(rt.request, func() { stop(ErrClientGone) }))
-		if m, ok := rt.env.Call(tool); ok {
-			forget = s.inflight.add(caller, m.ID, stop)
+		if rt.request != nil {
+			stops = append(stops, context.AfterFunc(rt.request, func() { stop(ErrClientGone) }))
+		}
+		if rt.env != nil {
+			if m, ok := rt.env.Call(tool); ok {
+				forget = s.inflight.add(caller, m.ID, stop)
+			}
 		}
 	}
 	return func() {
