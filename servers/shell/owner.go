@@ -41,7 +41,7 @@ func (sh *shell) checkOrAsk(ctx context.Context, req *mcp.CallToolRequest, line,
 	switch {
 	case errors.Is(err, confirm.ErrDeclined):
 		sh.log.Warn("command declined by the owner", "tool", "run_command", "caller", kit.Caller(ctx), "command", line, "cwd", dir, "policy", sh.policy.Decision(refused))
-		return false, fmt.Errorf("%w (%v)", err, refused)
+		return false, fmt.Errorf("%w (%w)", err, refused)
 	case err != nil:
 		return false, err // the question goes out; nothing ran
 	case answer != confirm.Accepted:
