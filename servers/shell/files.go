@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/rootdir"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -104,18 +105,19 @@ func (sh *shell) findFiles(ctx context.Context, _ *mcp.CallToolRequest, in findF
 		}
 	}
 	limit := in.MaxResults
-	root, err := sh.dir(in.Root)
+	root, dir, err := sh.dir(in.Root)
 	if err != nil {
 		return nil, out, err
 	}
-	out.Root, out.Files = root, []fileEntry{}
+	defer dir.Close()
+	out.Root, out.Files = root.Abs, []fileEntry{}
 	needle := strings.ToLower(in.Pattern)
 	visits := 0
 	errStop := errors.New("stop")
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(dir.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if d != nil && d.IsDir() && p != root {
-				return filepath.SkipDir // unreadable directories are skipped
+			if d != nil && d.IsDir() && rel != "." {
+				return fs.SkipDir // unreadable directories are skipped
 			}
 			return err
 		}
@@ -123,13 +125,12 @@ func (sh *shell) findFiles(ctx context.Context, _ *mcp.CallToolRequest, in findF
 			out.Truncated = true
 			return errStop
 		}
-		if p == root {
+		if rel == "." {
 			return nil
 		}
-		rel, _ := filepath.Rel(root, p)
-		if in.MaxDepth > 0 && strings.Count(rel, string(filepath.Separator)) >= in.MaxDepth {
+		if in.MaxDepth > 0 && strings.Count(rel, "/") >= in.MaxDepth {
 			if d.IsDir() {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
@@ -143,7 +144,7 @@ func (sh *shell) findFiles(ctx context.Context, _ *mcp.CallToolRequest, in findF
 		return nil
 	})
 	if err != nil && !errors.Is(err, errStop) {
-		return nil, out, kit.Errorf(kit.CodeInternal, "searching %s: %w", root, err)
+		return nil, out, fileError(root.Abs, err)
 	}
 	return nil, out, nil
 }
@@ -216,7 +217,7 @@ func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in re
 	if err != nil {
 		return nil, out, err
 	}
-	f, err := os.Open(p)
+	f, err := p.Root.Open(p.Rel)
 	if err != nil {
 		return nil, out, fileError(in.Path, err)
 	}
@@ -228,7 +229,7 @@ func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in re
 	if !info.Mode().IsRegular() {
 		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s is not a regular file; use find_files to list a directory", in.Path)
 	}
-	out.Path, out.Size, out.StartLine = p, info.Size(), start
+	out.Path, out.Size, out.StartLine = p.Abs, info.Size(), start
 	hash := sha256.New()
 	var src io.Reader = f
 	if info.Size() <= maxHashBytes {
@@ -310,8 +311,16 @@ func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in w
 	if err != nil {
 		return nil, out, err
 	}
+	if p.IsRoot() {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s exists and is not a regular file", in.Path)
+	}
+	dir, name, err := p.Parent()
+	if err != nil {
+		return nil, out, fileError(in.Path, err)
+	}
+	defer dir.Close()
 	mode := os.FileMode(0o644)
-	info, err := os.Stat(p)
+	info, err := dir.Lstat(name)
 	exists := err == nil
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
@@ -319,7 +328,7 @@ func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in w
 	case exists && !info.Mode().IsRegular():
 		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s exists and is not a regular file", in.Path)
 	case exists && in.ExpectedSHA256 != "":
-		current, err := fileHash(p)
+		current, err := fileHash(dir, name)
 		if err != nil {
 			return nil, out, fileError(in.Path, err)
 		}
@@ -334,7 +343,7 @@ func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in w
 	if exists {
 		mode = info.Mode().Perm()
 	}
-	err = atomicWrite(p, []byte(in.Content), mode, exists)
+	err = atomicWrite(dir, name, []byte(in.Content), mode, exists)
 	if errors.Is(err, fs.ErrExist) {
 		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s was created by someone else meanwhile; read it and try again", in.Path)
 	}
@@ -342,39 +351,24 @@ func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in w
 		return nil, out, fileError(in.Path, err)
 	}
 	sum := sha256.Sum256([]byte(in.Content))
-	sh.log.Info("file written", "tool", "write_text_file", "caller", kit.Caller(ctx), "path", p, "bytes", len(in.Content), "created", !exists)
-	return nil, writeTextFileOutput{Path: p, Bytes: len(in.Content), SHA256: hex.EncodeToString(sum[:]), Created: !exists}, nil
+	sh.log.Info("file written", "tool", "write_text_file", "caller", kit.Caller(ctx), "path", p.Abs, "bytes", len(in.Content), "created", !exists)
+	return nil, writeTextFileOutput{Path: p.Abs, Bytes: len(in.Content), SHA256: hex.EncodeToString(sum[:]), Created: !exists}, nil
 }
 
-// atomicWrite writes content to a temporary file beside p and renames it over p
-// (replace) or hard-links it to p, failing with fs.ErrExist if p appeared meanwhile (create).
-func atomicWrite(p string, content []byte, mode os.FileMode, replace bool) error {
-	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(content)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
+// atomicWrite writes content to a temporary file in dir and renames it over name (replace)
+// or links it to name, failing with fs.ErrExist if name appeared meanwhile (create).
+func atomicWrite(dir *os.Root, name string, content []byte, mode os.FileMode, replace bool) error {
+	onExist := rootdir.Refuse
 	if replace {
-		return os.Rename(tmp.Name(), p)
+		onExist = rootdir.Replace
 	}
-	return os.Link(tmp.Name(), p) // never clobber a file that appeared meanwhile
+	_, _, err := rootdir.Save(dir, name, bytes.NewReader(content), int64(len(content)), mode, onExist)
+	return err
 }
 
-func fileHash(p string) (string, error) {
-	f, err := os.Open(p)
+// fileHash is the sha256 of the file name in dir.
+func fileHash(dir *os.Root, name string) (string, error) {
+	f, err := dir.Open(name)
 	if err != nil {
 		return "", err
 	}
@@ -384,14 +378,4 @@ func fileHash(p string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func fileError(p string, err error) error {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return kit.Errorf(kit.CodeNotFound, "%s does not exist", p)
-	case errors.Is(err, fs.ErrPermission):
-		return kit.Errorf(kit.CodeUnavailable, "%s: permission denied for the server's user", p)
-	}
-	return kit.Errorf(kit.CodeInternal, "%s: %w", p, err)
 }
