@@ -145,6 +145,7 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			attrs = append(attrs, slog.Bool("input_required", true))
 		}
 		s.log.LogAttrs(context.Background(), level, "tool call", attrs...)
+		s.recordCall(name, caller, outcome, code, start, d)
 		return r.res, r.err
 	}
 }
