@@ -72,8 +72,9 @@ type Server struct {
 	common    []commonArg                           // arguments every tool takes (AddCommonArg)
 	closers   []func()
 	tasks     []func(context.Context)
-	notify    string        // $NOTIFY_SOCKET, when systemd supervises the server
-	quiet     *quietRelease // the free heap back to the system after a burst (quiet.go)
+	notify    string                                           // $NOTIFY_SOCKET, when systemd supervises the server
+	quiet     *quietRelease                                    // the free heap back to the system after a burst (quiet.go)
+	textCheck func(tool string, missing []string, text string) // CheckTexts
 }
 
 // New builds a server from its spec and configuration; logs go to logOut.

@@ -9,9 +9,12 @@ import (
 	"log/slog"
 	"reflect"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/jck411/mcp-servers/shared/kit/nextcall"
 	"github.com/jck411/mcp-servers/shared/resource"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -41,9 +44,19 @@ type Tool struct {
 }
 
 // Texter is implemented by tool outputs that render themselves as a short text for the model;
-// without it the text content is the output's JSON.
+// without it the text content is the output's JSON. Whatever a Texter leaves out of the
+// output's next-call fields (package nextcall: ids, handles, hashes, offsets, page tokens,
+// counts, exit status, truncation) the kit appends to its text as one line of compact JSON;
+// fields inside lists it cannot place, so the rendering must show them (tests check).
 type Texter interface {
 	Text() string
+}
+
+// Unshown is implemented by tool outputs whose text leaves out some next-call fields on
+// purpose. It maps each field's path, list indexes left out ("processes[].owner"), to why the
+// model does not need it; the kit neither appends those fields nor reports them missing.
+type Unshown interface {
+	Unshown() map[string]string
 }
 
 // Error codes carried by tool errors into logs and metrics.
@@ -104,6 +117,10 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 			panic(fmt.Sprintf("kit.AddTool %s: output schema: %v", t.Name, err))
 		}
 		s.outputs[reflect.TypeFor[Out]()] = outResolved
+	}
+	var unshown map[string]string
+	if u, ok := any(*new(Out)).(Unshown); ok {
+		unshown = u.Unshown()
 	}
 	destructive := t.Destructive && !t.ReadOnly
 	openWorld := t.OpenWorld
@@ -182,9 +199,17 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 		if res.Content == nil {
 			text := string(structured)
 			if tx, ok := any(out).(Texter); ok {
-				text = tx.Text()
+				text = nextcall.Complete(tx.Text(), string(req.Params.Arguments), generic, unshown)
 			}
 			res.Content = []mcp.Content{&mcp.TextContent{Text: text}}
+		} else {
+			res.Content = completeContent(res.Content, string(req.Params.Arguments), generic, unshown)
+		}
+		if s.textCheck != nil {
+			text := contentText(res.Content)
+			if missing := nextcall.Missing(text, string(req.Params.Arguments), generic, unshown); len(missing) > 0 {
+				s.textCheck(t.Name, missing, text)
+			}
 		}
 		return res, nil
 	})
@@ -412,6 +437,49 @@ func (s *Server) callerLabel(call *mcp.CallToolRequest) string {
 		return "stdio"
 	}
 	return "local"
+}
+
+// completeContent appends to a handler's own content the top-level next-call fields its text
+// leaves out: to its last text, or as a text of their own after images and resources.
+func completeContent(content []mcp.Content, args string, v any, unshown map[string]string) []mcp.Content {
+	last := -1
+	for i, c := range content {
+		if _, ok := c.(*mcp.TextContent); ok {
+			last = i
+		}
+	}
+	text := contentText(content)
+	done := nextcall.Complete(text, args, v, unshown)
+	if done == text {
+		return content
+	}
+	extra := strings.TrimPrefix(done[len(strings.TrimRight(text, "\n")):], "\n")
+	if last < 0 {
+		return append(content, &mcp.TextContent{Text: extra})
+	}
+	tc := *content[last].(*mcp.TextContent)
+	tc.Text = strings.TrimRight(tc.Text, "\n") + "\n" + extra
+	content = slices.Clone(content)
+	content[last] = &tc
+	return content
+}
+
+// contentText joins the text contents of a result, as a client that shows only text sees it.
+func contentText(content []mcp.Content) string {
+	var parts []string
+	for _, c := range content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// CheckTexts makes every successful tool call report the next-call fields (package nextcall)
+// its text content does not carry, by their paths, with the text; tests set it (mcptest.Start
+// does) so that a rendering that hides an id, an offset or a page token fails.
+func (s *Server) CheckTexts(report func(tool string, missing []string, text string)) {
+	s.textCheck = report
 }
 
 func errorResult(msg string) *mcp.CallToolResult {
