@@ -24,6 +24,10 @@ if [ -f servers/browser/main.go ] && ! command -v chromium-headless-shell >/dev/
 	! command -v chromium >/dev/null && [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then
 	need[chromium-headless-shell]="browser server tests"
 fi
+# The full Chromium too: the browser's history test needs its back/forward cache.
+if [ -f servers/browser/main.go ] && [ ! -x /usr/lib/chromium/chromium ]; then
+	need[chromium]="browser server tests: the back/forward cache (the headless shell has none)"
+fi
 command -v npm >/dev/null || need[npm]="conformance: npm fetches Node 22 and the suite"
 if [ "$(id -u)" -eq 0 ]; then
 	command -v mmdebstrap >/dev/null || need[mmdebstrap]="e2e-systemd: builds the Debian root filesystems"

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
+	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -51,12 +52,7 @@ type browser struct {
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
 	path, err := findChromium()
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("a browser is required in CI: %v", err)
-		}
-		t.Skip(err)
-	}
+	mcptest.Require(t, "Chromium", err)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox,

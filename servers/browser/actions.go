@@ -31,7 +31,7 @@ func (c *call) act(ctx context.Context, full bool, fn func(ctx context.Context, 
 
 // actOn acts on the element a ref names, in the frame that owns it, and reports what changed.
 func (c *call) actOn(ctx context.Context, ref string, full bool, fn func(ctx context.Context, tg *chromedp.Target, id nodeRef) error) (string, error) {
-	id, err := c.node(ref)
+	id, err := c.node(ctx, ref)
 	if err != nil {
 		return "", err
 	}
@@ -57,10 +57,11 @@ type clickInput struct {
 func addClick(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_click",
+		Toolset:     toolsetInteract,
 		Description: "Click a ref or point; reports what changed.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in clickInput) (string, error) {
-		id, err := c.target(in.Ref, in.At)
+		id, err := c.target(ctx, in.Ref, in.At)
 		if err != nil {
 			return "", err
 		}
@@ -91,7 +92,7 @@ func addClick(s *kit.Server, m *manager) {
 
 // target checks that a tool names either an element by ref or a point, and returns the
 // element (zero for a point).
-func (c *call) target(ref string, at []float64) (nodeRef, error) {
+func (c *call) target(ctx context.Context, ref string, at []float64) (nodeRef, error) {
 	switch {
 	case ref != "" && len(at) > 0:
 		return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "give ref or at, not both")
@@ -103,7 +104,7 @@ func (c *call) target(ref string, at []float64) (nodeRef, error) {
 	case ref == "":
 		return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "give ref (from a snapshot) or at ([x, y] from a screenshot)")
 	}
-	return c.node(ref)
+	return c.node(ctx, ref)
 }
 
 // point returns where to send mouse input: the middle of the element id (scrolled into view,
@@ -162,13 +163,14 @@ type hoverInput struct {
 func addHover(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_hover",
+		Toolset:     toolsetInteract,
 		Description: "Hover a ref or point; scroll with the wheel there.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in hoverInput) (string, error) {
 		if in.Ref == "" && len(in.At) == 0 && len(in.Scroll) == 2 {
 			in.At = []float64{-1, -1} // the middle of the viewport, found below
 		}
-		id, err := c.target(in.Ref, in.At)
+		id, err := c.target(ctx, in.Ref, in.At)
 		if err != nil {
 			return "", err
 		}
@@ -224,11 +226,15 @@ type typeInput struct {
 func addType(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_type",
+		Toolset:     toolsetInteract,
 		Description: "Type into a field by ref (replaces its value).",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in typeInput) (string, error) {
-		return c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
-			if err := typeText(ctx, tg, id.id, in.Text, in.Append); err != nil {
+		var note string
+		out, err := c.actOn(ctx, in.Ref, false, func(ctx context.Context, tg *chromedp.Target, id nodeRef) error {
+			f := fieldTarget{tg: tg, n: id, label: c.t.refs.label(in.Ref)}
+			var err error
+			if note, err = setField(ctx, f, []string{in.Text}, in.Append); err != nil {
 				return err
 			}
 			if in.Submit {
@@ -236,7 +242,16 @@ func addType(s *kit.Server, m *manager) {
 			}
 			return nil
 		})
+		return joinNote(note, out), err
 	})
+}
+
+// joinNote puts a note about what was set before an action's answer.
+func joinNote(note, out string) string {
+	if note == "" {
+		return out
+	}
+	return note + "\n" + out
 }
 
 type formField struct {
@@ -253,6 +268,7 @@ type fillFormInput struct {
 func addFillForm(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_fill_form",
+		Toolset:     toolsetInteract,
 		Description: "Set fields by ref, then optionally click submit.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in fillFormInput) (string, error) {
@@ -261,7 +277,7 @@ func addFillForm(s *kit.Server, m *manager) {
 		}
 		ids := make([]nodeRef, len(in.Fields))
 		for i, f := range in.Fields {
-			id, err := c.node(f.Ref)
+			id, err := c.node(ctx, f.Ref)
 			if err != nil {
 				return "", err
 			}
@@ -269,13 +285,15 @@ func addFillForm(s *kit.Server, m *manager) {
 		}
 		var submit nodeRef
 		if in.Submit != "" {
-			id, err := c.node(in.Submit)
+			id, err := c.node(ctx, in.Submit)
 			if err != nil {
 				return "", err
 			}
 			submit = id
 		}
-		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
+		var notes []string
+		out, err := c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
+			var set []string
 			done := map[nodeRef]bool{}
 			for i, f := range in.Fields {
 				if done[ids[i]] {
@@ -290,12 +308,20 @@ func addFillForm(s *kit.Server, m *manager) {
 					}
 				}
 				tg, err := c.on(ctx, ids[i])
-				if err == nil {
-					err = fillField(ctx, tg, ids[i].id, values)
-				}
 				if err != nil {
-					return kit.Errorf(kit.CodeInvalidInput, "field %s: %v", f.Ref, err)
+					return err
 				}
+				note, err := setField(ctx, fieldTarget{tg: tg, n: ids[i], label: c.t.refs.label(f.Ref)}, values, false)
+				if err != nil {
+					if len(set) > 0 {
+						return fmt.Errorf("%w (already set: %s; nothing was submitted)", err, strings.Join(set, ", "))
+					}
+					return fmt.Errorf("%w (nothing was submitted)", err)
+				}
+				if note != "" {
+					notes = append(notes, note)
+				}
+				set = append(set, f.Ref)
 			}
 			if submit.id != 0 {
 				tg, err := c.on(ctx, submit)
@@ -310,64 +336,8 @@ func addFillForm(s *kit.Server, m *manager) {
 			}
 			return nil
 		})
+		return joinNote(strings.Join(notes, "\n"), out), err
 	})
-}
-
-// fillField sets one form field according to its kind: the options of a select, or the last
-// of values for any other field.
-func fillField(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, values []string) error {
-	raw, err := callOn(ctx, tg, id, elementKind)
-	if err != nil {
-		return err
-	}
-	value := values[len(values)-1]
-	switch strings.Trim(string(raw), `"`) {
-	case "select":
-		_, err := selectValues(ctx, tg, id, values)
-		return err
-	case "check":
-		want, err := parseBool(value)
-		if err != nil {
-			return err
-		}
-		return setChecked(ctx, tg, id, want)
-	case "file":
-		return fmt.Errorf("a file input: use browser_upload_file")
-	default:
-		return typeText(ctx, tg, id, value, false)
-	}
-}
-
-func parseBool(s string) (bool, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "true", "yes", "on", "checked", "1", "y":
-		return true, nil
-	case "false", "no", "off", "unchecked", "0", "n", "":
-		return false, nil
-	}
-	return false, fmt.Errorf("value %q for a check box: use true or false", s)
-}
-
-// setChecked clicks a check box or radio button when its state is not the one wanted.
-func setChecked(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, want bool) error {
-	raw, err := callOn(ctx, tg, id, isChecked)
-	if err != nil {
-		return err
-	}
-	if (string(raw) == "true") == want {
-		return nil
-	}
-	x, y, err := center(ctx, tg, id)
-	if err != nil {
-		return err
-	}
-	if err := mouseClick(ctx, tg, x, y, input.MouseButtonLeft, 1, 0); err != nil {
-		return err
-	}
-	if raw, err = callOn(ctx, tg, id, isChecked); err == nil && (string(raw) == "true") != want {
-		return fmt.Errorf("clicking did not change its state")
-	}
-	return nil
 }
 
 type pressKeyInput struct {
@@ -379,6 +349,7 @@ type pressKeyInput struct {
 func addPressKey(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_press_key",
+		Toolset:     toolsetInteract,
 		Description: "Press a key, optionally in a ref.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in pressKeyInput) (string, error) {
@@ -388,7 +359,7 @@ func addPressKey(s *kit.Server, m *manager) {
 		var id nodeRef
 		if in.Ref != "" {
 			var err error
-			if id, err = c.node(in.Ref); err != nil {
+			if id, err = c.node(ctx, in.Ref); err != nil {
 				return "", err
 			}
 		}
@@ -416,14 +387,15 @@ type dragInput struct {
 func addDrag(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_drag",
+		Toolset:     toolsetInteract,
 		Description: "Drag a ref and drop it on another ref.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in dragInput) (string, error) {
-		from, err := c.node(in.Ref)
+		from, err := c.node(ctx, in.Ref)
 		if err != nil {
 			return "", err
 		}
-		to, err := c.node(in.To)
+		to, err := c.node(ctx, in.To)
 		if err != nil {
 			return "", err
 		}
@@ -494,10 +466,11 @@ type uploadInput struct {
 func addUpload(s *kit.Server, m *manager, opts *options) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_upload_file",
+		Toolset:     toolsetInteract,
 		Description: "Set a file input's files.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in uploadInput) (string, error) {
-		id, err := c.node(in.Ref)
+		id, err := c.node(ctx, in.Ref)
 		if err != nil {
 			return "", err
 		}
@@ -557,6 +530,7 @@ type dialogInput struct {
 func addHandleDialog(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_handle_dialog",
+		Toolset:     toolsetInteract,
 		Description: "Answer the open alert, confirm or prompt.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in dialogInput) (string, error) {

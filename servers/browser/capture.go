@@ -28,6 +28,7 @@ type screenshotInput struct {
 func addScreenshot(s *kit.Server, m *manager) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "browser_screenshot",
+		Toolset:     toolsetBrowse,
 		Description: "Screenshot the viewport, full page or a ref; or save a PDF.",
 		ReadOnly:    true,
 		OpenWorld:   true,

@@ -16,30 +16,43 @@ import (
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
-// node returns the element a ref names in the tab's last snapshot.
-func (c *call) node(ref string) (nodeRef, error) {
+// node returns the element a ref names in the tab's last snapshot, found in the page.
+func (c *call) node(ctx context.Context, ref string) (nodeRef, error) {
 	ref = strings.Trim(strings.TrimSpace(ref), "[]")
 	if ref == "" {
 		return nodeRef{}, kit.Errorf(kit.CodeInvalidInput, "ref is empty: give an element ref such as e12 from a snapshot")
 	}
-	n, ok := c.t.refs.targets[ref]
+	k, ok := c.t.refs.targets[ref]
 	if !ok {
 		return nodeRef{}, kit.Errorf(kit.CodeNotFound, "no element %s in the last snapshot of tab %s; take a browser_snapshot", ref, c.t.id)
 	}
-	return n, nil
+	return c.find(ctx, ref, k)
 }
 
 // nodeSeen is node that also finds an element hidden since an earlier snapshot of the tab:
 // the element that last held the ref. browser_wait_for waits for such an element to show.
-func (c *call) nodeSeen(ref string) (nodeRef, error) {
-	n, err := c.node(ref)
-	if err == nil {
-		return n, nil
+func (c *call) nodeSeen(ctx context.Context, ref string) (nodeRef, error) {
+	ref = strings.Trim(strings.TrimSpace(ref), "[]")
+	if _, ok := c.t.refs.targets[ref]; ok {
+		return c.node(ctx, ref)
 	}
-	if n, ok := c.t.refs.holders[strings.Trim(strings.TrimSpace(ref), "[]")]; ok {
-		return n, nil
+	if k, ok := c.t.refs.holders[ref]; ok {
+		return c.find(ctx, ref, k)
 	}
-	return nodeRef{}, err
+	return c.node(ctx, ref)
+}
+
+// find looks up the element k (the ref's) in its session's page.
+func (c *call) find(ctx context.Context, ref string, k elemKey) (nodeRef, error) {
+	tg, err := c.t.targetOf(k.sess)
+	if err != nil {
+		return nodeRef{}, err
+	}
+	id, err := backendOf(ctx, tg, k)
+	if err != nil {
+		return nodeRef{}, fmt.Errorf("%s: %w", ref, err)
+	}
+	return nodeRef{sess: k.sess, frame: k.frame, id: id}, nil
 }
 
 // on returns the session of the element's renderer, with the iframes that hold it scrolled
@@ -50,7 +63,7 @@ func (c *call) on(ctx context.Context, n nodeRef) (*chromedp.Target, error) {
 
 // element resolves a ref to its node and the target of the frame that owns it.
 func (c *call) element(ctx context.Context, ref string) (nodeRef, *chromedp.Target, error) {
-	id, err := c.node(ref)
+	id, err := c.node(ctx, ref)
 	if err != nil {
 		return nodeRef{}, nil, err
 	}
@@ -85,9 +98,25 @@ func boxCenter(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID) (
 	return 0, 0, kit.Errorf(kit.CodeInvalidInput, "the element has no visible box (hidden or zero-sized)")
 }
 
-// callOn runs a JavaScript function with the element as this and returns its JSON result.
+// callOn runs a JavaScript function in the page's own world with the element as this and
+// returns its JSON result.
 func callOn(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, fn string, args ...any) (json.RawMessage, error) {
-	obj, err := cdp.Call(ctx, tg, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: id})
+	return callIn(ctx, tg, 0, id, fn, args...)
+}
+
+// callServer is callOn in the server's isolated world of the element's frame, where the page's
+// scripts cannot see the call or change the DOM's own methods and setters.
+func callServer(ctx context.Context, tg *chromedp.Target, n nodeRef, fn string, args ...any) (json.RawMessage, error) {
+	world, err := isolatedWorld(ctx, tg, n.frame)
+	if err != nil {
+		return nil, err
+	}
+	return callIn(ctx, tg, world, n.id, fn, args...)
+}
+
+// callIn is callOn in the execution context world (0: the page's own).
+func callIn(ctx context.Context, tg *chromedp.Target, world runtime.ExecutionContextID, id cdp.BackendNodeID, fn string, args ...any) (json.RawMessage, error) {
+	obj, err := cdp.Call(ctx, tg, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: id, ExecutionContextID: world})
 	if err != nil || obj.Object == nil {
 		return nil, kit.Errorf(kit.CodeNotFound, "the element is gone from the page; take a browser_snapshot")
 	}
@@ -280,87 +309,6 @@ func keyCommand(ctx context.Context, tg *chromedp.Target, key, command string) e
 	}
 	return nil
 }
-
-// selectText selects the content of a text field or editable element so typing replaces it.
-const selectText = `function(){
-  this.focus();
-  if (typeof this.select === 'function' && 'value' in this) { this.select(); return true; }
-  const r = document.createRange(); r.selectNodeContents(this);
-  const s = getSelection(); s.removeAllRanges(); s.addRange(r); return true;
-}`
-
-// typeText focuses the element and types text, replacing what it holds unless appending.
-func typeText(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, text string, appendText bool) error {
-	if _, err := cdp.Call(ctx, tg, dom.Focus, dom.FocusParams{BackendNodeID: id}); err != nil {
-		return kit.Errorf(kit.CodeInvalidInput, "cannot focus the element (%v); is it a text field?", err)
-	}
-	if appendText {
-		// Focusing may leave the caret anywhere; text goes after what the field holds.
-		if err := keyCommand(ctx, tg, kb.End, "moveToEndOfDocument"); err != nil {
-			return err
-		}
-	} else {
-		if _, err := callOn(ctx, tg, id, selectText); err != nil {
-			return err
-		}
-		if text == "" {
-			return pressKey(ctx, tg, "Delete")
-		}
-	}
-	_, err := cdp.Call(ctx, tg, input.InsertText, input.InsertTextParams{Text: text})
-	return err
-}
-
-// selectOptions picks options of a <select> by value or label.
-const selectOptions = `function(vals){
-  if (this.tagName !== 'SELECT') return {error: 'not a <select>; click it and then the option'};
-  const want = vals.map(v => String(v).trim());
-  const match = o => want.includes(o.value) || want.includes(o.label.trim()) || want.includes(o.text.trim());
-  const picked = [];
-  for (const o of this.options) {
-    const hit = match(o) && (this.multiple || picked.length === 0);
-    if (hit) picked.push(o.label.trim() || o.value);
-    if (this.multiple) o.selected = hit;
-    else if (hit) this.selectedIndex = o.index;
-  }
-  if (picked.length === 0) return {error: 'no option matches; options: ' + Array.from(this.options, o => o.label.trim()).join(' | ')};
-  this.dispatchEvent(new Event('input', {bubbles: true}));
-  this.dispatchEvent(new Event('change', {bubbles: true}));
-  return {picked};
-}`
-
-func selectValues(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, values []string) ([]string, error) {
-	raw, err := callOn(ctx, tg, id, selectOptions, values)
-	if err != nil {
-		return nil, err
-	}
-	var res struct {
-		Error  string   `json:"error"`
-		Picked []string `json:"picked"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("select: %w", err)
-	}
-	if res.Error != "" {
-		return nil, kit.Errorf(kit.CodeInvalidInput, "%s", res.Error)
-	}
-	return res.Picked, nil
-}
-
-// elementKind tells text fields, selects, check boxes and file inputs apart.
-const elementKind = `function(){
-  const tag = (this.tagName || '').toLowerCase(), type = (this.type || '').toLowerCase(), role = this.getAttribute && this.getAttribute('role');
-  if (tag === 'select') return 'select';
-  if (type === 'checkbox' || type === 'radio' || role === 'checkbox' || role === 'radio' || role === 'switch') return 'check';
-  if (type === 'file') return 'file';
-  return 'text';
-}`
-
-// isChecked reads a check box's state.
-const isChecked = `function(){
-  if ('checked' in this && (this.type === 'checkbox' || this.type === 'radio')) return this.checked;
-  return this.getAttribute('aria-checked') === 'true';
-}`
 
 // ptr returns a pointer to v, for the optional fields of protocol parameters.
 func ptr[T any](v T) *T { return &v }

@@ -32,8 +32,9 @@ type frameSession struct {
 // nodeRef names an element: its backend node id within the session of its renderer ("" for
 // the page itself). Backend node ids are only unique within one renderer process.
 type nodeRef struct {
-	sess target.ID
-	id   cdp.BackendNodeID
+	sess  target.ID
+	frame cdp.FrameID // the frame whose document holds it
+	id    cdp.BackendNodeID
 }
 
 // frameOpener returns the session of frame, an out-of-process iframe shown by the <iframe>

@@ -50,6 +50,7 @@ func newSite(t testing.TB) *site {
 
 	mux := http.NewServeMux()
 	mux.Handle("GET /", http.FileServer(http.Dir("testdata")))
+	benchRoutes(mux)
 	mux.HandleFunc("POST /login", func(w http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm()
 		if r.Form.Get("username") != "alice" || r.Form.Get("password") != "s3cret!" {
@@ -192,4 +193,15 @@ func ref(t testing.TB, snapshot, prefix string) string {
 	}
 	t.Fatalf("no line starting with %q and a ref in:\n%s", prefix, snapshot)
 	return ""
+}
+
+// callToolErr calls a tool that must fail and returns its error text.
+func callToolErr(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) string {
+	t.Helper()
+	res := mcptest.Call(t, cs, name, args)
+	text := mcptest.Text(res)
+	if !res.IsError {
+		t.Fatalf("%s(%v) should fail; it answered: %s", name, args, text)
+	}
+	return text
 }

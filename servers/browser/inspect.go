@@ -26,6 +26,7 @@ type waitInput struct {
 func addWaitFor(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_wait_for",
+		Toolset:     toolsetBrowse,
 		Description: "Wait for text to appear or go, a ref to show, or seconds.",
 		ReadOnly:    true,
 		Timeout:     50 * time.Second,
@@ -55,7 +56,7 @@ func addWaitFor(s *kit.Server, m *manager) {
 		var id nodeRef
 		if in.Ref != "" {
 			var err error
-			if id, err = c.nodeSeen(in.Ref); err != nil {
+			if id, err = c.nodeSeen(ctx, in.Ref); err != nil {
 				return "", err
 			}
 		}
@@ -154,6 +155,7 @@ type evaluateInput struct {
 func addEvaluate(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_evaluate",
+		Toolset:     toolsetEvaluate,
 		Description: "Run a JavaScript function in the page; returns JSON.",
 		Destructive: true,
 		Timeout:     actionTimeout,
@@ -195,6 +197,7 @@ type logsInput struct {
 func addLogs(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_logs",
+		Toolset:     toolsetBrowse,
 		Description: "Console messages since the last call, or network requests.",
 		ReadOnly:    true,
 		Timeout:     readTimeout,

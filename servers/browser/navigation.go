@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/netguard"
@@ -28,6 +30,7 @@ type navigateInput struct {
 func addNavigate(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_navigate",
+		Toolset:     toolsetBrowse,
 		Description: "Open a URL (or back, forward, reload); returns status, title and a snapshot with [eN] refs.",
 		Timeout:     navTimeout,
 	}, func(ctx context.Context, c *call, in navigateInput) (string, error) {
@@ -96,6 +99,21 @@ func (c *call) navigate(ctx context.Context, raw string, withSnapshot bool, maxC
 	if err := c.m.checkMemory(c.s); err != nil {
 		return "", err
 	}
+	if sameDocument(c.t.state(ctx).url, u) {
+		// Only the fragment changes: no document loads, and no load event comes.
+		commits := c.t.activity().commits
+		if _, err := cdp.Call(ctx, c.t.target(), page.Navigate, page.NavigateParams{URL: u}); err != nil {
+			return "", c.browserErr(err)
+		}
+		if err := c.committed(ctx, commits, "go to "+u); err != nil {
+			return "", err
+		}
+		if !withSnapshot {
+			st := c.t.state(ctx)
+			return fmt.Sprintf("Page: %s\nTitle: %s\n", st.url, st.title), nil
+		}
+		return c.changes(ctx, pageState{}, true, maxChars), nil
+	}
 	guard := c.m.browser.guard()
 	seq := guard.Seq()
 	var resp *network.Response
@@ -144,28 +162,47 @@ func (c *call) navigate(ctx context.Context, raw string, withSnapshot bool, maxC
 	return b.String(), nil
 }
 
-// history goes back, forward or reloads, and returns the new page.
+// sameDocument reports whether going from cur to next changes only the fragment, which is a
+// navigation within the document.
+func sameDocument(cur, next string) bool {
+	a, err1 := url.Parse(cur)
+	b, err2 := url.Parse(next)
+	if err1 != nil || err2 != nil || b.Fragment == "" && !strings.HasSuffix(next, "#") {
+		return false
+	}
+	a.Fragment, b.Fragment = "", ""
+	a.RawFragment, b.RawFragment = "", ""
+	return a.String() == b.String()
+}
+
+// history goes back, forward or reloads and answers once the page has committed and settled.
+// It waits for no load event: a page restored from the back/forward cache, or a history entry
+// of the same document, fires none.
 func (c *call) history(ctx context.Context, action string, withSnapshot bool, maxChars int) (string, error) {
-	var act chromedp.Action[chromedp.Void]
-	switch action {
-	case "back":
-		act = chromedp.NavigateBack()
-	case "forward":
-		act = chromedp.NavigateForward()
-	default:
-		act = chromedp.Reload()
-	}
+	tg := c.t.target()
 	before := c.t.state(ctx)
-	err := c.t.input(ctx, func(ictx context.Context, tg *chromedp.Target) error {
-		nctx, cancel := context.WithTimeout(ictx, 30*time.Second)
-		defer cancel()
-		_, err := act(nctx, tg)
-		return err
-	})
-	if err != nil && strings.Contains(err.Error(), "invalid navigation entry") {
-		return "", kit.Errorf(kit.CodeInvalidInput, "there is no page to go %s to", action)
+	commits := c.t.activity().commits
+	if action == "reload" {
+		if _, err := cdp.Call(ctx, tg, page.Reload, page.ReloadParams{}); err != nil {
+			return "", c.browserErr(err)
+		}
+	} else {
+		h, err := cdp.Call(ctx, tg, page.GetNavigationHistory, cdp.Empty{})
+		if err != nil {
+			return "", c.browserErr(err)
+		}
+		i := int(h.CurrentIndex) + 1
+		if action == "back" {
+			i = int(h.CurrentIndex) - 1
+		}
+		if i < 0 || i >= len(h.Entries) {
+			return "", kit.Errorf(kit.CodeInvalidInput, "there is no page to go %s to", action)
+		}
+		if _, err := cdp.Call(ctx, tg, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID}); err != nil {
+			return "", c.browserErr(err)
+		}
 	}
-	if err != nil {
+	if err := c.committed(ctx, commits, action); err != nil {
 		return "", err
 	}
 	if !withSnapshot {
@@ -174,3 +211,26 @@ func (c *call) history(ctx context.Context, action string, withSnapshot bool, ma
 	}
 	return c.changes(ctx, before, true, maxChars), nil
 }
+
+// committed waits until a frame of the tab commits a navigation (a new document, a history
+// entry, a fragment) after the count commits, or a dialog opens.
+func (c *call) committed(ctx context.Context, commits uint64, what string) error {
+	timer := time.NewTimer(navCommitTimeout)
+	defer timer.Stop()
+	for {
+		a := c.t.activity()
+		if a.commits > commits || a.dialogOpen {
+			return nil
+		}
+		select {
+		case <-a.woke:
+		case <-timer.C:
+			return kit.Errorf(kit.CodeTimeout, "the page did not %s within %s (the server may not answer); browser_snapshot shows where the tab is", what, navCommitTimeout)
+		case <-ctx.Done():
+			return c.browserErr(ctx.Err())
+		}
+	}
+}
+
+// navCommitTimeout bounds the wait for a navigation to commit: a new document's first bytes.
+const navCommitTimeout = 30 * time.Second

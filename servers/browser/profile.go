@@ -254,6 +254,7 @@ type profileInput struct {
 func addProfile(s *kit.Server, m *manager, opts *options) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "browser_profile",
+		Toolset:     toolsetProfile,
 		Description: "Saved logins (navigate's profile): list, export, import, clear.",
 		Destructive: true,
 		Timeout:     actionTimeout,

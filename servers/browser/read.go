@@ -25,6 +25,7 @@ type snapshotInput struct {
 func addSnapshot(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_snapshot",
+		Toolset:     toolsetBrowse,
 		Description: "Page as compact text with [eN] refs; scope, filter, page.",
 		ReadOnly:    true,
 		Timeout:     readTimeout,
@@ -84,6 +85,7 @@ type getTextInput struct {
 func addGetText(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_get_text",
+		Toolset:     toolsetBrowse,
 		Description: "Main content as Markdown, paged.",
 		ReadOnly:    true,
 		Timeout:     readTimeout,

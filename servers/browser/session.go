@@ -16,12 +16,6 @@ import (
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
-// Bounds of the wait after an action for the page to settle.
-const (
-	settleQuiet = 250 * time.Millisecond
-	settleMax   = 10 * time.Second
-)
-
 // session is one browser context (cookies, storage, tabs) named by a handle.
 type session struct {
 	m           *manager
@@ -208,6 +202,10 @@ func (s *session) openTab(ctx context.Context, id target.ID) (*tab, error) {
 		cancel()
 		return nil, kit.Errorf(kit.CodeUnavailable, "cannot emulate %s in a new tab: %v", s.device.name, err)
 	}
+	if err := watchDOM(ctx, t.target()); err != nil {
+		cancel()
+		return nil, kit.Errorf(kit.CodeUnavailable, "cannot watch a new tab's page: %v", err)
+	}
 	s.tabs = append(s.tabs, t)
 	s.ntabs.Store(int32(len(s.tabs)))
 	s.cur = t
@@ -240,7 +238,7 @@ func (c *call) snapshot(ctx context.Context, ref string, depth int, fullText boo
 		return nil, kit.Errorf(kit.CodeInvalidInput, "a %s dialog is open (%q); answer it with browser_handle_dialog first", d.Type, d.Message)
 	}
 	c.t.beginFrames()
-	root, err := fetchAXTree(ctx, c.t.target(), "", c.t.openFrame)
+	root, err := fetchTree(ctx, c.t.target(), "", c.t.openFrame)
 	if err != nil {
 		return nil, c.browserErr(err)
 	}
@@ -248,7 +246,7 @@ func (c *call) snapshot(ctx context.Context, ref string, depth int, fullText boo
 	if root == nil {
 		return &snapshot{}, nil
 	}
-	var scope nodeRef
+	var scope elemKey
 	if ref != "" {
 		id, ok := c.t.refs.targets[ref]
 		if !ok {
@@ -286,40 +284,6 @@ func (c *call) browserErr(err error) error {
 		return kit.Errorf(kit.CodeTimeout, "the page did not answer in time: %v", err)
 	}
 	return kit.Errorf(kit.CodeUnavailable, "%v", err)
-}
-
-// settle waits after an action until the page is quiet: no main-frame load, no download in
-// progress, no network for a moment, or a dialog opened.
-func (c *call) settle(ctx context.Context) {
-	deadline := time.Now().Add(settleMax)
-	if d, ok := ctx.Deadline(); ok && d.Add(-2*time.Second).Before(deadline) {
-		deadline = d.Add(-2 * time.Second)
-	}
-	start := time.Now()
-	for time.Now().Before(deadline) {
-		if c.t.openDialog() != nil {
-			return
-		}
-		loading, inflight, last := c.t.busy()
-		if last.Before(start) {
-			last = start
-		}
-		quiet := time.Since(last)
-		downloading := false
-		for _, d := range c.m.downloadsFor(c.ownsFrame) {
-			if d.state == "inProgress" {
-				downloading = true
-			}
-		}
-		if !loading && !downloading && quiet >= settleQuiet && (inflight == 0 || quiet >= time.Second) {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(40 * time.Millisecond):
-		}
-	}
 }
 
 func (c *call) ownsFrame(id cdp.FrameID) bool {

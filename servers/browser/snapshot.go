@@ -20,12 +20,13 @@ var interactiveRoles = map[string]bool{
 	"menuitemcheckbox": true, "menuitemradio": true, "tab": true, "switch": true,
 	"slider": true, "spinbutton": true, "treeitem": true, "textarea": true,
 	"ToggleButton": true, "PopUpButton": true, "DisclosureTriangle": true,
+	"date": true, "time": true, "datetime": true, "month": true, "week": true, "color": true,
 }
 
 // collapsed roles are wrappers: their children take their place.
 var collapsed = map[string]bool{
 	"none": true, "generic": true, "presentation": true, "LabelText": true, "paragraph": true,
-	"Section": true, "Div": true, "strong": true, "emphasis": true, "code": true, "time": true,
+	"Section": true, "Div": true, "strong": true, "emphasis": true, "code": true, "Time": true,
 	"Abbr": true, "mark": true, "superscript": true, "subscript": true, "Ruby": true,
 	"group": true, "figure": true, "blockquote": true, "Canvas": true, "Pre": true,
 	"DescriptionList": true, "term": true, "definition": true, "caption": true, "Legend": true,
@@ -48,17 +49,17 @@ var blockBreak = map[string]bool{"paragraph": true, "Div": true, "blockquote": t
 // its role and name stay the same, and a new element with the role and name (and position among
 // equals) of an earlier one takes over that ref.
 type refTable struct {
-	next      int
-	byKey     map[string]string
-	byBackend map[nodeRef]refMemo
-	targets   map[string]nodeRef // refs of the latest snapshot
-	holders   map[string]nodeRef // the element that last held each ref, in any snapshot
+	next    int
+	byKey   map[string]string
+	byElem  map[elemKey]refMemo
+	targets map[string]elemKey // refs of the latest snapshot
+	holders map[string]elemKey // the element that last held each ref, in any snapshot
 }
 
 type refMemo struct{ ref, role, name string }
 
 func newRefTable() *refTable {
-	return &refTable{byKey: map[string]string{}, byBackend: map[nodeRef]refMemo{}, targets: map[string]nodeRef{}, holders: map[string]nodeRef{}}
+	return &refTable{byKey: map[string]string{}, byElem: map[elemKey]refMemo{}, targets: map[string]elemKey{}, holders: map[string]elemKey{}}
 }
 
 // snapshot is a rendered page: its lines as shown, and the same lines with every text whole.
@@ -106,14 +107,14 @@ type line struct {
 // renderSnapshot renders root. scope, when non-zero, renders only that element's subtree.
 // A full pass always runs so refs are assigned in document order, whatever is shown.
 // textMax, when positive, shortens each run of text longer than that many characters.
-func renderSnapshot(root *axNode, refs *refTable, pageURL string, scope nodeRef, maxDepth, textMax int) (*snapshot, bool) {
+func renderSnapshot(root *axNode, refs *refTable, pageURL string, scope elemKey, maxDepth, textMax int) (*snapshot, bool) {
 	base, _ := url.Parse(pageURL)
 	r := &renderer{refs: refs, taken: map[string]bool{}, seen: map[string]int{}, base: base, maxDepth: maxDepth}
-	refs.targets = map[string]nodeRef{}
+	refs.targets = map[string]elemKey{}
 	r.assign(root, false)
 	start := root
 	if scope.id != 0 {
-		start = findBackend(root, scope)
+		start = findElem(root, scope)
 		if start == nil {
 			return nil, false
 		}
@@ -183,12 +184,12 @@ func separator(s string) bool {
 	return strings.Trim(s, "·•| ") == ""
 }
 
-func findBackend(n *axNode, id nodeRef) *axNode {
-	if n.backend == id.id && n.sess == id.sess && !n.ignored {
+func findElem(n *axNode, k elemKey) *axNode {
+	if n.el == k && !n.ignored {
 		return n
 	}
 	for _, c := range n.children {
-		if f := findBackend(c, id); f != nil {
+		if f := findElem(c, k); f != nil {
 			return f
 		}
 	}
@@ -197,7 +198,7 @@ func findBackend(n *axNode, id nodeRef) *axNode {
 
 // wantsRef reports whether n gets a ref.
 func wantsRef(n *axNode) bool {
-	if n.ignored || n.backend == 0 {
+	if n.ignored || n.el.id == 0 {
 		return false
 	}
 	if interactiveRoles[n.role] {
@@ -225,14 +226,26 @@ func setProp(m map[string]string, k, v string) map[string]string {
 	return m
 }
 
+// label names a ref for messages: the ref and what the last snapshot showed for it.
+func (t *refTable) label(ref string) string {
+	ref = strings.Trim(strings.TrimSpace(ref), "[]")
+	if m, ok := t.byElem[t.targets[ref]]; ok && m.ref == ref {
+		if m.name == "" {
+			return ref + " (" + m.role + ")"
+		}
+		return ref + " (" + m.role + " " + quote(m.name) + ")"
+	}
+	return ref
+}
+
 func (r *renderer) refFor(n *axNode) string {
 	t := r.refs
 	key := n.role + "\x00" + n.name
 	r.seen[key]++
 	occ := key + "\x00" + strconv.Itoa(r.seen[key])
 	ref := ""
-	at := nodeRef{sess: n.sess, id: n.backend}
-	if m, ok := t.byBackend[at]; ok && m.role == n.role && m.name == n.name && !r.taken[m.ref] {
+	at := n.el
+	if m, ok := t.byElem[at]; ok && m.role == n.role && m.name == n.name && !r.taken[m.ref] {
 		ref = m.ref
 	} else if k, ok := t.byKey[occ]; ok && !r.taken[k] {
 		ref = k
@@ -242,7 +255,7 @@ func (r *renderer) refFor(n *axNode) string {
 	}
 	r.taken[ref] = true
 	t.byKey[occ] = ref
-	t.byBackend[at] = refMemo{ref: ref, role: n.role, name: n.name}
+	t.byElem[at] = refMemo{ref: ref, role: n.role, name: n.name}
 	t.targets[ref] = at
 	t.holders[ref] = at
 	n.props = setProp(n.props, "__ref", ref)
@@ -266,6 +279,10 @@ func (r *renderer) emit(depth int, text string, isTxt bool) {
 
 func (r *renderer) node(n *axNode, depth int) {
 	if n.role == "InlineTextBox" || n.role == "ListMarker" {
+		return
+	}
+	if n.role == "br" {
+		r.brk = true
 		return
 	}
 	if r.maxDepth > 0 && depth >= r.maxDepth {
@@ -364,7 +381,7 @@ func (r *renderer) head(n *axNode) string {
 		b.WriteString(" " + r.shortURL(n.props["url"]))
 	}
 	switch n.role {
-	case "combobox", "textbox", "searchbox", "spinbutton", "slider", "textarea":
+	case "combobox", "textbox", "searchbox", "spinbutton", "slider", "textarea", "date", "time", "datetime", "month", "week", "color":
 		if v := squash(n.value); v != "" {
 			b.WriteString(": " + v)
 		}

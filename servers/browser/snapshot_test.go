@@ -5,13 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 )
 
 // n builds an accessibility node for tests.
 func n(role, name string, backend int, children ...*axNode) *axNode {
-	return &axNode{role: role, name: name, backend: cdp.BackendNodeID(backend), children: children, props: map[string]string{}}
+	return &axNode{role: role, name: name, el: elemKey{id: int64(backend)}, children: children, props: map[string]string{}}
 }
 
 func withProps(a *axNode, kv ...string) *axNode {
@@ -83,7 +82,7 @@ func TestRenderSnapshot(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			snap, ok := renderSnapshot(tt.root, newRefTable(), "http://x.test/page", nodeRef{}, 0, 0)
+			snap, ok := renderSnapshot(tt.root, newRefTable(), "http://x.test/page", elemKey{}, 0, 0)
 			if !ok {
 				t.Fatal("render failed")
 			}
@@ -104,9 +103,9 @@ func TestRefsFollowRoleAndName(t *testing.T) {
 		}
 		return root
 	}
-	first, _ := renderSnapshot(page(10, 11, 12), refs, "", nodeRef{}, 0, 0)
+	first, _ := renderSnapshot(page(10, 11, 12), refs, "", elemKey{}, 0, 0)
 	// New DOM nodes (a re-render) with the same roles and names keep the refs.
-	second, _ := renderSnapshot(page(20, 21, 22), refs, "", nodeRef{}, 0, 0)
+	second, _ := renderSnapshot(page(20, 21, 22), refs, "", elemKey{}, 0, 0)
 	if first.text() != second.text() {
 		t.Errorf("refs changed on re-render:\n%s\n---\n%s", first.text(), second.text())
 	}
@@ -116,7 +115,7 @@ func TestRefsFollowRoleAndName(t *testing.T) {
 	// A button that is renamed gets a new ref; the others keep theirs.
 	root := page(20, 21, 22)
 	root.children[1].name = "Discard"
-	third, _ := renderSnapshot(root, refs, "", nodeRef{}, 0, 0)
+	third, _ := renderSnapshot(root, refs, "", elemKey{}, 0, 0)
 	if !strings.Contains(third.text(), `button "Save" [e1]`) || !strings.Contains(third.text(), `button "Help" [e3]`) || strings.Contains(third.text(), "[e2]") {
 		t.Errorf("after a rename:\n%s", third.text())
 	}
@@ -173,7 +172,7 @@ func TestShorten(t *testing.T) {
 func TestRenderShortensLongText(t *testing.T) {
 	long := strings.Repeat("A sentence of some length. ", 20)
 	root := n("RootWebArea", "T", 1, n("paragraph", "", 2, n("StaticText", long, 3)), n("link", "More", 4), n("StaticText", "·", 5), n("link", "Less", 6), n("StaticText", "—", 7))
-	snap, _ := renderSnapshot(root, newRefTable(), "http://x.test/", nodeRef{}, 0, 60)
+	snap, _ := renderSnapshot(root, newRefTable(), "http://x.test/", elemKey{}, 0, 60)
 	want := "A sentence of some length. A sentence of some length. …(+485 chars)\nlink \"More\" [e1]\nlink \"Less\" [e2]\n—\n[1 long text shortened, each marked …(+N chars): browser_get_text reads the content whole; browser_snapshot with full_text=true, or find=\"words\", shows the lines whole]"
 	if got := snap.text(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)

@@ -39,7 +39,12 @@ type tab struct {
 	byRequest    map[network.RequestID]*netRequest
 	inflight     int
 	loading      bool
-	lastActivity time.Time
+	lastActivity time.Time // the last network or navigation event
+	lastDOM      time.Time // the last DOM change the server world's observer reported
+	navAsked     time.Time // when the page asked for a main-frame navigation not yet started
+	commits      uint64    // main-frame navigations that committed
+	seq          uint64    // events that say the page is busy
+	woke         chan struct{}
 	dialog       *page.EventJavascriptDialogOpening
 	frames       map[cdp.FrameID]bool
 
@@ -69,7 +74,8 @@ type netRequest struct {
 }
 
 func newTab(id string) *tab {
-	return &tab{id: id, byRequest: map[network.RequestID]*netRequest{}, frames: map[cdp.FrameID]bool{}, oopifs: map[target.ID]*frameSession{}, refs: newRefTable(), lastActivity: time.Now()}
+	return &tab{id: id, byRequest: map[network.RequestID]*netRequest{}, frames: map[cdp.FrameID]bool{}, oopifs: map[target.ID]*frameSession{},
+		refs: newRefTable(), lastActivity: time.Now(), woke: make(chan struct{})}
 }
 
 // target is the chromedp session of the tab.
@@ -103,7 +109,7 @@ func (t *tab) onEvent(ev any) {
 		}
 		t.addConsole(string(ev.Entry.Level), text)
 	case *network.EventRequestWillBeSent:
-		t.lastActivity = time.Now()
+		t.stir(false)
 		if r := t.byRequest[ev.RequestID]; r != nil && ev.RedirectResponse != nil {
 			r.status = ev.RedirectResponse.Status
 			r.statusText = ev.RedirectResponse.StatusText
@@ -153,21 +159,41 @@ func (t *tab) onEvent(ev any) {
 		t.finishRequest(ev.RequestID, "")
 	case *network.EventLoadingFailed:
 		t.finishRequest(ev.RequestID, ev.ErrorText)
+	case *page.EventFrameRequestedNavigation:
+		if ev.FrameID == cdp.FrameID(t.targetID) && ev.Disposition == page.ClientNavigationDispositionCurrentTab {
+			t.navAsked = time.Now()
+		}
+		t.stir(false)
 	case *page.EventFrameStartedLoading:
-		t.lastActivity = time.Now()
 		if ev.FrameID == cdp.FrameID(t.targetID) {
 			t.loading = true
+			t.navAsked = time.Time{}
 		}
+		t.stir(false)
 	case *page.EventFrameStoppedLoading:
-		t.lastActivity = time.Now()
 		if ev.FrameID == cdp.FrameID(t.targetID) {
 			t.loading = false
+			t.navAsked = time.Time{}
 		}
+		t.stir(false)
 	case *page.EventFrameNavigated:
-		t.lastActivity = time.Now()
 		t.frames[ev.Frame.ID] = true
+		if ev.Frame.ParentID == "" && ev.Frame.ID == cdp.FrameID(t.targetID) {
+			t.commits++
+		}
+		t.stir(false)
+	case *page.EventNavigatedWithinDocument:
+		if ev.FrameID == cdp.FrameID(t.targetID) {
+			t.commits++
+		}
+		t.stir(false)
+	case *runtime.EventBindingCalled:
+		if ev.Name == domBinding {
+			t.stir(true)
+		}
 	case *page.EventJavascriptDialogOpening:
 		t.dialog = ev
+		t.stir(false)
 	case *page.EventJavascriptDialogClosed:
 		t.dialog = nil
 	}
@@ -183,7 +209,7 @@ func (r *netRequest) noteBlocked(h network.Headers) {
 }
 
 func (t *tab) finishRequest(id network.RequestID, failed string) {
-	t.lastActivity = time.Now()
+	t.stir(false)
 	if r := t.byRequest[id]; r != nil && !r.done {
 		r.done = true
 		r.failed = failed
@@ -232,13 +258,6 @@ func (t *tab) ownsFrame(id cdp.FrameID) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return id == cdp.FrameID(t.targetID) || t.frames[id]
-}
-
-// busy reports whether the page is still loading or fetching, and when it last did anything.
-func (t *tab) busy() (loading bool, inflight int, last time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.loading, t.inflight, t.lastActivity
 }
 
 // input runs fn, which sends input that may open a JavaScript dialog. It returns when fn

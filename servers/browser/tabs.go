@@ -20,6 +20,7 @@ func (in tabsInput) tabID() string { return in.Tab }
 func addTabs(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_tabs",
+		Toolset:     toolsetBrowse,
 		Description: "List, open, select or close tabs, or end the session.",
 		Timeout:     navTimeout,
 	}, func(ctx context.Context, c *call, in tabsInput) (string, error) {

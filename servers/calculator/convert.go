@@ -43,6 +43,7 @@ func (o convertOutput) Text() string {
 func addConvertUnits(s *kit.Server) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "convert_units",
+		Toolset:     toolsetMath,
 		Title:       "Convert units",
 		Description: "Convert a value between units (length, mass, volume, area, temperature, time, speed, data, energy, power, pressure), exactly where possible.",
 		ReadOnly:    true,

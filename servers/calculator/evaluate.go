@@ -70,6 +70,7 @@ func (o evaluateOutput) Text() string {
 func addEvaluate(s *kit.Server) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "evaluate",
+		Toolset:     toolsetMath,
 		Title:       "Evaluate expression",
 		Description: evaluateDescription(),
 		ReadOnly:    true,

@@ -74,6 +74,7 @@ func (o statisticsOutput) Text() string {
 func addStatistics(s *kit.Server) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "statistics",
+		Toolset:     toolsetMath,
 		Title:       "Describe numbers",
 		Description: "Summarize numbers: count, sum, mean, median, mode, min, max, range, variance, standard deviation, quartiles, percentiles.",
 		ReadOnly:    true,

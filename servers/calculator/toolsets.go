@@ -2,15 +2,16 @@ package main
 
 import "github.com/jck411/mcp-servers/shared/kit"
 
-// toolsets is the calculator server's inventory: what a user switches on or off (--toolsets,
-// X-MCP-Toolsets, /mcp/x/{toolset}); each tool is in one, and each toolset's instructions are
-// sent while it is offered.
+// The calculator server's toolsets: what a user switches on or off (--toolsets, X-MCP-Toolsets,
+// /mcp/x/{toolset}). Every tool names its toolset in its kit.Tool; a toolset's instructions are
+// sent while one of its tools is offered.
+const (
+	toolsetMath kit.ToolsetID = "math"
+)
+
+// toolsets declares the toolsets in the order --list-toolsets and the instructions show them.
 func toolsets() []kit.Toolset {
 	return []kit.Toolset{
-		{
-			Name:        "math",
-			Description: "Exact arithmetic, unit conversion and statistics",
-			Tools:       []string{"evaluate", "convert_units", "statistics"},
-		},
+		{ID: toolsetMath, Description: "Exact arithmetic, unit conversion and statistics"},
 	}
 }

@@ -63,7 +63,7 @@ func (o createEventsOutput) Text() string {
 }
 
 func addBulkTools(s *kit.Server, c *cal) {
-	kit.AddTool(s, kit.Tool{Name: "create_events", Title: "Create several events", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "create_events", Toolset: toolsetEdit, Title: "Create several events", OpenWorld: true,
 		Description: "Create several events (up to 25) on one calendar in one call."}, c.createEvents)
 }
 

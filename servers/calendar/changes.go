@@ -103,15 +103,15 @@ type deleteOutput struct {
 func (o deleteOutput) Text() string { return o.Detail }
 
 func addChangeTools(s *kit.Server, c *cal) {
-	kit.AddTool(s, kit.Tool{Name: "create_event", Title: "Create an event", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "create_event", Toolset: toolsetEdit, Title: "Create an event", OpenWorld: true,
 		Description: "Create one event: timed, all-day or recurring, with guests, Meet, attachments, or a status (out of office, focus time, working location)."}, c.createEvent)
-	kit.AddTool(s, kit.Tool{Name: "update_event", Title: "Update an event", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "update_event", Toolset: toolsetEdit, Title: "Update an event", OpenWorld: true,
 		Description: "Change the given fields of an event, one occurrence, or a recurring series."}, c.updateEvent)
-	kit.AddTool(s, kit.Tool{Name: "delete_event", Title: "Delete an event", Destructive: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "delete_event", Toolset: toolsetEdit, Title: "Delete an event", Destructive: true, OpenWorld: true,
 		Description: "Delete an event, one occurrence, or a recurring series or its rest."}, c.deleteEvent)
-	kit.AddTool(s, kit.Tool{Name: "respond_to_event", Title: "Respond to an invitation", Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "respond_to_event", Toolset: toolsetRespond, Title: "Respond to an invitation", Idempotent: true, OpenWorld: true,
 		Description: "Accept, decline or tentatively accept an invitation, with an optional note."}, c.respond)
-	kit.AddTool(s, kit.Tool{Name: "quick_add", Title: "Quick add", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "quick_add", Toolset: toolsetEdit, Title: "Quick add", OpenWorld: true,
 		Description: "Create an event from a sentence with Google Calendar's natural-language parser."}, c.quickAdd)
 }
 

@@ -221,9 +221,9 @@ func (o eventOutput) Text() string {
 }
 
 func addEventTools(s *kit.Server, c *cal) {
-	kit.AddTool(s, kit.Tool{Name: "list_events", Title: "List events", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "list_events", Toolset: toolsetRead, Title: "List events", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "List events (recurring ones expanded) in a time range on one or more calendars, optionally matching text."}, c.listEvents)
-	kit.AddTool(s, kit.Tool{Name: "get_event", Title: "Get an event", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "get_event", Toolset: toolsetRead, Title: "Get an event", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "One event with attendees, description, recurrence and Meet link."}, c.getEvent)
 }
 

@@ -94,9 +94,9 @@ func (o freeSlotsOutput) Text() string {
 }
 
 func addFreeBusyTools(s *kit.Server, c *cal) {
-	kit.AddTool(s, kit.Tool{Name: "free_busy", Title: "Free/busy", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "free_busy", Toolset: toolsetAvailability, Title: "Free/busy", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "Busy intervals of calendars or people in a range (up to 3 months)."}, c.freeBusy)
-	kit.AddTool(s, kit.Tool{Name: "find_free_slots", Title: "Find free slots", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "find_free_slots", Toolset: toolsetAvailability, Title: "Find free slots", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "Free windows of at least a duration within working hours, common to several calendars."}, c.findFreeSlots)
 }
 

@@ -2,31 +2,22 @@ package main
 
 import "github.com/jck411/mcp-servers/shared/kit"
 
-// toolsets is the calendar server's inventory: what a user switches on or off (--toolsets,
-// X-MCP-Toolsets, /mcp/x/{toolset}); each tool is in one, and each toolset's instructions are
-// sent while it is offered.
+// The calendar server's toolsets: what a user switches on or off (--toolsets, X-MCP-Toolsets,
+// /mcp/x/{toolset}). Every tool names its toolset in its kit.Tool; a toolset's instructions are
+// sent while one of its tools is offered.
+const (
+	toolsetRead         kit.ToolsetID = "read"
+	toolsetAvailability kit.ToolsetID = "availability"
+	toolsetEdit         kit.ToolsetID = "edit"
+	toolsetRespond      kit.ToolsetID = "respond"
+)
+
+// toolsets declares the toolsets in the order --list-toolsets and the instructions show them.
 func toolsets() []kit.Toolset {
 	return []kit.Toolset{
-		{
-			Name:        "read",
-			Description: "Read calendars and events, and the current time",
-			Tools:       []string{"get_current_time", "list_calendars", "list_events", "get_event"},
-		},
-		{
-			Name:        "availability",
-			Description: "Busy times and free slots across calendars",
-			Tools:       []string{"free_busy", "find_free_slots"},
-		},
-		{
-			Name:         "edit",
-			Description:  "Create, change and delete events",
-			Instructions: "For a recurring event, update_event and delete_event take scope: this, following or all.",
-			Tools:        []string{"create_event", "create_events", "quick_add", "update_event", "delete_event"},
-		},
-		{
-			Name:        "respond",
-			Description: "Answer invitations",
-			Tools:       []string{"respond_to_event"},
-		},
+		{ID: toolsetRead, Description: "Read calendars and events, and the current time"},
+		{ID: toolsetAvailability, Description: "Busy times and free slots across calendars"},
+		{ID: toolsetEdit, Description: "Create, change and delete events", Instructions: "For a recurring event, update_event and delete_event take scope: this, following or all."},
+		{ID: toolsetRespond, Description: "Answer invitations"},
 	}
 }

@@ -68,9 +68,9 @@ func (o insertTextOutput) Text() string {
 }
 
 func addDocTools(s *kit.Server, d *drv) {
-	kit.AddTool(s, kit.Tool{Name: "replace_doc_text", Title: "Replace text in a Doc", Destructive: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "replace_doc_text", Toolset: toolsetDocs, Title: "Replace text in a Doc", Destructive: true, OpenWorld: true,
 		Description: "Replace every occurrence of a text in a Google Doc, keeping its formatting."}, d.replaceDocText)
-	kit.AddTool(s, kit.Tool{Name: "insert_doc_text", Title: "Insert text in a Doc", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "insert_doc_text", Toolset: toolsetDocs, Title: "Insert text in a Doc", OpenWorld: true,
 		Description: "Insert paragraphs into a Google Doc at the end or under a heading."}, d.insertDocText)
 }
 

@@ -37,7 +37,7 @@ type extractInput struct {
 }
 
 func addExtractTools(s *kit.Server, d *drv) {
-	kit.AddTool(s, kit.Tool{Name: "extract_file_text", Title: "Extract text through a temporary copy", ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
+	kit.AddTool(s, kit.Tool{Name: "extract_file_text", Toolset: toolsetRead, Title: "Extract text through a temporary copy", ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
 		Description: "Text of a PDF or Word/OpenDocument file, with OCR for scans (via a temporary Google Doc copy); use when read_file says so."}, d.extract)
 }
 

@@ -147,11 +147,11 @@ func (o fileOutput) Text() string {
 }
 
 func addFindTools(s *kit.Server, d *drv) {
-	kit.AddTool(s, kit.Tool{Name: "search_files", Title: "Search Drive", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "search_files", Toolset: toolsetRead, Title: "Search Drive", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "Search Drive files, shared drives included, by words or Drive query syntax."}, d.search)
-	kit.AddTool(s, kit.Tool{Name: "list_folder", Title: "List a folder", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "list_folder", Toolset: toolsetRead, Title: "List a folder", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "List a Drive folder's contents, folders first."}, d.listFolder)
-	kit.AddTool(s, kit.Tool{Name: "get_file_info", Title: "File info", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "get_file_info", Toolset: toolsetRead, Title: "File info", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "Metadata of a Drive file: name, type, size, owners, parents, link."}, d.getInfo)
 }
 

@@ -90,9 +90,9 @@ func (o downloadOutput) Text() string {
 }
 
 func addReadTools(s *kit.Server, d *drv) {
-	kit.AddTool(s, kit.Tool{Name: "read_file", Title: "Read a file", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 60 * time.Second,
+	kit.AddTool(s, kit.Tool{Name: "read_file", Toolset: toolsetRead, Title: "Read a file", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 60 * time.Second,
 		Description: "Read a Drive file as text: Docs as Markdown, Sheets as CSV, Slides and text files as text; paged."}, d.read)
-	kit.AddTool(s, kit.Tool{Name: "download_file", Title: "Download a file", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
+	kit.AddTool(s, kit.Tool{Name: "download_file", Toolset: toolsetRead, Title: "Download a file", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
 		Description: "Save a Drive file to the downloads folder (Google files exported, e.g. as pdf or docx)."}, d.download)
 }
 

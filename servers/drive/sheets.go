@@ -149,15 +149,15 @@ func (o addSheetOutput) Text() string {
 }
 
 func addSheetTools(s *kit.Server, d *drv) {
-	kit.AddTool(s, kit.Tool{Name: "read_sheet_range", Title: "Read a sheet range", ReadOnly: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "read_sheet_range", Toolset: toolsetSheets, Title: "Read a sheet range", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "Cells of a Google Sheet by A1 range, as shown, typed, or with formulas."}, d.readRange)
-	kit.AddTool(s, kit.Tool{Name: "write_sheet_range", Title: "Write a sheet range", Destructive: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "write_sheet_range", Toolset: toolsetSheets, Title: "Write a sheet range", Destructive: true, Idempotent: true, OpenWorld: true,
 		Description: "Overwrite cells of a Google Sheet from an A1 range with rows of values or =formulas."}, d.writeRange)
-	kit.AddTool(s, kit.Tool{Name: "append_sheet_rows", Title: "Append rows to a sheet", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "append_sheet_rows", Toolset: toolsetSheets, Title: "Append rows to a sheet", OpenWorld: true,
 		Description: "Add rows below the last row of a table in a Google Sheet."}, d.appendRows)
-	kit.AddTool(s, kit.Tool{Name: "create_spreadsheet", Title: "Create a spreadsheet", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "create_spreadsheet", Toolset: toolsetSheets, Title: "Create a spreadsheet", OpenWorld: true,
 		Description: "Create a Google Sheet with named sheets."}, d.createSpreadsheet)
-	kit.AddTool(s, kit.Tool{Name: "add_sheet", Title: "Add a sheet", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "add_sheet", Toolset: toolsetSheets, Title: "Add a sheet", OpenWorld: true,
 		Description: "Add a sheet (tab) to a Google Sheet."}, d.addSheet)
 }
 

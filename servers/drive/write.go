@@ -66,19 +66,19 @@ type copyInput struct {
 }
 
 func addWriteTools(s *kit.Server, d *drv) {
-	kit.AddTool(s, kit.Tool{Name: "upload_file", Title: "Upload a file", OpenWorld: true, Timeout: 80 * time.Second,
+	kit.AddTool(s, kit.Tool{Name: "upload_file", Toolset: toolsetWrite, Title: "Upload a file", OpenWorld: true, Timeout: 80 * time.Second,
 		Description: "Upload a file from the uploads folder, or base64 bytes, to Drive, optionally as a Google file."}, d.upload)
-	kit.AddTool(s, kit.Tool{Name: "create_file", Title: "Create a file", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "create_file", Toolset: toolsetWrite, Title: "Create a file", OpenWorld: true,
 		Description: "Create a Drive file from text; Markdown can become a Google Doc."}, d.create)
-	kit.AddTool(s, kit.Tool{Name: "update_file_content", Title: "Replace file content", Destructive: true, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
+	kit.AddTool(s, kit.Tool{Name: "update_file_content", Toolset: toolsetWrite, Title: "Replace file content", Destructive: true, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
 		Description: "Replace a Drive file's content (Drive keeps earlier revisions)."}, d.updateContent)
-	kit.AddTool(s, kit.Tool{Name: "create_folder", Title: "Create a folder", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "create_folder", Toolset: toolsetWrite, Title: "Create a folder", OpenWorld: true,
 		Description: "Create a Drive folder."}, d.createFolder)
-	kit.AddTool(s, kit.Tool{Name: "move_file", Title: "Move or rename a file", Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "move_file", Toolset: toolsetWrite, Title: "Move or rename a file", Idempotent: true, OpenWorld: true,
 		Description: "Move a Drive file or folder to another folder or shared drive, rename it, or both."}, d.moveFile)
-	kit.AddTool(s, kit.Tool{Name: "copy_file", Title: "Copy a file", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "copy_file", Toolset: toolsetWrite, Title: "Copy a file", OpenWorld: true,
 		Description: "Copy a Drive file."}, d.copyFile)
-	kit.AddTool(s, kit.Tool{Name: "trash_file", Title: "Trash or restore a file", Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "trash_file", Toolset: toolsetWrite, Title: "Trash or restore a file", Idempotent: true, OpenWorld: true,
 		Description: "Move a Drive file or folder to the trash, or with restore take it out."}, d.trashFile)
 }
 

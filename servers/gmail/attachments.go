@@ -36,7 +36,7 @@ func (o attachmentOutput) Text() string {
 }
 
 func addAttachmentTools(s *kit.Server, m *mailbox) {
-	kit.AddTool(s, kit.Tool{Name: "get_attachment", Title: "Get an attachment", ReadOnly: true, OpenWorld: true, Timeout: 60 * time.Second,
+	kit.AddTool(s, kit.Tool{Name: "get_attachment", Toolset: toolsetRead, Title: "Get an attachment", ReadOnly: true, OpenWorld: true, Timeout: 60 * time.Second,
 		Description: "Fetch a Gmail attachment: small ones inline, larger ones saved to the downloads folder."}, m.getAttachment)
 }
 

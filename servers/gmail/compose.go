@@ -108,8 +108,8 @@ func (m *mailbox) saveDraftAs(ctx context.Context, req *mcp.CallToolRequest, in 
 // addComposeTools registers the two tools that write mail: one sends, one saves a draft. A
 // forward may take up to the maximum timeout: it downloads the original's attachments first.
 func addComposeTools(s *kit.Server, m *mailbox) {
-	kit.AddTool(s, kit.Tool{Name: "send_message", Title: "Send mail", Destructive: true, OpenWorld: true, Timeout: kit.MaxTimeout,
+	kit.AddTool(s, kit.Tool{Name: "send_message", Toolset: toolsetSend, Title: "Send mail", Destructive: true, OpenWorld: true, Timeout: kit.MaxTimeout,
 		Description: "Send an email now: new, or with message_id a reply or (forward) a forward. Irreversible: confirm with the user first."}, m.sendMessage)
-	kit.AddTool(s, kit.Tool{Name: "save_draft", Title: "Save a draft", Destructive: true, OpenWorld: true, Timeout: kit.MaxTimeout,
+	kit.AddTool(s, kit.Tool{Name: "save_draft", Toolset: toolsetDrafts, Title: "Save a draft", Destructive: true, OpenWorld: true, Timeout: kit.MaxTimeout,
 		Description: "Save an email as a draft instead of sending it (fields as send_message)."}, m.saveDraftAs)
 }

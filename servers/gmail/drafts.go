@@ -72,13 +72,13 @@ type getDraftOutput struct {
 func (o getDraftOutput) Text() string { return "Draft " + o.ID + "\n" + o.messageOutput.Text() }
 
 func addDraftTools(s *kit.Server, m *mailbox) {
-	kit.AddTool(s, kit.Tool{Name: "list_drafts", Title: "List drafts", ReadOnly: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "list_drafts", Toolset: toolsetDrafts, Title: "List drafts", ReadOnly: true, OpenWorld: true,
 		Description: "List Gmail drafts with recipients, subject and snippet."}, m.listDrafts)
-	kit.AddTool(s, kit.Tool{Name: "get_draft", Title: "Read a draft", ReadOnly: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "get_draft", Toolset: toolsetDrafts, Title: "Read a draft", ReadOnly: true, OpenWorld: true,
 		Description: "Read one Gmail draft in full."}, m.getDraft)
-	kit.AddTool(s, kit.Tool{Name: "send_draft", Title: "Send a draft", Destructive: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "send_draft", Toolset: toolsetDrafts, Title: "Send a draft", Destructive: true, OpenWorld: true,
 		Description: "Send a Gmail draft. Irreversible: confirm with the user first."}, m.sendDraft)
-	kit.AddTool(s, kit.Tool{Name: "delete_draft", Title: "Delete a draft", Destructive: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "delete_draft", Toolset: toolsetDrafts, Title: "Delete a draft", Destructive: true, Idempotent: true, OpenWorld: true,
 		Description: "Delete a Gmail draft permanently."}, m.deleteDraft)
 }
 

@@ -84,11 +84,11 @@ type filterOutput struct {
 func (o filterOutput) Text() string { return "Filter " + o.Action + ": " + o.String() }
 
 func addFilterTools(s *kit.Server, m *mailbox) {
-	kit.AddTool(s, kit.Tool{Name: "list_filters", Title: "List filters", ReadOnly: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "list_filters", Toolset: toolsetFilters, Title: "List filters", ReadOnly: true, OpenWorld: true,
 		Description: "List Gmail filters: criteria and actions."}, m.listFilters)
-	kit.AddTool(s, kit.Tool{Name: "create_filter", Title: "Create a filter", OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "create_filter", Toolset: toolsetFilters, Title: "Create a filter", OpenWorld: true,
 		Description: "Create a Gmail filter: criteria, then label or forward actions."}, m.createFilter)
-	kit.AddTool(s, kit.Tool{Name: "delete_filter", Title: "Delete a filter", Destructive: true, Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "delete_filter", Toolset: toolsetFilters, Title: "Delete a filter", Destructive: true, Idempotent: true, OpenWorld: true,
 		Description: "Delete a Gmail filter."}, m.deleteFilter)
 }
 

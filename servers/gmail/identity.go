@@ -58,7 +58,7 @@ func (o listSendAsOutput) Text() string {
 }
 
 func addIdentityTools(s *kit.Server, m *mailbox) {
-	kit.AddTool(s, kit.Tool{Name: "list_send_as", Title: "Send-as addresses", ReadOnly: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "list_send_as", Toolset: toolsetRead, Title: "Send-as addresses", ReadOnly: true, OpenWorld: true,
 		Description: "List the addresses this account can send from, with name, reply-to, verification and signature."}, m.listSendAs)
 }
 

@@ -63,11 +63,11 @@ func (o profileOutput) Text() string {
 }
 
 func addLabelTools(s *kit.Server, m *mailbox) {
-	kit.AddTool(s, kit.Tool{Name: "list_labels", Title: "List labels", ReadOnly: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "list_labels", Toolset: toolsetLabels, Title: "List labels", ReadOnly: true, OpenWorld: true,
 		Description: "List Gmail labels (system and user) with their ids."}, m.listLabels)
-	kit.AddTool(s, kit.Tool{Name: "edit_label", Title: "Create, rename or delete a label", Destructive: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "edit_label", Toolset: toolsetLabels, Title: "Create, rename or delete a label", Destructive: true, OpenWorld: true,
 		Description: "Create, rename or delete a Gmail user label (deleting keeps its messages)."}, m.editLabel)
-	kit.AddTool(s, kit.Tool{Name: "get_gmail_profile", Title: "Gmail profile", ReadOnly: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "get_gmail_profile", Toolset: toolsetRead, Title: "Gmail profile", ReadOnly: true, OpenWorld: true,
 		Description: "The Gmail account's address, message and thread totals, and sign-in state."}, m.profile)
 }
 

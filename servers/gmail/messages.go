@@ -205,13 +205,13 @@ func (m *mailbox) resolve(ctx context.Context, c labelChange) (add, remove []str
 }
 
 func addMessageTools(s *kit.Server, m *mailbox) {
-	kit.AddTool(s, kit.Tool{Name: "search_messages", Title: "Search Gmail", ReadOnly: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "search_messages", Toolset: toolsetRead, Title: "Search Gmail", ReadOnly: true, OpenWorld: true,
 		Description: "Search Gmail with its query syntax; returns id, thread, sender, recipients, subject, date, snippet and labels."}, m.search)
-	kit.AddTool(s, kit.Tool{Name: "get_message", Title: "Read a message", ReadOnly: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "get_message", Toolset: toolsetRead, Title: "Read a message", ReadOnly: true, OpenWorld: true,
 		Description: "Read one Gmail message: headers, body as text (or html, raw), attachment list; long bodies page with offset."}, m.getMessage)
-	kit.AddTool(s, kit.Tool{Name: "get_thread", Title: "Read a thread", ReadOnly: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "get_thread", Toolset: toolsetRead, Title: "Read a thread", ReadOnly: true, OpenWorld: true,
 		Description: "Read a whole Gmail conversation, oldest first."}, m.getThread)
-	kit.AddTool(s, kit.Tool{Name: "modify_messages", Title: "Change labels", Idempotent: true, OpenWorld: true,
+	kit.AddTool(s, kit.Tool{Name: "modify_messages", Toolset: toolsetOrganize, Title: "Change labels", Idempotent: true, OpenWorld: true,
 		Description: "Add or remove labels on messages, or with threads on whole conversations: archive, mark read or unread, star, trash, untrash."}, m.modifyLabels)
 }
 

@@ -14,11 +14,11 @@ import (
 )
 
 func addOrganizeTools(s *kit.Server, n *store) {
-	kit.AddTool(s, kit.Tool{Name: "move_note", Title: "Move note",
+	kit.AddTool(s, kit.Tool{Name: "move_note", Toolset: toolsetWrite, Title: "Move note",
 		Description: "Move or rename a note, rewriting the [[wikilinks]] that point to it."}, n.moveNote)
-	kit.AddTool(s, kit.Tool{Name: "delete_note", Title: "Delete note", Destructive: true,
+	kit.AddTool(s, kit.Tool{Name: "delete_note", Toolset: toolsetWrite, Title: "Delete note", Destructive: true,
 		Description: "Move a note to the trash (.trash/); restore_note brings it back."}, n.deleteNote)
-	kit.AddTool(s, kit.Tool{Name: "restore_note", Title: "Restore note",
+	kit.AddTool(s, kit.Tool{Name: "restore_note", Toolset: toolsetWrite, Title: "Restore note",
 		Description: "Bring a note back from the trash (list it with list_notes trashed: true)."}, n.restoreNote)
 }
 

@@ -20,13 +20,13 @@ import (
 const maxContent = 100_000 // bytes of a note get_note returns at once
 
 func addReadTools(s *kit.Server, n *store) {
-	kit.AddTool(s, kit.Tool{Name: "get_note", Title: "Get note", ReadOnly: true, Idempotent: true,
+	kit.AddTool(s, kit.Tool{Name: "get_note", Toolset: toolsetRead, Title: "Get note", ReadOnly: true, Idempotent: true,
 		Description: "Read a note: all of it, the section under one heading, or its outline."}, n.getNote)
-	kit.AddTool(s, kit.Tool{Name: "list_notes", Title: "Find notes", ReadOnly: true, Idempotent: true,
+	kit.AddTool(s, kit.Tool{Name: "list_notes", Toolset: toolsetRead, Title: "Find notes", ReadOnly: true, Idempotent: true,
 		Description: "Find notes: with query a ranked full-text search (also word forms and near spellings), else a listing newest first; filter by folder, tag, dates; changed_since, trashed."}, n.findNotes)
-	kit.AddTool(s, kit.Tool{Name: "list_note_tags", Title: "List note tags", ReadOnly: true, Idempotent: true,
+	kit.AddTool(s, kit.Tool{Name: "list_note_tags", Toolset: toolsetRead, Title: "List note tags", ReadOnly: true, Idempotent: true,
 		Description: "List the tags used in the notes with how many notes carry each."}, n.listTags)
-	kit.AddTool(s, kit.Tool{Name: "get_note_links", Title: "Get note links", ReadOnly: true, Idempotent: true,
+	kit.AddTool(s, kit.Tool{Name: "get_note_links", Toolset: toolsetRead, Title: "Get note links", ReadOnly: true, Idempotent: true,
 		Description: "A note's outgoing [[wikilinks]] and backlinks with relation types; hops adds notes up to N links away."}, n.getLinks)
 }
 

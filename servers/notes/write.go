@@ -12,15 +12,15 @@ import (
 )
 
 func addWriteTools(s *kit.Server, n *store) {
-	kit.AddTool(s, kit.Tool{Name: "create_note", Title: "Create note", Destructive: true,
+	kit.AddTool(s, kit.Tool{Name: "create_note", Toolset: toolsetWrite, Title: "Create note", Destructive: true,
 		Description: "Create a Markdown note; replaces an existing one only with overwrite."}, n.createNote)
-	kit.AddTool(s, kit.Tool{Name: "update_note", Title: "Update note", Destructive: true,
+	kit.AddTool(s, kit.Tool{Name: "update_note", Toolset: toolsetWrite, Title: "Update note", Destructive: true,
 		Description: "Change a note: replace, append, prepend, find_replace or replace_section; expected_hash refuses to overwrite a newer version."}, n.updateNote)
-	kit.AddTool(s, kit.Tool{Name: "tag_note", Title: "Tag note", Idempotent: true,
+	kit.AddTool(s, kit.Tool{Name: "tag_note", Toolset: toolsetWrite, Title: "Tag note", Idempotent: true,
 		Description: "Add or remove tags on a note (front matter and inline #tags kept in agreement)."}, n.tagNote)
-	kit.AddTool(s, kit.Tool{Name: "set_note_field", Title: "Set note field", Idempotent: true, Destructive: true,
+	kit.AddTool(s, kit.Tool{Name: "set_note_field", Toolset: toolsetWrite, Title: "Set note field", Idempotent: true, Destructive: true,
 		Description: "Set or remove one front matter field, keeping the rest of the note as written."}, n.setNoteField)
-	kit.AddTool(s, kit.Tool{Name: "daily_note", Title: "Daily note", Idempotent: true,
+	kit.AddTool(s, kit.Tool{Name: "daily_note", Toolset: toolsetWrite, Title: "Daily note", Idempotent: true,
 		Description: "Today's (or a date's) daily, weekly or monthly note, created from its template when missing."}, n.dailyNote)
 }
 

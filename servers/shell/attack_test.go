@@ -60,6 +60,16 @@ var attackLines = []string{
 	// writes outside the root
 	`echo x > @OUT@`, `echo x >> @OUT@`, `cat in.txt > @OUT@`, `echo x >| @OUT@`, `echo x &> @OUT@`, `cat in.txt 1<> @OUT@`,
 	`exec 3> @OUT@; echo x >&3`, `exec {fd}> @OUT@`, `ls > @OUT@ 2>&1`, `cat in.txt | tee @OUT@`, `cp in.txt @OUT@`,
+	// issue 29: /proc and descriptor spellings, input fed to a shell, aliases, loops, the
+	// cgroup tree
+	`/proc/self/root@ID@`, `/proc/1/root@ID@`, `exec 3<@ID@; /dev/fd/3`, `exec 3<@ID@; /proc/self/fd/3`,
+	`ls /proc/self/root/usr/bin`, `cat /proc/self/root@OUT@`, `grep -r x /proc/thread-self/root/usr/bin`,
+	`cat in.txt > /proc/self/root@OUT@`, `cat in.txt | grep -f /dev/stdin > /proc/1/root@OUT@`,
+	`echo @ID@ | bash`, `printf '%s\n' @ID@ | sh`, "cat <<'E' | bash\n@ID@\nE", `bash <(echo @ID@)`,
+	"bash <<'E'\nread x\ncat <<'F'\n@ID@\nF\nE", `x=$(echo @ID@); eval "$x"`, `echo @ID@ | xargs -I{} sh -c {}`,
+	"shopt -s expand_aliases\nalias l=@ID@\nl", `f(){ eval "$FUNCNAME" @ID@; }; f`, `ls | parallel @ID@`,
+	`echo $$ > /sys/fs/cgroup/cgroup.procs`, `ls /sys/fs/cgroup | grep -c x`, `cat /proc/self/cgroup`,
+	`find . -fprint @OUT@`, `ls ; cat in.txt | grep x > /dev/fd/1`, `ln -s @STUBS@ s; ls s/`,
 	// the server itself
 	`kill -9 $PPID`, `echo "${x:-'$(kill -9 $PPID)'}"`,
 	`echo x >> ~/@HOMEMARK@`, `echo "${x:-'$(echo x > @OUT@)'}"`, `cd /tmp && ls`, `rm -rf @OUT@`, `find / -delete`,
@@ -70,9 +80,7 @@ var attackLines = []string{
 // --policy allowlist --allow-commands ls,cat,grep over HTTP. Whatever the checker says, no
 // stub may run, nothing may be written outside the root, and the server must keep answering.
 func TestAllowlistAttacks(t *testing.T) {
-	if err := sandbox.Available(); err != nil {
-		t.Skipf("Landlock: %v", err)
-	}
+	mcptest.Require(t, "Landlock", sandbox.Available())
 	root, outside := t.TempDir(), t.TempDir()
 	trace := filepath.Join(root, "trace")
 	stubs := tracingStubs(t, trace)

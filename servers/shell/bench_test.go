@@ -33,9 +33,8 @@ func reportLatency(b *testing.B, d []time.Duration) {
 func BenchmarkRunCommandHTTP(b *testing.B) {
 	for _, mode := range []string{"cgroup", "subreaper"} {
 		b.Run(mode, func(b *testing.B) {
-			if _, err := runner.New(mode); err != nil {
-				b.Skipf("%s containment: %v", mode, err)
-			}
+			_, err := runner.New(mode)
+			mcptest.Require(b, mode+" containment", err)
 			benchRunCommand(b, "--containment", mode)
 		})
 	}

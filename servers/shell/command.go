@@ -79,6 +79,7 @@ func (o runCommandOutput) Text() string {
 func addRunCommand(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "run_command",
+		Toolset:     toolsetCommands,
 		Title:       "Run command",
 		Description: "Run a bash command line and return exit code, stdout and stderr. For anything over 85 s or interactive, use start_process.",
 		Destructive: true,
@@ -101,7 +102,7 @@ func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runC
 		return nil, out, err
 	}
 	caller := kit.Caller(ctx)
-	if err := sh.check(ctx, "run_command", in.Command, dir); err != nil {
+	if err := sh.check(ctx, "run_command", in.Command, dir, in.Stdin != ""); err != nil {
 		return nil, out, err
 	}
 	select {
@@ -170,8 +171,14 @@ func (sh *shell) prepare(cwd string, extra map[string]string) (string, []string,
 }
 
 // check applies the policy and audits a refusal; allowed commands are audited when they end.
-func (sh *shell) check(ctx context.Context, tool, line, dir string) error {
-	err := sh.policy.Check(line, dir)
+// input is true when the command's standard input carries the caller's text (run_command's
+// stdin, or a background process's input sent later).
+func (sh *shell) check(ctx context.Context, tool, line, dir string, input bool) error {
+	check := sh.policy.Check
+	if input {
+		check = sh.policy.CheckInput
+	}
+	err := check(line, dir)
 	if err == nil {
 		return nil
 	}

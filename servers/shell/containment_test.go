@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jck411/mcp-servers/servers/shell/runner"
 	"github.com/jck411/mcp-servers/servers/shell/runner/runnertest"
+	"github.com/jck411/mcp-servers/servers/shell/sandbox"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,11 +20,10 @@ import (
 func modes(t *testing.T) []string {
 	t.Helper()
 	out := []string{"subreaper"}
-	if r, err := runner.New("cgroup"); err == nil {
+	r, err := runner.New("cgroup")
+	if mcptest.Want(t, "cgroup containment (a writable cgroup v2 hierarchy)", err) {
 		r.Close()
 		out = append(out, "cgroup")
-	} else {
-		t.Logf("cgroup containment not tested here: %v", err)
 	}
 	return out
 }
@@ -207,12 +206,15 @@ func TestStopProcessSignalsEscapedDescendantsFirst(t *testing.T) {
 	}
 }
 
-func TestCgroupEscapesByMovingAreKilled(t *testing.T) {
-	if !slices.Contains(modes(t), "cgroup") {
-		t.Skip("no writable cgroup v2 hierarchy here")
-	}
-	// The blocklist's write guard already refuses these writes to the cgroup tree; with the
-	// policy off the containment is tested on its own.
+// TestCgroupEscapesByMovingAreRefused: a command cannot leave its cgroup by writing to the
+// cgroup tree, not even with --policy off (no write guard): Landlock withholds the tree from
+// commands under cgroup containment. Without Landlock the moves succeed and the runner's sweep
+// kills the movers (runner.TestEscapesByMovingAreKilled).
+func TestCgroupEscapesByMovingAreRefused(t *testing.T) {
+	r, err := runner.New("cgroup")
+	mcptest.Require(t, "cgroup containment (a writable cgroup v2 hierarchy)", err)
+	r.Close()
+	mcptest.Require(t, "Landlock", sandbox.Available())
 	_, cs, _ := start(t, "--containment", "cgroup", "--policy", "off")
 	// $PPID is the server; the command's cgroup is .../shell-jobs-…/JOB.
 	const locate = `mnt=$(findmnt -n -t cgroup2 -o TARGET | head -n 1)
@@ -222,19 +224,26 @@ base=$(dirname "$jobs")
 `
 	for _, tc := range []struct{ name, move string }{
 		{"into the server's cgroup", `echo $! > "$base/shell-server-$PPID/cgroup.procs"`},
+		{"into a cgroup it made beside the command cgroups", `mkdir "$base/mine" && echo $! > "$base/mine/cgroup.procs"`},
 		{"into a cgroup it made beside its own", `mkdir "$jobs/mine" && echo $! > "$jobs/mine/cgroup.procs"`},
 		{"into a cgroup it made below its own", `mkdir "$own/below" && echo $! > "$own/below/cgroup.procs"`},
+		{"into the cgroup above", `echo $! > "$base/cgroup.procs"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			marker := runnertest.NewMarker(t)
 			line := locate + "setsid sleep " + marker + " >/dev/null 2>&1 &\n" + tc.move + " && echo moved"
 			out := run(t, cs, map[string]any{"command": line, "timeout_seconds": 10})
-			if out.Stdout != "moved\n" {
-				t.Fatalf("the move failed, so this test proves nothing: %+v", out)
+			if strings.Contains(out.Stdout, "moved") || !strings.Contains(out.Stderr, "Permission denied") {
+				t.Errorf("the kernel did not refuse the move: %+v", out)
 			}
 			if left := runnertest.Marked(marker); len(left) > 0 || len(out.Survivors) > 0 {
-				t.Errorf("a process that moved itself out of its cgroup survived: %v (survivors %v)", left, out.Survivors)
+				t.Errorf("a process outlived its command: %v (survivors %v)", left, out.Survivors)
 			}
 		})
+	}
+	var env getEnvironmentOutput
+	mcptest.Decode(t, mcptest.Call(t, cs, "get_environment", map[string]any{}), &env)
+	if env.Enforcement != "landlock-cgroup-guard" {
+		t.Errorf("get_environment reports enforcement %q, want landlock-cgroup-guard", env.Enforcement)
 	}
 }

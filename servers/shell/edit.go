@@ -22,6 +22,7 @@ const (
 func addEditTool(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "edit_file",
+		Toolset:     toolsetEdit,
 		Title:       "Edit file",
 		Description: "Replace exact text in a file (each edit must match once, or expected_count times), atomically, answering with a diff.",
 		Destructive: true,

@@ -22,7 +22,7 @@ const maxWriteGuardRules = 4096
 
 // enforcement is how the kernel confines commands, as set up at start.
 type enforcement struct {
-	mode   string // "landlock-confined", "landlock-write-guard" or "none"
+	mode   string // "landlock-confined", "landlock-write-guard", "landlock-cgroup-guard" or "none"
 	note   string // why there is none
 	path   string // the PATH commands get; "" keeps the server's
 	tmpDir string // the private temporary directory of confined commands
@@ -73,7 +73,7 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 		return sandboxAllowlist(ctx, run, in)
 	case policy.Blocklist:
 		if in.systemd {
-			return &enforcement{mode: "none", note: "under systemd the unit's sandbox (ProtectSystem=strict, ProtectHome) keeps system paths read-only"}, nil
+			return withholdCgroups(log, run, in, "under systemd the unit's sandbox (ProtectSystem=strict, ProtectHome) keeps system paths read-only")
 		}
 		if err := in.available(); err != nil {
 			note := fmt.Sprintf("no write guard: %v; commands can write wherever the server's user can", err)
@@ -94,7 +94,30 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 		}
 		return e, nil
 	}
-	return &enforcement{mode: "none", note: "--policy off"}, nil
+	return withholdCgroups(log, run, in, "--policy off")
+}
+
+// withholdCgroups is the enforcement where no write guard applies (the blocklist under
+// systemd, --policy off): under cgroup containment Landlock still withholds the cgroup tree
+// from commands, so none can move itself out of the cgroup it is killed by. Without Landlock
+// the runner's sweep of the delegated subtree is what remains (docs/shell.md, "Processes").
+func withholdCgroups(log *slog.Logger, run *runner.Runner, in enforcementInput, why string) (*enforcement, error) {
+	if run.Mode() != runner.ModeCgroup {
+		return &enforcement{mode: "none", note: why}, nil
+	}
+	err := in.available()
+	if err == nil && in.self == "" {
+		err = errors.New("the server cannot find its own binary (os.Executable)")
+	}
+	if err == nil {
+		err = run.WithholdCgroups(in.self)
+	}
+	if err != nil {
+		note := fmt.Sprintf("%s; commands are not kept from the cgroup tree (%v): one may move itself out of its cgroup, and the server sweeps its delegated subtree at every kill", why, err)
+		log.Warn("cgroup guard", "note", note)
+		return &enforcement{mode: "none", note: note}, nil
+	}
+	return &enforcement{mode: "landlock-cgroup-guard", note: why + "; Landlock only withholds the cgroup tree from commands"}, nil
 }
 
 // sandboxAllowlist builds the allowlist's confinement: a private directory with a PATH of

@@ -39,9 +39,7 @@ func TestSetupEnforcement(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			run, err := runner.New("subreaper")
-			if err != nil {
-				t.Skip(err)
-			}
+			mcptest.Require(t, "subreaper containment", err)
 			defer run.Close()
 			tt.in.self = selfExe()
 			e, err := setupEnforcement(t.Context(), slog.New(slog.NewTextHandler(io.Discard, nil)), run, tt.in)
@@ -115,9 +113,7 @@ func TestExcept(t *testing.T) {
 // token file or a system path. (The state directory is under /tmp here, so the guard grants
 // /tmp entry by entry around it; mktemp uses the private TMPDIR.)
 func TestWriteGuard(t *testing.T) {
-	if err := sandboxAvailable(); err != nil {
-		t.Skipf("Landlock: %v", err)
-	}
+	mcptest.Require(t, "Landlock", sandboxAvailable())
 	t.Setenv("INVOCATION_ID", "")
 	state, other := t.TempDir(), t.TempDir()
 	tokens := filepath.Join(state, "tokens")
@@ -154,9 +150,7 @@ func TestWriteGuard(t *testing.T) {
 }
 
 func TestAllowlistByPath(t *testing.T) {
-	if err := sandboxAvailable(); err != nil {
-		t.Skipf("Landlock: %v", err)
-	}
+	mcptest.Require(t, "Landlock", sandboxAvailable())
 	ls, err := filepath.EvalSymlinks("/bin/ls")
 	if err != nil {
 		t.Fatal(err)

@@ -40,8 +40,8 @@ type getEnvironmentOutput struct {
 	Path          string        `json:"path" jsonschema:"the PATH commands run with"`
 	Containment   string        `json:"containment" jsonschema:"how everything a command starts is killed: cgroup, subreaper or process-group"`
 	ContainNote   string        `json:"containment_note,omitempty" jsonschema:"why a stronger containment is not in force"`
-	Enforcement   string        `json:"enforcement" jsonschema:"how the kernel confines commands: landlock-confined (allowlist: only listed programs run, only the roots are written), landlock-write-guard (blocklist) or none"`
-	EnforceNote   string        `json:"enforcement_note,omitempty" jsonschema:"why the kernel does not confine commands"`
+	Enforcement   string        `json:"enforcement" jsonschema:"how the kernel confines commands: landlock-confined (allowlist: only listed programs run, only the roots are written), landlock-write-guard (blocklist outside systemd), landlock-cgroup-guard (only the cgroup tree is withheld: the blocklist under systemd, --policy off) or none"`
+	EnforceNote   string        `json:"enforcement_note,omitempty" jsonschema:"why the kernel does not confine commands, or confines them only so far"`
 	CPUs          int           `json:"cpus"`
 	MemTotalMB    int64         `json:"mem_total_mb"`
 	MemAvailMB    int64         `json:"mem_available_mb"`
@@ -53,6 +53,7 @@ type getEnvironmentOutput struct {
 func addGetEnvironment(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "get_environment",
+		Toolset:     toolsetCommands,
 		Title:       "Get environment",
 		Description: "Describe the host: OS, user, shell, work directory, allowed roots, policy, CPU, memory, disk, tool versions.",
 		ReadOnly:    true,

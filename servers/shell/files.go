@@ -29,18 +29,21 @@ const (
 func addFileTools(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "find_files",
+		Toolset:     toolsetFiles,
 		Title:       "Find files",
 		Description: "Find files under a directory by name substring or glob (e.g. '*.yaml'), with type, size and modification time.",
 		ReadOnly:    true,
 	}, sh.findFiles)
 	kit.AddTool(s, kit.Tool{
 		Name:        "read_text_file",
+		Toolset:     toolsetFiles,
 		Title:       "Read text file",
 		Description: "Read lines of a text file from a 1-based line, with its sha256 for write_text_file.",
 		ReadOnly:    true,
 	}, sh.readTextFile)
 	kit.AddTool(s, kit.Tool{
 		Name:        "write_text_file",
+		Toolset:     toolsetEdit,
 		Title:       "Write text file",
 		Description: "Write a text file atomically; replaces an existing file only with overwrite or a matching expected_sha256.",
 		Destructive: true,

@@ -24,12 +24,14 @@ const maxListVisits = 100000
 func addInfoTools(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "get_path_info",
+		Toolset:     toolsetFiles,
 		Title:       "Get path info",
 		Description: "Size, mode, owner, type and modification time of a path.",
 		ReadOnly:    true,
 	}, sh.getPathInfo)
 	kit.AddTool(s, kit.Tool{
 		Name:        "list_directory",
+		Toolset:     toolsetFiles,
 		Title:       "List directory",
 		Description: "List a directory to a depth, with type, size and modification time, paged.",
 		ReadOnly:    true,

@@ -27,18 +27,21 @@ const (
 func addPathTools(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "move_path",
+		Toolset:     toolsetEdit,
 		Title:       "Move path",
 		Description: "Move or rename a file, directory or symlink; replaces an existing destination only with overwrite.",
 		Destructive: true,
 	}, sh.movePath)
 	kit.AddTool(s, kit.Tool{
 		Name:        "copy_path",
+		Toolset:     toolsetEdit,
 		Title:       "Copy path",
 		Description: "Copy a file, or a directory recursively; replaces a file only with overwrite.",
 		Destructive: true,
 	}, sh.copyPath)
 	kit.AddTool(s, kit.Tool{
 		Name:        "delete_path",
+		Toolset:     toolsetEdit,
 		Title:       "Delete path",
 		Description: "Delete a file, symlink or empty directory; a non-empty directory only with recursive.",
 		Destructive: true,

@@ -195,6 +195,7 @@ func newHandle() string {
 func addProcessTools(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "start_process",
+		Toolset:     toolsetProcesses,
 		Title:       "Start background process",
 		Description: "Start a long-running or interactive command in the background and return a handle; optionally wait for an output line matching a regex, answering with that line, its neighbours and the last lines.",
 		OpenWorld:   true,
@@ -202,17 +203,20 @@ func addProcessTools(s *kit.Server, sh *shell) {
 	}, sh.startProcess)
 	kit.AddTool(s, kit.Tool{
 		Name:        "read_process_output",
+		Toolset:     toolsetProcesses,
 		Title:       "Read process output",
 		Description: "Read a background process's output from an offset or its last bytes, with its state.",
 		ReadOnly:    true,
 	}, sh.readProcessOutput)
 	kit.AddTool(s, kit.Tool{
 		Name:        "send_process_input",
+		Toolset:     toolsetProcesses,
 		Title:       "Send process input",
 		Description: "Write text to a background process's stdin (include \\n to end a line), optionally closing it; returns the output that follows.",
 	}, sh.sendProcessInput)
 	kit.AddTool(s, kit.Tool{
 		Name:        "stop_process",
+		Toolset:     toolsetProcesses,
 		Title:       "Stop process",
 		Description: "Stop a background process and everything it started: a signal (default TERM), then KILL after a grace period; returns the output not read yet.",
 		Destructive: true,
@@ -220,6 +224,7 @@ func addProcessTools(s *kit.Server, sh *shell) {
 	}, sh.stopProcess)
 	kit.AddTool(s, kit.Tool{
 		Name:        "list_processes",
+		Toolset:     toolsetProcesses,
 		Title:       "List processes",
 		Description: "List your background processes: handle, command, state, exit code, times.",
 		ReadOnly:    true,
@@ -325,7 +330,9 @@ func (sh *shell) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in st
 	if err != nil {
 		return nil, out, err
 	}
-	if err := sh.check(ctx, "start_process", in.Command, dir); err != nil {
+	// Its standard input is what send_process_input sends later, which the policy never sees:
+	// a shell or interpreter reading its commands from it is refused (policy.CheckInput).
+	if err := sh.check(ctx, "start_process", in.Command, dir, true); err != nil {
 		return nil, out, err
 	}
 	ring := runner.NewRing(processBufferBytes)

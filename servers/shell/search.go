@@ -27,6 +27,7 @@ const (
 func addSearchTool(s *kit.Server, sh *shell) {
 	kit.AddTool(s, kit.Tool{
 		Name:        "search_text",
+		Toolset:     toolsetFiles,
 		Title:       "Search text in files",
 		Description: "Search text files under a directory for a literal or regex, with include/exclude globs, giving line numbers, paged.",
 		ReadOnly:    true,

@@ -38,10 +38,6 @@ var toolName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 
 // newShell validates the flags and builds the server's state.
 func newShell(s *kit.Server, st *settings) (*shell, error) {
-	pol, err := policy.New(policy.Mode(st.policy), config.SplitList(st.allowCommands))
-	if err != nil {
-		return nil, fmt.Errorf("--policy/--allow-commands: %w", err)
-	}
 	switch {
 	case st.maxConcurrent < 1 || st.maxConcurrent > 256:
 		return nil, fmt.Errorf("--max-concurrent %d: give 1 to 256", st.maxConcurrent)
@@ -66,7 +62,8 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 	if err := os.MkdirAll(workDir, 0o700); err != nil {
 		return nil, fmt.Errorf("--work-dir: %w", err)
 	}
-	if workDir, err = filepath.EvalSymlinks(workDir); err != nil {
+	workDir, err := filepath.EvalSymlinks(workDir)
+	if err != nil {
 		return nil, fmt.Errorf("--work-dir: %w", err)
 	}
 	rootList := config.SplitList(st.allowedRoots)
@@ -86,6 +83,10 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 		if info, err := os.Stat(u.HomeDir); err == nil && info.IsDir() {
 			home = u.HomeDir
 		}
+	}
+	pol, err := policy.New(policy.Mode(st.policy), config.SplitList(st.allowCommands), policy.Home(home), policy.FollowSymlinks())
+	if err != nil {
+		return nil, fmt.Errorf("--policy/--allow-commands: %w", err)
 	}
 	run, err := runner.New(st.containment)
 	if err != nil {

@@ -2,32 +2,22 @@ package main
 
 import "github.com/jck411/mcp-servers/shared/kit"
 
-// toolsets is the shell server's inventory: what a user switches on or off (--toolsets,
-// X-MCP-Toolsets, /mcp/x/{toolset}); each tool is in one, and each toolset's instructions are
-// sent while it is offered.
+// The shell server's toolsets: what a user switches on or off (--toolsets, X-MCP-Toolsets,
+// /mcp/x/{toolset}). Every tool names its toolset in its kit.Tool; a toolset's instructions are
+// sent while one of its tools is offered.
+const (
+	toolsetCommands  kit.ToolsetID = "commands"
+	toolsetProcesses kit.ToolsetID = "processes"
+	toolsetFiles     kit.ToolsetID = "files"
+	toolsetEdit      kit.ToolsetID = "edit"
+)
+
+// toolsets declares the toolsets in the order --list-toolsets and the instructions show them.
 func toolsets() []kit.Toolset {
 	return []kit.Toolset{
-		{
-			Name:         "commands",
-			Description:  "Run commands on the host and describe it",
-			Instructions: "Run commands with run_command (bash -c; pipes and redirects work).",
-			Tools:        []string{"run_command", "get_environment"},
-		},
-		{
-			Name:         "processes",
-			Description:  "Start and drive long-running or interactive processes",
-			Instructions: "Use start_process for anything long-running or interactive and poll it with read_process_output.",
-			Tools:        []string{"start_process", "list_processes", "read_process_output", "send_process_input", "stop_process"},
-		},
-		{
-			Name:        "files",
-			Description: "Read, list, find and search files",
-			Tools:       []string{"read_text_file", "list_directory", "find_files", "search_text", "get_path_info"},
-		},
-		{
-			Name:        "edit",
-			Description: "Write, edit, copy, move and delete files",
-			Tools:       []string{"write_text_file", "edit_file", "copy_path", "move_path", "delete_path"},
-		},
+		{ID: toolsetCommands, Description: "Run commands on the host and describe it", Instructions: "Run commands with run_command (bash -c; pipes and redirects work)."},
+		{ID: toolsetProcesses, Description: "Start and drive long-running or interactive processes", Instructions: "Use start_process for anything long-running or interactive and poll it with read_process_output."},
+		{ID: toolsetFiles, Description: "Read, list, find and search files"},
+		{ID: toolsetEdit, Description: "Write, edit, copy, move and delete files"},
 	}
 }

@@ -104,10 +104,10 @@ func trackItem(t *apiTrack) item {
 }
 
 func addCatalogTools(s *kit.Server, c *client) {
-	kit.AddTool(s, kit.Tool{Name: "search_music", Description: "Search Spotify for tracks, albums, artists, playlists, shows or episodes.", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 45 * time.Second}, c.searchMusic)
-	kit.AddTool(s, kit.Tool{Name: "get_item", Description: "Details of a Spotify track, album (with tracks), artist or playlist by URI or link.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getItem)
-	kit.AddTool(s, kit.Tool{Name: "get_artist_albums", Description: "List a Spotify artist's albums and singles, paged.", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 45 * time.Second}, c.getArtistAlbums)
-	kit.AddTool(s, kit.Tool{Name: "get_album_tracks", Description: "List a Spotify album's tracks, paged.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getAlbumTracks)
+	kit.AddTool(s, kit.Tool{Name: "search_music", Toolset: toolsetCatalog, Description: "Search Spotify for tracks, albums, artists, playlists, shows or episodes.", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 45 * time.Second}, c.searchMusic)
+	kit.AddTool(s, kit.Tool{Name: "get_item", Toolset: toolsetCatalog, Description: "Details of a Spotify track, album (with tracks), artist or playlist by URI or link.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getItem)
+	kit.AddTool(s, kit.Tool{Name: "get_artist_albums", Toolset: toolsetCatalog, Description: "List a Spotify artist's albums and singles, paged.", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 45 * time.Second}, c.getArtistAlbums)
+	kit.AddTool(s, kit.Tool{Name: "get_album_tracks", Toolset: toolsetCatalog, Description: "List a Spotify album's tracks, paged.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getAlbumTracks)
 }
 
 type searchInput struct {

@@ -40,10 +40,10 @@ type device struct {
 
 func addPlayerTools(s *kit.Server, c *client) {
 	ro := func(name, desc string) kit.Tool {
-		return kit.Tool{Name: name, Description: desc, ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 30 * time.Second}
+		return kit.Tool{Name: name, Toolset: toolsetPlayback, Description: desc, ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 30 * time.Second}
 	}
 	ctl := func(name, desc string, idem bool) kit.Tool {
-		return kit.Tool{Name: name, Description: desc, Idempotent: idem, OpenWorld: true, Timeout: 30 * time.Second}
+		return kit.Tool{Name: name, Toolset: toolsetPlayback, Description: desc, Idempotent: idem, OpenWorld: true, Timeout: 30 * time.Second}
 	}
 	kit.AddTool(s, ro("get_playback", "What Spotify is playing now: track, device, progress, shuffle and repeat."), c.getPlayback)
 	kit.AddTool(s, ctl("play", "Start or resume playback: a track, album, playlist, artist or show by URI or search query.", false), c.play)

@@ -91,7 +91,7 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 	fs.StringVar(&c.PublicURL, "public-url", "", "this server's URL as clients reach it, e.g. https://gmail.example.com; OAuth tokens must name PUBLIC-URL/mcp as their audience")
 	fs.StringVar(&hosts, "allowed-hosts", "", "comma-separated Host values to accept besides loopback and the bind address (tunnel hostnames, LAN IP)")
 	fs.StringVar(&origins, "allowed-origins", "", "comma-separated Origin values to accept besides loopback, e.g. https://app.example.com")
-	fs.BoolVar(&c.InsecureNoAuth, "insecure-no-auth", false, "allow serving on a non-loopback address without bearer tokens")
+	fs.BoolVar(&c.InsecureNoAuth, "insecure-no-auth", false, "answer every request without a credential, also on a non-loopback --host or an --allowed-hosts name")
 	fs.StringVar(&c.StateDir, "state-dir", "", "directory for the server's state (default: $STATE_DIRECTORY, else ~/.local/state/mcp-servers/NAME)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", DefaultMaxBodyBytes, "largest HTTP request body accepted")
 	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
@@ -204,8 +204,29 @@ func (c *Config) validate() error {
 	if err := c.validateOAuth(); err != nil {
 		return err
 	}
-	if c.Transport == TransportHTTP && !IsLoopback(c.Host) && c.AuthTokensFile == "" && c.OAuthIssuer == "" && !c.InsecureNoAuth {
-		return fmt.Errorf("refusing to serve on non-loopback address %s without authentication: give --auth-tokens-file (label:token lines), --oauth-issuer or, knowingly, --insecure-no-auth", c.Host)
+	return c.validateAuth()
+}
+
+// validateAuth refuses a configuration that admits requests from outside this machine without
+// a credential scheme: a non-loopback --host, or an --allowed-hosts entry that is not loopback
+// (a tunnel hostname, a LAN address), since requests for those come through a tunnel or the
+// network, unless --insecure-no-auth says so knowingly.
+func (c *Config) validateAuth() error {
+	if c.Transport != TransportHTTP || c.AuthTokensFile != "" || c.OAuthIssuer != "" || c.InsecureNoAuth {
+		return nil
+	}
+	const fix = "give --auth-tokens-file (label:token lines, see docs/configuration.md), --oauth-issuer with --public-url, or, knowingly, --insecure-no-auth"
+	if !IsLoopback(c.Host) {
+		return fmt.Errorf("refusing to serve on non-loopback address %s without authentication: %s", c.Host, fix)
+	}
+	for _, h := range c.AllowedHosts {
+		name, _, err := net.SplitHostPort(h)
+		if err != nil {
+			name = h
+		}
+		if !IsLoopback(name) {
+			return fmt.Errorf("refusing to accept Host %s (--allowed-hosts) without authentication: its requests come from outside this machine (a tunnel, the network) and would all be answered; %s", h, fix)
+		}
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ func TestParse(t *testing.T) {
 				t.Errorf("defaults = %+v", c)
 			}
 		}},
-		{"env fallback", nil, map[string]string{"MCP_PORT": "9100", "MCP_READ_ONLY": "true", "MCP_ALLOWED_HOSTS": "a.example.com, b.example.com"}, func(t *testing.T, c *Config) {
+		{"env fallback", nil, map[string]string{"MCP_PORT": "9100", "MCP_READ_ONLY": "true", "MCP_ALLOWED_HOSTS": "a.example.com, b.example.com", "MCP_INSECURE_NO_AUTH": "true"}, func(t *testing.T, c *Config) {
 			if c.Port != 9100 || !c.ReadOnly || strings.Join(c.AllowedHosts, "|") != "a.example.com|b.example.com" {
 				t.Errorf("env not applied: %+v", c)
 			}
@@ -57,7 +57,10 @@ func TestParse(t *testing.T) {
 				t.Error("insecure not set")
 			}
 		}},
-		{"stdio needs no auth anywhere", []string{"--host", "0.0.0.0", "--transport", "stdio"}, nil, func(t *testing.T, c *Config) {}},
+		{"stdio needs no auth anywhere", []string{"--host", "0.0.0.0", "--transport", "stdio", "--allowed-hosts", "mcp.example.com"}, nil, func(t *testing.T, c *Config) {}},
+		{"loopback names need no auth", []string{"--allowed-hosts", "localhost:9003,127.0.0.2,[::1]:9003"}, nil, func(t *testing.T, c *Config) {}},
+		{"a tunnel host with tokens", []string{"--allowed-hosts", "mcp.example.com", "--auth-tokens-file", "/etc/tokens"}, nil, func(t *testing.T, c *Config) {}},
+		{"a tunnel host, knowingly open", []string{"--allowed-hosts", "mcp.example.com", "--insecure-no-auth"}, nil, func(t *testing.T, c *Config) {}},
 		{"log level", []string{"--log-level", "DEBUG"}, nil, func(t *testing.T, c *Config) {
 			if c.LogLevel != slog.LevelDebug {
 				t.Errorf("level = %v", c.LogLevel)
@@ -93,6 +96,9 @@ func TestParseErrors(t *testing.T) {
 		{"origin with path", []string{"--allowed-origins", "https://x.example.com/app"}, nil, "scheme://host"},
 		{"tiny body limit", []string{"--max-body-bytes", "10"}, nil, "at least 1024"},
 		{"lan without auth", []string{"--host", "192.168.1.110"}, nil, "refusing to serve"},
+		{"tunnel host without auth", []string{"--allowed-hosts", "mcp-shell.example.com"}, nil, "refusing to accept Host mcp-shell.example.com (--allowed-hosts) without authentication"},
+		{"LAN address allowed without auth", []string{"--allowed-hosts", "localhost,192.168.1.110:9001"}, nil, "give --auth-tokens-file"},
+		{"tunnel host from the environment", nil, map[string]string{"MCP_ALLOWED_HOSTS": "mcp.example.com"}, "--insecure-no-auth"},
 		{"env bool", nil, map[string]string{"MCP_INSECURE_NO_AUTH": "yes please"}, "MCP_INSECURE_NO_AUTH"},
 		{"positional", []string{"extra"}, nil, "unexpected argument"},
 		{"issuer without public url", []string{"--oauth-issuer", "https://auth.example.com"}, nil, "needs --public-url"},

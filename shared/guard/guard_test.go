@@ -186,10 +186,10 @@ func TestRefusedReasons(t *testing.T) {
 	}
 	hosts := NewHosts("127.0.0.1", []string{"mcp.example.com"}, nil)
 	var got []string
-	tokens.Refused = func(reason string) { got = append(got, reason) }
-	hosts.Refused = tokens.Refused
+	refused := func(reason string) { got = append(got, reason) }
+	hosts.Refused = refused
 	ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	h := hosts.Middleware(tokens.Middleware(ok))
+	h := hosts.Middleware(NewGate(true, false, refused).Require(tokens, ok))
 	tests := []struct {
 		name    string
 		host    string

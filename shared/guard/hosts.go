@@ -1,5 +1,7 @@
 // Package guard holds the HTTP checks that run before any MCP message is read: the request size
-// limit, the Host and Origin check against DNS rebinding and cross-site calls, and bearer tokens.
+// limit, the Host and Origin check against DNS rebinding and cross-site calls, and the gate that
+// decides who a request comes from (a credential an Authenticator accepts, such as the bearer
+// tokens file, or a request provably from this machine) for every route it guards.
 package guard
 
 import (

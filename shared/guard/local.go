@@ -9,17 +9,14 @@ import (
 )
 
 // IsLocal reports whether a request surely comes from this machine and not through a proxy:
-// the peer is a loopback address, the Host names loopback, and no header a proxy or tunnel
-// adds is present. cloudflared connects from 127.0.0.1, so the peer alone proves nothing: a
-// tunnelled request carries the public Host (or, with httpHostHeader, X-Forwarded-Host) and
-// Cloudflare's Cf-* and X-Forwarded-* headers. Anything it cannot tell apart counts as remote.
+// both ends of its connection are loopback addresses, the Host names loopback, and no header a
+// proxy or tunnel adds is present. cloudflared connects from 127.0.0.1, so the peer alone
+// proves nothing: a tunnelled request carries the public Host (or, with httpHostHeader,
+// X-Forwarded-Host) and Cloudflare's Cf-* and X-Forwarded-* headers. Anything it cannot tell
+// apart counts as remote, and so does a request whose connection's local address is unknown.
 func IsLocal(r *http.Request) bool {
-	peer, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return false
-	}
-	ip := net.ParseIP(peer)
-	if ip == nil || !ip.IsLoopback() {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || !loopbackAddr(local.String()) || !loopbackAddr(r.RemoteAddr) {
 		return false
 	}
 	host, _, err := net.SplitHostPort(r.Host)
@@ -35,6 +32,16 @@ func IsLocal(r *http.Request) bool {
 		}
 	}
 	return true
+}
+
+// loopbackAddr reports whether a host:port names a loopback IP address.
+func loopbackAddr(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // forwarded reports whether a (canonical) header name is one a proxy, CDN or tunnel adds.

@@ -1,8 +1,12 @@
 package guard
 
 import (
+	"context"
+	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 )
@@ -39,6 +43,7 @@ func TestIsLocal(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := httptest.NewRequest(http.MethodGet, "/healthz", nil)
+			r = onLoopback(r)
 			r.RemoteAddr, r.Host = tt.peer, tt.host
 			for k, v := range tt.header {
 				r.Header[k] = []string{v} // as sent, not canonicalized
@@ -50,32 +55,60 @@ func TestIsLocal(t *testing.T) {
 	}
 }
 
-func TestFromRequest(t *testing.T) {
+// TestIsLocalNeedsALoopbackConnection: a loopback peer and Host are not enough when the
+// connection came in on another address, or on none known.
+func TestIsLocalNeedsALoopbackConnection(t *testing.T) {
+	t.Parallel()
+	lan := httptest.NewRequest(http.MethodGet, "/healthz", nil)
+	lan = lan.WithContext(context.WithValue(lan.Context(), http.LocalAddrContextKey, net.TCPAddrFromAddrPort(netip.MustParseAddrPort("192.168.1.110:9003"))))
+	unknown := httptest.NewRequest(http.MethodGet, "/healthz", nil)
+	for name, r := range map[string]*http.Request{"a LAN address": lan, "no address": unknown} {
+		r.RemoteAddr, r.Host = "127.0.0.1:50000", "localhost:9003"
+		if IsLocal(r) {
+			t.Errorf("%s: IsLocal", name)
+		}
+	}
+}
+
+// onLoopback is r as a server listening on 127.0.0.1:9003 receives it.
+func onLoopback(r *http.Request) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, net.TCPAddrFromAddrPort(netip.MustParseAddrPort("127.0.0.1:9003"))))
+}
+
+func TestTokensAuthenticate(t *testing.T) {
 	t.Parallel()
 	tok, err := parseTokens("tokens", strings.NewReader("laptop:0123456789abcdef0123456789abcdef\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		auth      string
-		wantLabel string
-		wantOK    bool
+	if c, err := tok.Authenticate(t.Context(), "0123456789abcdef0123456789abcdef"); err != nil || c.Label != "laptop" || c.ReadOnly {
+		t.Errorf("a known token: %+v %v", c, err)
+	}
+	for _, bad := range []string{"0123456789abcdef0123456789abcdee", "", "laptop"} {
+		if _, err := tok.Authenticate(t.Context(), bad); !errors.Is(err, ErrInvalidToken) {
+			t.Errorf("%q: %v, want ErrInvalidToken", bad, err)
+		}
+	}
+}
+
+func TestBearerToken(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		header, want string
+		ok           bool
 	}{
-		{"Bearer 0123456789abcdef0123456789abcdef", "laptop", true},
-		{"bearer 0123456789abcdef0123456789abcdef", "laptop", true},
-		{"Bearer 0123456789abcdef0123456789abcdee", "", false},
-		{"Basic 0123456789abcdef0123456789abcdef", "", false},
+		{"Bearer abc", "abc", true},
+		{"bearer abc", "abc", true},
+		{"Basic abc", "", false},
 		{"Bearer ", "", false},
 		{"", "", false},
-	}
-	for _, tt := range tests {
-		r := httptest.NewRequest(http.MethodGet, "/healthz", nil)
-		if tt.auth != "" {
-			r.Header.Set("Authorization", tt.auth)
+	} {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		if tt.header != "" {
+			r.Header.Set("Authorization", tt.header)
 		}
-		label, ok := tok.FromRequest(r)
-		if label != tt.wantLabel || ok != tt.wantOK {
-			t.Errorf("FromRequest(%q) = %q %v, want %q %v", tt.auth, label, ok, tt.wantLabel, tt.wantOK)
+		if got, ok := BearerToken(r); got != tt.want || ok != tt.ok {
+			t.Errorf("%q: %q %v", tt.header, got, ok)
 		}
 	}
 }

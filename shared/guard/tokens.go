@@ -10,22 +10,18 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"time"
 	"unicode"
 
-	"github.com/jck411/mcp-servers/shared/oauth"
-	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/jck411/mcp-servers/shared/secretfile"
 )
 
 // minTokenLen keeps guessable tokens out of the file.
 const minTokenLen = 16
 
 // Tokens are the bearer tokens a server accepts, each with the label logs name its caller by.
+// It is an Authenticator: a token it knows may call everything.
 type Tokens struct {
 	entries []tokenEntry
-	// Refused, when set, is told why Middleware refused a request: ReasonMissingToken or
-	// ReasonInvalidToken.
-	Refused func(reason string)
 }
 
 type tokenEntry struct {
@@ -37,9 +33,9 @@ type tokenEntry struct {
 // a trailing comment after whitespace (label:token   # note) are ignored; a token holding
 // whitespace is refused.
 // The file must be readable by its owner only, in a folder no one else can write
-// (oauth.ReadSecret); a systemd credential passes.
+// (secretfile.Read); a systemd credential passes.
 func LoadTokens(path string) (*Tokens, error) {
-	data, err := oauth.ReadSecret(path)
+	data, err := secretfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("auth tokens file: %w", err)
 	}
@@ -110,14 +106,19 @@ func (t *Tokens) Label(token string) (string, bool) {
 	return t.entries[found].label, true
 }
 
-// FromRequest returns the label of the bearer token a request carries; ok is false when it
-// carries none or an unknown one. The comparison is constant-time, as in Label.
-func (t *Tokens) FromRequest(r *http.Request) (label string, ok bool) {
-	tok, present := BearerToken(r)
-	if !present {
-		return "", false
+// Authenticate returns the caller a token names, or ErrInvalidToken.
+func (t *Tokens) Authenticate(_ context.Context, token string) (Caller, error) {
+	label, ok := t.Label(token)
+	if !ok {
+		return Caller{}, ErrInvalidToken
 	}
-	return t.Label(tok)
+	return Caller{Label: label}, nil
+}
+
+// Challenge answers with WWW-Authenticate: Bearer realm="mcp".
+func (t *Tokens) Challenge(w http.ResponseWriter, status int, _, msg string) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
+	http.Error(w, http.StatusText(status)+": "+msg, status)
 }
 
 // BearerToken returns the token of an "Authorization: Bearer TOKEN" header.
@@ -128,42 +129,4 @@ func BearerToken(r *http.Request) (string, bool) {
 		return "", false
 	}
 	return tok, true
-}
-
-type labelKey struct{}
-
-// Middleware answers 401 with WWW-Authenticate: Bearer unless the request carries a known
-// token; the token's label travels on as the caller's name (auth.TokenInfo.UserID in tools).
-func (t *Tokens) Middleware(next http.Handler) http.Handler {
-	verify := func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
-		label, _ := ctx.Value(labelKey{}).(string)
-		return &auth.TokenInfo{UserID: label, Expiration: time.Now().Add(time.Hour)}, nil
-	}
-	withInfo := auth.RequireBearerToken(verify, nil)(next)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok, present := BearerToken(r)
-		if !present {
-			t.refuse(ReasonMissingToken)
-			unauthorized(w, "missing bearer token: send Authorization: Bearer <token>")
-			return
-		}
-		label, ok := t.Label(tok)
-		if !ok {
-			t.refuse(ReasonInvalidToken)
-			unauthorized(w, "invalid bearer token")
-			return
-		}
-		withInfo.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), labelKey{}, label)))
-	})
-}
-
-func (t *Tokens) refuse(reason string) {
-	if t.Refused != nil {
-		t.Refused(reason)
-	}
-}
-
-func unauthorized(w http.ResponseWriter, msg string) {
-	w.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
-	http.Error(w, "Unauthorized: "+msg, http.StatusUnauthorized)
 }

@@ -37,7 +37,7 @@ type commonArg struct {
 // AddCommonArg adds an argument to every tool registered after it; call it in Setup before
 // adding tools.
 func (s *Server) AddCommonArg(a CommonArg) {
-	if len(s.declared) > 0 {
+	if len(s.inv.Declared()) > 0 {
 		panic(fmt.Sprintf("kit.AddCommonArg %s: call it before registering tools", a.Name))
 	}
 	if a.Name == "" || a.Schema == nil || a.Schema.Description == "" || a.Bind == nil {

@@ -1,6 +1,9 @@
-// Package kit is the server kit every MCP server in the fleet is built on: configuration,
-// the guarded HTTP stack (/mcp, /healthz, /metrics), tool registration with timeouts, panic
-// recovery, logs and metrics, stdio, graceful shutdown and systemd readiness.
+// Package kit is the server kit every MCP server in the fleet is built on: a server is a Spec
+// (its id, port, toolsets and a Setup that registers its tools); the kit gives it the command
+// line, the guarded HTTP surface (/mcp and its narrowed URLs, /healthz, /metrics), tool
+// registration with timeouts, panic recovery, logs and metrics, stdio, graceful shutdown and
+// systemd readiness. Its parts live beside it: inventory (toolsets, tools and what a request
+// may see), schema (argument schemas and decoding), stdio and memory.
 package kit
 
 import (
@@ -10,24 +13,20 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
-	"os"
+	"maps"
 	"reflect"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/jck411/mcp-servers/shared/buildinfo"
 	"github.com/jck411/mcp-servers/shared/config"
-	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/kit/inventory"
+	"github.com/jck411/mcp-servers/shared/kit/memory"
 	"github.com/jck411/mcp-servers/shared/metrics"
-	"github.com/jck411/mcp-servers/shared/resource"
-	"github.com/jck411/mcp-servers/shared/sdnotify"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -40,7 +39,7 @@ type Spec struct {
 	Title        string    // a human title
 	Port         int       // the fixed default port
 	Instructions string    // sent to clients at initialization, followed by the offered toolsets' own
-	Toolsets     []Toolset // the server's inventory: every tool it registers is in one toolset
+	Toolsets     []Toolset // the server's toolsets, in the order they are listed; every Tool names one
 	// SharedArgs are arguments many of the server's tools take with one meaning, explained once
 	// in the instructions ("name: meaning.") instead of in every tool: tools/list shows them
 	// without a description. Each argument still has its own description in its struct tag.
@@ -57,31 +56,47 @@ type Command func(ctx context.Context, args []string, getenv func(string) string
 
 // Server is one configured MCP server.
 type Server struct {
-	spec      Spec
-	cfg       *config.Config
-	version   string
-	log       *slog.Logger
-	sdkLog    *slog.Logger // for the go-sdk, which is chatty at info
-	mcp       *mcp.Server
-	health    *health.Registry
-	metrics   *metrics.Registry
-	tools     map[string]Tool                       // offered tools
-	outputs   map[reflect.Type]*jsonschema.Resolved // output schemas by type, inferred once and shared by the tools returning it (resident: never collected while idle)
-	declared  map[string]bool                       // every tool the server has, offered or not
-	toolsetOf map[string]string                     // each tool's toolset (Spec.Toolsets)
-	common    []commonArg                           // arguments every tool takes (AddCommonArg)
-	closers   []func()
-	tasks     []func(context.Context)
-	notify    string                                           // $NOTIFY_SOCKET, when systemd supervises the server
-	quiet     *quietRelease                                    // the free heap back to the system after a burst (quiet.go)
-	textCheck func(tool string, missing []string, text string) // CheckTexts
+	spec     Spec
+	cfg      *config.Config
+	version  string
+	log      *slog.Logger
+	sdkLog   *slog.Logger // for the go-sdk, which is chatty at info
+	mcp      *mcp.Server
+	health   *health.Registry
+	metrics  *metrics.Registry
+	inv      *inventory.Inventory                  // every tool the server has, its toolset, and which the configuration offers
+	tools    map[string]Tool                       // the offered tools, as registered
+	outputs  map[reflect.Type]*jsonschema.Resolved // output schemas by type, inferred once and shared by the tools returning it (resident: never collected while idle)
+	common   []commonArg                           // arguments every tool takes (AddCommonArg)
+	setupErr []error                               // tools Setup could not register (inventory.Declare)
+	closers  []func()
+	tasks    []func(context.Context)
+	notify   string               // $NOTIFY_SOCKET, when systemd supervises the server
+	quiet    *memory.QuietRelease // the free heap back to the system after a burst
+	// textCheck, when set (CheckTexts), hears of every text that lacks a next-call field.
+	textCheck func(tool string, missing []string, text string)
 }
+
+// Toolset is a group of a server's tools that a user switches on or off together.
+type Toolset = inventory.Toolset
+
+// ToolsetID names a toolset; a server declares its toolsets' ids as constants and names one in
+// every Tool.
+type ToolsetID = inventory.ToolsetID
+
+// ToolsetInfo is one toolset as --list-toolsets prints it.
+type ToolsetInfo = inventory.ToolsetInfo
+
+// ToolsetAll stands for every toolset in --toolsets, X-MCP-Toolsets and /mcp/x/all.
+const ToolsetAll = inventory.All
 
 // New builds a server from its spec and configuration; logs go to logOut.
 func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
-	toolsetOf, err := checkToolsets(spec.Toolsets)
+	inv, err := inventory.New(spec.Name, spec.Toolsets, inventory.Selection{
+		ReadOnly: cfg.ReadOnly, Toolsets: cfg.Toolsets, Tools: cfg.Tools, Disabled: cfg.DisableTools,
+	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", spec.Name, err)
+		return nil, err
 	}
 	version := buildinfo.String()
 	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel})).With("server", spec.Name)
@@ -89,33 +104,36 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 	// every request: its logger starts at warn.
 	sdkLog := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: max(cfg.LogLevel, slog.LevelWarn)})).With("server", spec.Name)
 	s := &Server{
-		spec:      spec,
-		cfg:       cfg,
-		version:   version,
-		log:       log,
-		sdkLog:    sdkLog,
-		metrics:   metrics.NewRegistry(spec.Name, version),
-		tools:     map[string]Tool{},
-		outputs:   map[reflect.Type]*jsonschema.Resolved{},
-		declared:  map[string]bool{},
-		toolsetOf: toolsetOf,
-		quiet:     newQuietRelease(),
+		spec:    spec,
+		cfg:     cfg,
+		version: version,
+		log:     log,
+		sdkLog:  sdkLog,
+		metrics: metrics.NewRegistry(spec.Name, version),
+		inv:     inv,
+		tools:   map[string]Tool{},
+		outputs: map[reflect.Type]*jsonschema.Resolved{},
+		quiet:   memory.NewQuietRelease(),
 	}
-	s.health = health.NewRegistry(spec.Name, version, func() int { return len(s.tools) })
+	s.health = health.NewRegistry(spec.Name, version, inv.OfferedCount)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
 		Instructions: spec.Instructions,
 		Logger:       sdkLog,
 	})
-	s.mcp.AddReceivingMiddleware(s.toolMiddleware, s.refuseNotOffered) // the first runs first: refusals are logged and counted
+	s.mcp.AddReceivingMiddleware(s.toolMiddleware, s.viewMiddleware) // the first runs first: refusals are logged and counted
 	if spec.Setup != nil {
 		if err := spec.Setup(s); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("%s setup: %w", spec.Name, err)
 		}
 	}
-	if err := s.checkSelection(); err != nil {
+	if err := errors.Join(s.setupErr...); err != nil {
 		s.Close()
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", spec.Name, err)
+	}
+	if err := s.inv.CheckSelection(); err != nil {
+		s.Close()
+		return nil, &ConfigError{err}
 	}
 	return s, nil
 }
@@ -132,23 +150,19 @@ type ConfigError struct{ Err error }
 func (e *ConfigError) Error() string { return e.Err.Error() }
 func (e *ConfigError) Unwrap() error { return e.Err }
 
-// declare records a tool and reports whether the configuration offers it.
+// declare records a tool in the inventory and reports whether the configuration offers it; a
+// tool the inventory refuses (twice, or without a declared toolset) fails New.
 func (s *Server) declare(t Tool) bool {
-	if s.declared[t.Name] {
-		panic(fmt.Sprintf("kit: tool %q registered twice", t.Name))
+	offered, err := s.inv.Declare(inventory.Entry{Name: t.Name, Toolset: t.Toolset, ReadOnly: t.ReadOnly})
+	if err != nil {
+		s.setupErr = append(s.setupErr, err)
+		return false
 	}
-	s.declared[t.Name] = true
 	s.metrics.DeclareTool(t.Name)
-	switch {
-	case s.cfg.ReadOnly && !t.ReadOnly:
-		return false
-	case !s.selected(t.Name):
-		return false
-	case slices.Contains(s.cfg.DisableTools, t.Name):
-		return false
+	if offered {
+		s.tools[t.Name] = t
 	}
-	s.tools[t.Name] = t
-	return true
+	return offered
 }
 
 // Config returns the server's configuration.
@@ -212,14 +226,11 @@ func (s *Server) Close() {
 }
 
 // ToolNames lists the offered tools, sorted.
-func (s *Server) ToolNames() []string {
-	names := make([]string, 0, len(s.tools))
-	for n := range s.tools {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func (s *Server) ToolNames() []string { return slices.Sorted(maps.Keys(s.tools)) }
+
+// Toolsets lists the server's toolsets with the tools it has in each (offered or not), as
+// --list-toolsets prints them.
+func (s *Server) Toolsets() []ToolsetInfo { return s.inv.Toolsets() }
 
 // ListTools returns the offered tools exactly as a client sees them, schemas included.
 func (s *Server) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
@@ -243,158 +254,4 @@ func (s *Server) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
 	}
 	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
 	return tools, nil
-}
-
-// Handler is the whole HTTP surface, guards in order: body limit, Host/Origin, auth, MCP.
-// /healthz answers everyone, with details only for a trusted request (see trusted); /metrics
-// needs a token when tokens are configured and otherwise answers only local requests.
-func (s *Server) Handler() (http.Handler, error) {
-	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
-		Stateless:                  true,
-		DisableLocalhostProtection: true, // guard.Hosts does this, allowing configured tunnel hosts
-		MaxRequestBodyBytes:        s.cfg.MaxBodyBytes,
-		Logger:                     s.sdkLog,
-	})
-	var tokens *guard.Tokens
-	metricsRoute := s.localOnly(s.metrics.Handler())
-	// protect puts the MCP endpoint at path (/mcp or a narrowed URL) behind the server's auth.
-	protect := func(_ string, h http.Handler) http.Handler { return h }
-	if s.cfg.AuthTokensFile != "" {
-		var err error
-		if tokens, err = guard.LoadTokens(s.cfg.AuthTokensFile); err != nil {
-			return nil, err
-		}
-		tokens.Refused = s.metrics.Refused
-		protect, metricsRoute = func(_ string, h http.Handler) http.Handler { return tokens.Middleware(h) }, tokens.Middleware(s.metrics.Handler())
-	}
-	mux := http.NewServeMux()
-	if s.cfg.OAuthIssuer != "" {
-		// OAuth access tokens for this server, and the static tokens beside them. Each narrowed
-		// URL is a resource of its own (RFC 9728 path-derived metadata): a client that takes
-		// only that URL discovers metadata naming it, and a token for it works there and at the
-		// URLs that narrow it, never at a wider one; a token for /mcp works everywhere.
-		res := resource.New(resource.Options{Issuer: s.cfg.OAuthIssuer, IssuerURL: s.cfg.OAuthIssuerURL, PublicURL: s.cfg.PublicURL, Server: s.spec.Name})
-		var static resource.Static
-		if tokens != nil {
-			static = tokens
-		}
-		protect = func(path string, h http.Handler) http.Handler {
-			at := res
-			if path != "/mcp" {
-				at = res.At(path)
-				mux.Handle(at.MetadataPath(), at.MetadataHandler())
-			}
-			return at.Middleware(static, s.toolInfo, s.metrics.Refused, h)
-		}
-		mux.Handle(resource.MetadataPath, res.RootMetadataHandler())
-		mux.Handle(resource.MetadataPath+"/mcp", res.MetadataHandler())
-	}
-	mcpRoute := protect("/mcp", s.narrowed("", false, mcpHandler))
-	// The narrowed URLs for clients that take only a URL (/mcp/x/{toolset}[/readonly],
-	// /mcp/readonly): the same endpoint, behind the same guards, offering less.
-	for path, n := range s.pathRoutes() {
-		mux.Handle(path, protect(path, s.narrowed(n.set, n.readOnly, mcpHandler)))
-	}
-	// A request may see /healthz's details when it surely comes from this machine (not through
-	// the tunnel, which connects from loopback too) or carries a valid token. A wrong token
-	// gets the summary, not a 401, so that probes keep working.
-	trusted := func(r *http.Request) bool {
-		if guard.IsLocal(r) {
-			return true
-		}
-		if tokens == nil {
-			return false
-		}
-		_, ok := tokens.FromRequest(r)
-		return ok
-	}
-	mux.Handle("/mcp", mcpRoute) // without tokens only as config allows: loopback or --insecure-no-auth
-	mux.Handle("/healthz", s.health.Handler(trusted))
-	mux.Handle("/metrics", metricsRoute)
-	mux.Handle("/", http.NotFoundHandler())
-	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
-	hosts.Refused = s.metrics.Refused
-	guarded, public := hosts.Middleware(mux), hosts.HostMiddleware(mux)
-	route := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// The OAuth metadata is public (CORS *): browser-based clients on any origin read it.
-		if s.cfg.OAuthIssuer != "" && strings.HasPrefix(r.URL.Path, resource.MetadataPath) {
-			public.ServeHTTP(w, r)
-			return
-		}
-		guarded.ServeHTTP(w, r)
-	})
-	return s.quiet.track(guard.LimitBody(s.cfg.MaxBodyBytes, route)), nil
-}
-
-// toolInfo reports whether a tool is offered and whether it changes nothing.
-func (s *Server) toolInfo(name string) (known, readOnly bool) {
-	t, ok := s.tools[name]
-	return ok, t.ReadOnly
-}
-
-// localOnly answers 403 to a request that is not surely from this machine (guard.IsLocal).
-func (s *Server) localOnly(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !guard.IsLocal(r) {
-			s.metrics.Refused(guard.ReasonNotLocal)
-			http.Error(w, "Forbidden: without --auth-tokens-file this is served only to requests from this machine", http.StatusForbidden)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// Serve answers HTTP on ln until ctx is done, then drains in-flight calls (bounded) and returns.
-func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	h, err := s.Handler()
-	if err != nil {
-		return err
-	}
-	return s.serve(ctx, ln, h)
-}
-
-func (s *Server) serve(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		// No WriteTimeout: it would cut SSE responses; every tool has its own timeout.
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	qctx, stopQuiet := context.WithCancel(ctx)
-	defer stopQuiet()
-	go s.quiet.run(qctx, quietPeriod)
-	s.log.Info("serving", "url", "http://"+ln.Addr().String()+"/mcp", "version", s.version, "tools", len(s.tools),
-		"auth", s.cfg.AuthTokensFile != "", "oauth_issuer", s.cfg.OAuthIssuer, "read_only", s.cfg.ReadOnly)
-	if err := sdnotify.Notify(s.notify, sdnotify.Ready); err != nil {
-		s.log.Warn("systemd readiness not reported", "error", err.Error())
-	}
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	_ = sdnotify.Notify(s.notify, sdnotify.Stopping)
-	s.log.Info("shutting down", "grace", ShutdownGrace.String())
-	sctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	return nil
-}
-
-// RunStdio serves MCP over stdin and stdout until ctx is done or stdin closes; requests read
-// before stdin closed are answered first (see ServeIO).
-func (s *Server) RunStdio(ctx context.Context) error {
-	err := s.ServeIO(ctx, os.Stdin, os.Stdout)
-	select {
-	case <-ctx.Done():
-		return nil // stopped by a signal: a clean exit
-	default:
-		return err
-	}
 }

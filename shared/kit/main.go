@@ -18,11 +18,12 @@ import (
 	"github.com/jck411/mcp-servers/shared/buildinfo"
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/kit/memory"
 )
 
 // Main runs a server as a command and returns its exit code: 0 done, 1 failed, 2 bad usage.
 func Main(spec Spec) int {
-	limitMemory(os.Getenv, "/proc/self/cgroup", "/sys/fs/cgroup")
+	memory.Limit(os.Getenv, "/proc/self/cgroup", "/sys/fs/cgroup")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, spec, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)

@@ -16,12 +16,12 @@ import (
 
 // toolsetSpec is testSpec with an inventory: talk (echo), change (write_thing), trouble (boom, stuck).
 func toolsetSpec() kit.Spec {
-	spec := testSpec(nil)
+	spec := testSpecIn(nil, map[string]kit.ToolsetID{"echo": "talk", "write_thing": "change", "boom": "trouble", "stuck": "trouble"})
 	spec.Instructions = "Base."
 	spec.Toolsets = []kit.Toolset{
-		{Name: "talk", Description: "Echo text.", Instructions: "Echo echoes.", Tools: []string{"echo"}},
-		{Name: "change", Description: "Change things.", Instructions: "Changes stick.", Tools: []string{"write_thing"}},
-		{Name: "trouble", Description: "Misbehave.", Tools: []string{"boom", "stuck"}},
+		{ID: "talk", Description: "Echo text.", Instructions: "Echo echoes."},
+		{ID: "change", Description: "Change things.", Instructions: "Changes stick."},
+		{ID: "trouble", Description: "Misbehave."},
 	}
 	return spec
 }
@@ -104,9 +104,21 @@ func TestToolsetFlagErrors(t *testing.T) {
 		}
 	}
 	spec := toolsetSpec()
-	spec.Toolsets = spec.Toolsets[:2] // boom and stuck in no toolset
+	spec.Toolsets = spec.Toolsets[:2] // boom and stuck name a toolset the spec does not declare
 	var out, errs bytes.Buffer
-	if code := kit.Run(context.Background(), spec, []string{"--list-tools"}, func(string) string { return "" }, &out, &errs); code != 1 || !strings.Contains(errs.String(), "is in none of kittest's toolsets") {
+	if code := kit.Run(context.Background(), spec, []string{"--list-tools"}, func(string) string { return "" }, &out, &errs); code != 1 || !strings.Contains(errs.String(), `tool "boom" names toolset "trouble", which kittest does not declare`) {
+		t.Errorf("a tool in an undeclared toolset: exit %d, %s", code, errs.String())
+	}
+	spec = toolsetSpec()
+	inner := spec.Setup
+	spec.Setup = func(s *kit.Server) error {
+		kit.AddTool(s, kit.Tool{Name: "loose", Description: "In no toolset.", ReadOnly: true}, func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, empty, error) {
+			return nil, empty{}, nil
+		})
+		return inner(s)
+	}
+	errs.Reset()
+	if code := kit.Run(context.Background(), spec, []string{"--list-tools"}, func(string) string { return "" }, &out, &errs); code != 1 || !strings.Contains(errs.String(), `tool "loose" names no toolset: give its kit.Tool a Toolset, one of kittest's: talk, change, trouble`) {
 		t.Errorf("a tool without a toolset: exit %d, %s", code, errs.String())
 	}
 }
@@ -125,7 +137,10 @@ func TestNarrowing(t *testing.T) {
 		{"no narrowing", nil, "/mcp", nil, []string{"boom", "echo", "stuck", "write_thing"}},
 		{"toolsets header", nil, "/mcp", http.Header{"X-Mcp-Toolsets": {"talk, change"}}, []string{"echo", "write_thing"}},
 		{"tools header", nil, "/mcp", http.Header{"X-Mcp-Tools": {"boom"}}, []string{"boom"}},
-		{"both headers add up", nil, "/mcp", http.Header{"X-Mcp-Toolsets": {"talk"}, "X-Mcp-Tools": {"boom"}}, []string{"boom", "echo"}},
+		{"both headers narrow together", nil, "/mcp", http.Header{"X-Mcp-Toolsets": {"talk,trouble"}, "X-Mcp-Tools": {"boom,echo,write_thing"}}, []string{"boom", "echo"}},
+		{"repeated toolsets headers intersect", nil, "/mcp", http.Header{"X-Mcp-Toolsets": {"talk,change", "change,trouble"}}, []string{"write_thing"}},
+		{"repeated tools headers intersect", nil, "/mcp", http.Header{"X-Mcp-Tools": {"echo,boom,write_thing", "boom,write_thing", "write_thing,stuck"}}, []string{"write_thing"}},
+		{"read-only when any readonly header is true", nil, "/mcp", http.Header{"X-Mcp-Readonly": {"false", "true"}}, []string{"boom", "echo", "stuck"}},
 		{"readonly header", nil, "/mcp", http.Header{"X-Mcp-Readonly": {"true"}}, []string{"boom", "echo", "stuck"}},
 		{"readonly header off", nil, "/mcp", http.Header{"X-Mcp-Readonly": {"off"}}, []string{"boom", "echo", "stuck", "write_thing"}},
 		{"never past the flags", []string{"--toolsets", "talk"}, "/mcp", http.Header{"X-Mcp-Toolsets": {"change"}}, nil},
@@ -134,7 +149,6 @@ func TestNarrowing(t *testing.T) {
 		{"path read-only", nil, "/mcp/readonly", nil, []string{"boom", "echo", "stuck"}},
 		{"path all", nil, "/mcp/x/all", nil, []string{"boom", "echo", "stuck", "write_thing"}},
 		{"path and header narrow together", nil, "/mcp/x/trouble", http.Header{"X-Mcp-Tools": {"echo,boom"}}, []string{"boom"}},
-		{"a forged path header only narrows", nil, "/mcp", http.Header{"X-Mcp-Kit-Path": {"talk"}}, []string{"boom", "echo", "stuck", "write_thing"}},
 		{"with a bearer token", []string{"--auth-tokens-file", tokens}, "/mcp/x/talk", nil, []string{"echo"}},
 	}
 	for _, tt := range tests {

@@ -264,3 +264,25 @@ func TestOAuthNarrowedURLs(t *testing.T) {
 		cs.Close()
 	}
 }
+
+// TestOAuthReadOnlyURLs: a read-only URL asks for the read scope alone, and a token for it is
+// read-only whatever scope it carries: a call of a tool that changes something is refused 403
+// insufficient_scope before the MCP layer, saying the URL offers only the read-only tools.
+func TestOAuthReadOnlyURLs(t *testing.T) {
+	is := issuertest.Start(t)
+	const public = "https://kittest.example.com"
+	h := mcptest.Start(t, toolsetSpec(), "--oauth-issuer", is.URL, "--public-url", public)
+	for _, path := range []string{"/mcp/readonly", "/mcp/x/change/readonly"} {
+		tok := is.Mint(t, issuertest.Token{Audience: public + path, Scope: "kittest:read kittest:write"})
+		body := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_thing","arguments":{}}}`
+		code, hdr, msg := post(t, h.URL+path, body, map[string]string{"Authorization": "Bearer " + tok})
+		if code != http.StatusForbidden || !strings.Contains(hdr.Get("WWW-Authenticate"), `error="insufficient_scope"`) ||
+			!strings.Contains(hdr.Get("WWW-Authenticate"), `scope="kittest:read"`) || !strings.Contains(msg, "offers only the read-only tools") {
+			t.Errorf("%s: a write call: %d %q %s", path, code, hdr.Get("WWW-Authenticate"), msg)
+		}
+		code, hdr, _ = post(t, h.URL+path, initBody, nil)
+		if code != http.StatusUnauthorized || !strings.HasSuffix(hdr.Get("WWW-Authenticate"), `scope="kittest:read"`) {
+			t.Errorf("%s without a token: %d %q", path, code, hdr.Get("WWW-Authenticate"))
+		}
+	}
+}

@@ -5,15 +5,15 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jck411/mcp-servers/shared/config"
-	"github.com/jck411/mcp-servers/shared/resource"
+	"github.com/jck411/mcp-servers/shared/kit/inventory"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestReadOnlyCallerInMCPLayer: whatever gets past the HTTP layer's scope check, the MCP layer
-// itself lists and runs only the read-only tools for a caller whose token lacks the write scope.
+// itself lists and runs only the read-only tools for a request whose view (its token lacks the
+// write scope) allows only those.
 func TestReadOnlyCallerInMCPLayer(t *testing.T) {
 	cfg, err := config.Parse("scopes", 9999, nil, func(string) string { return "" }, io.Discard, nil)
 	if err != nil {
@@ -41,14 +41,14 @@ func TestReadOnlyCallerInMCPLayer(t *testing.T) {
 		}
 		return &mcp.CallToolResult{}, nil
 	}
-	mw := s.toolMiddleware(next)
+	mw := s.toolMiddleware(s.viewMiddleware(next))
 	for _, tc := range []struct {
 		write bool
 		list  string
 		call  bool // change runs
 	}{{false, "look", false}, {true, "change look", true}} {
-		info := (&resource.Grant{Client: "c", Write: tc.write, Expiry: time.Now().Add(time.Minute)}).Info()
-		res, err := mw(t.Context(), "tools/list", &mcp.ListToolsRequest{Params: &mcp.ListToolsParams{}, Extra: &mcp.RequestExtra{TokenInfo: info}})
+		ctx := inventory.WithView(t.Context(), s.inv.View(inventory.Narrowing{}, inventory.Scope{ReadOnly: !tc.write}))
+		res, err := mw(ctx, "tools/list", &mcp.ListToolsRequest{Params: &mcp.ListToolsParams{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestReadOnlyCallerInMCPLayer(t *testing.T) {
 			t.Errorf("write=%v: tools/list %q, want %q", tc.write, got, tc.list)
 		}
 		reached = false
-		res, err = mw(t.Context(), "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "change"}, Extra: &mcp.RequestExtra{TokenInfo: info}})
+		res, err = mw(ctx, "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "change"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/config"
+	"github.com/jck411/mcp-servers/shared/secretfile"
 	"golang.org/x/oauth2"
 )
 
@@ -154,7 +155,7 @@ func isDir(p string) bool {
 // loadClient reads the OAuth client file at path, after checking that nobody else can read or
 // replace it.
 func (p *Provider) loadClient(path string) (*oauth2.Config, error) {
-	data, err := ReadSecret(path)
+	data, err := secretfile.Read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &MissingClientError{Provider: p.Name, Path: path, Flag: "--" + p.ID + "-client-file", Env: p.env("client"), Doc: p.Doc}
 	}

@@ -13,14 +13,16 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/jck411/mcp-servers/shared/secretfile"
 )
 
 // maxSize bounds what Read accepts: token files are a few KiB.
 const maxSize = 1 << 20
 
 // secretFile is one shared secret file. Its mode is 0600, or 0660 in a shared group folder (setgid,
-// its group one of this process's; see checkTokenDir), so the servers of that group can read and
-// replace it. Read and Update refuse a file or folder that others can get at (checkTokenFile).
+// its group one of this process's; see secretfile.CheckDir), so the servers of that group can read and
+// replace it. Read and Update refuse a file or folder that others can get at (secretfile.CheckFile).
 type secretFile struct {
 	Path string
 }
@@ -55,10 +57,10 @@ func stampOf(info fs.FileInfo) stamp {
 	return s
 }
 
-// Read returns the file's content and its stamp after checkTokenFile; a missing file returns
+// Read returns the file's content and its stamp after secretfile.CheckFile; a missing file returns
 // fs.ErrNotExist.
 func (f secretFile) Read() ([]byte, stamp, error) {
-	if err := checkTokenFile(f.Path); err != nil {
+	if err := secretfile.CheckFile(f.Path); err != nil {
 		return nil, stamp{}, err
 	}
 	return readFile(f.Path)
@@ -123,7 +125,7 @@ func (f secretFile) Remove() error {
 // lock checks the folder (creating it 0700 when missing) and takes an exclusive flock on
 // PATH.lock; it returns the mode new files get: 0660 in a shared group folder, else 0600.
 func (f secretFile) lock() (func(), os.FileMode, error) {
-	shared, err := ensureDir(filepath.Dir(f.Path))
+	shared, err := secretfile.EnsureDir(filepath.Dir(f.Path))
 	if err != nil {
 		return nil, 0, err
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -110,5 +111,47 @@ func TestConcurrentUpdatesSerialize(t *testing.T) {
 	data, _, err := f.Read()
 	if err != nil || string(data) != strconv.Itoa(n) {
 		t.Fatalf("counter = %q, %v; want %d", data, err, n)
+	}
+}
+
+func TestUpdateCreatesPrivateFolders(t *testing.T) {
+	base := privateDir(t)
+	path := filepath.Join(base, "state", "mcp-servers", "spotify", "token.json")
+	if _, err := (secretFile{Path: path}).Update(func([]byte) ([]byte, error) { return []byte("x"), nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(base, "state"), filepath.Dir(path)} {
+		if info, err := os.Stat(p); err != nil || info.Mode().Perm() != 0o700 {
+			t.Errorf("%s: %v %v, want a 0700 folder", p, info.Mode(), err)
+		}
+	}
+	for _, p := range []string{path, path + ".lock"} {
+		if info, err := os.Stat(p); err != nil || info.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v %v, want 0600", p, info.Mode(), err)
+		}
+	}
+}
+
+func TestUpdateRefusesAnOpenFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "token.json")
+	_, err := secretFile{Path: path}.Update(func([]byte) ([]byte, error) { return []byte("x"), nil })
+	if err == nil || !strings.Contains(err.Error(), "chmod 700 "+dir) {
+		t.Fatalf("Update in a 0755 folder: %v, want a refusal naming chmod 700", err)
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the token was written anyway: %v", err)
+	}
+	if _, err := os.Lstat(path + ".lock"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a lock file was made anyway: %v", err)
+	}
+}
+
+func TestMissingFileIsNotExist(t *testing.T) {
+	if _, _, err := (secretFile{Path: filepath.Join(privateDir(t), "none.json")}).Read(); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Read of a missing file: %v, want fs.ErrNotExist", err)
 	}
 }

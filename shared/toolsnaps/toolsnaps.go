@@ -83,19 +83,23 @@ func Test(t *testing.T, spec func() kit.Spec, opts Options) {
 }
 
 // collect lists the tools of every start Test makes and notes the tools only a flag set adds.
+// The toolsets are each start's inventory merged: a tool only a flag set adds comes after
+// those every start has.
 func collect(t *testing.T, spec func() kit.Spec, opts Options) (Server, []*mcp.Tool) {
 	t.Helper()
 	sp := spec()
-	cs := mcptest.Start(t, sp, opts.Args...).Connect(t, "")
+	h := mcptest.Start(t, sp, opts.Args...)
+	cs := h.Connect(t, "")
 	info := cs.InitializeResult().ServerInfo
-	srv := Server{Name: info.Name, Title: info.Title, Port: sp.Port}
+	srv := Server{Name: info.Name, Title: info.Title, Port: sp.Port, Toolsets: h.Server.Toolsets()}
 	tools := map[string]*mcp.Tool{}
 	for _, tool := range mcptest.Tools(t, cs) {
 		tools[tool.Name] = tool
 	}
 	for _, flags := range opts.Optional {
 		args := append(slices.Clone(opts.Args), flags...)
-		for _, tool := range mcptest.Tools(t, mcptest.Start(t, spec(), args...).Connect(t, "")) {
+		h := mcptest.Start(t, spec(), args...)
+		for _, tool := range mcptest.Tools(t, h.Connect(t, "")) {
 			if _, ok := tools[tool.Name]; ok {
 				continue
 			}
@@ -104,17 +108,30 @@ func collect(t *testing.T, spec func() kit.Spec, opts Options) (Server, []*mcp.T
 			}
 			tools[tool.Name], srv.OnlyWith[tool.Name] = tool, strings.Join(flags, " ")
 		}
+		srv.Toolsets = merge(srv.Toolsets, h.Server.Toolsets())
 	}
-	for _, ts := range sp.Toolsets {
-		info := kit.ToolsetInfo{Name: ts.Name, Description: ts.Description, Tools: []string{}}
-		for _, name := range ts.Tools {
-			if _, ok := tools[name]; ok {
-				info.Tools = append(info.Tools, name)
-			}
-		}
-		srv.Toolsets = append(srv.Toolsets, info)
+	for i, ts := range srv.Toolsets {
+		// A tool the server has but offers with none of the starts is not in the snapshots.
+		srv.Toolsets[i].Tools = slices.DeleteFunc(ts.Tools, func(name string) bool { return tools[name] == nil })
 	}
 	return srv, slices.SortedFunc(maps.Values(tools), func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// merge adds to each toolset of into the tools more has in it and into lacks, in more's order.
+func merge(into, more []kit.ToolsetInfo) []kit.ToolsetInfo {
+	for i := range into {
+		for _, m := range more {
+			if m.Name != into[i].Name {
+				continue
+			}
+			for _, name := range m.Tools {
+				if !slices.Contains(into[i].Tools, name) {
+					into[i].Tools = append(into[i].Tools, name)
+				}
+			}
+		}
+	}
+	return into
 }
 
 // toolName is what a tool name must look like to name its snapshot file safely.

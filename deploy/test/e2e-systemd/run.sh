@@ -524,6 +524,26 @@ for suite in $suites; do
 	left=$(ct sh -c 'for p in /proc/[0-9]*; do tr "\0" " " <"$p/cmdline" 2>/dev/null; echo; done' | grep -c '^sleep 30[78] ') || true
 	[[ $(jq -r '.result.structuredContent.timed_out // empty' <<<"$out" 2>/dev/null) == true && $left == 0 ]] &&
 		ok "shell: a timed-out command's escaped descendants (setsid, double fork) are gone" || bad "shell: escaped descendants left: $left" "$out"
+	# The unit's cgroup is delegated to mcp-shell, and the blocklist has no write guard under
+	# systemd: Landlock still withholds the cgroup tree from commands (landlock-cgroup-guard), so
+	# a command cannot make a cgroup beside the command cgroups and move itself or a child there.
+	[[ $(jq -r '.result.structuredContent.enforcement // empty' <<<"$(mcp_call 9001 "$tok" get_environment '{}')" 2>/dev/null) == landlock-cgroup-guard ]] &&
+		ok "shell: the blocklist under systemd withholds the cgroup tree from commands (landlock-cgroup-guard)" || bad "shell: enforcement under systemd is not landlock-cgroup-guard"
+	escape='own=$(findmnt -n -t cgroup2 -o TARGET | head -n 1)$(sed -n "s/^0:://p" /proc/self/cgroup); base=$(dirname "$(dirname "$own")")
+setsid sleep 309 >/dev/null 2>&1 &
+mkdir "$base/escape" && echo made
+echo $! > "$base/escape/cgroup.procs" && echo moved-child
+echo $! > "$base/cgroup.procs" && echo moved-up
+echo $$ > "$base/shell-server-$PPID/cgroup.procs" && echo moved-self
+sleep 60'
+	out=$(mcp_call 9001 "$tok" run_command "$(jq -cn --arg c "$escape" '{command:$c,timeout_seconds:2}')" --max-time 30)
+	left=$(ct sh -c 'for p in /proc/[0-9]*; do tr "\0" " " <"$p/cmdline" 2>/dev/null; echo; done' | grep -c '^sleep 309 ') || true
+	stdout=$(jq -r '.result.structuredContent.stdout // empty' <<<"$out" 2>/dev/null) || stdout=
+	cg=$(unit_cgroup mcp-server@shell.service) || cg=
+	[[ $(jq -r '.result.structuredContent.timed_out // empty' <<<"$out" 2>/dev/null) == true && $stdout != *made* && $stdout != *moved* &&
+		$out == *"Permission denied"* && $left == 0 && -n $cg ]] && ! ct test -e "$cg/escape" &&
+		ok "shell: a command cannot make a cgroup beside its own or move out of it (Permission denied), and its timed-out child is gone" ||
+		bad "shell: cgroup escape: $left left, stdout '$stdout'" "$out"
 	# --policy allowlist under the unit: Landlock (its system calls allowed in the drop-in's
 	# SystemCallFilter) confines every command. ls /usr/bin passes the checker and the kernel
 	# refuses it; the checker refuses the quoting differential of issue 22.

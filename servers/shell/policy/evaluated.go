@@ -21,13 +21,13 @@ var subscriptCode = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_]*\\[[^]]*(\\$\\(|`)
 var promptVars = map[string]bool{"PS0": true, "PS1": true, "PS2": true, "PS3": true, "PS4": true, "PROMPT_COMMAND": true}
 
 // evaluated applies the checks of RuleEvaluated to one node of a script at depth.
-func (c *checker) evaluated(n syntax.Node, depth int) {
+func (c *checker) evaluated(n syntax.Node, depth int, in stdinSource) {
 	switch n := n.(type) {
 	case *syntax.DblQuoted:
-		c.reread(n, depth)
+		c.reread(n, depth, in)
 	case *syntax.Redirect:
 		if n.Hdoc != nil {
-			c.reread(n.Hdoc, depth) // an unquoted here-document body is read as double-quoted text
+			c.reread(n.Hdoc, depth, in) // an unquoted here-document body is read as double-quoted text
 		}
 	case *syntax.SglQuoted:
 		c.data(n.Value)
@@ -75,7 +75,7 @@ func (c *checker) data(s string) {
 // reread finds single-quoted text in the words of ${…} operators inside double quotes (or an
 // unquoted here-document), where bash keeps the quotes as characters and still expands what
 // is between them, and checks that text as bash reads it: as double-quoted content.
-func (c *checker) reread(n syntax.Node, depth int) {
+func (c *checker) reread(n syntax.Node, depth int, in stdinSource) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		pe, ok := n.(*syntax.ParamExp)
 		if !ok || c.refusal != nil {
@@ -101,7 +101,7 @@ func (c *checker) reread(n syntax.Node, depth int) {
 					c.refuse(RuleEvaluated, "quotes inside the word of a double-quoted ${…} are read by bash as literal characters, with the expansions between them live; the checker cannot read %s there the same way, so write the word without quotes", source(word{node: w}))
 					return false
 				}
-				c.script(`: "`+sq.Value+`"`, depth+1)
+				c.script(`: "`+sq.Value+`"`, depth+1, in)
 			}
 		}
 		return c.refusal == nil
@@ -172,15 +172,33 @@ func inlineCode(inv invocation) (string, bool) {
 	return "", false
 }
 
+// evaluators are words of another language's code that run text computed at run time as code
+// or commands: with standard input given, such code may run what the caller sends.
+var evaluators = regexp.MustCompile(`\b(system|exec|execv[pe]*|eval|popen|spawn|subprocess|interact|compile|pty|qx|getline|readline|stdin|input|Popen|os\.system|Kernel|IO\.popen|child_process|require|import)\b|` + "`")
+
 // codeStrings checks, under the blocklist, every string literal of the code an interpreter
 // or awk is given that reads as bash, as a script: system("rm -rf /"), os.system('…'),
-// `…` in perl. It cannot see commands the code computes; it is a guardrail.
-func (c *checker) codeStrings(inv invocation, depth int) {
+// `…` in perl. It cannot see commands the code computes; it is a guardrail. With standard
+// input given, code that evaluates or runs what it computes is refused: it may run the input.
+func (c *checker) codeStrings(inv invocation, depth int, in stdinSource) {
 	if c.p.mode != Blocklist {
 		return
 	}
 	code, ok := inlineCode(inv)
 	if !ok {
+		return
+	}
+	if in.carriesCaller() && evaluators.MatchString(code) {
+		c.refuse(RuleStdinCommands, "%s is given code that evaluates or runs text, which may be the standard input you send; give the commands as the command line itself", inv.name)
+		return
+	}
+	c.codeText(code, depth, in)
+}
+
+// codeText checks, under the blocklist, the string literals of a program in another language
+// that read as bash, as scripts whose commands read in.
+func (c *checker) codeText(code string, depth int, in stdinSource) {
+	if c.p.mode != Blocklist {
 		return
 	}
 	for _, m := range codeLiteral.FindAllStringSubmatch(code, -1) {
@@ -192,7 +210,7 @@ func (c *checker) codeStrings(inv invocation, depth int) {
 		if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(lit), ""); err != nil {
 			continue // not shell text
 		}
-		c.script(lit, depth+1)
+		c.script(lit, depth+1, in)
 		if c.refusal != nil {
 			return
 		}

@@ -3,8 +3,6 @@ package policy
 import (
 	"slices"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // argKind says whether an option takes a value.
@@ -215,71 +213,3 @@ var (
 		"force exact verbose zero help version")}
 	cdGrammar = grammar{shortFlags: "LPe@"}
 )
-
-// pathOperands returns the operands whose value the checker knows: the static ones, and those
-// made only of literal text after a leading plain $HOME, spelled with ~ (see homePath).
-func (p *parsed) pathOperands() []string {
-	var out []string
-	for _, w := range p.operands {
-		switch {
-		case w.static:
-			out = append(out, w.val)
-		case w.node != nil:
-			if s, ok := homePath(w.node); ok {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
-
-// homeKept reports whether ${HOME<op>word} is HOME's own value when HOME is set, as it
-// always is for commands here: the default, assign and error forms.
-func homeKept(op syntax.ParExpOperator) bool {
-	switch op {
-	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull,
-		syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
-		return true
-	}
-	return false
-}
-
-// homePath spells a word that is a plain $HOME or ${HOME}, optionally quoted and followed by
-// literal text, with ~ for the home directory, as paths are resolved here: rm -rf "$HOME" is
-// rm -rf ~. The server fixes HOME for every command; only an assignment earlier in the line
-// could change it, and then the checker errs on the side of refusing.
-func homePath(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	home := false
-	var walk func(parts []syntax.WordPart) bool
-	walk = func(parts []syntax.WordPart) bool {
-		for _, part := range parts {
-			switch p := part.(type) {
-			case *syntax.Lit:
-				b.WriteString(p.Value)
-			case *syntax.SglQuoted:
-				b.WriteString(p.Value)
-			case *syntax.DblQuoted:
-				if !walk(p.Parts) {
-					return false
-				}
-			case *syntax.ParamExp:
-				plain := p.Param != nil && p.Param.Value == "HOME" && !p.Excl && !p.Length && !p.Width &&
-					p.Index == nil && p.Slice == nil && p.Repl == nil && p.Names == 0 && p.NestedParam == nil &&
-					(p.Exp == nil || homeKept(p.Exp.Op))
-				if !plain || b.Len() != 0 {
-					return false
-				}
-				b.WriteString("~")
-				home = true
-			default:
-				return false
-			}
-		}
-		return true
-	}
-	if !walk(w.Parts) || !home {
-		return "", false
-	}
-	return b.String(), true
-}

@@ -10,7 +10,9 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
@@ -46,6 +48,7 @@ const (
 	RuleChmodRoot       = "chmod-root"       // chmod/chown/chgrp -R on / or a top-level system directory
 	RuleWriteAuthFiles  = "write-auth-files" // writing /etc/shadow, /etc/sudoers, /etc/passwd …
 	RulePipeToShell     = "pipe-to-shell"    // a download piped or substituted into a shell
+	RuleStdinCommands   = "stdin-commands"   // a shell or interpreter reading commands the policy cannot read
 )
 
 // Rules lists every rule with the modes it applies in and what it refuses, for documentation
@@ -58,14 +61,15 @@ var Rules = []struct{ Name, Modes, Refuses string }{
 	{RuleAllowlist, "allowlist", "a program not on --allow-commands (safe builtins aside), a path not listed exactly as written, or a script computed at run time (bash -c \"$s\", eval \"$s\")"},
 	{RuleAllowlistEnv, "allowlist", "setting PATH, LD_*, BASH_*, ENV, IFS, PS4, CDPATH … as NAME=…, export/declare/local/readonly NAME, env/sudo NAME=…, for NAME in, ${NAME:=…} (read, printf -v and unset of them are refused as allowlist-syntax); and any variable but LANG, LANGUAGE, LC_*, TZ, TERM, COLUMNS, LINES, NO_COLOR put into a started program's environment"},
 	{RuleAllowlistSyntax, "allowlist", "any construct bash may evaluate as code or as a variable name: arithmetic on anything but literal numbers, array subscripts other than literal numbers, @ and *, ${!x}, ${x@P}, [[ -eq ]] on non-literals, -v on a non-literal name, namerefs and integer variables, builtins that assign through a computed or subscripted name, trap, alias, enable, hash, source, fc, bind, complete, compgen, shopt, mapfile, getopts, let, coproc, select, {var}> redirections, shells reading a script file or stdin or started with -i, -l, -O, --rcfile, and wrappers given options the checker does not know"},
-	{RuleRmRoot, "both", "rm -r/-R/--recursive (abbreviated too: --recu) on /, /*, ~ or a top-level system directory (/bin, /boot, /dev, /etc, /home, /lib*, /opt, /proc, /root, /run, /sbin, /srv, /sys, /tmp, /usr, /var …), also via cd and globs, find -delete there, and any relative path after a cd the checker cannot follow"},
+	{RuleRmRoot, "both", "rm -r/-R/--recursive (abbreviated too: --recu) on /, /*, the home directory (~, ~user, $HOME, its absolute path), a directory under /home, or a top-level system directory (/bin, /boot, /dev, /etc, /home, /lib*, /opt, /proc, /root, /run, /sbin, /srv, /sys, /tmp, /usr, /var …), however the path is spelled (/proc/self/root/…, /proc/1/root/…, //, .., a link made by ln -s or found on disk, a variable or positional parameter the line sets, an empty one before a /), also via cd and globs, find -delete there (after find's -H -L -P -D -O options too), and any path the checker cannot resolve (relative after a cd it cannot follow, through /proc/PID/cwd or an open descriptor)"},
 	{RuleMkfs, "both", "mkfs, mkfs.*, mke2fs, mkdosfs, mkswap, wipefs"},
 	{RuleDDDevice, "both", "dd with of= a device under /dev (other than /dev/null, /dev/zero, /dev/stdout …)"},
 	{RuleWriteDevice, "both", "redirecting, tee-ing, copying (cp/mv/install/ln, also -t DIR and into a directory), truncating or shredding onto a device under /dev"},
-	{RuleShutdown, "both", "shutdown, reboot, poweroff, halt, init/telinit 0 or 6, systemctl poweroff/reboot/halt/kexec/soft-reboot"},
-	{RuleForkBomb, "both", "a function that calls itself in a pipeline or in the background, e.g. :(){ :|:& };:"},
+	{RuleShutdown, "both", "shutdown, reboot, poweroff, halt, init/telinit 0 or 6, systemctl poweroff/reboot/halt/kexec/soft-reboot; kill -1, kill $PPID, killall5, pkill/killall -u, which stop the server with every process of its user"},
+	{RuleForkBomb, "both", "functions that call themselves again, directly or through each other, eval, bash -c, aliases or $FUNCNAME, in a pipeline, in the background or in a new process, e.g. :(){ :|:& };: or a(){ b|b& }; b(){ a|a& }; a"},
 	{RuleChmodRoot, "both", "chmod, chown or chgrp -R on / or a top-level system directory"},
-	{RuleWriteAuthFiles, "both", "writing /etc/shadow, /etc/gshadow, /etc/passwd, /etc/group, /etc/sudoers or /etc/sudoers.d/* by redirect, tee, sponge, cp/mv/install/ln (-t DIR, into /etc), dd of=, sed -i, truncate, shred, sudoedit, or removing them (rm, mv)"},
+	{RuleWriteAuthFiles, "both", "writing /etc/shadow, /etc/gshadow, /etc/passwd, /etc/group, /etc/sudoers or /etc/sudoers.d/* by redirect, tee, sponge, cp/mv/install/ln (-t DIR, into /etc), dd of=, sed -i, perl -i, gawk -i inplace, find -fprint, truncate, shred, sudoedit, or removing them (rm, mv); useradd, usermod, passwd, chpasswd, visudo and the other account tools"},
+	{RuleStdinCommands, "both", "a shell, interpreter or other program that reads commands from standard input (bash, sh -s, bash -i, env bash, script, su, python3, perl, node, sqlite3, gdb, at, parallel …) when that input is what you send later (start_process, then send_process_input) or run_command's stdin, also through cat | bash, a function or bash -c 'bash'; a script computed at run time (eval \"$x\", bash -c \"$x\") or interpreter code that evaluates what it reads, when standard input is given; and a command in a script fed to a shell on standard input that may read the rest of that script"},
 	{RulePipeToShell, "both", "a download (curl, wget, fetch, aria2c) piped into a shell or interpreter reading its script from stdin (bash, bash -s, bash /dev/stdin, python3 -), or run through bash <(…), bash -c \"$(…)\", eval, source"},
 }
 
@@ -77,16 +81,58 @@ type Policy struct {
 	mode    Mode
 	allowed map[string]bool // the names commands may run: each listed one, and a listed path's base name
 	listed  []string        // the programs as given, sorted
+	home    string          // the home directory commands get, absolute and clean; "" when not given
+	links   func(string) (string, error)
+}
+
+// Option tells a policy more about the machine the commands run on.
+type Option func(*Policy)
+
+// Home gives the home directory commands get: rm -r and chmod -R on it are refused however
+// it is spelled (~, $HOME, /home/USER, /proc/self/root/home/USER …).
+func Home(dir string) Option {
+	return func(p *Policy) {
+		if path.IsAbs(dir) {
+			p.home = path.Clean(dir)
+		}
+	}
+}
+
+// FollowSymlinks makes the rules resolve symbolic links that exist on the file system when a
+// line is checked, so that rm -r link/ is judged by where link points. The links a line makes
+// itself (ln -s) are followed either way.
+func FollowSymlinks() Option {
+	return func(p *Policy) { p.links = evalLink }
+}
+
+// evalLink resolves the symbolic links in p; a link whose target does not exist (yet) is
+// followed one step.
+func evalLink(p string) (string, error) {
+	r, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		return r, nil
+	}
+	t, lerr := os.Readlink(p)
+	if lerr != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(t) {
+		t = filepath.Join(filepath.Dir(p), t)
+	}
+	return t, nil
 }
 
 // New returns a policy. Allowlist needs at least one program; the other modes take none.
-func New(mode Mode, allow []string) (*Policy, error) {
+func New(mode Mode, allow []string, opts ...Option) (*Policy, error) {
 	switch mode {
 	case Off, Blocklist, Allowlist:
 	default:
 		return nil, fmt.Errorf("unknown policy %q: use allowlist, blocklist or off", mode)
 	}
 	p := &Policy{mode: mode, allowed: map[string]bool{}}
+	for _, o := range opts {
+		o(p)
+	}
 	for _, a := range allow {
 		a = strings.TrimSpace(a)
 		if a == "" {
@@ -134,24 +180,50 @@ func (r *Refusal) Error() string {
 	return fmt.Sprintf("refused by policy rule %s: %s", r.Rule, r.Detail)
 }
 
-// Check returns nil when line may run from the working directory dir, else a *Refusal.
-func (p *Policy) Check(line, dir string) error {
+// Check returns nil when line may run from the working directory dir, else a *Refusal. The
+// command's standard input is empty.
+func (p *Policy) Check(line, dir string) error { return p.check(line, dir, false) }
+
+// CheckInput is Check for a command whose standard input carries text the caller sends
+// (run_command's stdin, or send_process_input to a background process): a shell or
+// interpreter that would read its commands from that input is refused, since the policy
+// never reads it as commands.
+func (p *Policy) CheckInput(line, dir string) error { return p.check(line, dir, true) }
+
+// check runs the checker over line, twice when the first pass learned definitions (variables,
+// functions, aliases, links): the second pass reads every use in the light of every
+// definition in the line, wherever it stands, and a refusal by either pass stands.
+func (p *Policy) check(line, dir string, input bool) error {
 	if p.mode == Off {
 		return nil
 	}
-	c := &checker{p: p}
-	if path.IsAbs(dir) {
-		c.cwds = []string{path.Clean(dir)}
-	} else {
-		c.cwdUnknown = true
-	}
-	c.script(line, 0)
-	if c.refusal == nil && c.restricted != "" {
-		// Refused last, so that any other rule a line breaks names it first.
-		c.refuse(RuleAllowlistSyntax, "under the allowlist bash runs restricted (bash -r), which refuses %s", c.restricted)
-	}
-	if c.refusal != nil {
-		return c.refusal
+	defs := newDefinitions()
+	for pass := range 2 {
+		c := &checker{p: p, defs: defs, input: input}
+		if path.IsAbs(dir) {
+			c.cwds = []string{path.Clean(dir)}
+		} else {
+			c.cwdUnknown = true
+		}
+		top := stdinSource{kind: stdinNone}
+		if input {
+			top.kind = stdinCaller
+		}
+		c.script(line, 0, top)
+		if c.refusal == nil {
+			c.forkBombs()
+		}
+		if c.refusal == nil && c.restricted != "" {
+			// Refused last, so that any other rule a line breaks names it first.
+			c.refuse(RuleAllowlistSyntax, "under the allowlist bash runs restricted (bash -r), which refuses %s", c.restricted)
+		}
+		if c.refusal != nil {
+			return c.refusal
+		}
+		if pass == 0 && !defs.learned() {
+			break
+		}
+		defs.complete = true
 	}
 	return nil
 }
@@ -171,10 +243,13 @@ func (p *Policy) Decision(err error) string {
 // checker walks one command line and keeps the first refusal.
 type checker struct {
 	p          *Policy
-	cwds       []string // every directory the line may be in, as far as cd commands tell
-	cwdUnknown bool     // a cd went somewhere only known at run time
-	steps      int      // commands checked so far, bounded by maxSteps
-	restricted string   // the first thing restricted bash refuses, refused when nothing else is
+	defs       *definitions    // what the line defines, shared by both passes
+	input      bool            // standard input carries the caller's text (CheckInput)
+	cwds       []string        // every directory the line may be in, as far as cd commands tell
+	cwdUnknown bool            // a cd went somewhere only known at run time
+	steps      int             // commands checked so far, bounded by maxSteps
+	restricted string          // the first thing restricted bash refuses, refused when nothing else is
+	expanding  map[string]bool // aliases being expanded, which bash does not expand again
 	refusal    *Refusal
 }
 
@@ -184,8 +259,14 @@ func (c *checker) refuse(rule, format string, args ...any) {
 	}
 }
 
-// script parses and checks a piece of bash source.
-func (c *checker) script(src string, depth int) {
+// frame is a node being walked with the standard input its commands read.
+type frame struct {
+	node syntax.Node
+	in   stdinSource
+}
+
+// script parses and checks a piece of bash source whose commands read standard input from in.
+func (c *checker) script(src string, depth int, in stdinSource) {
 	if depth > maxDepth {
 		c.refuse(RuleNesting, "inline scripts (bash -c, eval, su -c) nested more than %d deep", maxDepth)
 		return
@@ -208,18 +289,31 @@ func (c *checker) script(src string, depth int) {
 		c.refuse(RuleParse, "the command line is not valid bash (%v)", err)
 		return
 	}
+	stack := []frame{{node: f, in: in}}
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
 		if c.refusal != nil {
 			return false
 		}
+		if _, ok := n.(*syntax.File); ok {
+			return true // already on the stack
+		}
+		parent := stack[len(stack)-1]
+		cur := frame{node: n, in: parent.in}
 		if c.p.mode == Allowlist {
 			c.inert(n)
 		}
-		c.evaluated(n, depth)
+		c.evaluated(n, depth, parent.in)
+		c.forks(n, parent.in)
+		c.learnArithm(n)
 		switch n := n.(type) {
 		case *syntax.Stmt:
+			cur.in = c.stmtStdin(n, parent, f)
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
-				c.command(expandWords(call.Args), n.Redirs, depth, false)
+				c.simple(call, depth, cur.in)
 			}
 		case *syntax.Comment:
 			if strings.Contains(n.Text, "\n") {
@@ -231,6 +325,18 @@ func (c *checker) script(src string, depth int) {
 			if n.Name != nil && !validName(n.Name.Value) {
 				// The parser takes 0=x for an assignment; bash runs it as a command.
 				c.refuse(RuleParse, "%s=… is not an assignment to bash, which would run it as a command; name variables with letters, digits and _, not starting with a digit", n.Name.Value)
+			}
+			c.learnAssign(n)
+		case *syntax.ForClause:
+			c.learnFor(n)
+			c.endlessLoop(n)
+		case *syntax.WhileClause:
+			c.endlessLoop(n)
+		case *syntax.DeclClause:
+			for _, a := range n.Args {
+				if a.Naked && a.Value != nil && strings.HasPrefix(a.Value.Lit(), "-") && strings.Contains(a.Value.Lit(), "n") {
+					c.taint() // a nameref: assigning it assigns the variable it names
+				}
 			}
 		case *syntax.Redirect:
 			if n.N != nil && !strings.HasPrefix(n.N.Value, "{") && len(n.N.Value) > 9 {
@@ -245,10 +351,26 @@ func (c *checker) script(src string, depth int) {
 			}
 			c.redirect(n)
 		case *syntax.FuncDecl:
-			c.funcDecl(n)
+			c.learnFunc(n)
+			name := "()" // the parser takes ()0 for a function without a name
+			if n.Name != nil {
+				name = n.Name.Value
+			}
+			cur.in = stdinSource{kind: stdinFunc, fn: name}
 		case *syntax.BinaryCmd:
 			c.pipeline(n)
 		}
-		return c.refusal == nil
+		if c.refusal != nil {
+			return false
+		}
+		stack = append(stack, cur)
+		return true
 	})
+}
+
+// simple checks one simple command as the program its words run, and, when it starts with an
+// alias the line defines, as the text bash reads after expanding it.
+func (c *checker) simple(call *syntax.CallExpr, depth int, in stdinSource) {
+	c.expandAlias(call, depth, in)
+	c.command(expandWords(call.Args), depth, false, in)
 }

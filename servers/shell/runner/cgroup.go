@@ -23,6 +23,9 @@ import (
 type cgroupTree struct {
 	serverDir string
 	jobsDir   string
+	base      string   // the cgroup the server started in, holding serverDir and jobsDir
+	ownsBase  bool     // base is a systemd service's own cgroup (Delegate=yes): everything in it is the server's
+	mounts    []string // every cgroup hierarchy's mount point, which commands must not write to
 }
 
 // cgroupMount finds where the cgroup v2 hierarchy is mounted and the mount's root, from
@@ -133,7 +136,15 @@ func newCgroupTree() (*cgroupTree, error) {
 		_ = os.Remove(jobs)
 		return nil, errors.New("the kernel has no cgroup.kill (needs Linux 5.14 or later)")
 	}
-	t := &cgroupTree{serverDir: filepath.Join(base, leaf), jobsDir: jobs}
+	mounts, err := cgroupMounts()
+	if err != nil {
+		_ = os.Remove(jobs)
+		return nil, err
+	}
+	// A service's cgroup (Delegate=yes) holds only the service's processes; a scope or a
+	// session's cgroup may hold the user's own, which are never swept.
+	owns := strings.HasSuffix(filepath.Base(base), ".service") && os.Getenv("INVOCATION_ID") != ""
+	t := &cgroupTree{serverDir: filepath.Join(base, leaf), jobsDir: jobs, base: base, ownsBase: owns, mounts: mounts}
 	if err := t.probe(); err != nil {
 		t.close()
 		return nil, err
@@ -272,15 +283,50 @@ func (t *cgroupTree) sweep(live func(name string) bool, tracked func(pid int) bo
 		dir := filepath.Join(t.jobsDir, e.Name())
 		survivors = append(survivors, removeCgroup(dir)...)
 	}
+	if t.ownsBase {
+		survivors = append(survivors, t.sweepForeign(self)...)
+	}
 	if len(survivors) == 0 {
 		return nil
 	}
-	time.Sleep(5 * time.Millisecond)
+	// KILL takes effect when the process next runs, which on a busy machine may take a while:
+	// wait for them as killCgroup does.
+	deadline := time.Now().Add(killWait)
+	for {
+		var left []int
+		for _, pid := range survivors {
+			if alive(pid) {
+				left = append(left, pid)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		survivors = left
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// sweepForeign kills what is in the cgroups under base that the runner did not make (a
+// command made them to leave its own: base is delegated to the server's user, so a command may
+// mkdir there and move itself in) and removes them, and kills what moved into base itself.
+// Only for a service's own cgroup, which holds nothing but the server's processes; where the
+// kernel has Landlock, commands cannot write to the cgroup tree at all (WithholdCgroups).
+func (t *cgroupTree) sweepForeign(self int) []int {
 	var left []int
-	for _, pid := range survivors {
-		if alive(pid) {
+	for _, pid := range cgroupProcs(t.base) {
+		if pid != self {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
 			left = append(left, pid)
 		}
+	}
+	ents, _ := os.ReadDir(t.base)
+	for _, e := range ents {
+		dir := filepath.Join(t.base, e.Name())
+		if !e.IsDir() || dir == t.serverDir || dir == t.jobsDir {
+			continue
+		}
+		left = append(left, removeCgroup(dir)...)
 	}
 	return left
 }

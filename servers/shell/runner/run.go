@@ -45,7 +45,17 @@ type Result struct {
 // Sandbox makes every command start through the sandbox helper of the server binary self,
 // restricted by rules, with bash given shellFlags (such as -r) before -c. Call it before the
 // first command runs.
+//
+// In cgroup containment the cgroup hierarchies are withheld from rules.Write: a command that
+// could write there could make a cgroup of its own and move out of the one it is killed by.
 func (r *Runner) Sandbox(self string, rules sandbox.Rules, shellFlags ...string) error {
+	if r.cg != nil {
+		w, err := withhold(rules.Write, r.cg.mounts)
+		if err != nil {
+			return fmt.Errorf("withholding the cgroup tree from commands: %w", err)
+		}
+		rules.Write = w
+	}
 	argv, err := rules.Command(self, append([]string{Shell}, shellFlags...))
 	if err != nil {
 		return err

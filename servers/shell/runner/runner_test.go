@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/servers/shell/runner/runnertest"
+	"github.com/jck411/mcp-servers/shared/mcptest"
 )
 
 func TestCapture(t *testing.T) {
@@ -96,8 +97,7 @@ func runners(t *testing.T) map[Mode]*Runner {
 	out := map[Mode]*Runner{}
 	for _, m := range []Mode{ModeCgroup, ModeSubreaper} {
 		r, err := New(string(m))
-		if err != nil {
-			t.Logf("%s containment not tested: %v", m, err)
+		if !mcptest.Want(t, string(m)+" containment", err) {
 			continue
 		}
 		t.Cleanup(r.Close)
@@ -250,16 +250,14 @@ func TestAutoFallsBackToSubreaper(t *testing.T) {
 		return
 	}
 	mnt, _, err := cgroupMount()
-	if err != nil {
-		t.Skipf("no cgroup v2 mount to hide: %v", err)
-	}
+	mcptest.Require(t, "a cgroup v2 hierarchy", err)
 	cmd := exec.Command("unshare", "--mount", "--propagation", "private", "sh", "-c",
 		`grep ' - cgroup2 ' /proc/self/mountinfo | cut -d' ' -f5 | while read -r m; do umount -l "$m"; done
 		exec "$0" -test.run '^TestAutoFallsBackToSubreaper$' -test.v`, os.Args[0])
 	cmd.Env = append(os.Environ(), "RUNNER_TEST_NO_CGROUP=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil && strings.Contains(string(out), "unshare failed") {
-		t.Skipf("cannot make a mount namespace here: %s", out)
+		mcptest.Require(t, "a mount namespace (to hide the cgroup hierarchy)", fmt.Errorf("%s", out))
 	}
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestAutoFallsBackToSubreaper") {
 		t.Errorf("in a namespace without %s: %v\n%s", mnt, err, out)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jck411/mcp-servers/shared/mcptest"
 )
 
 func TestMain(m *testing.M) {
@@ -38,9 +40,7 @@ func confined(t *testing.T, r Rules, dir, line string) (string, int) {
 
 func need(t *testing.T) {
 	t.Helper()
-	if err := Available(); err != nil {
-		t.Skipf("Landlock: %v", err)
-	}
+	mcptest.Require(t, "Landlock", Available())
 }
 
 func TestStrict(t *testing.T) {

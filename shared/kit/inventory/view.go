@@ -1,0 +1,66 @@
+package inventory
+
+import "context"
+
+// Scope is what a request's credential allows.
+type Scope struct {
+	ReadOnly bool // an OAuth token without the write scope: only the tools that change nothing
+}
+
+// View is what one request may see and call: the tools the configuration offers, within what
+// the request's credential allows and the request's narrowing keeps. It is the one place that
+// decides this; tools/list, tools/call and the HTTP layer's scope check all ask it.
+type View struct {
+	inv       *Inventory
+	narrowing Narrowing
+	scope     Scope
+}
+
+// View returns what a request with this narrowing and scope may see and call.
+func (inv *Inventory) View(n Narrowing, s Scope) View {
+	return View{inv: inv, narrowing: n, scope: s}
+}
+
+// Verdict is what a View says of one tool, in the order it is decided.
+type Verdict int
+
+// Verdicts.
+const (
+	Allowed    Verdict = iota // listed and callable
+	Unknown                   // the server has no such tool
+	NotOffered                // the configuration leaves it out (Inventory.NotOffered says which flag)
+	NeedsWrite                // it changes something and the credential allows only reading
+	Narrowed                  // outside the request's narrowing: as if the server had no such tool
+)
+
+// Verdict decides one tool.
+func (v View) Verdict(name string) Verdict {
+	e, ok := v.inv.tools[name]
+	switch {
+	case !ok:
+		return Unknown
+	case !v.inv.offered[name]:
+		return NotOffered
+	case v.scope.ReadOnly && !e.ReadOnly:
+		return NeedsWrite
+	case !v.narrowing.allows(e):
+		return Narrowed
+	}
+	return Allowed
+}
+
+// Allows reports whether the request may see and call a tool.
+func (v View) Allows(name string) bool { return v.Verdict(name) == Allowed }
+
+type viewKey struct{}
+
+// WithView returns ctx carrying a request's view.
+func WithView(ctx context.Context, v View) context.Context {
+	return context.WithValue(ctx, viewKey{}, v)
+}
+
+// ViewFrom returns the view ctx carries; ok is false outside an HTTP request (stdio, in-process).
+func ViewFrom(ctx context.Context) (View, bool) {
+	v, ok := ctx.Value(viewKey{}).(View)
+	return v, ok
+}
