@@ -84,7 +84,7 @@ func fmtTime(t time.Time) string {
 }
 
 func (n *store) getNote(ctx context.Context, _ *mcp.CallToolRequest, in getNoteInput) (*mcp.CallToolResult, noteOutput, error) {
-	rel, err := notePath(in.Path)
+	rel, err := n.existing(ctx, in.Path)
 	if err != nil {
 		return nil, noteOutput{}, err
 	}
@@ -213,13 +213,20 @@ type listOutput struct {
 	Notes      []noteEntry `json:"notes"`
 	More       bool        `json:"more"`
 	NextOffset int         `json:"next_offset,omitempty"`
+	AnyWord    string      `json:"any_word,omitempty" jsonschema:"no note had every word of the query; these are the notes with any of them, for this query"`
 }
 
 func (o listOutput) Text() string {
+	var b strings.Builder
+	if o.AnyWord != "" {
+		if len(o.Notes) == 0 {
+			return "No notes: none has every word of the query, nor any of them."
+		}
+		fmt.Fprintf(&b, "No note has every word of the query; notes with any of them (query %q), best first:\n", o.AnyWord)
+	}
 	if len(o.Notes) == 0 {
 		return "No notes."
 	}
-	var b strings.Builder
 	for _, e := range o.Notes {
 		if e.Change != "" {
 			b.WriteString(e.Change + ": ")
@@ -243,7 +250,11 @@ func (o listOutput) Text() string {
 		}
 	}
 	if o.More {
-		fmt.Fprintf(&b, "[more: call again with offset %d]", o.NextOffset)
+		if o.AnyWord != "" {
+			fmt.Fprintf(&b, "[more: call again with query %q and offset %d]", o.AnyWord, o.NextOffset)
+		} else {
+			fmt.Fprintf(&b, "[more: call again with offset %d]", o.NextOffset)
+		}
 	}
 	return b.String()
 }
@@ -502,7 +513,7 @@ func (o linksOutput) Text() string {
 }
 
 func (n *store) getLinks(ctx context.Context, _ *mcp.CallToolRequest, in linksInput) (*mcp.CallToolResult, linksOutput, error) {
-	rel, err := notePath(in.Path)
+	rel, err := n.existing(ctx, in.Path)
 	if err != nil {
 		return nil, linksOutput{}, err
 	}
