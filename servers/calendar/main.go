@@ -21,9 +21,10 @@ var product = googleserver.Product{Server: "calendar", Name: "Google Calendar", 
 
 // settings are the calendar server's own flags.
 type settings struct {
-	google   googleserver.Flags
-	timeZone string
-	allowed  recipients.Allowlist
+	google        googleserver.Flags
+	timeZone      string
+	allowed       recipients.Allowlist
+	tasksEndpoint string
 }
 
 // spec describes the calendar server.
@@ -46,6 +47,7 @@ func spec() kit.Spec {
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)
 			fs.Var(&st.allowed, recipients.Flag, recipients.Usage)
+			fs.StringVar(&st.tasksEndpoint, tasksProduct.EndpointFlag, tasksProduct.Endpoint, "base URL of the Google Tasks API")
 			fs.StringVar(&st.timeZone, "time-zone", "", "IANA zone get_current_time answers in when the calendar's cannot be read (not signed in) (default: $TZ, else the zone /etc/localtime links to, else UTC)")
 		},
 		Setup: func(s *kit.Server) error {
@@ -58,6 +60,7 @@ func spec() kit.Spec {
 			addChangeTools(s, c)
 			addBulkTools(s, c)
 			addFreeBusyTools(s, c)
+			addTaskTools(s, c)
 			return nil
 		},
 		Commands: map[string]kit.Command{"auth": oauth.Google.Command("calendar", nil)},

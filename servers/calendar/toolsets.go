@@ -10,6 +10,7 @@ const (
 	toolsetAvailability kit.ToolsetID = "availability"
 	toolsetEdit         kit.ToolsetID = "edit"
 	toolsetRespond      kit.ToolsetID = "respond"
+	toolsetTasks        kit.ToolsetID = "tasks"
 )
 
 // toolsets declares the toolsets in the order --list-toolsets and the instructions show them.
@@ -19,5 +20,8 @@ func toolsets() []kit.Toolset {
 		{ID: toolsetAvailability, Description: "Busy times and free slots across calendars"},
 		{ID: toolsetEdit, Description: "Create, change and delete events", Instructions: "For a recurring event, update_event and delete_event take scope: this, following or all."},
 		{ID: toolsetRespond, Description: "Answer invitations"},
+		// Off by default: its own sign-in scope, and past the fleet's tool-list budget for everyone.
+		{ID: toolsetTasks, Optional: true, Description: "Google Tasks: task lists and their tasks (needs the tasks sign-in scope)",
+			Instructions: "Tasks live in task lists, named by id or title (default: the user's default list); every task tool takes list. Due dates are days (YYYY-MM-DD): Google Tasks keeps no time of day."},
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/api/gmail/v1"
 	"google.golang.org/api/option"
+	"google.golang.org/api/people/v1"
 
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/googleserver"
@@ -29,6 +30,9 @@ type mailbox struct {
 	maxBodyChars   int
 	inlineBytes    int
 	maxAttachBytes int
+	people         *people.Service       // Google Contacts (the People API) on the same sign-in
+	peopleAcct     *googleserver.Account // the sign-in, naming Google Contacts in its errors
+	warm           warmups               // when each account's contact searches were warmed
 
 	labelsMu sync.Mutex
 	address  map[string]string // each account's address by label, for reply-all
@@ -52,6 +56,13 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gmail client: %w", err)
 	}
+	if !strings.HasPrefix(st.peopleEndpoint, "http://") && !strings.HasPrefix(st.peopleEndpoint, "https://") {
+		return nil, fmt.Errorf("--people-endpoint %q: give an http(s) URL", st.peopleEndpoint)
+	}
+	pp, err := people.NewService(context.Background(), option.WithHTTPClient(acct.HTTP), option.WithEndpoint(st.peopleEndpoint))
+	if err != nil {
+		return nil, fmt.Errorf("people client: %w", err)
+	}
 	downloads := st.downloadsDir
 	if downloads == "" {
 		downloads = filepath.Join(s.Config().StateDir, "downloads")
@@ -66,7 +77,7 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 		}
 	}
 	return &mailbox{
-		google: acct, gm: gm, downloadsDir: downloads, attachmentsDir: attachDir, allowed: st.allowed,
+		google: acct, gm: gm, people: pp, peopleAcct: acct.For(peopleProduct), downloadsDir: downloads, attachmentsDir: attachDir, allowed: st.allowed,
 		maxBodyChars: st.maxBodyChars, inlineBytes: st.inlineBytes, maxAttachBytes: st.maxAttachBytes,
 	}, nil
 }
@@ -78,7 +89,7 @@ func (m *mailbox) checkRecipients(lists ...[]string) error {
 	for _, l := range lists {
 		addrs, err := mime.ParseAddresses(l)
 		if err != nil {
-			return kit.Errorf(kit.CodeInvalidInput, "%v", err)
+			return kit.Errorf(kit.CodeInvalidInput, "%v: give an address (search_contacts finds a person's)", err)
 		}
 		all = append(all, addrs...)
 	}

@@ -324,5 +324,5 @@ func TestToolSnaps(t *testing.T) {
 
 // TestReadOnly: --read-only offers exactly the readOnlyHint tools and refuses the others.
 func TestReadOnly(t *testing.T) {
-	mcptest.CheckReadOnly(t, spec, "--state-dir", t.TempDir())
+	mcptest.CheckReadOnly(t, spec, "--state-dir", t.TempDir(), "--toolsets", "all") // the toolsets off by default too
 }

@@ -27,6 +27,7 @@ type settings struct {
 	maxBodyChars   int
 	inlineBytes    int
 	maxAttachBytes int
+	peopleEndpoint string
 }
 
 // spec describes the gmail server.
@@ -48,6 +49,7 @@ func spec() kit.Spec {
 			fs.StringVar(&st.downloadsDir, "downloads-dir", "", "where get_attachment saves attachments too large to return inline (default: STATE-DIR/downloads)")
 			fs.StringVar(&st.attachmentsDir, "attachments-dir", "", "the only directory send tools may attach local files from (default: none; attachments then come as base64)")
 			fs.Var(&st.allowed, recipients.Flag, recipients.Usage)
+			fs.StringVar(&st.peopleEndpoint, peopleProduct.EndpointFlag, peopleProduct.Endpoint, "base URL of the People API (the contacts toolset)")
 			fs.IntVar(&st.maxBodyChars, "max-body-chars", 20000, "characters of a message body returned per call; longer bodies are paged")
 			fs.IntVar(&st.inlineBytes, "inline-attachment-bytes", 512<<10, "attachments up to this size are returned inline; larger ones are saved to --downloads-dir")
 			fs.IntVar(&st.maxAttachBytes, "max-attachment-bytes", 25<<20, "largest attachment downloaded, sent or forwarded")
@@ -64,6 +66,7 @@ func spec() kit.Spec {
 			addIdentityTools(s, m)
 			addLabelTools(s, m)
 			addFilterTools(s, m)
+			addContactTools(s, m)
 			return nil
 		},
 		Commands: map[string]kit.Command{"auth": oauth.Google.Command("gmail", nil)},

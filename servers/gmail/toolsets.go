@@ -12,6 +12,7 @@ const (
 	toolsetDrafts   kit.ToolsetID = "drafts"
 	toolsetLabels   kit.ToolsetID = "labels"
 	toolsetFilters  kit.ToolsetID = "filters"
+	toolsetContacts kit.ToolsetID = "contacts"
 )
 
 // toolsets declares the toolsets in the order --list-toolsets and the instructions show them.
@@ -23,5 +24,9 @@ func toolsets() []kit.Toolset {
 		{ID: toolsetDrafts, Description: "Save, read, list, send and delete drafts"},
 		{ID: toolsetLabels, Description: "List, create, rename and delete labels"},
 		{ID: toolsetFilters, Description: "List, create and delete filters"},
+		// Off by default: its own sign-in scopes, asked only when wanted; little room is left in
+		// the fleet's tool-list budget.
+		{ID: toolsetContacts, Optional: true, Description: "Look up people's addresses in Google Contacts and among those mailed before (read-only; needs the contacts sign-in scopes)",
+			Instructions: "Mail, invitations and shares take email addresses only: to reach someone named, find the address with search_contacts and use it as listed; never guess one."},
 	}
 }

@@ -15,7 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestListToolsets: gmail --list-toolsets prints its inventory, every tool in one toolset.
+// TestListToolsets: gmail --list-toolsets prints its inventory, every tool in one toolset,
+// contacts marked off by default.
 func TestListToolsets(t *testing.T) {
 	var out, errs bytes.Buffer
 	if code := kit.Run(context.Background(), spec(), []string{"--list-toolsets", "--state-dir", t.TempDir()}, func(string) string { return "" }, &out, &errs); code != 0 {
@@ -25,6 +26,7 @@ func TestListToolsets(t *testing.T) {
 		Name        string   `json:"name"`
 		Description string   `json:"description"`
 		Tools       []string `json:"tools"`
+		Optional    bool     `json:"optional"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &sets); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
@@ -37,11 +39,11 @@ func TestListToolsets(t *testing.T) {
 			t.Errorf("toolset %+v", s)
 		}
 	}
-	if want := []string{"read", "organize", "send", "drafts", "labels", "filters"}; !slices.Equal(names, want) {
+	if want := []string{"read", "organize", "send", "drafts", "labels", "filters", "contacts"}; !slices.Equal(names, want) {
 		t.Errorf("toolsets %v, want %v", names, want)
 	}
-	if len(tools) != 18 {
-		t.Errorf("%d tools in the toolsets, want the 18 gmail has", len(tools))
+	if len(tools) != 21 || !sets[6].Optional || sets[0].Optional {
+		t.Errorf("%d tools in the toolsets, want the 21 gmail has; only contacts off by default: %+v", len(tools), sets)
 	}
 }
 

@@ -20,7 +20,8 @@ var stdinReaders = []string{
 	"f() { bash; }; f", "bash -c bash", "bash -c 'exec sh -i'", "python3", "python3 -i", "python3 -m code",
 	"perl", "su", "sudo -s", "ssh localhost", "nsenter -t 1", "unshare", "at now", "parallel",
 	`while read -r l; do eval "$l"; done`, "xargs -I{} sh -c {}", "awk '{system($0)}'",
-	"python3 -c 'exec(input())'", "perl -ne 'system $_'",
+	"python3 -c 'exec(input())'", "perl -ne 'system $_'", "source /dev/stdin", "python3 <(cat)", `python3 -c "$(cat)"`,
+	"bash /dev/fd/3 3<&0", "expect -c 'spawn bash; interact'",
 }
 
 // TestBlocklistAttacks drives a server under the default blocklist over HTTP with what the

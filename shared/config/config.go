@@ -80,7 +80,7 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 	fs.IntVar(&c.Port, "port", port, "TCP port to serve on")
 	fs.StringVar(&c.Transport, "transport", TransportHTTP, "streamable-http or stdio")
 	fs.BoolVar(&c.ReadOnly, "read-only", false, "offer only the tools that change nothing")
-	fs.StringVar(&toolsets, "toolsets", "", "comma-separated toolsets to offer (see --list-toolsets); default all")
+	fs.StringVar(&toolsets, "toolsets", "", "comma-separated toolsets to offer (see --list-toolsets), \"default\" for those on by default, \"all\" for every one; default: default")
 	fs.StringVar(&tools, "tools", "", "comma-separated single tools to offer besides --toolsets; alone, only these")
 	fs.StringVar(&enable, "enable-tools", "", "deprecated: use --tools")
 	fs.StringVar(&disable, "disable-tools", "", "deprecated: comma-separated tools to drop; list what to offer with --toolsets and --tools instead")

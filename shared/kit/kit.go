@@ -87,8 +87,11 @@ type ToolsetID = inventory.ToolsetID
 // ToolsetInfo is one toolset as --list-toolsets prints it.
 type ToolsetInfo = inventory.ToolsetInfo
 
-// ToolsetAll stands for every toolset in --toolsets, X-MCP-Toolsets and /mcp/x/all.
-const ToolsetAll = inventory.All
+// Names in --toolsets and X-MCP-Toolsets that stand for several toolsets.
+const (
+	ToolsetAll     = inventory.All     // every toolset (also /mcp/x/all)
+	ToolsetDefault = inventory.Default // every toolset that is not Optional
+)
 
 // New builds a server from its spec and configuration; logs go to logOut.
 func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {

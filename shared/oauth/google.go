@@ -33,6 +33,10 @@ var Google = &Provider{
 		"calendar": {Full: []string{googleScope + "calendar"}, ReadOnly: []string{googleScope + "calendar.readonly"}},
 		"drive":    {Full: []string{googleScope + "drive"}, ReadOnly: []string{googleScope + "drive.readonly"}},
 		"notes":    {Full: []string{googleScope + "drive.file"}, ReadOnly: []string{googleScope + "drive.file"}},
+		// Not servers of their own: calendar's tasks toolset and gmail's contacts toolset
+		// (which only reads) need these, asked for when a sign-in names them.
+		"tasks":    {Full: []string{googleScope + "tasks"}, ReadOnly: []string{googleScope + "tasks.readonly"}},
+		"contacts": {Full: []string{googleScope + "contacts.readonly", googleScope + "contacts.other.readonly"}, ReadOnly: []string{googleScope + "contacts.readonly", googleScope + "contacts.other.readonly"}},
 	},
 	BaseScopes: []string{"email", "openid"}, // so the token names its account
 	ShortScope: func(s string) string {

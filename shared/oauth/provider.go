@@ -239,3 +239,12 @@ func containsAll(have, want []string) bool {
 	}
 	return true
 }
+
+// Grants reports whether a sign-in's scopes grant service its full scopes, or with readOnly its
+// read-only ones (a server that also calls another service's API checks it this way).
+func (p *Provider) Grants(scopes []string, service string, readOnly bool) bool {
+	return p.covers(scopes, service, readOnly)
+}
+
+// ServicesOf lists the services whose scopes (full or read-only) are all among scopes, sorted.
+func (p *Provider) ServicesOf(scopes []string) []string { return p.servicesOf(scopes) }

@@ -94,6 +94,9 @@ func TestScopes(t *testing.T) {
 		{[]string{"gmail"}, false, "email https://www.googleapis.com/auth/gmail.modify https://www.googleapis.com/auth/gmail.settings.basic openid"},
 		{[]string{"gmail", "calendar"}, true, "email https://www.googleapis.com/auth/calendar.readonly https://www.googleapis.com/auth/gmail.readonly openid"},
 		{[]string{"drive", "notes"}, false, "email https://www.googleapis.com/auth/drive https://www.googleapis.com/auth/drive.file openid"},
+		{[]string{"calendar", "tasks"}, false, "email https://www.googleapis.com/auth/calendar https://www.googleapis.com/auth/tasks openid"},
+		{[]string{"calendar", "tasks"}, true, "email https://www.googleapis.com/auth/calendar.readonly https://www.googleapis.com/auth/tasks.readonly openid"},
+		{[]string{"contacts", "gmail"}, false, "email https://www.googleapis.com/auth/contacts.other.readonly https://www.googleapis.com/auth/contacts.readonly https://www.googleapis.com/auth/gmail.modify https://www.googleapis.com/auth/gmail.settings.basic openid"},
 	}
 	for _, tt := range tests {
 		got, err := Google.scopesFor(tt.services, tt.readOnly)
@@ -104,12 +107,16 @@ func TestScopes(t *testing.T) {
 			t.Errorf("servicesOf = %v, want %v", svc, tt.services)
 		}
 	}
-	if _, err := Google.scopesFor([]string{"photos"}, false); err == nil || !strings.Contains(err.Error(), "give any of calendar,drive,gmail,notes") {
+	if _, err := Google.scopesFor([]string{"photos"}, false); err == nil || !strings.Contains(err.Error(), "give any of calendar,contacts,drive,gmail,notes,tasks") {
 		t.Errorf("unknown service: %v", err)
 	}
 	readOnly, _ := Google.scopesFor([]string{"gmail"}, true)
 	if Google.covers(readOnly, "gmail", false) || !Google.covers(readOnly, "gmail", true) {
 		t.Error("a read-only grant must cover gmail only for a --read-only server")
+	}
+	tasksRO, _ := Google.scopesFor([]string{"calendar", "tasks"}, true)
+	if Google.Grants(tasksRO, "tasks", false) || !Google.Grants(tasksRO, "tasks", true) || Google.Grants(tasksRO, "contacts", true) {
+		t.Error("Grants: tasks.readonly grants tasks to a --read-only server only, and no contacts")
 	}
 	if got, _ := Spotify.scopesFor([]string{"spotify"}, false); !slices.Equal(got, slices.Sorted(slices.Values(spotifyScopes))) {
 		t.Errorf("spotify scopes %v", got)

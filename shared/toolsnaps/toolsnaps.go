@@ -56,7 +56,8 @@ type Options struct {
 }
 
 // Test lists the tools spec offers over real HTTP, with opts.Args and then once more with each
-// set of opts.Optional flags added, and compares them with the snapshots in opts.Dir: it fails
+// set of opts.Optional flags added and with --toolsets default,NAME for each toolset off by
+// default, and compares them with the snapshots in opts.Dir: it fails
 // with a diff for every tool whose definition changed, every tool without a snapshot and every
 // snapshot of a tool the server no longer has. With UpdateEnv=1 it rewrites the snapshots.
 // spec is called once per start, so that no flag value is shared between servers.
@@ -96,7 +97,13 @@ func collect(t *testing.T, spec func() kit.Spec, opts Options) (Server, []*mcp.T
 	for _, tool := range mcptest.Tools(t, cs) {
 		tools[tool.Name] = tool
 	}
-	for _, flags := range opts.Optional {
+	starts := slices.Clone(opts.Optional)
+	for _, ts := range sp.Toolsets {
+		if ts.Optional { // a toolset off by default: its tools are offered with --toolsets default,NAME
+			starts = append(starts, []string{"--toolsets", string(kit.ToolsetDefault) + "," + string(ts.ID)})
+		}
+	}
+	for _, flags := range starts {
 		args := append(slices.Clone(opts.Args), flags...)
 		h := mcptest.Start(t, spec(), args...)
 		for _, tool := range mcptest.Tools(t, h.Connect(t, "")) {

@@ -33,6 +33,7 @@ type Toolset struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
 	Tools       []string `json:"tools"`
+	Optional    bool     `json:"optional"` // off by default
 }
 
 // Load reads the snapshots of every server under root (ROOT/NAME/testdata/toolsnaps), sorted

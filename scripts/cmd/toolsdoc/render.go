@@ -108,7 +108,11 @@ func Render(servers []Server) []byte {
 			b.WriteString("| toolset | tools | model bytes | tools/list bytes | what it offers |\n|---|---|---|---|---|\n")
 			for _, ts := range s.Toolsets {
 				m := Measure(s.Tools, ts.Tools)
-				fmt.Fprintf(&b, "| `%s` | %s | %d | %d | %s |\n", ts.Name, strings.Join(codeAll(ts.Tools), ", "), m.Model, m.Whole, escape(ts.Description))
+				what := escape(ts.Description)
+				if ts.Optional {
+					what = "**Off by default** (`--toolsets default," + ts.Name + "`). " + what
+				}
+				fmt.Fprintf(&b, "| `%s` | %s | %d | %d | %s |\n", ts.Name, strings.Join(codeAll(ts.Tools), ", "), m.Model, m.Whole, what)
 			}
 			b.WriteString("\n")
 		}
@@ -139,12 +143,12 @@ const (
 // Budget is a count of tools and their bytes.
 type Budget struct{ Tools, Model, Whole int }
 
-// Measure adds up the tools offered with default flags (not OnlyWith), only those named in
-// names when it is non-nil.
+// Measure adds up the tools offered with default flags (not OnlyWith), or, when names is
+// non-nil, the tools named (a toolset's, offered with flags or not: what offering it costs).
 func Measure(tools []Tool, names []string) Budget {
 	var m Budget
 	for _, t := range tools {
-		if t.OnlyWith != "" || (names != nil && !slices.Contains(names, t.Name)) {
+		if names == nil && t.OnlyWith != "" || names != nil && !slices.Contains(names, t.Name) {
 			continue
 		}
 		m.Tools, m.Model, m.Whole = m.Tools+1, m.Model+t.ModelBytes, m.Whole+t.Bytes

@@ -51,12 +51,13 @@ func TestRender(t *testing.T) {
 		}, {
 			Name: "wipe", Description: "Wipe.", Annotations: &Annotations{DestructiveHint: &yes, OpenWorldHint: &yes}, OnlyWith: "--danger on", Bytes: 30, ModelBytes: 20,
 		}},
-		Toolsets: []Toolset{{Name: "math", Description: "Evaluate | check.", Tools: []string{"evaluate"}}, {Name: "danger", Description: "Wipe.", Tools: []string{"wipe"}}},
+		Toolsets: []Toolset{{Name: "math", Description: "Evaluate | check.", Tools: []string{"evaluate"}}, {Name: "danger", Description: "Wipe.", Tools: []string{"wipe"}, Optional: true}},
 	}}))
 	for _, want := range []string{
-		// Only the tools offered with default flags count: wipe needs --danger.
+		// Only the tools offered with default flags count in the server's total: wipe needs
+		// flags; a toolset's row says what offering it costs, and that it is off by default.
 		"| [calculator](#calculator) | 9003 | 1 | 90 | 120 |\n| all | | 1 | 90 | 120 |\n",
-		"| toolset | tools | model bytes | tools/list bytes | what it offers |\n|---|---|---|---|---|\n| `math` | `evaluate` | 90 | 120 | Evaluate \\| check. |\n| `danger` | `wipe` | 0 | 0 | Wipe. |\n",
+		"| toolset | tools | model bytes | tools/list bytes | what it offers |\n|---|---|---|---|---|\n| `math` | `evaluate` | 90 | 120 | Evaluate \\| check. |\n| `danger` | `wipe` | 20 | 30 | **Off by default** (`--toolsets default,danger`). Wipe. |\n",
 		"| [`evaluate`](#evaluate) | Evaluate a \\| b. | RO I |",
 		"| [`wipe`](#wipe) | **Only with `--danger on`.** Wipe. | D OW |",
 		"### wipe\n\n**Only with `--danger on`.**\n\nWipe.\n\nNo arguments.",

@@ -239,8 +239,10 @@ func (c *checker) scriptValues(inv invocation, w word) ([]string, bool) {
 	return acc, true
 }
 
-// scriptFile checks a script a shell or source reads from a process substitution whose output
-// the line fixes: bash <(echo 'rm -rf /') runs rm -rf /.
+// scriptFile checks a script a shell, source or an interpreter reads from a process
+// substitution: one whose output the line fixes is checked as the script it is (bash <(echo
+// 'rm -rf /') runs rm -rf /); any other may pass on the standard input it inherits, so with
+// the caller's input it is refused (python3 <(cat)).
 func (c *checker) scriptFile(inv invocation, depth int, in stdinSource) {
 	var f word
 	switch {
@@ -252,6 +254,13 @@ func (c *checker) scriptFile(inv invocation, depth int, in stdinSource) {
 		f = s.file
 	case (inv.prog == "source" || inv.prog == ".") && len(inv.args) > 0:
 		f = inv.args[0]
+	case interpreters[inv.prog]:
+		for _, a := range inv.args {
+			if !a.static || !strings.HasPrefix(a.val, "-") {
+				f = a
+				break
+			}
+		}
 	default:
 		return
 	}
@@ -262,7 +271,13 @@ func (c *checker) scriptFile(inv invocation, depth int, in stdinSource) {
 	if !ok || ps.Op != syntax.CmdIn {
 		return
 	}
-	if text, ok := c.literalStmts(ps.Stmts, stdinSource{}, 0); ok {
+	text, ok := c.literalStmts(ps.Stmts, stdinSource{}, 0)
+	switch {
+	case ok && interpreters[inv.prog]:
+		c.codeText(text, depth, in)
+	case ok:
 		c.script(text, depth+1, in)
+	case in.carriesCaller():
+		c.refuse(RuleStdinCommands, "%s runs a program a process substitution computes, which may be the standard input you send; give the program itself", inv.name)
 	}
 }

@@ -130,46 +130,52 @@ var codeLiteral = regexp.MustCompile("\"((?:[^\"\\\\]|\\\\.)*)\"|'((?:[^'\\\\]|\
 // awks are the programs whose first operand is a program that may call system().
 var awks = map[string]bool{"awk": true, "gawk": true, "mawk": true, "nawk": true}
 
-// inlineCode returns the program text an interpreter or awk is given on its command line
-// (python3 -c, perl -e/-E and clusters such as -ne, ruby -e, node -e/--eval, php -r, awk's
-// program operand), when it is literal.
-func inlineCode(inv invocation) (string, bool) {
+// codeArg returns the word that holds the program an interpreter, awk or sed is given on its
+// command line, literal or not.
+func codeArg(inv invocation) (word, bool) {
 	args := inv.args
-	if awks[inv.prog] {
+	switch {
+	case awks[inv.prog]:
 		for i := 0; i < len(args); i++ {
 			a := args[i]
 			switch {
 			case !a.static:
-				return "", false
-			case a.val == "-F" || a.val == "-v" || a.val == "-f":
-				if a.val == "-f" {
-					return "", false // the program is in a file
-				}
+				return a, true // the program, or an option computed at run time
+			case a.val == "-f":
+				return word{}, false // the program is in a file
+			case a.val == "-F" || a.val == "-v":
 				i++
 			case strings.HasPrefix(a.val, "-"):
 			default:
-				return a.val, true
+				return a, true
 			}
 		}
-		return "", false
-	}
-	if !interpreters[inv.prog] {
-		return "", false
-	}
-	for i, a := range args[:max(len(args)-1, 0)] {
-		if !a.static {
-			return "", false
-		}
-		v := a.val
-		if v == "-c" || v == "--eval" || v == "-r" && inv.prog == "php" ||
-			strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v[len(v)-1:], "eE") {
-			if args[i+1].static {
-				return args[i+1].val, true
+	case inv.prog == "sed":
+		p := sedGrammar.parse(args)
+		if e := p.values("-e", "--expression"); len(e) > 0 {
+			for _, w := range e {
+				if !w.static {
+					return w, true
+				}
 			}
-			return "", false
+			return e[0], true
+		}
+		if !p.has("-f", "--file") && len(p.operands) > 0 {
+			return p.operands[0], true
+		}
+	case interpreters[inv.prog]:
+		for i, a := range args[:max(len(args)-1, 0)] {
+			if !a.static {
+				return word{}, false
+			}
+			v := a.val
+			if v == "-c" || v == "--eval" || v == "-r" && inv.prog == "php" ||
+				strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v[len(v)-1:], "eE") {
+				return args[i+1], true
+			}
 		}
 	}
-	return "", false
+	return word{}, false
 }
 
 // evaluators are words of another language's code that run text computed at run time as code
@@ -184,10 +190,18 @@ func (c *checker) codeStrings(inv invocation, depth int, in stdinSource) {
 	if c.p.mode != Blocklist {
 		return
 	}
-	code, ok := inlineCode(inv)
+	w, ok := codeArg(inv)
 	if !ok {
 		return
 	}
+	if !w.static && in.carriesCaller() {
+		c.refuse(RuleStdinCommands, "%s is given a program computed at run time, which may be the standard input you send; give the program itself", inv.name)
+		return
+	}
+	if !w.static || inv.prog == "sed" {
+		return
+	}
+	code := w.val
 	if in.carriesCaller() && evaluators.MatchString(code) {
 		c.refuse(RuleStdinCommands, "%s is given code that evaluates or runs text, which may be the standard input you send; give the commands as the command line itself", inv.name)
 		return

@@ -67,6 +67,13 @@ func TestEvasions(t *testing.T) {
 		{"rm -rf $(echo /etc /tmp/x)", R},
 		{"bash -c \"$(cat <<'EOF'\nrm -rf /\nEOF\n)\"", R},
 		{"x=ls; read -r x; eval \"$x\"", ""}, // computed at run time: not seen without input
+		{"printf -v d /; rm -rf \"$d\"", R},
+		{"printf -v d '%s' /etc; rm -rf $d", R},
+		{"read -r d <<< /; rm -rf \"$d\"", R},
+		{"read -r a b <<< '/tmp/x /usr'; rm -rf \"$b\"", R},
+		{"rm -rf /home/$USER", R},
+		{"rm -rf \"/home/${LOGNAME}/\"", R},
+		{"rm -rf /tmp/$USER-build", ""},
 		// xargs fed a literal or a find
 		{"echo / | xargs rm -rf", R},
 		{"printf '/usr\\n' | xargs -I{} rm -rf {}", R},
@@ -75,6 +82,10 @@ func TestEvasions(t *testing.T) {
 		{"find /home/alice -maxdepth 0 -print0 | xargs -0 rm -rf", R},
 		{"find / -maxdepth 0 -exec sh -c 'rm -rf \"$1\"' _ {} \\;", R},
 		{"find /etc -maxdepth 0 -exec bash -c 'rm -rf {}' \\;", R},
+		{"ls -d / | xargs rm -rf", R},
+		{"realpath /etc | xargs rm -rf", R},
+		{"readlink -f /proc/self/root/usr | xargs -I{} rm -rf {}", R},
+		{"cd / && pwd | xargs rm -rf", R},
 		{"find . -name '*.pyc' | xargs rm -f", ""},
 		{"echo build | xargs rm -rf", ""},
 		// loops that never end and leave processes behind

@@ -106,23 +106,44 @@ func redirectedStdin(redirs []*syntax.Redirect, in stdinSource) stdinSource {
 	return in
 }
 
-// findOutput returns the start paths of a find statement, the first paths it prints.
+// findOutput returns the paths a statement prints first, where the line fixes them: find's
+// start paths, the operands of ls -d, realpath and readlink -f/-e/-m, and pwd's directory.
 func (c *checker) findOutput(st *syntax.Stmt) []string {
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
 		return nil
 	}
-	fields := expandWords(call.Args)
-	inv := newInvocation(fields)
-	if inv.prog != "find" {
+	inv := newInvocation(expandWords(call.Args))
+	var ops []word
+	switch inv.prog {
+	case "find":
+		ops = findPaths(inv)
+		if len(ops) == 0 {
+			return []string{"."}
+		}
+	case "pwd":
+		if c.cwdUnknown {
+			return nil
+		}
+		return slices.Clone(c.cwds)
+	case "ls", "realpath", "readlink":
+		if inv.prog == "ls" && !hasStatic(inv.args, "-d") && !hasStatic(inv.args, "--directory") {
+			return nil
+		}
+		if inv.prog == "readlink" && !hasStatic(inv.args, "-f") && !hasStatic(inv.args, "-e") && !hasStatic(inv.args, "-m") {
+			return nil
+		}
+		for _, a := range inv.args {
+			if !a.static || !strings.HasPrefix(a.val, "-") {
+				ops = append(ops, a)
+			}
+		}
+	default:
 		return nil
 	}
 	var out []string
-	for _, o := range c.operands(findPaths(inv)) {
+	for _, o := range c.operands(ops) {
 		out = append(out, o.vals...)
-	}
-	if len(out) == 0 {
-		out = []string{"."}
 	}
 	return out
 }

@@ -50,6 +50,10 @@ func TestCheckInput(t *testing.T) {
 		{`while read -r l; do eval "$l"; done`, S}, {`read -r l; bash -c "$l"`, S},
 		{"xargs -I{} sh -c {}", S}, {"awk '{system($0)}'", S}, {"perl -ne 'system $_'", S},
 		{"python3 -c 'exec(input())'", S}, {"ruby -e 'eval STDIN.read'", S},
+		{"expect -c 'spawn bash; interact'", S}, {"source /dev/stdin", S}, {". /dev/fd/0", S}, {"python3 <(cat)", S},
+		{"bash <(cat)", S}, {"source <(cat)", S}, {"bash /dev/fd/3 3<&0", S}, {`python3 -c "$(cat)"`, S},
+		{`perl -e "$(cat)"`, S}, {`awk "$(cat)"`, S}, {`sed "$(cat)" f`, S}, {`x=$(cat); node -e "$x"`, S},
+		{"script -qc bash /dev/null", S}, {`bash -c "$(cat)"`, S}, {`eval "$(head -1)"`, S},
 		{`bash -c 'read l; $l'`, RuleComputedCommand},
 		// data readers and programs with their own script run
 		{"python3 app.py", ""}, {"python3 -m http.server 8000", ""}, {"sort | uniq -c", ""}, {"grep --line-buffered x", ""},

@@ -24,7 +24,7 @@ func (c *checker) protectedOperand(ops []operand, entry bool) (string, bool) {
 					continue
 				}
 				if o.text != p && path.Clean(o.text) != p {
-					return o.text + " (" + p + ")", true
+					return o.text + " (" + strings.ReplaceAll(p, unknownComponent, "…") + ")", true
 				}
 				return o.text, true
 			}

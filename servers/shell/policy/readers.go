@@ -18,7 +18,7 @@ const (
 // commandReaders are programs that read commands from standard input when started without a
 // program or command of their own; each is listed with the options that give it one.
 var commandReaders = map[string][]string{
-	"irb": nil, "pry": nil, "jshell": nil, "ghci": nil, "tclsh": nil, "wish": nil, "expect": {"-c", "-f"},
+	"irb": nil, "pry": nil, "jshell": nil, "ghci": nil, "tclsh": nil, "wish": nil, "expect": nil, // expect's interact hands its input to what it spawns
 	"guile": {"-c", "-s"}, "racket": {"-e", "-f", "-t", "-r"}, "sbcl": {"--script", "--eval"}, "clisp": {"-x"},
 	"ocaml": nil, "scala": {"-e"}, "groovysh": nil, "erl": {"-eval", "-s", "-run"}, "iex": nil, "julia": {"-e", "--eval"},
 	"R": {"-e", "-f", "--file"}, "Rscript": {"-e"}, "octave": {"--eval"}, "deno": {"run", "eval", "test", "fmt", "lint", "compile"},
@@ -46,6 +46,10 @@ func stdinReader(inv invocation) readerKind {
 		}
 		if interactiveInterpreter(inv) {
 			return otherReader
+		}
+	case p == "source" || p == ".":
+		if len(inv.args) > 0 && inv.args[0].static && descriptorFile(inv.args[0].val) {
+			return shellReader
 		}
 	case p == "at" || p == "batch":
 		if !hasAnyOption(inv.args, commandReaders[p]) {

@@ -138,16 +138,12 @@ func (c *checker) learnCall(inv invocation, in stdinSource) {
 		c.fn(in.fn).calls[inv.name] = true
 	}
 	switch {
-	case inv.prog == "read" || inv.prog == "mapfile" || inv.prog == "readarray" || inv.prog == "getopts" || inv.prog == "wait":
+	case inv.prog == "read":
+		c.learnRead(inv, in)
+	case inv.prog == "mapfile" || inv.prog == "readarray" || inv.prog == "getopts" || inv.prog == "wait":
 		c.unknownNames(inv.args)
 	case inv.prog == "printf":
-		for i, a := range inv.args {
-			if a.static && a.val == "-v" && i+1 < len(inv.args) {
-				c.unknownNames(inv.args[i+1 : i+2])
-			} else if v, ok := strings.CutPrefix(a.val, "-v"); ok && a.static && v != "" {
-				c.unknownNames([]word{lit(v)})
-			}
-		}
+		c.learnPrintf(inv)
 	case inv.prog == "source" || inv.prog == ".":
 		c.taint() // the file may assign anything
 	case inv.prog == "alias":
@@ -250,6 +246,9 @@ func (c *checker) positional(ws []word) {
 var serverVars = map[string]bool{"USER": true, "LOGNAME": true, "SHELL": true, "TMPDIR": true, "PATH": true,
 	"LANG": true, "TERM": true, JobVar: true, "HOSTNAME": true, "BASH": true, "BASH_VERSION": true, "UID": true, "EUID": true}
 
+// unknownComponent stands for one path component the checker cannot know (the user's name).
+const unknownComponent = "\x01"
+
 // JobVar is the variable the server tags each command's processes with.
 const JobVar = "MCP_SHELL_JOB"
 
@@ -274,6 +273,8 @@ func (c *checker) varValues(name string) (vals []string, maybeEmpty, ok bool) {
 		return slices.Clone(c.defs.positional), true, !c.defs.positionalUnknown && !c.defs.tainted
 	case !validName(name):
 		return nil, false, false // $0, $$, $?, $!, $-, $#: never a path the rules care for
+	case v == nil && (name == "USER" || name == "LOGNAME"):
+		return []string{unknownComponent}, false, false // one path component: /home/$USER is a home directory
 	case v == nil && serverVars[name]:
 		return nil, false, false
 	case c.defs.tainted && v != nil:
@@ -521,5 +522,77 @@ func (c *checker) learnArithm(n syntax.Node) {
 	}
 	if x != nil {
 		c.taint()
+	}
+}
+
+// learnPrintf records printf -v NAME FORMAT ARGS: the value printf prints, when its words are
+// literal, else one the checker cannot know.
+func (c *checker) learnPrintf(inv invocation) {
+	args := inv.args
+	name := ""
+	switch {
+	case len(args) > 1 && args[0].static && args[0].val == "-v":
+		if !args[1].static {
+			c.taint()
+			return
+		}
+		name, args = args[1].val, args[2:]
+	case len(args) > 0 && args[0].static && strings.HasPrefix(args[0].val, "-v"):
+		name, args = args[0].val[2:], args[1:]
+	default:
+		return
+	}
+	name, _, _ = strings.Cut(name, "[")
+	if !validName(name) {
+		return
+	}
+	vals := make([]string, 0, len(args))
+	for _, a := range args {
+		if !a.static {
+			c.defs.variable(name).add(nil, false)
+			return
+		}
+		vals = append(vals, a.val)
+	}
+	out, ok := printfOutput(vals)
+	c.defs.variable(name).add([]string{out}, ok)
+}
+
+// learnRead records read NAME…: from text the line fixes (read d <<< /), the fields of its
+// first line; otherwise values the checker cannot know.
+func (c *checker) learnRead(inv invocation, in stdinSource) {
+	var names []word
+	for i := 0; i < len(inv.args); i++ {
+		a := inv.args[i]
+		switch {
+		case !a.static:
+			c.taint()
+			return
+		case a.val == "-a" || a.val == "-d" || a.val == "-i" || a.val == "-n" || a.val == "-N" || a.val == "-p" || a.val == "-t" || a.val == "-u":
+			if a.val == "-a" && i+1 < len(inv.args) {
+				c.unknownNames(inv.args[i+1 : i+2])
+			}
+			i++
+		case strings.HasPrefix(a.val, "-"):
+		default:
+			names = append(names, a)
+		}
+	}
+	if in.kind != stdinText || len(names) == 0 {
+		c.unknownNames(names)
+		return
+	}
+	line, _, _ := strings.Cut(in.text, "\n")
+	fields := strings.Fields(line)
+	for i, n := range names {
+		v := c.defs.variable(n.val)
+		switch {
+		case i == len(names)-1 && i < len(fields):
+			v.add([]string{strings.Join(fields[i:], " ")}, true)
+		case i < len(fields):
+			v.add([]string{fields[i]}, true)
+		default:
+			v.add([]string{""}, true)
+		}
 	}
 }

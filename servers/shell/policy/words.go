@@ -246,6 +246,13 @@ var interpreters = map[string]bool{"python": true, "python2": true, "python3": t
 // stdinFiles are script file names that read standard input.
 var stdinFiles = []string{"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"}
 
+// descriptorFile reports whether a script file name reads standard input, or an open
+// descriptor that may be a copy of it (bash /dev/fd/3 3<&0).
+func descriptorFile(name string) bool {
+	return contains(stdinFiles, name) || strings.HasPrefix(name, "/dev/fd/") || strings.HasPrefix(name, "/proc/self/fd/") ||
+		strings.HasPrefix(name, "/proc/thread-self/fd/")
+}
+
 // safeShellOptions are the set -o / bash -o options that do not change how code is found or run.
 var safeShellOptions = map[string]bool{
 	"errexit": true, "nounset": true, "xtrace": true, "pipefail": true, "noglob": true, "noclobber": true,
@@ -338,7 +345,7 @@ loop:
 	case s.stdin:
 	default:
 		s.file, s.hasFile = inv.args[i], true
-		if s.file.static && contains(stdinFiles, s.file.val) {
+		if s.file.static && descriptorFile(s.file.val) {
 			s.stdin = true
 		}
 	}
@@ -381,7 +388,7 @@ func readsScriptFromStdin(inv invocation) bool {
 			return false
 		}
 		switch {
-		case contains(stdinFiles, a.val):
+		case descriptorFile(a.val):
 			return true
 		case a.val == "-c" || a.val == "-e" || a.val == "-E" || a.val == "-m" || a.val == "-r" || a.val == "-p" || a.val == "--eval" || a.val == "--print":
 			return false

@@ -71,7 +71,7 @@ func (inv *Inventory) Declare(e Entry) (offered bool, err error) {
 func (inv *Inventory) CheckSelection() error {
 	var errs []error
 	for _, n := range inv.sel.Toolsets {
-		if ToolsetID(n) != All && !inv.hasToolset(ToolsetID(n)) {
+		if ToolsetID(n) != All && ToolsetID(n) != Default && !inv.hasToolset(ToolsetID(n)) {
 			errs = append(errs, fmt.Errorf("unknown toolset %q in --toolsets; %s has: %s", n, inv.server, strings.Join(inv.toolsetNames(), ", ")))
 		}
 	}
@@ -112,6 +112,9 @@ func (inv *Inventory) NotOffered(name string) string {
 	case "disabled":
 		return fmt.Sprintf("%s is turned off on this server (--disable-tools): it cannot be called here", name)
 	case "selection":
+		if inv.optional(e.Toolset) {
+			return fmt.Sprintf("%s is in the %s toolset, which is off by default: the server offers it when started with --toolsets %s,%s", name, e.Toolset, Default, e.Toolset)
+		}
 		return fmt.Sprintf("%s is not among the tools this server offers (--toolsets, --tools): it cannot be called here", name)
 	case "read-only":
 		return fmt.Sprintf("%s changes something, and this server runs with --read-only, which offers only the tools that change nothing: it cannot be called here", name)
@@ -132,12 +135,31 @@ func (inv *Inventory) why(e Entry) string {
 	return ""
 }
 
-// selected reports whether --toolsets and --tools choose the tool: with neither, every tool is.
+// selected reports whether --toolsets and --tools choose the tool: with neither, every tool
+// but those of Optional toolsets is.
 func (inv *Inventory) selected(e Entry) bool {
-	if len(inv.sel.Toolsets) == 0 && len(inv.sel.Tools) == 0 {
-		return true
+	sets := inv.sel.Toolsets
+	if len(sets) == 0 && len(inv.sel.Tools) == 0 {
+		sets = []string{string(Default)}
 	}
-	return slices.Contains(inv.sel.Toolsets, string(All)) || slices.Contains(inv.sel.Toolsets, string(e.Toolset)) || slices.Contains(inv.sel.Tools, e.Name)
+	return slices.Contains(sets, string(All)) || slices.Contains(sets, string(e.Toolset)) ||
+		slices.Contains(sets, string(Default)) && !inv.optional(e.Toolset) || slices.Contains(inv.sel.Tools, e.Name)
+}
+
+// optional reports whether the toolset is off by default.
+func (inv *Inventory) optional(id ToolsetID) bool {
+	return slices.ContainsFunc(inv.toolsets, func(ts Toolset) bool { return ts.ID == id && ts.Optional })
+}
+
+// defaults lists the toolsets that are not Optional: what Default stands for.
+func (inv *Inventory) defaults() []ToolsetID {
+	var ids []ToolsetID
+	for _, ts := range inv.toolsets {
+		if !ts.Optional {
+			ids = append(ids, ts.ID)
+		}
+	}
+	return ids
 }
 
 // Toolsets lists the declared toolsets with the tools the server has in each (offered or not),
@@ -145,7 +167,7 @@ func (inv *Inventory) selected(e Entry) bool {
 func (inv *Inventory) Toolsets() []ToolsetInfo {
 	out := make([]ToolsetInfo, 0, len(inv.toolsets))
 	for _, ts := range inv.toolsets {
-		info := ToolsetInfo{Name: string(ts.ID), Description: ts.Description, Tools: []string{}}
+		info := ToolsetInfo{Name: string(ts.ID), Description: ts.Description, Tools: []string{}, Optional: ts.Optional}
 		for _, n := range inv.order {
 			if inv.tools[n].Toolset == ts.ID {
 				info.Tools = append(info.Tools, n)

@@ -41,7 +41,8 @@ func TestNewRefusesBadToolsets(t *testing.T) {
 		want string
 	}{
 		{[]Toolset{{ID: "Read", Description: "x"}}, `toolset "Read": give a name of lower-case letters`},
-		{[]Toolset{{ID: "all", Description: "x"}}, `(not "all")`},
+		{[]Toolset{{ID: "all", Description: "x"}}, `(not "all" or "default")`},
+		{[]Toolset{{ID: "default", Description: "x"}}, `(not "all" or "default")`},
 		{[]Toolset{{ID: "read", Description: "x"}, {ID: "read", Description: "y"}}, `toolset "read" declared twice`},
 		{[]Toolset{{ID: "read"}}, `toolset "read": a description is required`},
 	} {
@@ -222,5 +223,55 @@ func TestFromHeader(t *testing.T) {
 				t.Errorf("allowed %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestOptional: a toolset off by default is left out of the zero selection and of "default",
+// offered when named, by "all" or through one of its tools, marked in the listing, explained
+// when a call reaches one of its tools, and left out by the header's "default".
+func TestOptional(t *testing.T) {
+	build := func(sel Selection) *Inventory {
+		inv, err := New("mail", []Toolset{{ID: "read", Description: "Read."}, {ID: "drafts", Description: "Drafts.", Optional: true}}, sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range []Entry{{Name: "search", Toolset: "read", ReadOnly: true}, {Name: "save_draft", Toolset: "drafts"}} {
+			if _, err := inv.Declare(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := inv.CheckSelection(); err != nil {
+			t.Fatal(err)
+		}
+		return inv
+	}
+	for _, tc := range []struct {
+		sel  Selection
+		want []string
+	}{
+		{Selection{}, []string{"search"}},
+		{Selection{Toolsets: []string{"default"}}, []string{"search"}},
+		{Selection{Toolsets: []string{"default", "drafts"}}, []string{"save_draft", "search"}},
+		{Selection{Toolsets: []string{"all"}}, []string{"save_draft", "search"}},
+		{Selection{Tools: []string{"save_draft"}}, []string{"save_draft"}},
+	} {
+		if got := offered(build(tc.sel)); !slices.Equal(got, tc.want) {
+			t.Errorf("%+v offers %v, want %v", tc.sel, got, tc.want)
+		}
+	}
+	inv := build(Selection{})
+	if msg := inv.NotOffered("save_draft"); msg != "save_draft is in the drafts toolset, which is off by default: the server offers it when started with --toolsets default,drafts" {
+		t.Errorf("NotOffered: %s", msg)
+	}
+	if sets := inv.Toolsets(); sets[0].Optional || !sets[1].Optional {
+		t.Errorf("listing %+v", sets)
+	}
+	all := build(Selection{Toolsets: []string{"all"}})
+	n, err := all.FromHeader(http.Header{"X-Mcp-Toolsets": {"default"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := all.View(n, Scope{}); !v.Allows("search") || v.Allows("save_draft") {
+		t.Error(`X-MCP-Toolsets: default keeps a tool off by default`)
 	}
 }

@@ -10,7 +10,7 @@ import (
 // Headers that narrow the tools one request sees, as github-mcp-server's remote server reads
 // them. They only ever narrow: a tool the flags or the token leave out stays out.
 const (
-	HeaderToolsets = "X-MCP-Toolsets" // comma-separated toolsets, any of which ("all" for every one)
+	HeaderToolsets = "X-MCP-Toolsets" // comma-separated toolsets, any of which ("all" for every one, "default" for those on by default)
 	HeaderTools    = "X-MCP-Tools"    // comma-separated single tools, any of which
 	HeaderReadonly = "X-MCP-Readonly" // true: only the tools that change nothing
 )
@@ -75,7 +75,14 @@ func (inv *Inventory) FromHeader(h http.Header) (Narrowing, error) {
 		}
 		var ids []ToolsetID
 		for _, s := range list {
-			if ToolsetID(s) != All && !inv.hasToolset(ToolsetID(s)) {
+			switch {
+			case ToolsetID(s) == Default && len(inv.toolsets) == 0:
+				ids = append(ids, All) // no toolsets: every tool is a default one
+				continue
+			case ToolsetID(s) == Default:
+				ids = append(ids, inv.defaults()...) // the toolsets that are not off by default
+				continue
+			case ToolsetID(s) != All && !inv.hasToolset(ToolsetID(s)):
 				return Narrowing{}, fmt.Errorf("unknown toolset %q in %s; %s has: %s", s, HeaderToolsets, inv.server, strings.Join(inv.toolsetNames(), ", "))
 			}
 			ids = append(ids, ToolsetID(s))
