@@ -108,6 +108,7 @@ func TestDifferentialBlocklist(t *testing.T) {
 	for line, protected := range map[string]bool{
 		"rm -r /proc/self/root/etc": true, "cd / && rm -rf usr": true, "find -L -O3 ~ -delete": true,
 		"rm -rf victim": false, "rm -rf " + link: false, "find victim -delete": false,
+		"find " + link + " -maxdepth 0 -exec rm -rf {} +": false, "find -L " + link + " -maxdepth 0 -delete": true,
 	} {
 		_ = os.Remove(trace)
 		if _, err := run.Run(t.Context(), runner.Spec{Line: line, Dir: root, Env: env}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
@@ -201,8 +202,16 @@ func deletesProtected(rec []string, home string) string {
 			}
 		}
 	case "find":
-		i := 0
+		// Without -H or -L (the last of -H, -L, -P wins), find does not follow a start path
+		// that is a symlink: it visits, and deletes, the link itself.
+		i, follow := 0, false
 		for i < len(args) && slices.Contains([]string{"-H", "-L", "-P", "-D", "--"}, args[i].raw) || i < len(args) && strings.HasPrefix(args[i].raw, "-O") {
+			switch args[i].raw {
+			case "-H", "-L":
+				follow = true
+			case "-P":
+				follow = false
+			}
 			if args[i].raw == "-D" {
 				i++
 			}
@@ -217,7 +226,7 @@ func deletesProtected(rec []string, home string) string {
 			deletes = deletes || a.raw == "-delete" || a.raw == "rm"
 		}
 		for _, s := range starts {
-			if deletes && protected(s, false) {
+			if deletes && protected(s, !follow) {
 				return "find -delete from " + s.whole
 			}
 		}
