@@ -91,7 +91,8 @@ func TestWaitForLongOutput(t *testing.T) {
 		t.Errorf("the text does not say where the lines it left out are:\n%s", text)
 	}
 
-	res = mcptest.Call(t, cs, "start_process", map[string]any{"command": "seq 1 20000; sleep 30", "wait_for": "never printed", "wait_seconds": 1})
+	// Five seconds: seq's output must be out before the wait ends, on a loaded machine too.
+	res = mcptest.Call(t, cs, "start_process", map[string]any{"command": "seq 1 20000; sleep 30", "wait_for": "never printed", "wait_seconds": 5})
 	mcptest.Decode(t, res, &out)
 	text = mcptest.Text(res)
 	if !out.TimedOut || *out.Matched || !strings.Contains(text, "wait_for timed out") || !strings.HasSuffix(out.Output, "19999\n20000\n") || len(text) > 8<<10 {
