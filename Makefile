@@ -87,7 +87,7 @@ docs-check: ## fail when a tool snapshot or docs/tools.md is stale, or tool name
 	@go test -count=1 -run '^TestToolSnaps$$' $(addprefix ./servers/,$(MCP_SERVERS))
 	@go run ./scripts/cmd/toolsdoc -servers servers -out docs/tools.md -check
 
-ts-client-test: ## the official TypeScript MCP SDK client (pinned, npm) through DCR, passkey sign-in, consent, a tool call and a refresh against auth and a protected server
+ts-client-test: ## the official TypeScript MCP SDK client and mcp-remote (pinned, npm) through DCR, passkey sign-in, consent, a tool call and a refresh against auth and a protected server
 	@PATH="$(CURDIR)/.conformance/node_modules/.bin:$$PATH" scripts/ts-client-test.sh
 
 deploy-test: ## shellcheck, systemd-analyze and the deploy scripts against a temporary root

@@ -123,6 +123,11 @@ func (b *browser) enrol(e *fleetEnv) {
 // signIn opens an authorization URL, signs in with the passkey, unticks the scopes named in
 // untick, and presses button (allow or deny) on the consent page.
 func (b *browser) signIn(authURL string, untick []string, button string) error {
+	return b.signInUntil(authURL, untick, button, chromedp.WaitVisible(chromedp.ID("done")))
+}
+
+// signInUntil is signIn for a client whose redirect page is not the test's: done waits for it.
+func (b *browser) signInUntil(authURL string, untick []string, button string, done chromedp.Action[chromedp.Void]) error {
 	actions := []chromedp.Action[chromedp.Void]{chromedp.Navigate(authURL), chromedp.WaitVisible(chromedp.ID("signin")), chromedp.Click(chromedp.ID("signin")),
 		chromedp.WaitVisible(chromedp.ID("allow")),
 		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -135,7 +140,7 @@ func (b *browser) signIn(authURL string, untick []string, button string) error {
 	}
 	// Both answers end at the client's redirect page; waiting for it keeps the next navigation
 	// from cutting this one short.
-	actions = append(actions, chromedp.Click(chromedp.ID(button)), chromedp.WaitVisible(chromedp.ID("done")))
+	actions = append(actions, chromedp.Click(chromedp.ID(button)), done)
 	return b.run(actions...)
 }
 

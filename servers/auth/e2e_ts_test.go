@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -16,18 +13,6 @@ import (
 	"testing"
 	"time"
 )
-
-// tsStep is one line the TypeScript client prints.
-type tsStep struct {
-	Step     string         `json:"step"`
-	URL      string         `json:"url"`
-	ClientID string         `json:"client_id"`
-	Scope    string         `json:"scope"`
-	Refresh  bool           `json:"refresh"`
-	Rotated  bool           `json:"rotated"`
-	Result   map[string]any `json:"result"`
-	Message  string         `json:"message"`
-}
 
 // tsScript is the TypeScript client beside the test.
 var tsScript = filepath.Join("testdata", "tsclient", "client.mjs")
@@ -66,60 +51,26 @@ func TestTypeScriptClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), e.Alpha+"/mcp", e.callbackURL, "alpha_read", "alpha_write")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	steps := map[string][]tsStep{}
-	lines := bufio.NewScanner(stdout)
-	for lines.Scan() {
-		var s tsStep
-		if err := json.Unmarshal(lines.Bytes(), &s); err != nil {
-			t.Fatalf("the client printed %q", lines.Text())
-		}
-		steps[s.Step] = append(steps[s.Step], s)
+	authorizations := 0
+	steps := runClient(ctx, t, cmd, func(s clientStep, reply io.Writer) {
 		switch s.Step {
-		case "error":
-			t.Fatalf("the TypeScript client failed: %s\n%s", s.Message, stderr.String())
 		case "authorize":
+			authorizations++
 			untick := []string{"alpha:write"} // the first consent allows read only
-			if len(steps["authorize"]) > 1 {
+			if authorizations > 1 {
 				untick = nil
 			}
-			code, err := tsAuthorize(e, b, s.URL, untick)
+			code, err := authorizeInBrowser(e, b, s.URL, e.Alpha+"/mcp", untick)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := io.WriteString(stdin, code+"\n"); err != nil {
-				t.Fatal(err)
-			}
+			fmt.Fprintln(reply, code)
 		case "upscope":
 			// The owner ends the read grant on the host, as docs/remote.md says.
-			var grant string
-			if err := e.app.db.sql.QueryRowContext(ctx, "SELECT id FROM grants WHERE revoked = 0").Scan(&grant); err != nil {
-				t.Fatalf("the client's grant: %v", err)
-			}
-			var out strings.Builder
-			if code := run(ctx, []string{"grants", "revoke", grant, "--state-dir", e.app.StateDir}, func(string) string { return "" }, &out, &out); code != 0 {
-				t.Fatalf("auth grants revoke: %d %s", code, out.String())
-			}
-			if _, err := io.WriteString(stdin, "revoked\n"); err != nil {
-				t.Fatal(err)
-			}
+			revokeGrant(ctx, t, e)
+			fmt.Fprintln(reply, "revoked")
 		}
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("node: %v\n%s", err, stderr.String())
-	}
+	})
 
 	if r := steps["registered"]; len(r) != 1 || !strings.HasPrefix(r[0].ClientID, "dcr-") {
 		t.Errorf("registration: %+v", r)
@@ -160,17 +111,18 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 }
 
-// tsAuthorize checks the authorization URL the SDK built, signs in and allows in Chromium
-// (with the scopes in untick unticked), and returns the code that reached the redirect URI.
-func tsAuthorize(e *fleetEnv, b *browser, raw string, untick []string) (string, error) {
+// authorizeInBrowser checks the authorization URL a client built (S256, resource), signs in and
+// allows in Chromium (with the scopes in untick unticked), and returns the code that reached the
+// redirect URI.
+func authorizeInBrowser(e *fleetEnv, b *browser, raw, resource string, untick []string) (string, error) {
+	if err := checkAuthURL(e, raw, resource); err != nil {
+		return "", err
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("authorization URL %q: %w", raw, err)
+		return "", err
 	}
 	q := u.Query()
-	if !strings.HasPrefix(raw, e.Issuer+"/authorize?") || q.Get("code_challenge_method") != "S256" || q.Get("resource") != e.Alpha+"/mcp" {
-		return "", fmt.Errorf("authorization URL %s: want %s/authorize with S256 and resource %s/mcp", raw, e.Issuer, e.Alpha)
-	}
 	if err := b.signIn(raw, untick, "allow"); err != nil {
 		return "", fmt.Errorf("browser: %w", err)
 	}
@@ -183,4 +135,18 @@ func tsAuthorize(e *fleetEnv, b *browser, raw string, untick []string) (string, 
 	case <-time.After(20 * time.Second):
 		return "", fmt.Errorf("no callback")
 	}
+}
+
+// checkAuthURL checks that a client sends the owner to e's /authorize with an S256 challenge and
+// the resource it calls.
+func checkAuthURL(e *fleetEnv, raw, resource string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("authorization URL %q: %w", raw, err)
+	}
+	q := u.Query()
+	if !strings.HasPrefix(raw, e.Issuer+"/authorize?") || q.Get("code_challenge_method") != "S256" || q.Get("resource") != resource {
+		return fmt.Errorf("authorization URL %s: want %s/authorize with S256 and resource %s", raw, e.Issuer, resource)
+	}
+	return nil
 }

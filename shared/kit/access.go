@@ -20,8 +20,8 @@ const (
 // viewOf is what a request may see and call: over HTTP the view its route worked out (the
 // offered tools within its credential's scope and its narrowing); over stdio every offered tool.
 func (s *Server) viewOf(ctx context.Context) inventory.View {
-	if v, ok := inventory.ViewFrom(ctx); ok {
-		return v
+	if r := routedFrom(ctx); r != nil {
+		return r.view
 	}
 	return s.inv.View(inventory.Narrowing{}, inventory.Scope{})
 }

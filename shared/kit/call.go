@@ -34,7 +34,7 @@ func Caller(ctx context.Context) string {
 	if c, ok := ctx.Value(callerKey{}).(string); ok {
 		return c
 	}
-	return "local"
+	return guard.CallerLocal
 }
 
 type callReturn struct {

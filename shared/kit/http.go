@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -143,8 +144,27 @@ func (s *Server) mcpRoute(path string, n pathNarrowing, auth guard.Authenticator
 				return
 			}
 		}
-		next.ServeHTTP(w, r.WithContext(inventory.WithView(envelope.With(r.Context(), env), view)))
+		next.ServeHTTP(w, r.WithContext(withRouted(r.Context(), &routed{env: env, view: view})))
 	})
+}
+
+// routed is what an HTTP route learned of a request before the MCP layer: the body's envelope
+// and the request's view. It travels in the request's context (withRouted); over stdio and
+// in-process there is none.
+type routed struct {
+	env  *envelope.Envelope
+	view inventory.View
+}
+
+type routedKey struct{}
+
+func withRouted(ctx context.Context, r *routed) context.Context {
+	return context.WithValue(ctx, routedKey{}, r)
+}
+
+func routedFrom(ctx context.Context) *routed {
+	r, _ := ctx.Value(routedKey{}).(*routed)
+	return r
 }
 
 // pathNarrowing is what a URL chooses: a toolset ("" for all) and whether only the tools that

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/jck411/mcp-servers/shared/config"
+	"github.com/jck411/mcp-servers/shared/kit/envelope"
 	"github.com/jck411/mcp-servers/shared/kit/inventory"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -47,7 +48,7 @@ func TestReadOnlyCallerInMCPLayer(t *testing.T) {
 		list  string
 		call  bool // change runs
 	}{{false, "look", false}, {true, "change look", true}} {
-		ctx := inventory.WithView(t.Context(), s.inv.View(inventory.Narrowing{}, inventory.Scope{ReadOnly: !tc.write}))
+		ctx := withRouted(t.Context(), &routed{env: &envelope.Envelope{}, view: s.inv.View(inventory.Narrowing{}, inventory.Scope{ReadOnly: !tc.write})})
 		res, err := mw(ctx, "tools/list", &mcp.ListToolsRequest{Params: &mcp.ListToolsParams{}})
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -96,7 +97,7 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 		},
 	}
 	s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, given, err := in.DecodeWith(req.Params.Arguments, pull)
+		args, given, err := decodeArgs(ctx, in, t.Name, req.Params.Arguments, pull)
 		if err != nil {
 			return errorResult(err.Error()), nil
 		}
@@ -160,4 +161,16 @@ func (s *Server) shared(schema *jsonschema.Schema) *jsonschema.Schema {
 		}
 	}
 	return schema
+}
+
+// decodeArgs decodes a call's arguments: from the request's envelope, which read them with the
+// body, when there is one to take them from (a request over HTTP with one call of this tool),
+// else from raw, the go-sdk's copy.
+func decodeArgs[In any](ctx context.Context, in *schema.Args[In], tool string, raw json.RawMessage, pull []string) (In, map[string]any, error) {
+	if r := routedFrom(ctx); r != nil {
+		if m, ok := r.env.Call(tool); ok && (m.HasArguments || len(bytes.TrimSpace(raw)) == 0) {
+			return in.DecodeParsed(m.Arguments, raw, pull)
+		}
+	}
+	return in.DecodeWith(raw, pull)
 }

@@ -1,18 +1,17 @@
 // Package envelope reads the JSON-RPC messages of one MCP request body once, on the kit's side
-// of the go-sdk, and carries them in the request's context: the checks before the MCP layer
-// (which tool a read-only token calls) and the tool's argument decoding read them there instead
-// of parsing the body again.
+// of the go-sdk: the checks before the MCP layer (which tool a read-only token calls) and the
+// tool's argument decoding read them instead of parsing the body again.
 package envelope
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
+
+	segjson "github.com/segmentio/encoding/json"
 )
 
 // Message is what the kit reads of one JSON-RPC message.
@@ -20,7 +19,8 @@ type Message struct {
 	Method string // "" for a response or a message without one
 	Tool   string // the tool a tools/call names
 	// Arguments are a tools/call's arguments as encoding/json decodes them into an any (nil
-	// when absent or null); HasArguments says whether the key was there.
+	// when absent or null); HasArguments says whether the key was there. They are the tool
+	// call's: its argument decoding takes them over and may change them.
 	Arguments    any
 	HasArguments bool
 }
@@ -30,6 +30,7 @@ type Message struct {
 type Envelope struct {
 	Messages []Message
 	Batch    bool
+	one      [1]Message // Messages of a body of one message, without another allocation
 }
 
 // ErrRepeatedKey refuses a message whose object or params repeat a key, even in another letter
@@ -46,19 +47,33 @@ func Read(r *http.Request) (*Envelope, error) {
 	}
 	body, err := io.ReadAll(r.Body)
 	_ = r.Body.Close()
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.Body = newBody(body)
 	if err != nil {
 		return nil, fmt.Errorf("the request body cannot be read: %w", err)
 	}
 	return ParseBody(body)
 }
 
-// ParseBody parses a request body. Keys are read exactly as the MCP layer reads them (by their
-// exact spelling: "method", "params", "name", "arguments"); a repeated key is ErrRepeatedKey.
-// A body that is not one JSON value gives an empty Envelope: the MCP layer answers it with its
-// parse error.
+// body is a request body read already, put back for the MCP layer.
+type body struct{ bytes.Reader }
+
+func newBody(b []byte) *body {
+	r := &body{}
+	r.Reset(b)
+	return r
+}
+
+// Close does nothing: the body is in memory.
+func (*body) Close() error { return nil }
+
+// ParseBody parses a request body in one pass of a tokenizer (the go-sdk's own JSON library's),
+// decoding only what the kit reads: each message's method and, for a tools/call, the tool's name
+// and its arguments (with encoding/json, as the kit validates them). Keys are read exactly as the
+// MCP layer reads them, by their exact spelling ("method", "params", "name", "arguments"); a
+// message whose object or params repeat a key in any letter case is ErrRepeatedKey. A body that
+// is not one JSON value gives an empty Envelope: the MCP layer answers it with its parse error.
 func ParseBody(body []byte) (*Envelope, error) {
-	env, err := parse(json.NewDecoder(bytes.NewReader(body)))
+	env, err := parse(body)
 	switch {
 	case errors.Is(err, ErrRepeatedKey):
 		return nil, err
@@ -68,146 +83,214 @@ func ParseBody(body []byte) (*Envelope, error) {
 	return env, nil
 }
 
-// errTrailing is a body with more after its JSON value.
-var errTrailing = errors.New("more than one JSON value")
+// errSyntax is a body the kit cannot read as JSON-RPC; the MCP layer says what is wrong with it.
+var errSyntax = errors.New("not a JSON-RPC body")
+
+// reader walks one body's tokens.
+type reader struct {
+	body []byte
+	t    segjson.Tokenizer
+}
+
+// next moves to the next token; false at the end or on a syntax error.
+func (r *reader) next() bool { return r.t.Next() }
+
+// offset is where the current token ends in the body.
+func (r *reader) offset() int { return len(r.body) - r.t.Remaining() }
 
 // parse reads one JSON-RPC message or batch, and nothing after it.
-func parse(dec *json.Decoder) (*Envelope, error) {
-	env := &Envelope{}
-	first, err := dec.Token()
-	if err != nil {
-		return nil, err
+func parse(body []byte) (*Envelope, error) {
+	r := reader{body: body}
+	r.t.Reset(body)
+	if !r.next() {
+		return nil, errSyntax
 	}
-	switch first {
-	case json.Delim('['):
+	env := &Envelope{}
+	switch r.t.Delim {
+	case '[':
 		env.Batch = true
-		for dec.More() {
-			m, err := message(dec, nil)
+		for r.next() && r.t.Delim != ']' {
+			if r.t.Delim == ',' {
+				continue
+			}
+			m, err := r.message()
 			if err != nil {
 				return nil, err
 			}
 			env.Messages = append(env.Messages, m)
 		}
-		if _, err := dec.Token(); err != nil {
-			return nil, err
+		if r.t.Delim != ']' {
+			return nil, errSyntax
 		}
-	case json.Delim('{'):
-		m, err := message(dec, first)
+	case '{':
+		m, err := r.message()
 		if err != nil {
 			return nil, err
 		}
-		env.Messages = []Message{m}
+		env.one[0] = m
+		env.Messages = env.one[:]
 	default:
-		return &Envelope{}, nil // a scalar: no message to read
+		if r.t.Delim != 0 {
+			return nil, errSyntax
+		}
+		// A lone scalar: no message to read.
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errTrailing
+	if r.next() || r.t.Err != nil {
+		return nil, errSyntax // more than one value, or a broken one
 	}
 	return env, nil
 }
 
-// message reads one message; open is its '{' when already read. Its params are read in the
-// same pass, whatever the order of its keys, and kept only for a tools/call.
-func message(dec *json.Decoder, open json.Token) (Message, error) {
+// message reads the value at the current token as one message. Its params are read in the same
+// pass, whatever the order of its keys, and kept only for a tools/call.
+func (r *reader) message() (Message, error) {
 	var m, call Message
-	err := object(dec, open, func(key string) error {
-		switch key {
+	if r.t.Delim != '{' {
+		return m, r.skip()
+	}
+	var keys keySet
+	for {
+		key, err := r.member(&keys)
+		if err != nil || key == nil {
+			return m, err
+		}
+		switch string(key) {
 		case "method":
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				return err
-			}
-			m.Method, _ = v.(string)
-			return nil
+			m.Method = r.method()
 		case "params":
-			return params(dec, &call)
+			err = r.params(&call)
+		default:
+			err = r.skip()
 		}
-		return skip(dec)
-	})
-	if m.Method == "tools/call" {
-		m.Tool, m.Arguments, m.HasArguments = call.Tool, call.Arguments, call.HasArguments
+		if err != nil {
+			return m, err
+		}
+		if m.Method == "tools/call" {
+			m.Tool, m.Arguments, m.HasArguments = call.Tool, call.Arguments, call.HasArguments
+		}
 	}
-	return m, err
 }
 
-// params reads a message's params as a tools/call's: its name and arguments.
-func params(dec *json.Decoder, m *Message) error {
-	return object(dec, nil, func(key string) error {
-		switch key {
+// params reads the current value as a tools/call's params: its name and arguments. A value
+// that is not an object is skipped.
+func (r *reader) params(m *Message) error {
+	if r.t.Delim != '{' {
+		return r.skip()
+	}
+	var keys keySet
+	for {
+		key, err := r.member(&keys)
+		if err != nil || key == nil {
+			return err
+		}
+		switch string(key) {
 		case "name":
-			var v any
-			if err := dec.Decode(&v); err != nil {
+			m.Tool = r.text()
+		case "arguments":
+			start := r.offset() - len(r.t.Value)
+			if err := r.skip(); err != nil {
 				return err
 			}
-			m.Tool, _ = v.(string)
-			return nil
-		case "arguments":
 			m.HasArguments = true
-			return dec.Decode(&m.Arguments)
-		}
-		return skip(dec)
-	})
-}
-
-// object reads the members of a JSON object, calling member with each key for it to decode the
-// value; open is its '{' when already read. A key repeated in any letter case is ErrRepeatedKey.
-func object(dec *json.Decoder, open json.Token, member func(key string) error) error {
-	if open == nil {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if t != json.Delim('{') {
-			return skipRest(dec, t)
-		}
-	}
-	var seen []string // a message has a handful of keys
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		key, _ := t.(string)
-		folded := strings.ToLower(strings.ToUpper(key)) // folds K (Kelvin) and ſ too
-		for _, s := range seen {
-			if s == folded {
-				return fmt.Errorf("%w: %q; send each key once", ErrRepeatedKey, key)
+			if err := json.Unmarshal(r.body[start:r.offset()], &m.Arguments); err != nil {
+				return errSyntax
+			}
+		default:
+			if err := r.skip(); err != nil {
+				return err
 			}
 		}
-		seen = append(seen, folded)
-		if err := member(key); err != nil {
-			return err
-		}
 	}
-	_, err := dec.Token() // '}'
-	return err
 }
 
-// skip reads past one value.
-func skip(dec *json.Decoder) error {
-	var raw json.RawMessage
-	return dec.Decode(&raw)
+// keySet holds the keys of one object read so far.
+type keySet struct {
+	first [8][]byte // a message has a handful of keys
+	n     int
+	more  [][]byte
 }
 
-// skipRest reads past the rest of a value whose first token is t.
-func skipRest(dec *json.Decoder, t json.Token) error {
-	d, ok := t.(json.Delim)
-	if !ok || (d != '[' && d != '{') {
-		return nil
+// add records key, or refuses it when the object has it already in any letter case.
+func (k *keySet) add(key []byte) error {
+	for i := range k.n {
+		if bytes.EqualFold(k.first[i], key) {
+			return fmt.Errorf("%w: %q; send each key once", ErrRepeatedKey, key)
+		}
 	}
-	for depth := 1; depth > 0; {
-		t, err := dec.Token()
-		if err != nil {
-			return err
+	for _, seen := range k.more {
+		if bytes.EqualFold(seen, key) {
+			return fmt.Errorf("%w: %q; send each key once", ErrRepeatedKey, key)
 		}
-		switch t {
-		case json.Delim('['), json.Delim('{'):
-			depth++
-		case json.Delim(']'), json.Delim('}'):
-			depth--
-		}
+	}
+	if k.n < len(k.first) {
+		k.first[k.n] = key
+		k.n++
+	} else {
+		k.more = append(k.more, key)
 	}
 	return nil
+}
+
+// member moves to the next member of the object being read and returns its key, with the
+// current token at its value; nil at the object's end.
+func (r *reader) member(keys *keySet) ([]byte, error) {
+	for r.next() {
+		switch {
+		case r.t.Delim == '}':
+			return nil, nil
+		case r.t.Delim == ',':
+			continue
+		case !r.t.IsKey:
+			return nil, errSyntax
+		}
+		key := r.t.String()
+		if err := keys.add(key); err != nil {
+			return nil, err
+		}
+		if !r.next() || r.t.Delim != ':' || !r.next() {
+			return nil, errSyntax
+		}
+		return key, nil
+	}
+	return nil, errSyntax
+}
+
+// method is the current value as a method name, without a copy for the common ones.
+func (r *reader) method() string {
+	if r.t.Kind() == segjson.Unescaped {
+		switch v := r.t.String(); string(v) { // compared without a copy
+		case "tools/call":
+			return "tools/call"
+		case "tools/list":
+			return "tools/list"
+		}
+	}
+	return r.text()
+}
+
+// text is the current value as a string, "" when it is not one.
+func (r *reader) text() string {
+	if r.t.Kind().Class() != segjson.String {
+		if r.t.Delim != 0 {
+			_ = r.skip()
+		}
+		return ""
+	}
+	return string(r.t.String())
+}
+
+// skip moves past the value at the current token.
+func (r *reader) skip() error {
+	if r.t.Delim != '{' && r.t.Delim != '[' {
+		return nil
+	}
+	depth := r.t.Depth
+	for r.next() {
+		if (r.t.Delim == '}' || r.t.Delim == ']') && r.t.Depth == depth {
+			return nil
+		}
+	}
+	return errSyntax
 }
 
 // Calls lists the tools the envelope's tools/call messages name.
@@ -235,17 +318,4 @@ func (e *Envelope) Call(tool string) (m Message, ok bool) {
 		return Message{}, false
 	}
 	return found[0], true
-}
-
-type key struct{}
-
-// With returns ctx carrying env.
-func With(ctx context.Context, env *Envelope) context.Context {
-	return context.WithValue(ctx, key{}, env)
-}
-
-// From returns the envelope ctx carries; nil outside an HTTP request (stdio, in-process).
-func From(ctx context.Context) *Envelope {
-	env, _ := ctx.Value(key{}).(*Envelope)
-	return env
 }

@@ -1,7 +1,5 @@
 package inventory
 
-import "context"
-
 // Scope is what a request's credential allows.
 type Scope struct {
 	ReadOnly bool // an OAuth token without the write scope: only the tools that change nothing
@@ -33,7 +31,8 @@ const (
 	Narrowed                  // outside the request's narrowing: as if the server had no such tool
 )
 
-// Verdict decides one tool.
+// Verdict decides one tool. Run-time switches, when they come, are one more input to the View
+// and a verdict of their own here, so that everything asking the View obeys them.
 func (v View) Verdict(name string) Verdict {
 	e, ok := v.inv.tools[name]
 	switch {
@@ -51,16 +50,3 @@ func (v View) Verdict(name string) Verdict {
 
 // Allows reports whether the request may see and call a tool.
 func (v View) Allows(name string) bool { return v.Verdict(name) == Allowed }
-
-type viewKey struct{}
-
-// WithView returns ctx carrying a request's view.
-func WithView(ctx context.Context, v View) context.Context {
-	return context.WithValue(ctx, viewKey{}, v)
-}
-
-// ViewFrom returns the view ctx carries; ok is false outside an HTTP request (stdio, in-process).
-func ViewFrom(ctx context.Context) (View, bool) {
-	v, ok := ctx.Value(viewKey{}).(View)
-	return v, ok
-}

@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -23,6 +24,7 @@ type Args[In any] struct {
 	empty    map[string]bool    // optional enum arguments for which "" means absent too
 	generic  bool               // defaults the fast path cannot set: decode through the generic value
 	listed   *jsonschema.Schema // the schema tools/list shows, with the server's common arguments; nil when it is schema
+	assign   assigner           // fills In from the decoded arguments without decoding again; nil when it cannot
 }
 
 // Schema is the full input schema the arguments are validated against.
@@ -77,7 +79,7 @@ func NewArgs[In any]() (*Args[In], error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Args[In]{schema: schema, resolved: resolved, optional: map[string][]int{}, empty: emptyAbsent(schema), generic: nestedDefaults(schema)}
+	a := &Args[In]{schema: schema, resolved: resolved, optional: map[string][]int{}, empty: emptyAbsent(schema), generic: nestedDefaults(schema), assign: assignerFor(t)}
 	if t.Kind() != reflect.Struct {
 		a.generic = true
 		return a, nil
@@ -120,14 +122,25 @@ func (a *Args[In]) Decode(raw json.RawMessage) (In, error) {
 // DecodeWith is Decode that first takes the arguments named in pull out of raw (a server's
 // common arguments, which the handler does not see) and returns those given, not null.
 func (a *Args[In]) DecodeWith(raw json.RawMessage, pull []string) (In, map[string]any, error) {
+	var generic any
+	if len(bytes.TrimSpace(raw)) != 0 {
+		if err := json.Unmarshal(raw, &generic); err != nil {
+			var in In
+			return in, nil, fmt.Errorf("invalid arguments: %w; send a JSON object matching the tool's input schema", err)
+		}
+	}
+	return a.DecodeParsed(generic, raw, pull)
+}
+
+// DecodeParsed is DecodeWith for arguments parsed already (the request's envelope read them):
+// generic is raw as encoding/json decodes it into an any, and becomes the call's to change.
+// The input is filled from generic; raw is decoded only for an input the direct assignment
+// cannot fill exactly (see assign.go).
+func (a *Args[In]) DecodeParsed(generic any, raw json.RawMessage, pull []string) (In, map[string]any, error) {
 	var in In
 	var pulled map[string]any
-	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		raw = json.RawMessage("{}")
-	}
-	var generic any
-	if err := json.Unmarshal(raw, &generic); err != nil {
-		return in, nil, fmt.Errorf("invalid arguments: %w; send a JSON object matching the tool's input schema", err)
+	if generic == nil {
+		generic = map[string]any{} // absent or null arguments: none
 	}
 	obj, _ := generic.(map[string]any)
 	for _, name := range pull {
@@ -160,14 +173,9 @@ func (a *Args[In]) DecodeWith(raw json.RawMessage, pull []string) (In, map[strin
 		if err := a.resolved.ApplyDefaults(&generic); err != nil {
 			return in, nil, fmt.Errorf("applying the input schema's defaults: %w", err)
 		}
-		b, err := json.Marshal(generic)
-		if err != nil {
-			return in, nil, fmt.Errorf("applying the input schema's defaults: %w", err)
-		}
-		raw = b
 	}
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return in, nil, fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)
+	if err := a.fill(&in, generic, raw); err != nil {
+		return in, nil, err
 	}
 	if a.generic || (len(a.defaults) == 0 && len(emptied) == 0) {
 		return in, pulled, nil
@@ -182,4 +190,31 @@ func (a *Args[In]) DecodeWith(raw json.RawMessage, pull []string) (In, map[strin
 		}
 	}
 	return in, pulled, nil
+}
+
+// fill sets in from the validated arguments: directly from generic when the assigner can, else
+// by decoding the JSON, raw's or, with the schema's defaults applied, generic's.
+func (a *Args[In]) fill(in *In, generic any, raw json.RawMessage) error {
+	if a.assign != nil {
+		err := a.assign(reflect.ValueOf(in).Elem(), generic)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, errInexact) {
+			return err
+		}
+		var zero In
+		*in = zero
+	}
+	if a.generic || len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		b, err := json.Marshal(generic)
+		if err != nil {
+			return fmt.Errorf("applying the input schema's defaults: %w", err)
+		}
+		raw = b
+	}
+	if err := json.Unmarshal(raw, in); err != nil {
+		return fmt.Errorf("invalid arguments: %w; see the tool's input schema", err)
+	}
+	return nil
 }
