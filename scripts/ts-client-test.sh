@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # ts-client-test.sh — clients we did not write, against ours: installs the official TypeScript
-# MCP SDK and mcp-remote (the exact versions in servers/auth/testdata/tsclient/package-lock.json)
-# into a cache folder, then runs servers/auth's TestTypeScriptClient and TestMcpRemote, which
-# drive them through discovery, DCR, a passkey sign-in and consent in headless Chromium, the
-# token exchange, a tool call and a refresh against the auth server and a protected MCP server
-# (TestMcpRemote: the fleet's calculator).
+# MCP SDK, mcp-remote and the MCP Inspector (the exact versions in
+# servers/auth/testdata/tsclient/package-lock.json) into a cache folder, then runs servers/auth's
+# TestTypeScriptClient, TestMcpRemote and TestInspector, which drive them through discovery, DCR,
+# a passkey sign-in and consent in headless Chromium, the token exchange, a tool call and a
+# refresh against the auth server and a protected MCP server (the last two: the fleet's calculator).
 # Needs node (18 or newer), npm, go and chromium (scripts/test-deps.sh). The first run fetches
-# about 140 packages (36 MB) from the npm registry; later runs reuse the cache.
+# about 230 packages (130 MB) from the npm registry; later runs reuse the cache.
 set -euo pipefail
 
 usage() {
@@ -35,10 +35,10 @@ cache=${MCP_TS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-servers/ts-client/$loc
 if [[ ! -f $cache/.installed ]]; then
 	mkdir -p "$cache"
 	cp "$SRC/package.json" "$SRC/package-lock.json" "$cache/"
-	printf 'ts-client-test: installing the TypeScript SDK and mcp-remote into %s\n' "$cache" >&2
+	printf 'ts-client-test: installing the TypeScript SDK, mcp-remote and the Inspector into %s\n' "$cache" >&2
 	(cd "$cache" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error) || die "npm ci failed in $cache"
 	touch "$cache/.installed"
 fi
 
 cd "$REPO/servers/auth"
-MCP_TS_CLIENT_DIR=$cache exec go test -count=1 -run '^(TestTypeScriptClient|TestMcpRemote)$' -v .
+MCP_TS_CLIENT_DIR=$cache exec go test -count=1 -run '^(TestTypeScriptClient|TestMcpRemote|TestInspector)$' -v .

@@ -180,24 +180,11 @@ func TestMcpRemote(t *testing.T) {
 	run := m.start(ctx)
 	select {
 	case authURL := <-run.authURL:
-		// mcp-remote's callback page is plain text; the sign-in ends there.
-		done := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			var text string
-			for !strings.Contains(text, "Authorization successful") {
-				select {
-				case <-ctx.Done():
-					return fmt.Errorf("mcp-remote's callback page did not say the authorization succeeded (%q): %w", text, ctx.Err())
-				case <-time.After(100 * time.Millisecond):
-				}
-				// Errors while the page navigates are expected; the loop tries again.
-				text, _ = chromedp.Evaluate[string](`document.body ? document.body.innerText : ""`)(ctx, tg)
-			}
-			return nil
-		})
 		if err := checkAuthURL(e, authURL, calc+"/mcp"); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.signInUntil(authURL, nil, "allow", done); err != nil {
+		// mcp-remote's callback page is plain text; the sign-in ends there.
+		if err := b.signInUntil(authURL, nil, "allow", pageSays("Authorization successful")); err != nil {
 			t.Fatalf("browser: %v\n%s", err, run.log())
 		}
 	case <-run.done:
@@ -250,4 +237,21 @@ func TestMcpRemote(t *testing.T) {
 	}
 	cancel()
 	<-run.done
+}
+
+// pageSays waits until the page, after the navigations a redirect makes, shows text.
+func pageSays(text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		var shown string
+		for !strings.Contains(shown, text) {
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("the page did not say %q (it said %q): %w", text, shown, ctx.Err())
+			case <-time.After(100 * time.Millisecond):
+			}
+			// Errors while the page navigates are expected; the loop tries again.
+			shown, _ = chromedp.Evaluate[string](`document.body ? document.body.innerText : ""`)(ctx, tg)
+		}
+		return nil
+	})
 }

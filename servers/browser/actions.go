@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -477,13 +475,11 @@ func addUpload(s *kit.Server, m *manager, opts *options) {
 		if len(in.Files) == 0 {
 			return "", kit.Errorf(kit.CodeInvalidInput, "files is empty")
 		}
-		paths := make([]string, len(in.Files))
-		for i, f := range in.Files {
-			if paths[i], err = uploadPath(opts.uploadDir, f); err != nil {
-				return "", err
-			}
+		paths, staged, err := m.folders.stage(in.Files)
+		if err != nil {
+			return "", err
 		}
-		return c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
+		out, err := c.act(ctx, false, func(ctx context.Context, _ *chromedp.Target) error {
 			tg, err := c.on(ctx, id)
 			if err != nil {
 				return err
@@ -494,31 +490,13 @@ func addUpload(s *kit.Server, m *manager, opts *options) {
 			}
 			return nil
 		})
+		if err != nil {
+			m.folders.unstage(staged)
+			return out, err
+		}
+		c.s.addStaged(staged)
+		return out, nil
 	})
-}
-
-// uploadPath resolves name inside root and refuses anything that leaves it, symlinks included.
-func uploadPath(root, name string) (string, error) {
-	rootReal, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", kit.Errorf(kit.CodeNotFound, "the upload directory %s does not exist; put files there first", root)
-	}
-	p := name
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(rootReal, p)
-	}
-	real, err := filepath.EvalSymlinks(filepath.Clean(p))
-	if err != nil {
-		return "", kit.Errorf(kit.CodeNotFound, "no file %q in the upload directory %s", name, root)
-	}
-	rel, err := filepath.Rel(rootReal, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", kit.Errorf(kit.CodeInvalidInput, "refused: %q is outside the upload directory %s", name, root)
-	}
-	if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
-		return "", kit.Errorf(kit.CodeInvalidInput, "%q is not a regular file", name)
-	}
-	return real, nil
 }
 
 type dialogInput struct {

@@ -283,22 +283,43 @@ func TestChromiumRestartsAfterKill(t *testing.T) {
 }
 
 func TestUploadConfined(t *testing.T) {
-	s := newSite(t)
-	h, cs := startServer(t)
-	_ = s
-	dir := h.Server.Config().StateDir + "/uploads"
-	if err := os.WriteFile(filepath.Join(dir, "cv.txt"), []byte("hello"), 0o600); err != nil {
+	state := t.TempDir()
+	o := &options{maxTabs: 1, maxMemoryMB: 256, idleTimeout: time.Minute}
+	if err := o.finish(state); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := uploadPath(dir, "cv.txt"); err != nil {
-		t.Errorf("a file in the upload dir: %v", err)
+	f, err := openFolders(o)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, bad := range []string{"../../etc/passwd", "/etc/passwd", "missing.txt"} {
-		if _, err := uploadPath(dir, bad); err == nil {
-			t.Errorf("uploadPath(%q) allowed", bad)
+	defer f.close()
+	if err := os.WriteFile(filepath.Join(o.uploadDir, "cv.txt"), []byte("hello"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/hostname", filepath.Join(o.uploadDir, "out.txt")); err != nil {
+		t.Fatal(err)
+	}
+	paths, dir, err := f.stage([]string{"cv.txt", filepath.Join(o.uploadDir, "cv.txt")})
+	if err != nil {
+		t.Fatalf("files in the upload dir: %v", err)
+	}
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err != nil || string(b) != "hello" || filepath.Base(p) != "cv.txt" || !strings.HasPrefix(p, f.stagingDir+"/") {
+			t.Errorf("staged %s: %q, %v", p, b, err)
 		}
 	}
-	_ = cs
+	f.unstage(dir)
+	if _, err := os.Stat(paths[0]); err == nil {
+		t.Error("unstage left the staged file")
+	}
+	for _, bad := range []string{"../../etc/passwd", "/etc/passwd", "missing.txt", "out.txt", "."} {
+		if _, _, err := f.stage([]string{bad}); err == nil {
+			t.Errorf("stage(%q) allowed", bad)
+		}
+	}
+	if entries, _ := os.ReadDir(f.stagingDir); len(entries) != 0 {
+		t.Errorf("refused uploads left %d staging directories", len(entries))
+	}
 }
 
 func TestToolsList(t *testing.T) {

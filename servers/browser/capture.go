@@ -1,17 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/rootdir"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -158,9 +161,18 @@ func (c *call) pdf(ctx context.Context) (string, error) {
 	if name == "" {
 		name = "page"
 	}
-	path := uniquePath(filepath.Join(c.s.downloadDir, fmt.Sprintf("%s-%s.pdf", name, time.Now().Format("20060102-150405"))))
-	if err := os.WriteFile(path, res.Data, 0o640); err != nil {
+	dir, err := c.m.folders.downloads.OpenRoot(c.s.downloadName)
+	if rootdir.Escapes(err) || errors.Is(err, syscall.ELOOP) {
+		return "", kit.Errorf(kit.CodeUnavailable, "saving the PDF: the session's folder %s is now a symlink leading outside the downloads folder, or was swapped for one while the PDF was saved; nothing was saved", c.s.downloadDir)
+	}
+	if err != nil {
 		return "", kit.Errorf(kit.CodeInternal, "saving the PDF: %v", err)
 	}
-	return fmt.Sprintf("Saved a PDF of %d bytes to %s", len(res.Data), path), nil
+	defer dir.Close()
+	file := fmt.Sprintf("%s-%s.pdf", name, time.Now().Format("20060102-150405"))
+	saved, _, err := rootdir.Save(dir, file, bytes.NewReader(res.Data), int64(len(res.Data)), 0o640, rootdir.NextFree)
+	if err != nil {
+		return "", kit.Errorf(kit.CodeInternal, "saving the PDF: %v", err)
+	}
+	return fmt.Sprintf("Saved a PDF of %d bytes to %s", len(res.Data), filepath.Join(c.s.downloadDir, saved)), nil
 }

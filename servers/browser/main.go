@@ -37,7 +37,11 @@ func specFor(ready func(*manager)) kit.Spec {
 			if err := opts.finish(s.Config().StateDir); err != nil {
 				return &kit.ConfigError{Err: err}
 			}
-			m := newManager(opts, s.Logger())
+			f, err := openFolders(opts)
+			if err != nil {
+				return &kit.ConfigError{Err: err}
+			}
+			m := newManager(opts, f, s.Logger())
 			if ready != nil {
 				ready(m)
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -312,12 +313,12 @@ func (m *manager) profileAction(ctx context.Context, opts *options, in profileIn
 		if err != nil {
 			return "", kit.Errorf(kit.CodeInternal, "%v", err)
 		}
-		dir := filepath.Join(opts.downloadsDir, "profiles-"+base64.RawURLEncoding.EncodeToString([]byte(caller)))
+		dir := "profiles-" + base64.RawURLEncoding.EncodeToString([]byte(caller))
 		name := in.Name + ".storage-state.json"
-		if err := writeAtomic(dir, name, b); err != nil {
-			return "", kit.Errorf(kit.CodeInternal, "%v", err)
+		if err := m.folders.export(dir, name, b); err != nil {
+			return "", kit.Errorf(kit.CodeInternal, "exporting profile %s: %v", in.Name, err)
 		}
-		return fmt.Sprintf("Exported profile %s (%d cookies, local storage of %d origins) to %s. It holds login secrets.", in.Name, len(st.Cookies), len(st.Origins), filepath.Join(dir, name)), nil
+		return fmt.Sprintf("Exported profile %s (%d cookies, local storage of %d origins) to %s. It holds login secrets.", in.Name, len(st.Cookies), len(st.Origins), filepath.Join(m.folders.downloadsDir, dir, name)), nil
 	case "import":
 		if user != nil {
 			return "", kit.Errorf(kit.CodeInvalidInput, "profile %q is in use by session %q; end that session (browser_tabs action end) first", in.Name, user.name)
@@ -325,11 +326,12 @@ func (m *manager) profileAction(ctx context.Context, opts *options, in profileIn
 		if in.File == "" {
 			return "", kit.Errorf(kit.CodeInvalidInput, "give file: a storageState JSON in the upload directory %s", opts.uploadDir)
 		}
-		path, err := uploadPath(opts.uploadDir, in.File)
+		file, err := m.folders.openUpload(in.File)
 		if err != nil {
 			return "", err
 		}
-		st, err := readStorageState(path)
+		st, err := readStorageState(file)
+		_ = file.Close()
 		if err != nil {
 			return "", kit.Errorf(kit.CodeInvalidInput, "%s: %v", in.File, err)
 		}
@@ -374,18 +376,21 @@ func (m *manager) withSession(ctx context.Context, s *session, fn func(context.C
 	return fn(ctx)
 }
 
-// readStorageState reads and checks a storageState file.
-func readStorageState(path string) (*storageState, error) {
-	fi, err := os.Stat(path)
+// readStorageState reads and checks an open storageState file.
+func readStorageState(f *os.File) (*storageState, error) {
+	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
 	if fi.Size() > maxStateBytes {
 		return nil, fmt.Errorf("%d bytes is over the %d byte limit", fi.Size(), maxStateBytes)
 	}
-	b, err := os.ReadFile(path)
+	b, err := io.ReadAll(io.LimitReader(f, maxStateBytes+1))
 	if err != nil {
 		return nil, err
+	}
+	if len(b) > maxStateBytes {
+		return nil, fmt.Errorf("it grew over the %d byte limit while being read", maxStateBytes)
 	}
 	st := &storageState{}
 	if err := json.Unmarshal(b, st); err != nil {

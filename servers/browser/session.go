@@ -18,13 +18,15 @@ import (
 
 // session is one browser context (cookies, storage, tabs) named by a handle.
 type session struct {
-	m           *manager
-	key, name   string
-	gen         int
-	root        context.Context
-	contextID   cdp.BrowserContextID
-	downloadDir string
-	lastUsed    time.Time // guarded by m.mu
+	m            *manager
+	key, name    string
+	gen          int
+	root         context.Context
+	contextID    cdp.BrowserContextID
+	downloadDir  string    // where Chromium saves downloads, by path
+	downloadName string    // its name in the downloads folder
+	staged       []string  // upload staging directories of its file inputs
+	lastUsed     time.Time // guarded by m.mu
 
 	lock   chan struct{} // held for a whole tool call
 	mu     sync.Mutex    // guards closed against the reaper
@@ -47,6 +49,7 @@ func (s *session) tabCount() int { return int(s.ntabs.Load()) }
 func (s *session) lost() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.unstageLocked()
 	s.closed = true
 	for _, t := range s.tabs {
 		t.cancel()
@@ -57,6 +60,7 @@ func (s *session) lost() {
 
 // closeLocked closes the tabs and the browser context; s.mu is held.
 func (s *session) closeLocked() {
+	s.unstageLocked()
 	if s.closed {
 		return
 	}
@@ -74,6 +78,25 @@ func (s *session) closeLocked() {
 		defer cancel()
 		_, _ = cdp.Call(ctx, chromedp.FromContext(s.root).Browser, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: s.contextID})
 	}
+}
+
+// staged records an upload staging directory to remove when the session ends.
+func (s *session) addStaged(dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		s.m.folders.unstage(dir)
+		return
+	}
+	s.staged = append(s.staged, dir)
+}
+
+// unstageLocked removes the session's upload staging directories; s.mu is held.
+func (s *session) unstageLocked() {
+	for _, d := range s.staged {
+		s.m.folders.unstage(d)
+	}
+	s.staged = nil
 }
 
 // where names the session and tab a tool acts on.
@@ -308,7 +331,7 @@ func (c *call) changes(ctx context.Context, before pageState, full bool, maxChar
 			c.settle(ctx)
 		}
 	}
-	for _, line := range c.m.finishDownloads(c.ownsFrame, c.s.downloadDir) {
+	for _, line := range c.m.finishDownloads(c.ownsFrame, c.s) {
 		b.WriteString(line + "\n")
 	}
 	if d := c.t.openDialog(); d != nil {

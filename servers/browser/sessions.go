@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -17,11 +16,13 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/rootdir"
 )
 
 // manager owns the browser and the named sessions (browser contexts) in it.
 type manager struct {
 	opts     *options
+	folders  *folders
 	log      *slog.Logger
 	browser  *chromium
 	profiles profileStore
@@ -35,8 +36,8 @@ type manager struct {
 	closeOnce sync.Once
 }
 
-func newManager(opts *options, log *slog.Logger) *manager {
-	m := &manager{opts: opts, log: log, profiles: profileStore{root: filepath.Join(opts.stateDir, "profiles")}, sessions: map[string]*session{}, downloads: map[string]*download{}, done: make(chan struct{})}
+func newManager(opts *options, f *folders, log *slog.Logger) *manager {
+	m := &manager{opts: opts, folders: f, log: log, profiles: profileStore{root: filepath.Join(opts.stateDir, "profiles")}, sessions: map[string]*session{}, downloads: map[string]*download{}, done: make(chan struct{})}
 	m.browser = newChromium(opts, log, m.onBrowserEvent)
 	go m.reap()
 	return m
@@ -111,10 +112,11 @@ func (m *manager) newSession(ctx context.Context, root context.Context, gen int,
 	if err != nil {
 		return nil, kit.Errorf(kit.CodeUnavailable, "cannot create a browser context: %v", err)
 	}
-	dir := filepath.Join(m.opts.downloadsDir, safeFileName(strings.ReplaceAll(key, "/", "-")))
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	downloadName := safeFileName(strings.ReplaceAll(key, "/", "-"))
+	if err := m.folders.downloads.MkdirAll(downloadName, 0o750); err != nil {
 		return nil, kit.Errorf(kit.CodeInternal, "downloads directory: %v", err)
 	}
+	dir := filepath.Join(m.folders.downloadsDir, downloadName)
 	_, err = cdp.Call(ctx, b, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 		Behavior:         browser.SetDownloadBehaviorBehaviorAllowAndName,
 		BrowserContextID: res.BrowserContextID,
@@ -124,7 +126,7 @@ func (m *manager) newSession(ctx context.Context, root context.Context, gen int,
 	if err != nil {
 		return nil, kit.Errorf(kit.CodeUnavailable, "cannot set up downloads: %v", err)
 	}
-	return &session{m: m, key: key, name: name, caller: kit.Caller(ctx), gen: gen, root: root, contextID: res.BrowserContextID, downloadDir: dir, lock: make(chan struct{}, 1)}, nil
+	return &session{m: m, key: key, name: name, caller: kit.Caller(ctx), gen: gen, root: root, contextID: res.BrowserContextID, downloadDir: dir, downloadName: downloadName, lock: make(chan struct{}, 1)}, nil
 }
 
 // totalTabs counts open tabs over all sessions; m.mu must be held.
@@ -267,6 +269,7 @@ func (m *manager) close() {
 			m.closeSession(s)
 		}
 		m.browser.close()
+		m.folders.close()
 	})
 }
 
@@ -284,14 +287,14 @@ func (m *manager) downloadsFor(frames func(cdp.FrameID) bool) []download {
 }
 
 // finishDownloads reports the downloads of the given frames not reported yet, renaming the
-// completed ones to their suggested names.
-func (m *manager) finishDownloads(frames func(cdp.FrameID) bool, dir string) []string {
+// completed ones in the session's downloads folder to their suggested names.
+func (m *manager) finishDownloads(frames func(cdp.FrameID) bool, s *session) []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []string
 	for guid, d := range m.downloads {
 		if !d.reported && frames(d.frame) {
-			out = append(out, d.finish(dir))
+			out = append(out, d.finish(m.folders, s))
 			if d.state != "inProgress" {
 				delete(m.downloads, guid)
 			}
@@ -309,31 +312,33 @@ type download struct {
 	reported             bool
 }
 
-// finish renames a completed download from its GUID to a safe form of its suggested name and
-// describes it; it is called with m.mu held.
-func (d *download) finish(dir string) string {
+// finish renames a completed download from its GUID to a safe form of its suggested name,
+// the first free one, through the session's downloads folder held beneath the downloads
+// folder, and describes it; it is called with m.mu held.
+func (d *download) finish(f *folders, s *session) string {
 	d.reported = true
 	switch d.state {
 	case "completed":
 	case "canceled":
 		return fmt.Sprintf("download of %s canceled", d.url)
 	default:
-		return fmt.Sprintf("download of %s still in progress (%d bytes so far); it continues in %s", d.url, d.received, dir)
+		return fmt.Sprintf("download of %s still in progress (%d bytes so far); it continues in %s", d.url, d.received, s.downloadDir)
 	}
 	name := safeFileName(d.suggested)
 	if name == "" {
 		name = "download"
 	}
-	dst := uniquePath(filepath.Join(dir, name))
-	src := filepath.Join(dir, d.guid)
-	if err := os.Rename(src, dst); err != nil {
-		dst = src
+	placed, size := d.guid, d.received
+	if dir, err := f.downloads.OpenRoot(s.downloadName); err == nil {
+		if p, err := rootdir.Place(dir, d.guid, name, rootdir.NextFree); err == nil {
+			placed = p
+		}
+		if fi, err := dir.Lstat(placed); err == nil {
+			size = fi.Size()
+		}
+		_ = dir.Close()
 	}
-	size := d.received
-	if fi, err := os.Stat(dst); err == nil {
-		size = fi.Size()
-	}
-	return fmt.Sprintf("downloaded %s (%d bytes) to %s", filepath.Base(dst), size, dst)
+	return fmt.Sprintf("downloaded %s (%d bytes) to %s", placed, size, filepath.Join(s.downloadDir, placed))
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._ -]+`)
@@ -346,18 +351,4 @@ func safeFileName(s string) string {
 		s = s[len(s)-120:]
 	}
 	return s
-}
-
-func uniquePath(p string) string {
-	if _, err := os.Stat(p); os.IsNotExist(err) {
-		return p
-	}
-	ext := filepath.Ext(p)
-	base := strings.TrimSuffix(p, ext)
-	for i := 1; ; i++ {
-		c := fmt.Sprintf("%s (%d)%s", base, i, ext)
-		if _, err := os.Stat(c); os.IsNotExist(err) {
-			return c
-		}
-	}
 }

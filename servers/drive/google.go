@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/recipients"
+	"github.com/jck411/mcp-servers/shared/rootdir"
 )
 
 // drv is the server's state: the Drive API over the shared sign-in.
@@ -28,8 +30,11 @@ type drv struct {
 	docsAcct     *googleserver.Account // names Docs in its errors
 	log          *slog.Logger
 	readOnly     bool
+	downloads    *os.Root // --downloads-dir, held open from the start
 	downloadsDir string
-	uploadsDir   string
+	uploads      *os.Root // --uploads-dir; nil when local files are off
+	uploadsDir   string   // as resolved
+	uploadsArg   string   // as given
 	allowPublic  bool
 	allowed      recipients.Allowlist // whom shares may reach (--allowed-recipients)
 	maxReadChars int
@@ -82,8 +87,26 @@ func newDrive(s *kit.Server, st *settings) (*drv, error) {
 	if err != nil {
 		return nil, fmt.Errorf("docs client: %w", err)
 	}
-	return &drv{svc: svc, google: acct, sheets: sh, sheetsAcct: acct.For(sheetsProduct), docs: dc, docsAcct: acct.For(docsProduct), log: s.Logger(), readOnly: acct.ReadOnly, downloadsDir: downloads, uploadsDir: uploads, allowPublic: st.allowPublic, allowed: st.allowed,
-		maxReadChars: st.maxReadChars, maxBytes: int64(st.maxBytes)}, nil
+	d := &drv{svc: svc, google: acct, sheets: sh, sheetsAcct: acct.For(sheetsProduct), docs: dc, docsAcct: acct.For(docsProduct), log: s.Logger(), readOnly: acct.ReadOnly,
+		downloadsDir: downloads, uploadsDir: uploads, uploadsArg: st.uploadsDir, allowPublic: st.allowPublic, allowed: st.allowed, maxReadChars: st.maxReadChars, maxBytes: int64(st.maxBytes)}
+	if d.downloads, err = rootdir.Open(downloads, true); err != nil {
+		return nil, fmt.Errorf("--downloads-dir: %w", err)
+	}
+	if uploads != "" {
+		if d.uploads, err = rootdir.Open(uploads, false); err != nil {
+			d.close()
+			return nil, fmt.Errorf("--uploads-dir: %w", err)
+		}
+	}
+	return d, nil
+}
+
+// close closes the folders.
+func (d *drv) close() {
+	_ = d.downloads.Close()
+	if d.uploads != nil {
+		_ = d.uploads.Close()
+	}
 }
 
 // fail turns an error from a Drive call into the tool error the model sees; what names the

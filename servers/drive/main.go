@@ -64,6 +64,7 @@ func spec() kit.Spec {
 			if err != nil {
 				return &kit.ConfigError{Err: err}
 			}
+			s.OnClose(d.close)
 			addFindTools(s, d)
 			addReadTools(s, d)
 			addExtractTools(s, d)

@@ -3,10 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/rootdir"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -294,38 +295,43 @@ func (d *drv) download(ctx context.Context, _ *mcp.CallToolRequest, in downloadI
 	if safe == "" || safe == "." || safe == ".." {
 		safe = "file"
 	}
-	path := filepath.Join(d.downloadsDir, unsafeName.ReplaceAllString(f.Id, "_")+"-"+safe)
-	n, err := d.save(body, path, fmt.Sprintf("%q", f.Name))
+	file := unsafeName.ReplaceAllString(f.Id, "_") + "-" + safe
+	saved, n, err := d.save(body, file, fmt.Sprintf("%q", f.Name))
 	if err != nil {
 		return nil, downloadOutput{}, err
 	}
-	return nil, downloadOutput{Path: path, Name: name, MimeType: mime, Size: n}, nil
+	return nil, downloadOutput{Path: filepath.Join(d.downloadsDir, saved), Name: name, MimeType: mime, Size: n}, nil
 }
 
-// save streams body to path through a temporary file beside it, up to the byte cap, so that
-// a failed or oversized download leaves nothing behind and memory holds no more than a copy
-// buffer.
-func (d *drv) save(body io.Reader, path, what string) (int64, error) {
-	if err := os.MkdirAll(d.downloadsDir, 0o700); err != nil {
-		return 0, kit.Errorf(kit.CodeUnavailable, "downloads folder: %v", err)
-	}
-	tmp, err := os.CreateTemp(d.downloadsDir, ".download-*")
-	if err != nil {
-		return 0, kit.Errorf(kit.CodeUnavailable, "saving the file: %v", err)
-	}
-	defer func() { _ = os.Remove(tmp.Name()) }() // after the rename, nothing is left to remove
-	n, err := io.Copy(tmp, io.LimitReader(body, d.maxBytes+1))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+// save streams body into the file name of the downloads folder through a temporary file
+// beside it, up to the byte cap, so that a failed or oversized download leaves nothing behind
+// and memory holds no more than a copy buffer. The folder is held open from the start: the
+// file lands in it whatever is swapped in at its path, and a symlink at the name is replaced,
+// not written through.
+func (d *drv) save(body io.Reader, name, what string) (string, int64, error) {
+	src := &sourceReader{r: body}
+	saved, n, err := rootdir.Save(d.downloads, name, src, d.maxBytes, 0o600, rootdir.Replace)
 	switch {
+	case src.err != nil:
+		return "", 0, kit.Errorf(kit.CodeUnavailable, "downloading %s from Google Drive failed: %v", what, src.err)
+	case errors.Is(err, rootdir.ErrTooLarge):
+		return "", 0, kit.Errorf(kit.CodeLimit, "%s is over the %d-byte limit (--max-file-bytes)", what, d.maxBytes)
 	case err != nil:
-		return 0, kit.Errorf(kit.CodeUnavailable, "downloading %s from Google Drive failed: %v", what, err)
-	case n > d.maxBytes:
-		return 0, kit.Errorf(kit.CodeLimit, "%s is over the %d-byte limit (--max-file-bytes)", what, d.maxBytes)
+		return "", 0, kit.Errorf(kit.CodeUnavailable, "saving %s in the downloads folder %s: %v", what, d.downloadsDir, err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return 0, kit.Errorf(kit.CodeUnavailable, "saving the file: %v", err)
+	return saved, n, nil
+}
+
+// sourceReader keeps the error of the download it reads, to tell it from a disk error.
+type sourceReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *sourceReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		s.err = err
 	}
-	return n, nil
+	return n, err
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/rootdir"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -140,22 +141,17 @@ func (d *drv) localFile(p string) (*content, error) {
 	if d.uploadsDir == "" {
 		return nil, kit.Errorf(kit.CodeInvalidInput, "this server reads no local files (no --uploads-dir): send the content instead")
 	}
-	rel := p
-	if filepath.IsAbs(p) {
-		var err error
-		if rel, err = filepath.Rel(d.uploadsDir, filepath.Clean(p)); err != nil {
-			return nil, kit.Errorf(kit.CodeInvalidInput, "%s is outside the uploads folder %s", p, d.uploadsDir)
-		}
-	}
-	root, err := os.OpenRoot(d.uploadsDir)
+	rel, err := rootdir.Rel(p, d.uploadsDir, d.uploadsArg)
 	if err != nil {
-		return nil, kit.Errorf(kit.CodeUnavailable, "uploads folder: %v", err)
+		return nil, kit.Errorf(kit.CodeInvalidInput, "%s is outside the uploads folder %s", p, d.uploadsDir)
 	}
-	defer func() { _ = root.Close() }()
-	f, err := root.Open(rel)
+	f, err := d.uploads.Open(rel)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			return nil, kit.Errorf(kit.CodeNotFound, "%s does not exist in the uploads folder %s", p, d.uploadsDir)
+		case rootdir.Escapes(err):
+			return nil, kit.Errorf(kit.CodeInvalidInput, "%s is outside the uploads folder %s: a symlink on its way leads out", p, d.uploadsDir)
 		}
 		return nil, kit.Errorf(kit.CodeInvalidInput, "%s cannot be read from the uploads folder %s: %v", p, d.uploadsDir, err)
 	}

@@ -1,16 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/rootdir"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -90,17 +91,16 @@ func (m *mailbox) getAttachment(ctx context.Context, _ *mcp.CallToolRequest, in 
 		}}
 		return res, out, nil
 	}
-	if err := os.MkdirAll(m.downloadsDir, 0o700); err != nil {
-		return nil, attachmentOutput{}, kit.Errorf(kit.CodeUnavailable, "downloads folder: %v", err)
-	}
 	name := strings.TrimSpace(unsafeName.ReplaceAllString(filepath.Base(info.Name), "_"))
 	if name == "" || name == "." || name == ".." {
 		name = "attachment"
 	}
-	path := filepath.Join(m.downloadsDir, in.MessageID+"-"+info.PartID+"-"+name)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return nil, attachmentOutput{}, kit.Errorf(kit.CodeUnavailable, "save the attachment: %v", err)
+	file := unsafeName.ReplaceAllString(in.MessageID+"-"+info.PartID, "_") + "-" + name
+	saved, _, err := rootdir.Save(m.downloads, file, bytes.NewReader(data), int64(len(data)), 0o600, rootdir.Replace)
+	if err != nil {
+		return nil, attachmentOutput{}, kit.Errorf(kit.CodeUnavailable, "save the attachment in the downloads folder %s: %v", m.downloadsDir, err)
 	}
+	path := filepath.Join(m.downloadsDir, saved)
 	out.Path = path
 	return nil, out, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/recipients"
+	"github.com/jck411/mcp-servers/shared/rootdir"
 )
 
 // me is the Gmail API's name for the signed-in user.
@@ -24,8 +26,11 @@ const me = "me"
 type mailbox struct {
 	google         *googleserver.Account
 	gm             *gmail.Service // the generated client on the account's authorized HTTP client
+	downloads      *os.Root       // --downloads-dir, held open from the start
 	downloadsDir   string
-	attachmentsDir string
+	attachments    *os.Root             // --attachments-dir; nil when local files are off
+	attachmentsDir string               // as resolved
+	attachmentsArg string               // as given
 	allowed        recipients.Allowlist // whom mail may reach (--allowed-recipients)
 	maxBodyChars   int
 	inlineBytes    int
@@ -63,23 +68,39 @@ func newMailbox(s *kit.Server, st *settings) (*mailbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("people client: %w", err)
 	}
-	downloads := st.downloadsDir
-	if downloads == "" {
-		downloads = filepath.Join(s.Config().StateDir, "downloads")
+	downloadsDir := st.downloadsDir
+	if downloadsDir == "" {
+		downloadsDir = filepath.Join(s.Config().StateDir, "downloads")
 	}
-	if !filepath.IsAbs(downloads) {
-		return nil, fmt.Errorf("--downloads-dir %q: give an absolute path", downloads)
+	if !filepath.IsAbs(downloadsDir) {
+		return nil, fmt.Errorf("--downloads-dir %q: give an absolute path", downloadsDir)
 	}
-	attachDir := ""
+	m := &mailbox{downloadsDir: downloadsDir, attachmentsArg: st.attachmentsDir}
+	if m.downloads, err = rootdir.Open(downloadsDir, true); err != nil {
+		return nil, fmt.Errorf("--downloads-dir: %w", err)
+	}
 	if st.attachmentsDir != "" {
-		if attachDir, err = filepath.EvalSymlinks(st.attachmentsDir); err != nil {
+		if m.attachmentsDir, err = filepath.EvalSymlinks(st.attachmentsDir); err == nil {
+			if m.attachmentsDir, err = filepath.Abs(m.attachmentsDir); err == nil {
+				m.attachments, err = rootdir.Open(m.attachmentsDir, false)
+			}
+		}
+		if err != nil {
+			m.close()
 			return nil, fmt.Errorf("--attachments-dir: %w", err)
 		}
 	}
-	return &mailbox{
-		google: acct, gm: gm, people: pp, peopleAcct: acct.For(peopleProduct), downloadsDir: downloads, attachmentsDir: attachDir, allowed: st.allowed,
-		maxBodyChars: st.maxBodyChars, inlineBytes: st.inlineBytes, maxAttachBytes: st.maxAttachBytes,
-	}, nil
+	m.google, m.gm, m.people, m.peopleAcct, m.allowed = acct, gm, pp, acct.For(peopleProduct), st.allowed
+	m.maxBodyChars, m.inlineBytes, m.maxAttachBytes = st.maxBodyChars, st.inlineBytes, st.maxAttachBytes
+	return m, nil
+}
+
+// close closes the folders.
+func (m *mailbox) close() {
+	_ = m.downloads.Close()
+	if m.attachments != nil {
+		_ = m.attachments.Close()
+	}
 }
 
 // checkRecipients enforces the fleet's recipient allowlist (--allowed-recipients) on every

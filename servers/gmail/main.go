@@ -59,6 +59,7 @@ func spec() kit.Spec {
 			if err != nil {
 				return &kit.ConfigError{Err: err}
 			}
+			s.OnClose(m.close)
 			addMessageTools(s, m)
 			addAttachmentTools(s, m)
 			addComposeTools(s, m)

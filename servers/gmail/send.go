@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/jck411/mcp-servers/servers/gmail/mime"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/rootdir"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -93,29 +94,12 @@ func (m *mailbox) loadAttachments(in []attachmentInput) ([]mime.Attachment, erro
 			if m.attachmentsDir == "" {
 				return nil, kit.Errorf(kit.CodeInvalidInput, "attaching local files is off on this server (--attachments-dir); send content_base64 instead")
 			}
-			p := a.Path
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(m.attachmentsDir, p)
-			}
-			real, err := filepath.EvalSymlinks(p)
-			if err != nil {
-				return nil, kit.Errorf(kit.CodeNotFound, "attachment %s: %v", a.Path, err)
-			}
-			if rel, err := filepath.Rel(m.attachmentsDir, real); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-				return nil, kit.Errorf(kit.CodeInvalidInput, "attachment %s is outside the attachments folder %s", a.Path, m.attachmentsDir)
-			}
-			info, err := os.Stat(real)
-			if err != nil || !info.Mode().IsRegular() {
-				return nil, kit.Errorf(kit.CodeInvalidInput, "attachment %s is not a regular file", a.Path)
-			}
-			if info.Size() > int64(m.maxAttachBytes) {
-				return nil, kit.Errorf(kit.CodeLimit, "attachment %s is %d bytes, over the %d-byte limit", a.Path, info.Size(), m.maxAttachBytes)
-			}
-			if data, err = os.ReadFile(real); err != nil {
-				return nil, kit.Errorf(kit.CodeUnavailable, "attachment %s: %v", a.Path, err)
+			var err error
+			if data, err = m.readAttachment(a.Path); err != nil {
+				return nil, err
 			}
 			if name == "" {
-				name = filepath.Base(real)
+				name = filepath.Base(a.Path)
 			}
 		case a.ContentBase64 != "":
 			var err error
@@ -135,6 +119,39 @@ func (m *mailbox) loadAttachments(in []attachmentInput) ([]mime.Attachment, erro
 		out = append(out, mime.Attachment{Name: name, Type: a.Type, Data: data})
 	}
 	return out, nil
+}
+
+// readAttachment reads the file p, relative to --attachments-dir or absolute inside it,
+// through the folder held open since the start: a symlink may lead elsewhere inside it, and
+// nothing, not even one swapped in meanwhile, leads outside.
+func (m *mailbox) readAttachment(p string) ([]byte, error) {
+	rel, err := rootdir.Rel(p, m.attachmentsDir, m.attachmentsArg)
+	if err != nil {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "attachment %s is outside the attachments folder %s", p, m.attachmentsDir)
+	}
+	f, err := m.attachments.Open(rel)
+	switch {
+	case rootdir.Escapes(err):
+		return nil, kit.Errorf(kit.CodeInvalidInput, "attachment %s is outside the attachments folder %s: a symlink on its way leads out", p, m.attachmentsDir)
+	case err != nil:
+		return nil, kit.Errorf(kit.CodeNotFound, "attachment %s: %v", p, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return nil, kit.Errorf(kit.CodeInvalidInput, "attachment %s is not a regular file", p)
+	}
+	if info.Size() > int64(m.maxAttachBytes) {
+		return nil, kit.Errorf(kit.CodeLimit, "attachment %s is %d bytes, over the %d-byte limit", p, info.Size(), m.maxAttachBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, int64(m.maxAttachBytes)+1))
+	if err != nil {
+		return nil, kit.Errorf(kit.CodeUnavailable, "attachment %s: %v", p, err)
+	}
+	if len(data) > m.maxAttachBytes {
+		return nil, kit.Errorf(kit.CodeLimit, "attachment %s grew over the %d-byte limit while being read", p, m.maxAttachBytes)
+	}
+	return data, nil
 }
 
 // threading places a message in a conversation: its thread and the headers that tie it to the

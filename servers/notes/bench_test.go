@@ -134,7 +134,7 @@ func BenchmarkRebuild10k(b *testing.B) {
 		}
 		n := benchStore(b, state)
 		b.StopTimer()
-		if c, err := n.ix.Count(b.Context()); err != nil || c != 10_000 {
+		if c, err := n.current().Count(b.Context()); err != nil || c != 10_000 {
 			b.Fatalf("indexed %d notes: %v", c, err)
 		}
 		n.close()

@@ -4,7 +4,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"os"
 	"time"
@@ -27,11 +26,16 @@ type settings struct {
 	weeklyFolder, weeklyTemplate   string
 	monthlyFolder, monthlyTemplate string
 	sync                           syncSettings
+	// retryMax, when set, replaces the upkeep's longest wait between attempts to write an index
+	// that could not be written (tests shorten it; no flag sets it).
+	retryMax time.Duration
 }
 
 // spec describes the notes server.
-func spec() kit.Spec {
-	st := &settings{}
+func spec() kit.Spec { return specWith(&settings{}) }
+
+// specWith describes the notes server with st to hold its settings.
+func specWith(st *settings) kit.Spec {
 	return kit.Spec{
 		Name:         "notes",
 		Title:        "Notes",
@@ -61,13 +65,17 @@ func spec() kit.Spec {
 			if err != nil {
 				return &kit.ConfigError{Err: err}
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-			defer cancel()
-			n, err := openStore(ctx, cfg, s.Logger())
+			n, err := newStore(cfg, s.Logger())
 			if err != nil {
 				return err
 			}
+			if st.retryMax > 0 {
+				n.retryMin, n.retryMax = min(n.retryMin, st.retryMax), st.retryMax
+			}
+			// The index is opened and built in the background: the server listens (and tells
+			// systemd it is ready) at once, whatever the size of the notes folder.
 			s.OnClose(n.close)
+			s.Background(n.run)
 			s.AddHealthCheck("index", n.health)
 			addReadTools(s, n)
 			addWriteTools(s, n)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/jck411/mcp-servers/shared/toolsnaps"
@@ -34,7 +35,25 @@ func start(t *testing.T, args ...string) *env {
 func startIn(t *testing.T, state string, args ...string) *env {
 	t.Helper()
 	h := mcptest.Start(t, spec(), append([]string{"--state-dir", state, "--scan-interval", "0"}, args...)...)
+	waitIndexed(t, h)
 	return &env{t: t, h: h, cs: h.Connect(t, ""), dir: filepath.Join(state, "notes")}
+}
+
+// waitIndexed waits until the server's index is open and built (it serves from its start, the
+// index is built in the background), so that tests find what they wrote before the start.
+func waitIndexed(t *testing.T, h *mcptest.Harness) health.Result {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		res := h.Server.Health(t.Context()).Checks["index"]
+		if !strings.HasPrefix(res.Detail, "opening") && !strings.HasPrefix(res.Detail, "building") {
+			return res
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the index is still %q after five minutes", res.Detail)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func call[T any](e *env, tool string, args map[string]any) T {
@@ -507,6 +526,7 @@ func TestTagsAndDaily(t *testing.T) {
 func TestReadOnlyAndFlags(t *testing.T) {
 	t.Parallel()
 	h := mcptest.Start(t, spec(), "--state-dir", t.TempDir(), "--read-only")
+	waitIndexed(t, h)
 	names := h.Server.ToolNames()
 	if !slices.Equal(names, []string{"get_note", "get_note_links", "list_note_tags", "list_notes"}) {
 		t.Errorf("read-only tools = %v", names)

@@ -57,15 +57,23 @@ func (n *store) moveNote(ctx context.Context, _ *mcp.CallToolRequest, in moveInp
 	if err := n.fresh(ctx); err != nil {
 		return nil, moveOutput{}, err
 	}
+	ix, release, note, err := n.readable(ctx)
+	if err != nil {
+		return nil, moveOutput{}, err
+	}
+	defer release()
+	if note != "" {
+		return nil, moveOutput{}, kit.Errorf(kit.CodeUnavailable, "move_note needs the whole index to find the links to rewrite, and %s; try again in a moment", note)
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if !n.v.Exists(from) {
 		_, _, err := n.read(from)
 		return nil, moveOutput{}, err
 	}
-	referrers, err := n.ix.Backlinks(ctx, from)
+	referrers, err := ix.Backlinks(ctx, from)
 	if err != nil {
-		return nil, moveOutput{}, kit.Errorf(kit.CodeInternal, "find links: %w", err)
+		return nil, moveOutput{}, kit.Errorf(kit.CodeInternal, "find links: %w", n.readError(err))
 	}
 	if err := n.v.Move(from, to); err != nil {
 		if errors.Is(err, vault.ErrExists) {
@@ -115,7 +123,8 @@ func (n *store) moveNote(ctx context.Context, _ *mcp.CallToolRequest, in moveInp
 		out.NotesUpdated = append(out.NotesUpdated, src)
 		touched = append(touched, src)
 	}
-	return nil, out, n.reindex(ctx, touched...)
+	n.reindex(ctx, touched...)
+	return nil, out, nil
 }
 
 type deleteOutput struct {
@@ -142,7 +151,8 @@ func (n *store) deleteNote(ctx context.Context, _ *mcp.CallToolRequest, in pathI
 	if err != nil {
 		return nil, deleteOutput{}, kit.Errorf(kit.CodeInternal, "%w", err)
 	}
-	return nil, deleteOutput{Path: rel, TrashPath: trash}, n.reindex(ctx, rel)
+	n.reindex(ctx, rel)
+	return nil, deleteOutput{Path: rel, TrashPath: trash}, nil
 }
 
 // trash moves the note at rel into the trash folder, adding a timestamp when its path there is
@@ -191,5 +201,6 @@ func (n *store) restoreNote(ctx context.Context, _ *mcp.CallToolRequest, in rest
 		return nil, writeOutput{}, kit.Errorf(kit.CodeInternal, "restore %s: %w", trash, err)
 	}
 	data, _ := n.v.ReadFile(to)
-	return nil, writeOutput{Path: to, Hash: vault.Hash(data), Changed: true, Detail: "restored from " + trash}, n.reindex(ctx, to)
+	n.reindex(ctx, to)
+	return nil, writeOutput{Path: to, Hash: vault.Hash(data), Changed: true, Detail: "restored from " + trash}, nil
 }

@@ -214,18 +214,22 @@ type listOutput struct {
 	More       bool        `json:"more"`
 	NextOffset int         `json:"next_offset,omitempty"`
 	AnyWord    string      `json:"any_word,omitempty" jsonschema:"no note had every word of the query; these are the notes with any of them, for this query"`
+	Index      string      `json:"index,omitempty" jsonschema:"set when the index is being built or is behind the notes: what that means for these results"`
 }
 
 func (o listOutput) Text() string {
 	var b strings.Builder
+	if o.Index != "" {
+		b.WriteString("(" + o.Index + ")\n")
+	}
 	if o.AnyWord != "" {
 		if len(o.Notes) == 0 {
-			return "No notes: none has every word of the query, nor any of them."
+			return b.String() + "No notes: none has every word of the query, nor any of them."
 		}
 		fmt.Fprintf(&b, "No note has every word of the query; notes with any of them (query %q), best first:\n", o.AnyWord)
 	}
 	if len(o.Notes) == 0 {
-		return "No notes."
+		return b.String() + "No notes."
 	}
 	for _, e := range o.Notes {
 		if e.Change != "" {
@@ -276,14 +280,19 @@ func (n *store) listNotes(ctx context.Context, _ *mcp.CallToolRequest, in findIn
 	if err := n.fresh(ctx); err != nil {
 		return nil, listOutput{}, err
 	}
-	if in.ChangedSince != "" {
-		return n.listChanges(ctx, in.ChangedSince, f, limit, offset)
-	}
-	entries, more, err := n.ix.List(ctx, f, sort, limit, offset)
+	ix, release, note, err := n.readable(ctx)
 	if err != nil {
-		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "list notes: %w", err)
+		return nil, listOutput{}, err
 	}
-	out := listOutput{Notes: make([]noteEntry, 0, len(entries)), More: more}
+	defer release()
+	if in.ChangedSince != "" {
+		return n.listChanges(ctx, ix, note, in.ChangedSince, f, limit, offset)
+	}
+	entries, more, err := ix.List(ctx, f, sort, limit, offset)
+	if err != nil {
+		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "list notes: %w", n.readError(err))
+	}
+	out := listOutput{Notes: make([]noteEntry, 0, len(entries)), More: more, Index: note}
 	for _, e := range entries {
 		out.Notes = append(out.Notes, noteEntry{Path: e.Path, Title: e.Title, Tags: e.Tags, Updated: fmtTime(e.Updated)})
 	}
@@ -293,16 +302,16 @@ func (n *store) listNotes(ctx context.Context, _ *mcp.CallToolRequest, in findIn
 	return nil, out, nil
 }
 
-func (n *store) listChanges(ctx context.Context, sinceArg string, f index.Filter, limit, offset int) (*mcp.CallToolResult, listOutput, error) {
+func (n *store) listChanges(ctx context.Context, ix *index.Index, note, sinceArg string, f index.Filter, limit, offset int) (*mcp.CallToolResult, listOutput, error) {
 	since, err := parseWhen("changed_since", sinceArg)
 	if err != nil {
 		return nil, listOutput{}, err
 	}
-	changes, more, err := n.ix.Changes(ctx, since, f, limit, offset)
+	changes, more, err := ix.Changes(ctx, since, f, limit, offset)
 	if err != nil {
-		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "list changes: %w", err)
+		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "list changes: %w", n.readError(err))
 	}
-	out := listOutput{Notes: make([]noteEntry, 0, len(changes)), More: more}
+	out := listOutput{Notes: make([]noteEntry, 0, len(changes)), More: more, Index: note}
 	for _, c := range changes {
 		out.Notes = append(out.Notes, noteEntry{Path: c.Path, Title: c.Title, Updated: fmtTime(c.At), Change: c.Kind})
 	}
@@ -357,9 +366,14 @@ func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in sear
 	if err := n.fresh(ctx); err != nil {
 		return nil, listOutput{}, err
 	}
+	ix, release, note, err := n.readable(ctx)
+	if err != nil {
+		return nil, listOutput{}, err
+	}
+	defer release()
 	sctx, cancel := context.WithTimeout(ctx, n.searchTimeout())
 	defer cancel()
-	hits, more, err := n.ix.Search(sctx, in.Query, f, limit, offset)
+	hits, more, err := ix.Search(sctx, in.Query, f, limit, offset, n.bodyHead)
 	switch {
 	case errors.Is(err, index.ErrEmptyQuery):
 		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "query %q has no words to search for; to browse, leave out query", in.Query)
@@ -371,9 +385,9 @@ func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in sear
 		return nil, listOutput{}, kit.Errorf(kit.CodeLimit, "the search took longer than %s and was stopped; use more distinctive words, a phrase, or a tag or folder filter", n.searchTimeout())
 	}
 	if err != nil {
-		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "search: %w", err)
+		return nil, listOutput{}, kit.Errorf(kit.CodeInternal, "search: %w", n.readError(err))
 	}
-	out := listOutput{Notes: make([]noteEntry, 0, len(hits)), More: more}
+	out := listOutput{Notes: make([]noteEntry, 0, len(hits)), More: more, Index: note}
 	for _, h := range hits {
 		e := noteEntry{Path: h.Path, Title: h.Title, Tags: h.Tags, Updated: fmtTime(h.Updated), Snippet: h.Snippet}
 		if h.Match != index.MatchExact {
@@ -385,6 +399,29 @@ func (n *store) searchNotes(ctx context.Context, _ *mcp.CallToolRequest, in sear
 		out.NextOffset = offset + limit
 	}
 	return nil, out, nil
+}
+
+// snippetRead is how much of a note's file a search reads for its snippet: the snippet comes
+// from the first passages of the body, so a huge note costs no more than this.
+const snippetRead = 256 << 10
+
+// bodyHead is the start of a note's body for its snippet (index.BodyFunc).
+func (n *store) bodyHead(rel string) (string, bool) {
+	data, more, err := n.v.ReadHead(rel, snippetRead)
+	if err != nil {
+		return "", false
+	}
+	if more { // leave out a character cut at the end
+		for i := len(data) - 1; i >= max(0, len(data)-utf8.UTFMax); i-- {
+			if utf8.RuneStart(data[i]) {
+				if !utf8.FullRune(data[i:]) {
+					data = data[:i]
+				}
+				break
+			}
+		}
+	}
+	return vault.Parse(string(data)).Body, more
 }
 
 type listTagsInput struct {
@@ -419,9 +456,14 @@ func (n *store) listTags(ctx context.Context, _ *mcp.CallToolRequest, in listTag
 	if err := n.fresh(ctx); err != nil {
 		return nil, listTagsOutput{}, err
 	}
-	tags, err := n.ix.Tags(ctx, folder)
+	ix, release, _, err := n.readable(ctx)
 	if err != nil {
-		return nil, listTagsOutput{}, kit.Errorf(kit.CodeInternal, "list tags: %w", err)
+		return nil, listTagsOutput{}, err
+	}
+	defer release()
+	tags, err := ix.Tags(ctx, folder)
+	if err != nil {
+		return nil, listTagsOutput{}, kit.Errorf(kit.CodeInternal, "list tags: %w", n.readError(err))
 	}
 	out := listTagsOutput{Tags: make([]tagCount, 0, len(tags))}
 	for _, t := range tags {
@@ -524,19 +566,24 @@ func (n *store) getLinks(ctx context.Context, _ *mcp.CallToolRequest, in linksIn
 		_, _, err := n.read(rel)
 		return nil, linksOutput{}, err
 	}
-	links, err := n.ix.Outgoing(ctx, rel)
+	ix, release, _, err := n.readable(ctx)
+	if err != nil {
+		return nil, linksOutput{}, err
+	}
+	defer release()
+	links, err := ix.Outgoing(ctx, rel)
 	if err != nil {
 		return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "links: %w", err)
 	}
 	out := linksOutput{Path: rel, Outgoing: make([]outLink, 0, len(links))}
 	for _, l := range links {
-		p, err := n.ix.Resolve(ctx, l.Target)
+		p, err := ix.Resolve(ctx, l.Target)
 		if err != nil {
 			return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "links: %w", err)
 		}
 		out.Outgoing = append(out.Outgoing, outLink{Target: l.Target, Type: l.Type, Path: p})
 	}
-	back, err := n.ix.TypedBacklinks(ctx, rel)
+	back, err := ix.TypedBacklinks(ctx, rel)
 	if err != nil {
 		return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "backlinks: %w", err)
 	}
@@ -545,7 +592,7 @@ func (n *store) getLinks(ctx context.Context, _ *mcp.CallToolRequest, in linksIn
 		out.Backlinks = append(out.Backlinks, backlink{Path: b.Path, Type: b.Type})
 	}
 	if in.Hops > 0 {
-		related, more, err := n.ix.Neighborhood(ctx, rel, in.Hops, in.Limit)
+		related, more, err := ix.Neighborhood(ctx, rel, in.Hops, in.Limit)
 		if err != nil {
 			return nil, linksOutput{}, kit.Errorf(kit.CodeInternal, "context: %w", err)
 		}

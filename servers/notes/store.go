@@ -13,67 +13,74 @@ import (
 
 	"github.com/jck411/mcp-servers/servers/notes/index"
 	"github.com/jck411/mcp-servers/servers/notes/vault"
-	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
 // store is the server's state: the notes folder, its index, and the lock that serializes every
-// change to either.
+// change to either. The files are the truth; the index is a cache of them that the upkeep
+// (upkeep.go) opens, builds, keeps up with outside changes and repairs while the server serves.
 type store struct {
 	cfg storeConfig
 	v   *vault.Vault
-	ix  *index.Index
 	log *slog.Logger
 	now func() time.Time
 	// onWrite, when set, is told after every change a tool makes (the sync uses it).
 	onWrite func()
 	// searchLimit, when set, replaces searchTimeout (tests shorten it).
 	searchLimit time.Duration
+	// retryMin and retryMax bound the wait between attempts to write an index that could not be
+	// written (it doubles from the first to the second).
+	retryMin, retryMax time.Duration
 
-	mu       sync.Mutex // held by writers and scans
-	scanMu   sync.Mutex // guards lastScan, scanErr and scanning
-	lastScan time.Time
-	scanErr  error
-	scanning bool           // a background scan is under way
-	bg       sync.WaitGroup // the background scan, waited for on close
+	mu sync.Mutex // held by writers, and by scans while they write a batch
+
+	ixMu sync.Mutex // guards ix, held only to read or replace it
+	ix   *indexRef  // nil until opened
+
+	up      upkeep     // the index's state (upkeep.go)
+	scanMu  sync.Mutex // one scan at a time
+	watcher *watcher   // nil while the folder is not watched (watch.go)
+
+	stop context.CancelFunc // ends run when the store runs it itself (openStore)
+	bg   sync.WaitGroup     // run and background scans, waited for on close
 }
 
-// openStore opens the folder and the index and brings the index up to date with the files.
-func openStore(ctx context.Context, cfg storeConfig, log *slog.Logger) (*store, error) {
+// newStore opens the notes folder; the index is opened and built by run.
+func newStore(cfg storeConfig, log *slog.Logger) (*store, error) {
 	v, err := vault.Open(cfg.notesDir)
 	if err != nil {
 		return nil, &kit.ConfigError{Err: fmt.Errorf("--notes-dir: %w", err)}
 	}
-	ix, rebuilt, err := index.Open(ctx, cfg.indexFile, cfg.notesDir)
+	n := &store{cfg: cfg, v: v, log: log, now: time.Now, retryMin: time.Second, retryMax: time.Minute}
+	n.up.init()
+	return n, nil
+}
+
+// openStore opens the folder, starts the index's upkeep and waits until the first build is
+// done (tests and benchmarks; the server serves meanwhile instead).
+func openStore(ctx context.Context, cfg storeConfig, log *slog.Logger) (*store, error) {
+	n, err := newStore(cfg, log)
 	if err != nil {
-		_ = v.Close()
-		return nil, fmt.Errorf("index %s: %w", cfg.indexFile, err)
+		return nil, err
 	}
-	n := &store{cfg: cfg, v: v, ix: ix, log: log, now: time.Now}
-	start := time.Now()
-	changed, removed, err := n.scan(ctx)
-	if err != nil {
+	rctx, stop := context.WithCancel(context.Background())
+	n.stop = stop
+	n.bg.Go(func() { n.run(rctx) })
+	select {
+	case <-n.up.built:
+	case <-ctx.Done():
 		n.close()
-		return nil, fmt.Errorf("index the notes: %w", err)
+		return nil, ctx.Err()
 	}
-	log.Info("index ready", "rebuilt", rebuilt, "indexed", changed, "removed", removed, "duration_ms", time.Since(start).Milliseconds())
+	if st := n.up.get(); st.phase != phaseReady {
+		n.close()
+		return nil, fmt.Errorf("index the notes: %w", st.err)
+	}
 	return n, nil
 }
 
 // errNoNote is the error under every "note not found" tool error.
 var errNoNote = errors.New("no such note")
-
-// health reports the index's state on /healthz.
-func (n *store) health(ctx context.Context) health.Result {
-	count, err := n.ix.Count(ctx)
-	if err != nil {
-		return health.Result{Status: health.Fail, Detail: "index unreadable: " + err.Error()}
-	}
-	if err := n.lastScanError(); err != nil {
-		return health.Result{Status: health.Warn, Detail: fmt.Sprintf("%d notes; last scan failed: %v", count, err)}
-	}
-	return health.Result{Status: health.OK, Detail: fmt.Sprintf("%d notes", count)}
-}
 
 // searchTimeout bounds one search (list_notes with query)'s time in the index; SQLite is interrupted then.
 const searchTimeout = 5 * time.Second
@@ -86,129 +93,13 @@ func (n *store) searchTimeout() time.Duration {
 }
 
 func (n *store) close() {
+	if n.stop != nil {
+		n.stop()
+	}
 	n.bg.Wait()
-	_ = n.ix.Close()
+	n.watcher.close()
+	n.replaceIndex(nil)
 	_ = n.v.Close()
-}
-
-func (n *store) lastScanError() error {
-	n.scanMu.Lock()
-	defer n.scanMu.Unlock()
-	return n.scanErr
-}
-
-// fresh catches the index up with files changed outside the server. Readers call it first.
-// A look older than the scan interval is redone: right away when the index has been idle
-// for a while (ten intervals), else in the background while the read goes on, so busy readers
-// never wait for a walk of the folder and the index is never more than about one interval
-// behind. A zero interval looks before every read.
-func (n *store) fresh(ctx context.Context) error {
-	iv := n.cfg.scanInterval
-	n.scanMu.Lock()
-	age := time.Since(n.lastScan)
-	switch {
-	case iv > 0 && age < iv:
-		n.scanMu.Unlock()
-		return nil
-	case iv > 0 && age < 10*iv:
-		if !n.scanning {
-			n.scanning = true
-			n.bg.Add(1)
-			go n.backgroundScan()
-		}
-		n.scanMu.Unlock()
-		return nil
-	}
-	n.scanMu.Unlock()
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.scanMu.Lock()
-	stale := iv == 0 || time.Since(n.lastScan) >= iv
-	n.scanMu.Unlock()
-	if !stale {
-		return nil
-	}
-	if _, _, err := n.scan(ctx); err != nil {
-		return kit.Errorf(kit.CodeInternal, "bring the index up to date: %w", err)
-	}
-	return nil
-}
-
-func (n *store) backgroundScan() {
-	defer n.bg.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	n.mu.Lock()
-	_, _, err := n.scan(ctx)
-	n.mu.Unlock()
-	n.scanMu.Lock()
-	n.scanning = false
-	n.scanMu.Unlock()
-	if err != nil {
-		n.log.Warn("index scan failed", "error", err.Error())
-	}
-}
-
-// scan compares the files with the index and re-indexes what changed; the caller holds mu (or
-// is the only user, at start).
-func (n *store) scan(ctx context.Context) (changed, removed int, err error) {
-	began := time.Now()
-	defer func() {
-		n.scanMu.Lock()
-		n.scanErr = err
-		if err == nil {
-			n.lastScan = began
-		}
-		n.scanMu.Unlock()
-	}()
-	files, err := n.v.Walk("")
-	if err != nil {
-		return 0, 0, err
-	}
-	stamps, err := n.ix.Stamps(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
-	var docs []index.Doc
-	flush := func() error {
-		if len(docs) == 0 {
-			return nil
-		}
-		err := n.ix.Apply(ctx, docs, nil)
-		docs = docs[:0]
-		return err
-	}
-	for _, f := range files {
-		st, ok := stamps[f.Path]
-		delete(stamps, f.Path)
-		if ok && st.MTime == f.MTime && st.Size == f.Size {
-			continue
-		}
-		data, err := n.v.ReadFile(f.Path)
-		if err != nil {
-			continue // vanished, or a symlink leading out: not a note
-		}
-		docs = append(docs, makeDoc(f.Path, data, f.MTime, f.Size))
-		changed++
-		if len(docs) >= 500 {
-			if err := flush(); err != nil {
-				return changed, 0, err
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return changed, 0, err
-	}
-	gone := make([]string, 0, len(stamps))
-	for p := range stamps {
-		gone = append(gone, p)
-	}
-	if len(gone) > 0 {
-		if err := n.ix.Apply(ctx, nil, gone); err != nil {
-			return changed, 0, err
-		}
-	}
-	return changed, len(gone), nil
 }
 
 // makeDoc derives what the index holds of one file.
@@ -254,23 +145,41 @@ func allTags(n vault.Note) []string {
 }
 
 // reindex indexes (or, when the file is gone, drops) the given paths after a tool changed
-// them, and tells the sync; the caller holds mu.
-func (n *store) reindex(ctx context.Context, paths ...string) error {
+// them, and tells the sync; the caller holds mu. The change is made in the files whatever
+// becomes of the index: when it cannot take it now, the upkeep catches it up later.
+func (n *store) reindex(ctx context.Context, paths ...string) {
 	if n.onWrite != nil {
 		n.onWrite()
 	}
-	return n.indexPaths(ctx, paths...)
+	n.indexPaths(ctx, paths...)
 }
 
-// indexPaths indexes (or, when the file is gone, drops) the given paths; the caller holds mu.
-func (n *store) indexPaths(ctx context.Context, paths ...string) error {
+// indexPaths indexes (or, when the file is gone, drops) the given paths, leaving out those
+// the index already holds as they are on disk; the caller holds mu. It does nothing while the
+// index is missing or behind (a failed write is retried by the upkeep, which scans every file).
+func (n *store) indexPaths(ctx context.Context, paths ...string) {
+	ix, release := n.writable()
+	if ix == nil {
+		return
+	}
+	defer release()
 	var docs []index.Doc
 	var gone []string
 	for _, p := range paths {
+		had, indexed, err := ix.StampOf(ctx, p)
+		if err != nil {
+			n.failed(ix, err)
+			return
+		}
 		info, err := n.v.Stat(p)
 		if err != nil {
-			gone = append(gone, p)
+			if indexed {
+				gone = append(gone, p)
+			}
 			continue
+		}
+		if indexed && had == (index.Stamp{MTime: info.ModTime().UnixNano(), Size: info.Size()}) {
+			continue // as indexed already (the watch reports the server's own writes too)
 		}
 		data, err := n.v.ReadFile(p)
 		if err != nil {
@@ -279,10 +188,12 @@ func (n *store) indexPaths(ctx context.Context, paths ...string) error {
 		}
 		docs = append(docs, makeDoc(p, data, info.ModTime().UnixNano(), info.Size()))
 	}
-	if err := n.ix.Apply(ctx, docs, gone); err != nil {
-		return kit.Errorf(kit.CodeInternal, "the note was written but indexing it failed (it is picked up on the next scan): %w", err)
+	if len(docs) == 0 && len(gone) == 0 {
+		return
 	}
-	return nil
+	if err := ix.Apply(ctx, docs, gone); err != nil {
+		n.failed(ix, err)
+	}
 }
 
 // notePath cleans a caller's note path into a kit error on failure.
@@ -308,7 +219,15 @@ func (n *store) existing(ctx context.Context, p string) (string, error) {
 	if err := n.fresh(ctx); err != nil {
 		return "", err
 	}
-	paths, err := n.ix.Named(ctx, p, maxNamed+1)
+	ix, release, _, err := n.readable(ctx)
+	if err != nil { // no index to look the name up in: the path alone decides
+		if perr != nil {
+			return "", perr
+		}
+		return rel, nil
+	}
+	defer release()
+	paths, err := ix.Named(ctx, p, maxNamed+1)
 	if err != nil {
 		return "", kit.Errorf(kit.CodeInternal, "look up %q: %w", p, err)
 	}
@@ -382,7 +301,8 @@ func (n *store) change(ctx context.Context, rel, expectedHash string, edit func(
 		if err := n.v.Write(rel, out, false); err != nil {
 			return "", false, kit.Errorf(kit.CodeInternal, "write %s: %w", rel, err)
 		}
-		return vault.Hash(out), true, n.reindex(ctx, rel)
+		n.reindex(ctx, rel)
+		return vault.Hash(out), true, nil
 	}
 }
 
@@ -403,7 +323,8 @@ func (n *store) create(ctx context.Context, rel string, note vault.Note, overwri
 		}
 		return "", kit.Errorf(kit.CodeInvalidInput, "write %s: %w", rel, err)
 	}
-	return vault.Hash(out), n.reindex(ctx, rel)
+	n.reindex(ctx, rel)
+	return vault.Hash(out), nil
 }
 
 // noExt is a path without ".md", the form wikilinks use.

@@ -144,9 +144,7 @@ func (f syncFolder) Apply(ctx context.Context, changes []drivesync.Change) []err
 		}
 	}
 	if len(touched) > 0 {
-		if err := n.indexPaths(ctx, touched...); err != nil {
-			n.log.Warn("indexing synced notes failed; the next scan retries", "error", err.Error())
-		}
+		n.indexPaths(ctx, touched...)
 	}
 	return errs
 }

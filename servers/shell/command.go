@@ -97,10 +97,12 @@ func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runC
 	if len(in.Stdin) > maxStdinBytes {
 		return nil, out, kit.Errorf(kit.CodeLimit, "stdin is %d bytes; at most %d (write a file with write_text_file and redirect it instead)", len(in.Stdin), maxStdinBytes)
 	}
-	dir, env, err := sh.prepare(in.Cwd, in.Env)
+	wd, env, err := sh.prepare(in.Cwd, in.Env)
 	if err != nil {
 		return nil, out, err
 	}
+	defer wd.close()
+	dir := wd.path
 	caller := kit.Caller(ctx)
 	if err := sh.check(ctx, "run_command", in.Command, dir, in.Stdin != ""); err != nil {
 		return nil, out, err
@@ -115,7 +117,7 @@ func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runC
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	stdout, stderr := runner.NewCapture(sh.outputLimit), runner.NewCapture(sh.outputLimit)
-	spec := runner.Spec{Line: in.Command, Dir: dir, Env: env}
+	spec := runner.Spec{Line: in.Command, Dir: wd.chdir(), Env: env}
 	if in.Stdin != "" {
 		spec.Stdin = strings.NewReader(in.Stdin)
 	}
@@ -149,23 +151,27 @@ func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runC
 	return nil, out, nil
 }
 
-// prepare resolves a command's working directory inside the roots and its environment.
-func (sh *shell) prepare(cwd string, extra map[string]string) (string, []string, error) {
-	dir, err := sh.dir(cwd)
+// prepare resolves and opens a command's working directory inside the roots, and builds its
+// environment. The caller closes the directory once the command has started.
+func (sh *shell) prepare(cwd string, extra map[string]string) (workingDir, []string, error) {
+	dir, err := sh.workingDir(cwd)
 	if err != nil {
-		return "", nil, err
+		return workingDir{}, nil, err
 	}
 	for name, value := range extra {
 		if err := sh.policy.CheckEnv(name); err != nil {
-			return "", nil, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
+			dir.close()
+			return workingDir{}, nil, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
 		}
 		if err := sh.policy.CheckEnvValue(name, value); err != nil {
-			return "", nil, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
+			dir.close()
+			return workingDir{}, nil, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
 		}
 	}
 	env, err := sh.env.With(extra)
 	if err != nil {
-		return "", nil, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
+		dir.close()
+		return workingDir{}, nil, kit.Errorf(kit.CodeInvalidInput, "env: %w", err)
 	}
 	return dir, env, nil
 }

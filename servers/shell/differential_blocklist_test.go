@@ -97,7 +97,7 @@ func TestDifferentialBlocklist(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer run.Close()
-	if err := run.Sandbox(selfExe(), sandbox.Rules{Write: []string{root, home, "/dev/null"}}); err != nil {
+	if err := run.Sandbox(t.Context(), selfExe(), sandbox.Rules{Write: []string{root, home, "/dev/null"}}); err != nil {
 		t.Fatal(err)
 	}
 	env := []string{"PATH=" + stubs + ":" + os.Getenv("PATH"), "HOME=" + home, "LANG=C.UTF-8", "v=" + filepath.Join(root, "victim")}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -70,7 +71,15 @@ func (sh *shell) editFile(ctx context.Context, _ *mcp.CallToolRequest, in editFi
 	if err != nil {
 		return nil, out, err
 	}
-	info, err := os.Stat(p)
+	if p.IsRoot() {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s is not a regular file", in.Path)
+	}
+	dir, name, err := p.Parent()
+	if err != nil {
+		return nil, out, fileError(in.Path, err)
+	}
+	defer dir.Close()
+	info, err := dir.Lstat(name)
 	if err != nil {
 		return nil, out, fileError(in.Path, err)
 	}
@@ -80,7 +89,7 @@ func (sh *shell) editFile(ctx context.Context, _ *mcp.CallToolRequest, in editFi
 	if info.Size() > maxEditFileBytes {
 		return nil, out, kit.Errorf(kit.CodeLimit, "%s is %d bytes; edit_file handles at most %d", in.Path, info.Size(), maxEditFileBytes)
 	}
-	data, err := os.ReadFile(p)
+	data, err := readLimited(dir, name, maxEditFileBytes)
 	if err != nil {
 		return nil, out, fileError(in.Path, err)
 	}
@@ -107,17 +116,35 @@ func (sh *shell) editFile(ctx context.Context, _ *mcp.CallToolRequest, in editFi
 		return nil, out, kit.Errorf(kit.CodeLimit, "the edited file would be %d bytes; at most %d; nothing was written", len(after), maxWriteBytes)
 	}
 	newSum := sha256.Sum256([]byte(after))
-	out.Path, out.SHA256 = p, hex.EncodeToString(newSum[:])
+	out.Path, out.SHA256 = p.Abs, hex.EncodeToString(newSum[:])
 	out.Diff, out.DiffTruncated = unifiedDiff(in.Path, before, after, maxDiffBytes)
 	if in.DryRun || after == before {
 		return nil, out, nil
 	}
-	if err := atomicWrite(p, []byte(after), info.Mode().Perm(), true); err != nil {
+	if err := atomicWrite(dir, name, []byte(after), info.Mode().Perm(), true); err != nil {
 		return nil, out, fileError(in.Path, err)
 	}
 	out.Written = true
-	sh.log.Info("file edited", "tool", "edit_file", "caller", kit.Caller(ctx), "path", p, "edits", len(in.Edits), "replacements", out.Replacements)
+	sh.log.Info("file edited", "tool", "edit_file", "caller", kit.Caller(ctx), "path", p.Abs, "edits", len(in.Edits), "replacements", out.Replacements)
 	return nil, out, nil
+}
+
+// readLimited reads the regular file name in dir, failing when it holds more than limit
+// bytes (it may have grown since it was measured).
+func readLimited(dir *os.Root, name string, limit int64) ([]byte, error) {
+	f, err := dir.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is no longer a regular file", name)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s grew past %d bytes while being read", name, limit)
+	}
+	return data, err
 }
 
 // unifiedDiff renders the change from a to b as one unified-diff hunk spanning the

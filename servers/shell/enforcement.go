@@ -73,7 +73,7 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 		return sandboxAllowlist(ctx, run, in)
 	case policy.Blocklist:
 		if in.systemd {
-			return withholdCgroups(log, run, in, "under systemd the unit's sandbox (ProtectSystem=strict, ProtectHome) keeps system paths read-only")
+			return withholdCgroups(ctx, log, run, in, "under systemd the unit's sandbox (ProtectSystem=strict, ProtectHome) keeps system paths read-only")
 		}
 		if err := in.available(); err != nil {
 			note := fmt.Sprintf("no write guard: %v; commands can write wherever the server's user can", err)
@@ -86,7 +86,9 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 		}
 		writable, err := writeGuardPaths(in)
 		if err == nil {
-			err = run.Sandbox(in.self, sandbox.Rules{Write: append(writable, e.tmpDir)})
+			if err = run.Sandbox(ctx, in.self, sandbox.Rules{Write: append(writable, e.tmpDir)}); err != nil {
+				err = fmt.Errorf("the blocklist's write guard (Landlock) cannot be applied, so the server does not start: %w", err)
+			}
 		}
 		if err != nil {
 			e.close()
@@ -94,14 +96,14 @@ func setupEnforcement(ctx context.Context, log *slog.Logger, run *runner.Runner,
 		}
 		return e, nil
 	}
-	return withholdCgroups(log, run, in, "--policy off")
+	return withholdCgroups(ctx, log, run, in, "--policy off")
 }
 
 // withholdCgroups is the enforcement where no write guard applies (the blocklist under
 // systemd, --policy off): under cgroup containment Landlock still withholds the cgroup tree
 // from commands, so none can move itself out of the cgroup it is killed by. Without Landlock
 // the runner's sweep of the delegated subtree is what remains (docs/shell.md, "Processes").
-func withholdCgroups(log *slog.Logger, run *runner.Runner, in enforcementInput, why string) (*enforcement, error) {
+func withholdCgroups(ctx context.Context, log *slog.Logger, run *runner.Runner, in enforcementInput, why string) (*enforcement, error) {
 	if run.Mode() != runner.ModeCgroup {
 		return &enforcement{mode: "none", note: why}, nil
 	}
@@ -110,7 +112,7 @@ func withholdCgroups(log *slog.Logger, run *runner.Runner, in enforcementInput, 
 		err = errors.New("the server cannot find its own binary (os.Executable)")
 	}
 	if err == nil {
-		err = run.WithholdCgroups(in.self)
+		err = run.WithholdCgroups(ctx, in.self)
 	}
 	if err != nil {
 		note := fmt.Sprintf("%s; commands are not kept from the cgroup tree (%v): one may move itself out of its cgroup, and the server sweeps its delegated subtree at every kill", why, err)
@@ -160,8 +162,8 @@ func sandboxAllowlist(ctx context.Context, run *runner.Runner, in enforcementInp
 	if err != nil {
 		return nil, fmt.Errorf("--allow-commands: %w", err)
 	}
-	if err := run.Sandbox(in.self, rules, "-r"); err != nil {
-		return nil, err
+	if err := run.Sandbox(ctx, in.self, rules, "-r"); err != nil {
+		return nil, fmt.Errorf("--policy allowlist: %w", err)
 	}
 	return e, nil
 }

@@ -15,7 +15,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jck411/mcp-servers/servers/shell/resolver"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/rootdir"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -108,19 +110,20 @@ func (sh *shell) findFiles(ctx context.Context, _ *mcp.CallToolRequest, in findF
 		}
 	}
 	limit := in.MaxResults
-	root, err := sh.dir(in.Root)
+	root, dir, err := sh.dir(in.Root)
 	if err != nil {
 		return nil, out, err
 	}
-	out.Root, out.Files = root, []fileEntry{}
+	defer dir.Close()
+	out.Root, out.Files = root.Abs, []fileEntry{}
 	needle := strings.ToLower(in.Pattern)
 	visits := 0
 	skip := skips{all: in.AllDirs}
 	errStop := errors.New("stop")
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(dir.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if d != nil && d.IsDir() && p != root {
-				return filepath.SkipDir // unreadable directories are skipped
+			if d != nil && d.IsDir() && rel != "." {
+				return fs.SkipDir // unreadable directories are skipped
 			}
 			return err
 		}
@@ -128,13 +131,12 @@ func (sh *shell) findFiles(ctx context.Context, _ *mcp.CallToolRequest, in findF
 			out.Truncated = true
 			return errStop
 		}
-		if p == root {
+		if rel == "." {
 			return nil
 		}
-		rel, _ := filepath.Rel(root, p)
-		if in.MaxDepth > 0 && strings.Count(rel, string(filepath.Separator)) >= in.MaxDepth {
+		if in.MaxDepth > 0 && strings.Count(rel, "/") >= in.MaxDepth {
 			if d.IsDir() {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
@@ -152,7 +154,7 @@ func (sh *shell) findFiles(ctx context.Context, _ *mcp.CallToolRequest, in findF
 	})
 	out.Skipped, out.MoreSkip = skip.names, skip.more()
 	if err != nil && !errors.Is(err, errStop) {
-		return nil, out, kit.Errorf(kit.CodeInternal, "searching %s: %w", root, err)
+		return nil, out, fileError(root.Abs, err)
 	}
 	return nil, out, nil
 }
@@ -236,7 +238,7 @@ func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in re
 	if err != nil {
 		return nil, out, err
 	}
-	f, err := os.Open(p)
+	f, err := p.Root.Open(p.Rel)
 	if err != nil {
 		return nil, out, fileError(in.Path, err)
 	}
@@ -248,7 +250,7 @@ func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in re
 	if !info.Mode().IsRegular() {
 		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s is not a regular file; use find_files to list a directory", in.Path)
 	}
-	out.Path, out.Size, out.StartLine = p, info.Size(), start
+	out.Path, out.Size, out.StartLine = p.Abs, info.Size(), start
 	hash := sha256.New()
 	var src io.Reader = f
 	if info.Size() <= maxHashBytes {
@@ -336,9 +338,20 @@ func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in w
 	if err != nil {
 		return nil, out, err
 	}
+	if p.IsRoot() {
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s exists and is not a regular file", in.Path)
+	}
+	folder, err := parents(in.Path, p, in.CreateParents)
+	if err != nil {
+		return nil, out, err
+	}
+	dir, name, err := p.Parent()
+	if err != nil {
+		return nil, out, fileError(in.Path, err)
+	}
+	defer dir.Close()
 	mode := os.FileMode(0o644)
-	folder := ""
-	info, err := os.Stat(p)
+	info, err := dir.Lstat(name)
 	exists := err == nil
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
@@ -346,7 +359,7 @@ func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in w
 	case exists && !info.Mode().IsRegular():
 		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s exists and is not a regular file", in.Path)
 	case exists && in.ExpectedSHA256 != "":
-		current, err := fileHash(p)
+		current, err := fileHash(dir, name)
 		if err != nil {
 			return nil, out, fileError(in.Path, err)
 		}
@@ -360,10 +373,8 @@ func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in w
 	}
 	if exists {
 		mode = info.Mode().Perm()
-	} else if folder, err = sh.parents(in.Path, p, in.CreateParents); err != nil {
-		return nil, out, err
 	}
-	err = atomicWrite(p, []byte(in.Content), mode, exists)
+	err = atomicWrite(dir, name, []byte(in.Content), mode, exists)
 	if errors.Is(err, fs.ErrExist) {
 		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s was created by someone else meanwhile; read it and try again", in.Path)
 	}
@@ -371,17 +382,18 @@ func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in w
 		return nil, out, fileError(in.Path, err)
 	}
 	sum := sha256.Sum256([]byte(in.Content))
-	sh.log.Info("file written", "tool", "write_text_file", "caller", kit.Caller(ctx), "path", p, "bytes", len(in.Content), "created", !exists)
-	return nil, writeTextFileOutput{Path: p, Bytes: len(in.Content), SHA256: hex.EncodeToString(sum[:]), Created: !exists, Folder: folder}, nil
+	sh.log.Info("file written", "tool", "write_text_file", "caller", kit.Caller(ctx), "path", p.Abs, "bytes", len(in.Content), "created", !exists)
+	return nil, writeTextFileOutput{Path: p.Abs, Bytes: len(in.Content), SHA256: hex.EncodeToString(sum[:]), Created: !exists, Folder: folder}, nil
 }
 
-// parents makes sure the folder of p (the resolved form of arg) exists: it makes the missing
-// folders when create is set and answers with the outermost it made, or refuses saying how.
-func (sh *shell) parents(arg, p string, create bool) (string, error) {
-	dir := filepath.Dir(p)
+// parents makes sure the folder of p exists (arg as the caller gave it): it makes the missing
+// folders when create is set, beneath p's root so that no symlink leads them out, and
+// answers with the outermost it made; or it refuses, saying how.
+func parents(arg string, p resolver.Path, create bool) (string, error) {
+	dir := filepath.Dir(p.Rel)
 	outer := ""
-	for d := dir; ; d = filepath.Dir(d) {
-		info, err := os.Stat(d)
+	for d := dir; d != "."; d = filepath.Dir(d) {
+		info, err := p.Root.Stat(d)
 		if err == nil {
 			if !info.IsDir() {
 				return "", kit.Errorf(kit.CodeInvalidInput, "%s is not a folder, so %s cannot be written", d, arg)
@@ -393,51 +405,33 @@ func (sh *shell) parents(arg, p string, create bool) (string, error) {
 		}
 		outer = d
 	}
-	switch {
-	case outer == "":
+	if outer == "" {
 		return "", nil
-	case !create:
-		return "", kit.Errorf(kit.CodeNotFound, "folder %s does not exist; set create_parents to make it", outer)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fileError(dir, err)
+	shown := filepath.Join(strings.TrimSuffix(p.Abs, p.Rel), outer)
+	if !create {
+		return "", kit.Errorf(kit.CodeNotFound, "folder %s does not exist; set create_parents to make it", shown)
 	}
-	// A symlink planted in the new folders meanwhile would lead the write elsewhere.
-	if again, err := sh.path(arg); err != nil || again != p {
-		return "", kit.Errorf(kit.CodeInvalidInput, "%s changed while its folders were made; try again", arg)
+	if err := p.Root.MkdirAll(dir, 0o755); err != nil {
+		return "", fileError(shown, err)
 	}
-	return outer, nil
+	return shown, nil
 }
 
-// atomicWrite writes content to a temporary file beside p and renames it over p
-// (replace) or hard-links it to p, failing with fs.ErrExist if p appeared meanwhile (create).
-func atomicWrite(p string, content []byte, mode os.FileMode, replace bool) error {
-	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(content)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
+// atomicWrite writes content to a temporary file in dir and renames it over name (replace)
+// or links it to name, failing with fs.ErrExist if name appeared meanwhile (create).
+func atomicWrite(dir *os.Root, name string, content []byte, mode os.FileMode, replace bool) error {
+	onExist := rootdir.Refuse
 	if replace {
-		return os.Rename(tmp.Name(), p)
+		onExist = rootdir.Replace
 	}
-	return os.Link(tmp.Name(), p) // never clobber a file that appeared meanwhile
+	_, _, err := rootdir.Save(dir, name, bytes.NewReader(content), int64(len(content)), mode, onExist)
+	return err
 }
 
-func fileHash(p string) (string, error) {
-	f, err := os.Open(p)
+// fileHash is the sha256 of the file name in dir.
+func fileHash(dir *os.Root, name string) (string, error) {
+	f, err := dir.Open(name)
 	if err != nil {
 		return "", err
 	}
@@ -447,14 +441,4 @@ func fileHash(p string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func fileError(p string, err error) error {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return kit.Errorf(kit.CodeNotFound, "%s does not exist", p)
-	case errors.Is(err, fs.ErrPermission):
-		return kit.Errorf(kit.CodeUnavailable, "%s: permission denied for the server's user", p)
-	}
-	return kit.Errorf(kit.CodeInternal, "%s: %w", p, err)
 }

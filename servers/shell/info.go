@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"os/user"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -66,48 +63,23 @@ func (o fileInfoOutput) Text() string {
 
 func (sh *shell) getPathInfo(_ context.Context, _ *mcp.CallToolRequest, in getPathInfoInput) (*mcp.CallToolResult, fileInfoOutput, error) {
 	var out fileInfoOutput
-	p, err := sh.entryPath(in.Path)
+	p, err := sh.entry(in.Path)
 	if err != nil {
 		return nil, out, err
 	}
-	info, err := os.Lstat(p)
+	info, err := p.Root.Lstat(p.Rel)
 	if err != nil {
 		return nil, out, fileError(in.Path, err)
 	}
-	out = describe(p, info)
+	out = describe(p.Abs, info)
 	if out.Type == "symlink" {
-		if out.SymlinkTarget, err = os.Readlink(p); err != nil {
+		if out.SymlinkTarget, err = p.Root.Readlink(p.Rel); err != nil {
 			return nil, out, fileError(in.Path, err)
 		}
-		_, err := sh.roots.Resolve(p, sh.workDir)
+		_, err := sh.roots.Resolve(p.Abs, sh.workDir)
 		out.TargetInRoots = err == nil
 	}
 	return nil, out, nil
-}
-
-// entryPath resolves the folders above p inside the allowed roots but not p's last element,
-// so a symlink there is itself described or acted on, not followed.
-func (sh *shell) entryPath(p string) (string, error) {
-	if p == "" {
-		return "", kit.Errorf(kit.CodeInvalidInput, "path is empty; give a path inside the allowed roots")
-	}
-	abs := p
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(sh.workDir, abs)
-	}
-	abs = filepath.Clean(abs)
-	if real, err := sh.roots.Resolve(abs, sh.workDir); err == nil && slices.Contains(sh.roots.Dirs(), real) {
-		return real, nil // a root itself, whose parent is outside
-	}
-	parent, err := sh.path(filepath.Dir(abs))
-	if err != nil {
-		return "", err
-	}
-	real := filepath.Join(parent, filepath.Base(abs))
-	if abs == "/" || !sh.roots.Contains(real) {
-		return "", kit.Errorf(kit.CodeInvalidInput, "path %s is outside the allowed roots %s", p, strings.Join(sh.roots.Dirs(), ", "))
-	}
-	return real, nil
 }
 
 func describe(p string, info fs.FileInfo) fileInfoOutput {
@@ -182,29 +154,29 @@ func (o listDirectoryOutput) Text() string {
 
 func (sh *shell) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, in listDirectoryInput) (*mcp.CallToolResult, listDirectoryOutput, error) {
 	var out listDirectoryOutput
-	root, err := sh.dir(in.Path)
+	root, dir, err := sh.dir(in.Path)
 	if err != nil {
 		return nil, out, err
 	}
-	out.Path, out.Entries = root, []fileEntry{}
+	defer dir.Close()
+	out.Path, out.Entries = root.Abs, []fileEntry{}
 	seen := 0
 	errStop := errors.New("stop")
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(dir.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if d != nil && d.IsDir() && p != root {
-				return filepath.SkipDir // an unreadable directory is listed but not entered
+			if d != nil && d.IsDir() && rel != "." {
+				return fs.SkipDir // an unreadable directory is listed but not entered
 			}
 			return err
 		}
-		if p == root {
+		if rel == "." {
 			return nil
 		}
 		if ctx.Err() != nil || seen >= maxListVisits {
 			out.Truncated = true
 			return errStop
 		}
-		rel, _ := filepath.Rel(root, p)
-		depth := strings.Count(rel, string(filepath.Separator)) + 1
+		depth := strings.Count(rel, "/") + 1
 		seen++
 		switch {
 		case seen <= in.Offset:
@@ -215,7 +187,7 @@ func (sh *shell) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, in l
 			out.Entries = append(out.Entries, entry(rel, d))
 		}
 		if d.IsDir() && depth >= in.Depth {
-			return filepath.SkipDir
+			return fs.SkipDir
 		}
 		return nil
 	})

@@ -4,6 +4,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 
 	"github.com/jck411/mcp-servers/servers/shell/policy"
@@ -15,7 +16,18 @@ func main() {
 	if sandbox.IsHelper(os.Args) {
 		os.Exit(sandbox.Main(os.Args[2:]))
 	}
-	os.Exit(kit.Main(spec()))
+	os.Exit(serve())
+}
+
+// serve runs the server. Descriptors it inherited (anything above 2 its parent left open)
+// are first marked close-on-exec, so no command, sandboxed or not, inherits them; the
+// server's own files are opened close-on-exec by Go.
+func serve() int {
+	if err := sandbox.CloseOnExec(3); err != nil {
+		fmt.Fprintf(os.Stderr, "shell: marking inherited descriptors close-on-exec: %v\n", err)
+		return 1
+	}
+	return kit.Main(spec())
 }
 
 // settings are the shell server's own flags.
@@ -63,6 +75,7 @@ func spec() kit.Spec {
 			addProcessTools(s, sh)
 			addGetEnvironment(s, sh)
 			addFileTools(s, sh)
+			s.OnClose(sh.roots.Close)
 			s.OnClose(sh.enforce.close)
 			s.OnClose(sh.runner.Close)
 			s.OnClose(sh.procs.closeAll) // runs first

@@ -183,16 +183,25 @@ func TestDeletePath(t *testing.T) {
 
 func TestCopyBudget(t *testing.T) {
 	dir := t.TempDir()
-	src := filepath.Join(dir, "src")
-	if err := os.WriteFile(src, []byte("12345"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "src"), []byte("12345"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	src, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
 	for _, tt := range []struct {
 		budget, left int64
 		ok           bool
 	}{{5, 0, true}, {4, -1, false}} {
+		dst, err := os.OpenRoot(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer dst.Close()
 		budget := tt.budget
-		err := copyFile(t.Context(), src, filepath.Join(dir, fmt.Sprint("dst", tt.budget)), 0o600, &budget)
+		err = copyFile(t.Context(), src, dst, "src", 0o600, &budget)
 		if (err == nil) != tt.ok || budget != tt.left {
 			t.Errorf("budget %d: err %v, left %d", tt.budget, err, budget)
 		}

@@ -326,17 +326,19 @@ func (sh *shell) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in st
 			wait = 10 * time.Second
 		}
 	}
-	dir, env, err := sh.prepare(in.Cwd, in.Env)
+	wd, env, err := sh.prepare(in.Cwd, in.Env)
 	if err != nil {
 		return nil, out, err
 	}
+	defer wd.close()
+	dir := wd.path
 	// Its standard input is what send_process_input sends later, which the policy never sees:
 	// a shell or interpreter reading its commands from it is refused (policy.CheckInput).
 	if err := sh.check(ctx, "start_process", in.Command, dir, true); err != nil {
 		return nil, out, err
 	}
 	ring := runner.NewRing(processBufferBytes)
-	proc, err := sh.runner.Start(runner.Spec{Line: in.Command, Dir: dir, Env: env}, ring)
+	proc, err := sh.runner.Start(runner.Spec{Line: in.Command, Dir: wd.chdir(), Env: env}, ring)
 	if err != nil {
 		return nil, out, kit.Errorf(kit.CodeInternal, "starting the process failed: %w", err)
 	}

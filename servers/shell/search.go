@@ -107,27 +107,28 @@ func (sh *shell) searchText(ctx context.Context, _ *mcp.CallToolRequest, in sear
 			return nil, out, kit.Errorf(kit.CodeInvalidInput, "%q is not a valid glob", g)
 		}
 	}
-	root, err := sh.dir(in.Root)
+	root, dir, err := sh.dir(in.Root)
 	if err != nil {
 		return nil, out, err
 	}
-	out.Root, out.Matches = root, []textMatch{}
+	defer dir.Close()
+	out.Root, out.Matches = root.Abs, []textMatch{}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(in.TimeoutSeconds)*time.Second)
 	defer cancel()
-	s := searcher{re: re, offset: in.Offset, limit: in.MaxResults, out: &out}
+	s := searcher{dir: dir, re: re, offset: in.Offset, limit: in.MaxResults, out: &out}
 	if prefilter {
 		s.whole = regexp.MustCompile("(?m)" + expr)
 	}
 	visits := 0
 	skip := skips{all: in.AllDirs}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(dir.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if d != nil && d.IsDir() && p != root {
-				return filepath.SkipDir
+			if d != nil && d.IsDir() && rel != "." {
+				return fs.SkipDir
 			}
 			return err
 		}
-		if p == root {
+		if rel == "." {
 			return nil
 		}
 		if visits++; visits > maxSearchVisits {
@@ -138,11 +139,9 @@ func (sh *shell) searchText(ctx context.Context, _ *mcp.CallToolRequest, in sear
 			out.Truncated, out.TimedOut = true, true
 			return errStopSearch
 		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
 		if matchAny(in.Exclude, rel, d.Name()) {
 			if d.IsDir() {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
@@ -152,7 +151,7 @@ func (sh *shell) searchText(ctx context.Context, _ *mcp.CallToolRequest, in sear
 		if !d.Type().IsRegular() || (len(in.Include) > 0 && !matchAny(in.Include, rel, d.Name())) {
 			return nil
 		}
-		return s.file(ctx, p, rel)
+		return s.file(ctx, rel)
 	})
 	out.Skipped, out.MoreSkip = skip.names, skip.more()
 	switch {
@@ -162,7 +161,7 @@ func (sh *shell) searchText(ctx context.Context, _ *mcp.CallToolRequest, in sear
 	case errors.Is(err, context.Canceled):
 		return nil, out, err
 	case err != nil:
-		return nil, out, kit.Errorf(kit.CodeInternal, "searching %s: %w", root, err)
+		return nil, out, fileError(root.Abs, err)
 	}
 	return nil, out, nil
 }
@@ -184,6 +183,7 @@ func matchAny(globs []string, rel, name string) bool {
 
 // searcher collects the matching lines of one page across files.
 type searcher struct {
+	dir    *os.Root // the directory searched
 	re     *regexp.Regexp
 	whole  *regexp.Regexp // matches a whole file that has a matching line; nil to skip the check
 	offset int            // matches still to skip
@@ -193,9 +193,10 @@ type searcher struct {
 	buf    []byte
 }
 
-// file searches one file; unreadable, binary and oversized files are skipped.
-func (s *searcher) file(ctx context.Context, p, rel string) error {
-	f, err := os.Open(p)
+// file searches one file, rel below the directory searched; unreadable, binary and oversized
+// files are skipped.
+func (s *searcher) file(ctx context.Context, rel string) error {
+	f, err := s.dir.Open(rel)
 	if err != nil {
 		return nil
 	}

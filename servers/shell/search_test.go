@@ -82,8 +82,13 @@ func TestSearchTextTimeLimit(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	var out searchTextOutput
-	s := searcher{re: mustLiteral("needle"), limit: 10, out: &out}
-	if err := s.file(ctx, filepath.Join(work, "d0", "f0.txt"), "d0/f0.txt"); err == nil {
+	dir, err := os.OpenRoot(work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dir.Close()
+	s := searcher{dir: dir, re: mustLiteral("needle"), limit: 10, out: &out}
+	if err := s.file(ctx, "d0/f0.txt"); err == nil {
 		t.Error("a cancelled search read on")
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -75,6 +74,7 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 		return nil, fmt.Errorf("--allowed-roots: %w", err)
 	}
 	if !roots.Contains(workDir) {
+		roots.Close()
 		return nil, fmt.Errorf("--work-dir %s is outside --allowed-roots %s", workDir, strings.Join(roots.Dirs(), ","))
 	}
 	home, name := workDir, "nobody"
@@ -90,6 +90,7 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 	}
 	run, err := runner.New(st.containment)
 	if err != nil {
+		roots.Close()
 		return nil, fmt.Errorf("--containment: %w", err)
 	}
 	log := s.Logger()
@@ -101,6 +102,7 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 	})
 	if err != nil {
 		run.Close()
+		roots.Close()
 		return nil, err
 	}
 	log.Info("kernel enforcement", "mode", enf.mode, "note", enf.note)
@@ -125,38 +127,6 @@ func newShell(s *kit.Server, st *settings) (*shell, error) {
 		toolVersions: versions,
 		outputLimit:  st.outputLimit,
 	}, nil
-}
-
-// dir resolves a working directory argument inside the allowed roots; "" is the work directory.
-func (sh *shell) dir(p string) (string, error) {
-	if p == "" {
-		return sh.workDir, nil
-	}
-	real, err := sh.roots.Resolve(p, sh.workDir)
-	if err != nil {
-		return "", kit.Errorf(kit.CodeInvalidInput, "working directory: %w", err)
-	}
-	info, err := os.Stat(real)
-	if err != nil {
-		return "", kit.Errorf(kit.CodeNotFound, "working directory %s does not exist", p)
-	}
-	if !info.IsDir() {
-		return "", kit.Errorf(kit.CodeInvalidInput, "working directory %s is not a directory", p)
-	}
-	return real, nil
-}
-
-// path resolves a file path argument inside the allowed roots, relative to the work directory.
-func (sh *shell) path(p string) (string, error) {
-	real, err := sh.roots.Resolve(p, sh.workDir)
-	if err != nil {
-		var oe *resolver.OutsideError
-		if errors.As(err, &oe) {
-			return "", kit.Errorf(kit.CodeInvalidInput, "%w", err)
-		}
-		return "", kit.Errorf(kit.CodeInvalidInput, "path %s: %w", p, err)
-	}
-	return real, nil
 }
 
 // selfExe is the server's own binary, which runs the sandbox helper; "" when unknown, which

@@ -80,3 +80,30 @@ func CPU(pid int) (time.Duration, error) {
 	const ticks = 100 // USER_HZ on Linux
 	return time.Duration(utime+stime) * time.Second / ticks, nil
 }
+
+// RunTime returns the time the threads of a process have spent running, to the nanosecond:
+// the sum of the first field of /proc/PID/task/*/schedstat. Unlike CPU it is fine enough to
+// time one call; threads that have exited are not counted.
+func RunTime(pid int) (time.Duration, error) {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return 0, err
+	}
+	var sum time.Duration
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, t.Name()))
+		if err != nil {
+			continue // the thread ended meanwhile
+		}
+		f := strings.Fields(string(b))
+		if len(f) == 0 {
+			continue
+		}
+		ns, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("parse /proc/%d/task/%s/schedstat: %w", pid, t.Name(), err)
+		}
+		sum += time.Duration(ns)
+	}
+	return sum, nil
+}

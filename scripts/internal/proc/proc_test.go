@@ -41,6 +41,27 @@ func TestSelf(t *testing.T) {
 	}
 }
 
+func TestRunTime(t *testing.T) {
+	pid := os.Getpid()
+	start, err := RunTime(pid)
+	if err != nil || start <= 0 {
+		t.Fatalf("RunTime = %v, %v", start, err)
+	}
+	// Spin until a millisecond of running shows (a busy machine gives less CPU than wall time).
+	end := start
+	for deadline := time.Now().Add(10 * time.Second); end-start < time.Millisecond && err == nil && time.Now().Before(deadline); {
+		for spin := time.Now().Add(20 * time.Millisecond); time.Now().Before(spin); {
+		}
+		end, err = RunTime(pid)
+	}
+	if err != nil || end-start < time.Millisecond {
+		t.Errorf("RunTime %v then %v (%v): it did not grow by 1 ms in 10 s of spinning", start, end, err)
+	}
+	if _, err := RunTime(1 << 30); err == nil {
+		t.Error("RunTime of a process that does not exist answered")
+	}
+}
+
 func TestFreePort(t *testing.T) {
 	port, err := FreePort()
 	if err != nil {

@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/jck411/mcp-servers/servers/notes/vault"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // also registers the "sqlite" driver
 )
 
 // schemaVersion changes whenever the tables change; a database of another version is rebuilt.
-const schemaVersion = "4"
+const schemaVersion = "5"
 
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -48,8 +48,6 @@ CREATE TABLE deletions(path TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID
 CREATE INDEX deletions_at ON deletions(at);
 CREATE VIRTUAL TABLE fts USING fts5(title, body, tags, content='', contentless_delete=1, tokenize='unicode61');
 INSERT INTO fts(fts, rank) VALUES ('automerge', 2); -- fewer segments for searches to walk
-CREATE VIRTUAL TABLE passages USING fts5(body, columnsize=0, tokenize='unicode61'); -- no BM25 here: no sizes
-INSERT INTO passages(passages, rank) VALUES ('automerge', 2);
 `
 
 // Doc is what the index holds of one note.
@@ -75,6 +73,7 @@ type Doc struct {
 // them), and Count through a connection of its own, so a health check never queues behind
 // slow readers.
 type Index struct {
+	file  string
 	db    *sql.DB // the writer: one connection
 	read  *sql.DB // readers
 	probe *sql.DB // one connection for Count
@@ -82,9 +81,12 @@ type Index struct {
 	// searchWait fails with ErrBusy instead of queueing.
 	searches chan struct{}
 
-	passageMatch, passageFirst *sql.Stmt // on read
+	w writeStmts // the writer's statements
 
 	vocab *vocab
+	// broad is the number of matches past which a search ranks only the most recent
+	// (broadCap; tests lower it).
+	broad int
 	// now stamps deletions (tests may replace it).
 	now func() time.Time
 }
@@ -96,28 +98,59 @@ const (
 	searchWait  = time.Second
 )
 
-// Open opens the index at file for the notes folder root. A database that cannot be opened, has
-// another schema version or belongs to another folder is deleted and created anew; rebuilt
-// reports that (the caller then indexes every file).
+// Open opens the index at file for the notes folder root. A database that is not one, is
+// corrupt at its start, has another schema version or belongs to another folder is deleted and
+// created anew; rebuilt reports that (the caller then indexes every file). A database that
+// cannot be opened for another reason (a full disk, a read-only folder) is left as it is and
+// the error returned: it is not thrown away for what may pass.
 func Open(ctx context.Context, file, root string) (ix *Index, rebuilt bool, err error) {
 	ix, err = open(ctx, file, root)
 	if err == nil {
 		return ix, false, nil
 	}
+	if !errors.Is(err, errStale) && !errors.Is(err, os.ErrNotExist) && !Corrupt(err) {
+		return nil, false, err
+	}
+	if err := Remove(file); err != nil {
+		return nil, false, fmt.Errorf("remove stale index: %w", err)
+	}
+	ix, err = Create(ctx, file, root)
+	return ix, true, err
+}
+
+// Remove deletes the index database at file with its write-ahead log and shared memory.
+func Remove(file string) error {
 	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-		if rerr := os.Remove(file + suffix); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-			return nil, false, fmt.Errorf("remove stale index: %w", rerr)
+		if err := os.Remove(file + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
 		}
 	}
-	ix, err = create(ctx, file, root)
-	return ix, true, err
+	return nil
 }
 
 var errStale = errors.New("stale index")
 
+// Memory and log sizes. A reader needs little cache of its own: the file is mapped into memory
+// (mmapSize), whose pages the kernel shares and can drop. The write-ahead log is checkpointed
+// into the database every walPages pages and truncated back to walLimit bytes after that, so it
+// stays small whatever is written; a build's batches are sized to keep each one's share small.
+const (
+	writerCacheKiB = 8 << 10
+	readerCacheKiB = 1 << 10
+	mmapSize       = 1 << 31
+	walPages       = 1000
+	walLimit       = 4 << 20
+)
+
 // connect opens a pool of at most conns connections to file; readOnly ones refuse writes.
 func connect(file string, conns int, readOnly bool) (*sql.DB, error) {
-	dsn := "file:" + file + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-32768)&_pragma=mmap_size(268435456)&_txlock=immediate"
+	cache := writerCacheKiB
+	if readOnly {
+		cache = readerCacheKiB
+	}
+	dsn := fmt.Sprintf("file:%s?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"+
+		"&_pragma=cache_size(-%d)&_pragma=mmap_size(%d)&_pragma=journal_size_limit(%d)&_pragma=wal_autocheckpoint(%d)&_txlock=immediate",
+		file, cache, mmapSize, walLimit, walPages)
 	if readOnly {
 		dsn += "&_pragma=query_only(1)"
 	}
@@ -131,7 +164,7 @@ func connect(file string, conns int, readOnly bool) (*sql.DB, error) {
 	return db, nil
 }
 
-// newIndex opens the reader pools beside the writer db.
+// newIndex opens the reader pools beside the writer db and prepares the statements.
 func newIndex(ctx context.Context, file string, db *sql.DB) (*Index, error) {
 	read, err := connect(file, readConns, true)
 	if err != nil {
@@ -142,19 +175,18 @@ func newIndex(ctx context.Context, file string, db *sql.DB) (*Index, error) {
 		_ = read.Close()
 		return nil, err
 	}
-	ix := &Index{db: db, read: read, probe: probe, searches: make(chan struct{}, maxSearches), vocab: newVocab(), now: time.Now}
+	ix := &Index{file: file, db: db, read: read, probe: probe, searches: make(chan struct{}, maxSearches), vocab: newVocab(), broad: broadCap, now: time.Now}
+	fail := func(what string, err error) (*Index, error) {
+		_ = ix.w.close()
+		_ = read.Close()
+		_ = probe.Close()
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
 	if err := ix.loadVocab(ctx); err != nil {
-		_ = read.Close()
-		_ = probe.Close()
-		return nil, fmt.Errorf("load the vocabulary: %w", err)
+		return fail("load the vocabulary", err)
 	}
-	if ix.passageMatch, err = read.PrepareContext(ctx, passageMatchSQL); err == nil {
-		ix.passageFirst, err = read.PrepareContext(ctx, passageFirstSQL)
-	}
-	if err != nil {
-		_ = read.Close()
-		_ = probe.Close()
-		return nil, fmt.Errorf("prepare: %w", err)
+	if err := ix.w.prepare(ctx, db); err != nil {
+		return fail("prepare", err)
 	}
 	return ix, nil
 }
@@ -179,14 +211,11 @@ func open(ctx context.Context, file, root string) (*Index, error) {
 		}
 		err = errors.Join(err, rows.Err(), rows.Close())
 	}
-	if err == nil && (meta["schema"] != schemaVersion || meta["root"] != root) {
+	if err != nil && strings.Contains(err.Error(), "no such table") {
 		err = errStale
 	}
-	if err == nil {
-		var ok string
-		if err = db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&ok); err == nil && ok != "ok" {
-			err = errStale
-		}
+	if err == nil && (meta["schema"] != schemaVersion || meta["root"] != root) {
+		err = errStale
 	}
 	if err != nil {
 		_ = db.Close()
@@ -199,7 +228,8 @@ func open(ctx context.Context, file, root string) (*Index, error) {
 	return ix, err
 }
 
-func create(ctx context.Context, file, root string) (*Index, error) {
+// Create makes a new, empty index at file (which must not exist) for the notes folder root.
+func Create(ctx context.Context, file, root string) (*Index, error) {
 	db, err := connect(file, 1, false)
 	if err != nil {
 		return nil, err
@@ -217,6 +247,94 @@ func create(ctx context.Context, file, root string) (*Index, error) {
 		_ = db.Close()
 	}
 	return ix, err
+}
+
+// File is the database's path.
+func (ix *Index) File() string { return ix.file }
+
+// Check reads the whole database and returns an error that Corrupt recognizes when it is
+// damaged (SQLite's quick_check).
+func (ix *Index) Check(ctx context.Context) error {
+	db, err := connect(ix.file, 1, true) // its own connection: this read takes a while
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, `PRAGMA quick_check`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return err
+		}
+		if s != "ok" {
+			problems = append(problems, s)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: %s", ErrCorrupt, strings.Join(problems[:min(3, len(problems))], "; "))
+	}
+	return nil
+}
+
+// Checkpoint copies the write-ahead log into the database and truncates it to nothing, so the
+// log gives its space back (after a failed write, or a bulk load). It waits up to a second for
+// readers in the middle of a read to finish; then it gives up without truncating.
+func (ix *Index) Checkpoint(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	var busy, logPages, done int
+	if err := ix.db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &done); err != nil {
+		return err
+	}
+	if busy != 0 {
+		return errors.New("checkpoint: readers busy")
+	}
+	return nil
+}
+
+// ErrCorrupt is a damaged database found by Check.
+var ErrCorrupt = errors.New("the index database is damaged")
+
+// SQLite's primary result codes that say what became of a write.
+const (
+	codeReadOnly = 8
+	codeIOErr    = 10
+	codeCorrupt  = 11
+	codeFull     = 13
+	codeCantOpen = 14
+	codeNotADB   = 26
+)
+
+func sqliteCode(err error) int {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		return e.Code() & 0xff
+	}
+	return 0
+}
+
+// Corrupt reports whether err says the database is damaged or is not a database.
+func Corrupt(err error) bool {
+	c := sqliteCode(err)
+	return errors.Is(err, ErrCorrupt) || c == codeCorrupt || c == codeNotADB
+}
+
+// Unwritable reports whether err says the database cannot be written for now: a full disk, a
+// read-only file or folder, an I/O error.
+func Unwritable(err error) bool {
+	switch sqliteCode(err) {
+	case codeFull, codeReadOnly, codeIOErr, codeCantOpen:
+		return true
+	}
+	return false
 }
 
 // loadVocab reads the terms table into memory.
@@ -240,7 +358,7 @@ func (ix *Index) loadVocab(ctx context.Context) error {
 
 // Close closes the database.
 func (ix *Index) Close() error {
-	return errors.Join(ix.passageMatch.Close(), ix.passageFirst.Close(), ix.read.Close(), ix.probe.Close(), ix.db.Close())
+	return errors.Join(ix.w.close(), ix.read.Close(), ix.probe.Close(), ix.db.Close())
 }
 
 // Stamp is what the index knows of a file's state on disk.
@@ -268,149 +386,6 @@ func (ix *Index) Stamps(ctx context.Context) (map[string]Stamp, error) {
 	return out, rows.Err()
 }
 
-// Apply puts docs into the index and removes the paths in remove, in one transaction.
-func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
-	tx, err := ix.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback() }()
-	now := ix.now().UnixNano()
-	for _, p := range remove {
-		existed, err := deleteDoc(ctx, tx, p)
-		if err != nil {
-			return err
-		}
-		if existed {
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO deletions(path, at) VALUES (?, ?)`, p, now); err != nil {
-				return err
-			}
-		}
-	}
-	seen := map[string]struct{}{}
-	for i := range docs {
-		if err := putDoc(ctx, tx, &docs[i]); err != nil {
-			return err
-		}
-		words(seen, docs[i].Title, docs[i].Body, strings.Join(docs[i].Tags, " "))
-	}
-	newTerms := ix.vocab.missing(seen)
-	if len(newTerms) > 0 {
-		st, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO terms(term) VALUES (?)`)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		for _, t := range newTerms {
-			if _, err := st.ExecContext(ctx, t); err != nil {
-				return err
-			}
-		}
-	}
-	if len(docs) >= optimizeBatch {
-		// A bulk load leaves the full-text index in many segments, and every search walks each
-		// of them: merging them into one makes searches for common words about twice as fast.
-		for _, q := range []string{`INSERT INTO fts(fts) VALUES ('optimize')`, `INSERT INTO passages(passages) VALUES ('optimize')`} {
-			if _, err := tx.ExecContext(ctx, q); err != nil {
-				return err
-			}
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	ix.vocab.add(newTerms)
-	return nil
-}
-
-// optimizeBatch is the size of a batch of documents after which the full-text index is merged
-// into one segment.
-const optimizeBatch = 200
-
-// deleteDoc removes the note at path from the index and reports whether it was there.
-func deleteDoc(ctx context.Context, tx *sql.Tx, path string) (bool, error) {
-	var id int64
-	err := tx.QueryRowContext(ctx, `SELECT id FROM notes WHERE path = ?`, path).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	for _, q := range []string{`DELETE FROM notes WHERE id = ?`, `DELETE FROM tags WHERE note = ?`, `DELETE FROM links WHERE src = ?`, `DELETE FROM fts WHERE rowid = ?`} {
-		if _, err := tx.ExecContext(ctx, q, id); err != nil {
-			return false, err
-		}
-	}
-	lo, hi := passageRange(id)
-	_, err = tx.ExecContext(ctx, `DELETE FROM passages WHERE rowid BETWEEN ? AND ?`, lo, hi)
-	return true, err
-}
-
-func putDoc(ctx context.Context, tx *sql.Tx, d *Doc) error {
-	if _, err := deleteDoc(ctx, tx, d.Path); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM deletions WHERE path = ?`, d.Path); err != nil {
-		return err
-	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO notes(path, folder, stem, pkey, title, tkey, created, updated, mtime, size, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
-		d.Path, d.Folder, vault.LinkKey(d.Stem), vault.LinkKey(d.Path), d.Title, vault.LinkKey(d.Title), unix(d.Created), unix(d.Updated), d.MTime, d.Size, d.Hash)
-	if err != nil {
-		return err
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO fts(rowid, title, body, tags) VALUES (?,?,?,?)`, id, d.Title, d.Body, strings.Join(d.Tags, " ")); err != nil {
-		return err
-	}
-	if err := putPassages(ctx, tx, id, d.Body); err != nil {
-		return err
-	}
-	for _, t := range d.Tags {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO tags(note, tag) VALUES (?,?)`, id, t); err != nil {
-			return err
-		}
-	}
-	typed := map[string]bool{}
-	for _, r := range d.Relations {
-		typed[vault.LinkKey(r.Target)] = true
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO links(src, target, key, rel) VALUES (?,?,?,?)`, id, r.Target, vault.LinkKey(r.Target), r.Type); err != nil {
-			return err
-		}
-	}
-	for _, l := range d.Links {
-		if typed[vault.LinkKey(l)] {
-			continue // the relation stands for it
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO links(src, target, key, rel) VALUES (?,?,?,'')`, id, l, vault.LinkKey(l)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func putPassages(ctx context.Context, tx *sql.Tx, id int64, body string) error {
-	ps := Passages(body)
-	if len(ps) == 0 {
-		return nil
-	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO passages(rowid, body) VALUES (?,?)`)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	lo, _ := passageRange(id)
-	for i, p := range ps {
-		if _, err := st.ExecContext(ctx, lo+int64(i), p); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func unix(t time.Time) int64 {
 	if t.IsZero() {
 		return 0
@@ -423,6 +398,16 @@ func fromUnix(n int64) time.Time {
 		return time.Time{}
 	}
 	return time.Unix(0, n)
+}
+
+// StampOf returns what the index knows of the file at path; ok is false when it holds no
+// such note.
+func (ix *Index) StampOf(ctx context.Context, path string) (st Stamp, ok bool, err error) {
+	err = ix.read.QueryRowContext(ctx, `SELECT mtime, size FROM notes WHERE path = ?`, path).Scan(&st.MTime, &st.Size)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Stamp{}, false, nil
+	}
+	return st, err == nil, err
 }
 
 // Count is how many notes the index holds.

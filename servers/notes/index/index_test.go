@@ -43,7 +43,7 @@ func FuzzSearchQuery(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
-		if _, _, err := ix.Search(t.Context(), q, Filter{}, 10, 0); err != nil && !errors.Is(err, ErrEmptyQuery) {
+		if _, _, err := ix.Search(t.Context(), q, Filter{}, 10, 0, nil); err != nil && !errors.Is(err, ErrEmptyQuery) {
 			t.Fatalf("Search(%q): %v", q, err)
 		}
 	})
@@ -75,7 +75,7 @@ func TestReopen(t *testing.T) {
 	if n, _ := ix.Count(t.Context()); n != 0 {
 		t.Errorf("count after rebuild = %d", n)
 	}
-	hits, _, err := ix.Search(t.Context(), "body", Filter{}, 5, 0)
+	hits, _, err := ix.Search(t.Context(), "body", Filter{}, 5, 0, nil)
 	if err != nil || len(hits) != 0 {
 		t.Errorf("search = %v %v", hits, err)
 	}

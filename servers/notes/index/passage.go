@@ -6,23 +6,15 @@ import (
 	"unicode/utf8"
 )
 
-// A note's body is also indexed cut into passages, which snippets are made from: FTS5's
-// highlight() and snippet() cost grows with the square of the matches in the text they work
-// on, so they only ever see one passage.
+// A snippet is made from one passage of a note's body: the body is cut into passages of a few
+// dozen words, and the first that holds the query's terms is highlighted (snippet.go), so its
+// cost does not grow with the note.
 const (
 	passageWords = 64  // words (runs of non-space) in a passage
 	passageBytes = 400 // bytes in a passage at most: a longer word is cut
 	snippetWords = 24  // words of a passage a snippet shows
 	snippetLead  = 6   // words shown before the first match
-	// passageBits is how many low bits of a passage's rowid number it within its note
-	// (note id << passageBits | number); a body's passages past 1<<passageBits are not kept.
-	passageBits = 24
 )
-
-// passageRange is the first and last passage rowid of the note with id.
-func passageRange(id int64) (lo, hi int64) {
-	return id << passageBits, id<<passageBits | (1<<passageBits - 1)
-}
 
 // Passages cuts body into passages of passageWords words (at most passageBytes each; a longer
 // word is cut at a character boundary), without the space between them. The highlight
@@ -32,7 +24,7 @@ func Passages(body string) []string {
 	var out []string
 	start, words, inWord := -1, 0, false
 	cut := func(end int) {
-		if p := strings.TrimRightFunc(body[start:end], unicode.IsSpace); p != "" && len(out) < 1<<passageBits {
+		if p := strings.TrimRightFunc(body[start:end], unicode.IsSpace); p != "" {
 			out = append(out, p)
 		}
 		start, words = -1, 0

@@ -69,15 +69,6 @@ func (q query) render(pos, neg expand) string {
 	return out
 }
 
-// anyTerm is the FTS5 query matching text with any of the wanted terms, widened by pos.
-func (q query) anyTerm(pos expand) string {
-	var all []qterm
-	for _, g := range q.pos {
-		all = append(all, g...)
-	}
-	return alternatives(all, pos)
-}
-
 func alternatives(ts []qterm, e expand) string {
 	var alts []string
 	for _, t := range ts {
@@ -215,12 +206,12 @@ func (f Filter) where(args []any) (string, []any) {
 var ErrBusy = errors.New("too many searches are running")
 
 // Search runs a full-text search ranked by BM25 over whole notes (title matches weigh most,
-// then tags), with a snippet from the body around the match. Notes matching the words as typed
+// then tags), with a snippet from the body (read through body, when given) around the match. Notes matching the words as typed
 // come first, then notes matching only other forms of them, then (for a word in no note) notes
 // matching a near spelling. more reports that another page exists. At most maxSearches run at
 // once: a search that finds no free slot within searchWait fails with ErrBusy. When ctx ends,
 // the statement running is interrupted inside SQLite.
-func (ix *Index) Search(ctx context.Context, q string, f Filter, limit, offset int) (hits []Hit, more bool, err error) {
+func (ix *Index) Search(ctx context.Context, q string, f Filter, limit, offset int, body BodyFunc) (hits []Hit, more bool, err error) {
 	p := parseQuery(q)
 	if len(p.pos) == 0 {
 		return nil, false, ErrEmptyQuery
@@ -232,34 +223,42 @@ func (ix *Index) Search(ctx context.Context, q string, f Filter, limit, offset i
 	defer release()
 	tiers := ix.tiers(p)
 	need, skip := limit+1, offset
+tiers:
 	for i, t := range tiers {
 		match := t.match
 		if i > 0 { // each tier's matches hold the previous tier's: leave those out
 			match = "(" + t.match + ") NOT (" + tiers[i-1].match + ")"
 		}
-		tids, thits, err := ix.rank(ctx, match, f, need, skip)
+		passes, err := ix.passes(ctx, match, f)
 		if err != nil {
 			return nil, false, err
 		}
-		switch {
-		case len(thits) > 0:
-			skip = 0
-		case skip > 0: // the page starts past this tier: skip its matches
-			n, err := ix.countMatches(ctx, match, f)
+		for _, ps := range passes {
+			thits, err := ix.rank(ctx, ps, f, need, skip)
 			if err != nil {
 				return nil, false, err
 			}
-			skip -= n
-		}
-		for j := range thits {
-			thits[j].Match = t.kind
-			if thits[j].Snippet, err = ix.snippet(ctx, tids[j], t.match, t.anyTerm); err != nil {
-				return nil, false, err
+			switch {
+			case len(thits) > 0:
+				skip = 0
+			case skip > 0: // the page starts past this pass: skip its matches
+				n, err := ix.countMatches(ctx, ps, f)
+				if err != nil {
+					return nil, false, err
+				}
+				skip -= n
 			}
-		}
-		hits, need = append(hits, thits...), need-len(thits)
-		if need == 0 {
-			break
+			for j := range thits {
+				thits[j].Match = t.kind
+				if body != nil {
+					text, more := body(thits[j].Path)
+					thits[j].Snippet = snippetOf(text, more, t.groups)
+				}
+			}
+			hits, need = append(hits, thits...), need-len(thits)
+			if need == 0 {
+				break tiers
+			}
 		}
 	}
 	if len(hits) > limit {
@@ -268,39 +267,58 @@ func (ix *Index) Search(ctx context.Context, q string, f Filter, limit, offset i
 	return hits, false, nil
 }
 
-// tier is one pass of a search: what its notes must match, what its snippets highlight.
+// tier is one pass of a search: what its notes must match (an FTS5 query), and the terms its
+// snippets look for and highlight (every group wanted, each in one of its ways).
 type tier struct {
-	kind           Match
-	match, anyTerm string
+	kind   Match
+	match  string
+	groups [][]alt
 }
 
 // tiers are the passes of a search, exact first; a pass that would match no more than the
 // one before is left out.
 func (ix *Index) tiers(p query) []tier {
-	stems := func(t qterm) []string {
-		if t.word == "" {
-			return asTyped(t)
-		}
-		return quoteAll(ix.vocab.forms(t.word))
-	}
-	near := func(t qterm) []string {
-		if t.word == "" {
-			return asTyped(t)
-		}
+	stemWords := func(t qterm) []string { return ix.vocab.forms(t.word) }
+	nearWords := func(t qterm) []string {
 		forms := ix.vocab.forms(t.word)
 		if len(forms) == 1 && !ix.vocab.has(t.word) { // in no note: perhaps a typo
 			forms = append(forms, ix.vocab.near(t.word)...)
 		}
-		return quoteAll(forms)
+		return forms
 	}
-	out := []tier{{MatchExact, p.render(asTyped, stems), p.anyTerm(asTyped)}}
+	quoted := func(words func(qterm) []string) expand {
+		return func(t qterm) []string {
+			if t.word == "" {
+				return asTyped(t)
+			}
+			return quoteAll(words(t))
+		}
+	}
+	stems := quoted(stemWords)
+	out := []tier{{MatchExact, p.render(asTyped, stems), p.groups(nil)}}
 	for _, t := range []struct {
-		kind Match
-		e    expand
-	}{{MatchStem, stems}, {MatchNear, near}} {
-		m := p.render(t.e, stems)
+		kind  Match
+		words func(qterm) []string
+	}{{MatchStem, stemWords}, {MatchNear, nearWords}} {
+		m := p.render(quoted(t.words), stems)
 		if m != out[len(out)-1].match {
-			out = append(out, tier{t.kind, m, p.anyTerm(t.e)})
+			out = append(out, tier{t.kind, m, p.groups(t.words)})
+		}
+	}
+	return out
+}
+
+// groups are the wanted terms as snippets look for them, each plain word widened by words
+// (nil: as typed).
+func (q query) groups(words func(qterm) []string) [][]alt {
+	out := make([][]alt, 0, len(q.pos))
+	for _, g := range q.pos {
+		var as []alt
+		for _, t := range g {
+			as = append(as, alts(t, words)...)
+		}
+		if len(as) > 0 {
+			out = append(out, as)
 		}
 	}
 	return out
@@ -314,26 +332,6 @@ func quoteAll(words []string) []string {
 	return out
 }
 
-// countMatches counts the notes matching match within f.
-func (ix *Index) countMatches(ctx context.Context, match string, f Filter) (int, error) {
-	where, args := f.where([]any{match})
-	from := `fts`
-	if where != "" {
-		from = `fts JOIN notes n ON n.id = fts.rowid`
-	}
-	var n int
-	err := ix.read.QueryRowContext(ctx, `SELECT count(*) FROM `+from+` WHERE fts MATCH ?1`+where, args...).Scan(&n)
-	return n, err
-}
-
-// The snippet statements, prepared once (on each reader as it is used).
-const (
-	passageMatchSQL = `SELECT rowid, highlight(passages, 0, char(2), char(3)),
-		EXISTS (SELECT 1 FROM passages p WHERE p.rowid = passages.rowid + 1)
-		FROM passages WHERE passages MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid LIMIT 1`
-	passageFirstSQL = `SELECT body, EXISTS (SELECT 1 FROM passages p WHERE p.rowid = ?1 + 1) FROM passages WHERE rowid = ?1`
-)
-
 func (ix *Index) acquire(ctx context.Context) (release func(), err error) {
 	t := time.NewTimer(searchWait)
 	defer t.Stop()
@@ -345,78 +343,6 @@ func (ix *Index) acquire(ctx context.Context) (release func(), err error) {
 	case <-t.C:
 		return nil, ErrBusy
 	}
-}
-
-// rank returns up to n hits from offset without snippets, and their note ids. Its one statement does all its work in its first step (the
-// sort of every match keeping only the page), which is where the driver interrupts SQLite when
-// ctx ends; the rows after it are read from the sorted page.
-func (ix *Index) rank(ctx context.Context, match string, f Filter, n, offset int) (ids []int64, hits []Hit, err error) {
-	where, args := f.where([]any{match})
-	// SQLite's sort with a LIMIT holds just the page, unlike FTS5's own ORDER BY rank, which
-	// sorts every match; the rowid breaks ties, so pages never overlap.
-	from := `fts`
-	if where != "" {
-		from = `fts JOIN notes n ON n.id = fts.rowid`
-	}
-	rows, err := ix.read.QueryContext(ctx, `SELECT n.id, n.path, n.title, n.updated, top.score,
-		(SELECT group_concat(tag, ' ') FROM tags t WHERE t.note = n.id)
-		FROM (SELECT fts.rowid AS id, bm25(fts, 10.0, 1.0, 5.0) AS score FROM `+from+` WHERE fts MATCH ?1`+where+`
-			ORDER BY score, fts.rowid LIMIT ? OFFSET ?) AS top
-		JOIN notes n ON n.id = top.id ORDER BY top.score, top.id`, append(args, n, offset)...)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var h Hit
-		var id, updated int64
-		var tags sql.NullString
-		if err := rows.Scan(&id, &h.Path, &h.Title, &updated, &h.Score, &tags); err != nil {
-			return nil, nil, err
-		}
-		h.Score = -h.Score
-		h.Updated = fromUnix(updated)
-		h.Tags = splitTags(tags)
-		ids = append(ids, id)
-		hits = append(hits, h)
-	}
-	return ids, hits, rows.Err()
-}
-
-// snippet comes from the note's first body passage matching the whole query, else its first
-// passage matching any wanted term, else (the match was in the title or tags) its first
-// passage: snippetWords words from just before the first match, matches **highlighted**, "…"
-// where text was cut. Each lookup reads one passage of at most passageBytes, so its cost does
-// not grow with the note.
-func (ix *Index) snippet(ctx context.Context, id int64, match, anyTerm string) (string, error) {
-	lo, hi := passageRange(id)
-	queries := []string{match, anyTerm}
-	if match == anyTerm {
-		queries = queries[:1] // one wanted term and nothing excluded
-	}
-	for _, q := range queries {
-		var rowid int64
-		var text string
-		var next bool
-		err := ix.passageMatch.QueryRowContext(ctx, q, lo, hi).Scan(&rowid, &text, &next)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		return window(text, rowid > lo, next), nil
-	}
-	var text string
-	var next bool
-	err := ix.passageFirst.QueryRowContext(ctx, lo).Scan(&text, &next)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil // an empty body
-	}
-	if err != nil {
-		return "", err
-	}
-	return window(text, false, next), nil
 }
 
 func splitTags(s sql.NullString) []string {

@@ -3,7 +3,9 @@ package index
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -11,7 +13,16 @@ import (
 	"time"
 )
 
-func openTest(t *testing.T, docs ...Doc) *Index {
+// testIndex is an index of test notes with their bodies, for snippets.
+type testIndex struct {
+	*Index
+	bodies map[string]string
+}
+
+// body is the BodyFunc of the test notes.
+func (ix *testIndex) body(path string) (string, bool) { return ix.bodies[path], false }
+
+func openTest(t *testing.T, docs ...Doc) *testIndex {
 	t.Helper()
 	ix, _, err := Open(t.Context(), filepath.Join(t.TempDir(), "ix.sqlite"), "/notes")
 	if err != nil {
@@ -21,7 +32,11 @@ func openTest(t *testing.T, docs ...Doc) *Index {
 	if err := ix.Apply(t.Context(), docs, nil); err != nil {
 		t.Fatal(err)
 	}
-	return ix
+	tix := &testIndex{Index: ix, bodies: map[string]string{}}
+	for _, d := range docs {
+		tix.bodies[d.Path] = d.Body
+	}
+	return tix
 }
 
 func TestSearchSnippetsFromPassages(t *testing.T) {
@@ -48,7 +63,7 @@ func TestSearchSnippetsFromPassages(t *testing.T) {
 		{"alpha", "huge.md", []string{strings.Repeat("**alpha** ", snippetWords-1) + "**alpha**…"}, true},
 	}
 	for _, c := range cases {
-		hits, _, err := ix.Search(t.Context(), c.query, Filter{}, 10, 0)
+		hits, _, err := ix.Search(t.Context(), c.query, Filter{}, 10, 0, ix.body)
 		if err != nil {
 			t.Fatalf("%q: %v", c.query, err)
 		}
@@ -101,7 +116,7 @@ func TestCancelStopsSQLite(t *testing.T) {
 	var wg sync.WaitGroup
 	for range readConns + 2 {
 		wg.Go(func() {
-			if hits, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0); err != nil && !errors.Is(err, ErrBusy) || err == nil && len(hits) != 1 {
+			if hits, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0, ix.body); err != nil && !errors.Is(err, ErrBusy) || err == nil && len(hits) != 1 {
 				t.Errorf("search after cancel: %v, %v", hits, err)
 			}
 		})
@@ -115,10 +130,10 @@ func TestSearchCancelled(t *testing.T) {
 	ix := openTest(t, Doc{Path: "huge.md", Title: "Huge", Body: strings.Repeat("alpha ", 600_000), Updated: time.Now()})
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, _, err := ix.Search(ctx, "alpha", Filter{}, 10, 0); !errors.Is(err, context.Canceled) {
+	if _, _, err := ix.Search(ctx, "alpha", Filter{}, 10, 0, ix.body); !errors.Is(err, context.Canceled) {
 		t.Errorf("search with an ended context = %v", err)
 	}
-	if hits, _, err := ix.Search(t.Context(), "alpha", Filter{}, 10, 0); err != nil || len(hits) != 1 {
+	if hits, _, err := ix.Search(t.Context(), "alpha", Filter{}, 10, 0, ix.body); err != nil || len(hits) != 1 {
 		t.Errorf("search after = %v, %v", hits, err)
 	}
 }
@@ -131,7 +146,7 @@ func TestSearchBusy(t *testing.T) {
 		ix.searches <- struct{}{} // as if maxSearches slow searches were running
 	}
 	began := time.Now()
-	if _, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0); !errors.Is(err, ErrBusy) || time.Since(began) > searchWait+time.Second {
+	if _, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0, ix.body); !errors.Is(err, ErrBusy) || time.Since(began) > searchWait+time.Second {
 		t.Errorf("search over the limit = %v after %v", err, time.Since(began))
 	}
 	if err := ix.Apply(t.Context(), []Doc{{Path: "b.md", Title: "B", Body: "fox", Updated: time.Now()}}, nil); err != nil {
@@ -141,7 +156,51 @@ func TestSearchBusy(t *testing.T) {
 		t.Errorf("count = %d, %v", n, err)
 	}
 	<-ix.searches
-	if hits, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0); err != nil || len(hits) != 2 {
+	if hits, _, err := ix.Search(t.Context(), "fox", Filter{}, 10, 0, ix.body); err != nil || len(hits) != 2 {
 		t.Errorf("search with a free slot = %v, %v", hits, err)
+	}
+}
+
+// TestBroadSearch: a search matching more notes than the broad limit ranks the most recently
+// indexed of them by relevance, then the older ones newest first, and pages run across both.
+func TestBroadSearch(t *testing.T) {
+	t.Parallel()
+	var docs []Doc
+	for i := range 12 {
+		body := fmt.Sprintf("note %d mentions common once", i)
+		if i == 9 || i == 2 {
+			body = "common common common, and common again"
+		}
+		docs = append(docs, Doc{Path: fmt.Sprintf("n%02d.md", i), Title: fmt.Sprintf("N%d", i), Body: body, Updated: time.Now()})
+	}
+	ix := openTest(t, docs...) // ids follow the order: n11 is the newest
+	ix.broad = 5
+	var all []string
+	for offset := 0; ; offset += 4 {
+		hits, more, err := ix.Search(t.Context(), "common", Filter{}, 4, offset, ix.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			all = append(all, h.Path)
+		}
+		if !more {
+			break
+		}
+	}
+	// The five newest (n07–n11) by relevance, n09 first; then n06 down to n00 (n02's many
+	// mentions do not lift it: it is older than the five).
+	want := []string{"n09.md", "n07.md", "n08.md", "n10.md", "n11.md", "n06.md", "n05.md", "n04.md", "n03.md", "n02.md", "n01.md", "n00.md"}
+	if !slices.Equal(all[:1], want[:1]) || !slices.Equal(all[5:], want[5:]) || len(all) != 12 {
+		t.Errorf("broad search pages = %v, want %v (the four after n09 in any order)", all, want)
+	}
+	if got := all[1:5]; !slices.Contains(got, "n07.md") || !slices.Contains(got, "n11.md") || slices.Contains(got, "n02.md") {
+		t.Errorf("the newest five = %v", all[:5])
+	}
+	// Under the limit, every match is ranked: n02 and n09 first.
+	ix.broad = 100
+	hits, _, err := ix.Search(t.Context(), "common", Filter{}, 2, 0, ix.body)
+	if err != nil || len(hits) != 2 || !slices.Contains([]string{hits[0].Path, hits[1].Path}, "n02.md") {
+		t.Errorf("ranked search = %+v, %v", hits, err)
 	}
 }

@@ -54,17 +54,25 @@ func (v *vocab) has(term string) bool {
 	return ok
 }
 
-// missing lists the words of set that are not known yet.
-func (v *vocab) missing(set map[string]struct{}) []string {
+// unknown adds to out the distinct words of texts, folded, that the vocabulary does not hold.
+// raw is scratch space for the words as written (most repeat), emptied first.
+func (v *vocab) unknown(out, raw map[string]struct{}, texts ...string) {
+	clear(raw)
 	v.mu.RLock()
 	defer v.mu.RUnlock()
-	var out []string
-	for t := range set {
-		if _, ok := v.terms[t]; !ok {
-			out = append(out, strings.Clone(t)) // not a slice of a note's whole text
+	eachWord(func(w string) {
+		if _, ok := raw[w]; ok {
+			return
 		}
-	}
-	return out
+		raw[w] = struct{}{}
+		f := fold(w)
+		if _, ok := v.terms[f]; ok {
+			return
+		}
+		if _, ok := out[f]; !ok {
+			out[strings.Clone(f)] = struct{}{} // not a slice of a note's whole text
+		}
+	}, texts...)
 }
 
 // add records terms (already folded).
@@ -209,16 +217,8 @@ func fold(word string) string {
 	return word
 }
 
-// words adds the distinct folded words of texts to seen.
-func words(seen map[string]struct{}, texts ...string) {
-	raw := map[string]struct{}{} // words as written already folded: most repeat
-	add := func(w string) {
-		if _, ok := raw[w]; ok {
-			return
-		}
-		raw[w] = struct{}{}
-		seen[fold(w)] = struct{}{}
-	}
+// eachWord calls fn with every word of texts as the tokenizer splits them (not folded).
+func eachWord(fn func(w string), texts ...string) {
 	for _, text := range texts {
 		start := -1
 		for i, r := range text {
@@ -229,12 +229,12 @@ func words(seen map[string]struct{}, texts ...string) {
 				continue
 			}
 			if start >= 0 {
-				add(text[start:i])
+				fn(text[start:i])
 				start = -1
 			}
 		}
 		if start >= 0 {
-			add(text[start:])
+			fn(text[start:])
 		}
 	}
 }

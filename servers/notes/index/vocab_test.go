@@ -74,7 +74,7 @@ func TestSearchWordFormsAndTypos(t *testing.T) {
 		{"rann", nil, nil}, // a typo of a word in no note
 	}
 	for _, c := range cases {
-		hits, more, err := ix.Search(t.Context(), c.query, Filter{}, 10, 0)
+		hits, more, err := ix.Search(t.Context(), c.query, Filter{}, 10, 0, ix.body)
 		if err != nil {
 			t.Fatalf("%q: %v", c.query, err)
 		}
@@ -88,7 +88,7 @@ func TestSearchWordFormsAndTypos(t *testing.T) {
 			t.Errorf("%q = %v %v (more %v), want %v %v", c.query, got, kinds, more, c.want, c.match)
 		}
 	}
-	hits, _, _ := ix.Search(t.Context(), "wolf", Filter{}, 10, 0)
+	hits, _, _ := ix.Search(t.Context(), "wolf", Filter{}, 10, 0, ix.body)
 	if len(hits) != 2 || hits[1].Snippet != "The **wolves** hunted at night." {
 		t.Errorf("stem snippet = %+v", hits)
 	}
@@ -105,7 +105,7 @@ func TestSearchWordFormsAndTypos(t *testing.T) {
 		{"gardenn OR wolf", 2, 1, []string{"pack.md", "garden.md"}, false},
 		{"gardenn OR wolf", 5, 3, nil, false},
 	} {
-		hits, more, err := ix.Search(t.Context(), c.query, Filter{}, c.limit, c.offset)
+		hits, more, err := ix.Search(t.Context(), c.query, Filter{}, c.limit, c.offset, ix.body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestDateFilters(t *testing.T) {
 		{Filter{UpdatedAfter: day("2026-02-12"), UpdatedBefore: day("2026-03-15")}, []string{"a.md"}},
 		{Filter{UpdatedAfter: day("2027-01-01")}, nil},
 	} {
-		hits, _, err := ix.Search(t.Context(), "plan", c.f, 10, 0)
+		hits, _, err := ix.Search(t.Context(), "plan", c.f, 10, 0, ix.body)
 		if err != nil {
 			t.Fatal(err)
 		}

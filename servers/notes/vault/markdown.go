@@ -3,6 +3,8 @@ package vault
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Heading is one ATX heading ("## Title") outside code fences.
@@ -18,7 +20,9 @@ var headingRe = regexp.MustCompile(`^(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$`)
 // fenced code block (fence lines themselves count as inside).
 func lines(body string, fn func(i int, line string, code bool)) {
 	fence := ""
-	for i, line := range strings.Split(body, "\n") {
+	for i := 0; ; i++ {
+		line, rest, more := strings.Cut(body, "\n")
+		body = rest
 		t := strings.TrimSpace(line)
 		switch {
 		case fence != "":
@@ -32,6 +36,9 @@ func lines(body string, fn func(i int, line string, code bool)) {
 		default:
 			fn(i, line, false)
 		}
+		if !more {
+			return
+		}
 	}
 }
 
@@ -39,7 +46,7 @@ func lines(body string, fn func(i int, line string, code bool)) {
 func Outline(body string) []Heading {
 	var hs []Heading
 	lines(body, func(i int, line string, code bool) {
-		if code {
+		if code || !strings.HasPrefix(line, "#") {
 			return
 		}
 		if m := headingRe.FindStringSubmatch(strings.TrimRight(line, "\r")); m != nil {
@@ -125,17 +132,74 @@ var (
 func InlineTags(body string) []string {
 	var tags []string
 	lines(body, func(_ int, line string, code bool) {
-		if code {
+		if code || !strings.Contains(line, "#") {
 			return
 		}
-		line = inlineCode.ReplaceAllString(line, "")
-		for _, m := range inlineTagRe.FindAllStringSubmatch(line, -1) {
-			if !digitsOnly.MatchString(m[2]) {
-				tags = append(tags, m[2])
+		if strings.Contains(line, "`") {
+			line = inlineCode.ReplaceAllString(line, "")
+		}
+		for _, tag := range lineTags(line) {
+			if !digitsOnly.MatchString(tag) {
+				tags = append(tags, tag)
 			}
 		}
 	})
 	return NormalizeTags(tags)
+}
+
+// lineTags lists the inline tags of one line as inlineTagRe finds them (its second group),
+// without running the expression: most lines hold no '#' at all, and the rest few.
+func lineTags(line string) []string {
+	var out []string
+	for i := 0; ; {
+		j := strings.IndexByte(line[i:], '#')
+		if j < 0 {
+			return out
+		}
+		at := i + j
+		i = at + 1
+		if at > 0 && !strings.ContainsRune(" \t\n\f\r([,;", rune(line[at-1])) {
+			continue
+		}
+		end := at + 1
+		for k, r := range line[at+1:] {
+			tagRune := unicode.IsLetter(r) || unicode.IsNumber(r) || r == '_' || k > 0 && (r == '/' || r == '-')
+			if !tagRune {
+				break
+			}
+			end = at + 1 + k + utf8.RuneLen(r)
+		}
+		if end > at+1 {
+			out = append(out, line[at+1:end])
+			i = end
+		}
+	}
+}
+
+// lineLinks lists the targets of the wikilinks of one line as wikiLinkRe finds them (its second
+// group), without running the expression.
+func lineLinks(line string) []string {
+	var out []string
+	for i := 0; ; {
+		j := strings.Index(line[i:], "[[")
+		if j < 0 {
+			return out
+		}
+		at := i + j
+		i = at + 1
+		end := at + 2 + strings.IndexFunc(line[at+2:]+"]", func(r rune) bool { return strings.ContainsRune("[]|#\n", r) })
+		k := end
+		if k < len(line) && line[k] == '#' {
+			k += 1 + strings.IndexFunc(line[k+1:]+"]", func(r rune) bool { return strings.ContainsRune("[]|\n", r) })
+		}
+		if k < len(line) && line[k] == '|' {
+			k += 1 + strings.IndexFunc(line[k+1:]+"]", func(r rune) bool { return strings.ContainsRune("[]\n", r) })
+		}
+		if strings.HasPrefix(line[k:], "]]") {
+			out = append(out, line[at+2:end])
+			i = k + 2
+		}
+	}
 }
 
 // RemoveInlineTag turns every inline "#tag" outside code into plain "tag", so the word stays but
@@ -169,11 +233,11 @@ func Links(body string) []string {
 	seen := map[string]bool{}
 	var out []string
 	lines(body, func(_ int, line string, code bool) {
-		if code {
+		if code || !strings.Contains(line, "[[") {
 			return
 		}
-		for _, m := range wikiLinkRe.FindAllStringSubmatch(line, -1) {
-			t := strings.TrimSpace(m[2])
+		for _, target := range lineLinks(line) {
+			t := strings.TrimSpace(target)
 			if t == "" || seen[LinkKey(t)] {
 				continue
 			}
@@ -221,7 +285,7 @@ func Relations(body string) []Relation {
 	seen := map[Relation]bool{}
 	var out []Relation
 	lines(body, func(_ int, line string, code bool) {
-		if code {
+		if code || !strings.Contains(line, "[[") {
 			return
 		}
 		m := relationRe.FindStringSubmatch(line)

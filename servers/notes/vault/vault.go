@@ -6,12 +6,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/jck411/mcp-servers/shared/rootdir"
 )
 
 // Vault is the notes folder. Every operation goes through an os.Root, so no path, symlink or
@@ -60,8 +63,27 @@ func (v *Vault) ReadFile(rel string) ([]byte, error) {
 	return v.root.ReadFile(rel)
 }
 
+// ReadHead reads at most max bytes from the start of the file at rel; more reports that the
+// file goes on.
+func (v *Vault) ReadHead(rel string, max int) (data []byte, more bool, err error) {
+	f, err := v.root.Open(rel)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	buf := make([]byte, max+1)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, false, err
+	}
+	return buf[:min(n, max)], n > max, nil
+}
+
 // Stat stats rel, following symlinks that stay inside the folder.
 func (v *Vault) Stat(rel string) (fs.FileInfo, error) { return v.root.Stat(rel) }
+
+// Lstat stats rel itself: a symlink is reported as one.
+func (v *Vault) Lstat(rel string) (fs.FileInfo, error) { return v.root.Lstat(rel) }
 
 // Exists reports whether something is at rel (a dangling or escaping symlink counts).
 func (v *Vault) Exists(rel string) bool {
@@ -156,9 +178,11 @@ func (v *Vault) Remove(rel string) error {
 	return nil
 }
 
+// pruneDirs removes dir and the folders above it while they are empty. rmdir fails on a
+// symlink, so a symlinked folder a note was reached through stays.
 func (v *Vault) pruneDirs(dir string) {
 	for dir != "." && dir != "/" && dir != TrashDir {
-		if err := v.root.Remove(dir); err != nil { // fails unless empty
+		if err := rootdir.RemoveDir(v.root, dir); err != nil { // fails unless an empty directory
 			return
 		}
 		dir = path.Dir(dir)
@@ -207,6 +231,41 @@ func (v *Vault) Walk(folder string) ([]File, error) {
 		return nil
 	})
 	return out, err
+}
+
+// Folders lists the folder and every folder under it ("" for the root, listed as "") that
+// Walk enters: hidden folders are skipped, symlinks are not followed.
+func (v *Vault) Folders(folder string) ([]string, error) {
+	start := "."
+	if folder != "" {
+		start = folder
+	}
+	var out []string
+	err := fs.WalkDir(v.root.FS(), start, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			if p == start {
+				return err
+			}
+			return nil
+		case !d.IsDir():
+			return nil
+		case p != start && strings.HasPrefix(d.Name(), "."):
+			return fs.SkipDir
+		}
+		if p == "." {
+			p = ""
+		}
+		out = append(out, p)
+		return nil
+	})
+	return out, err
+}
+
+// IsNote reports whether rel, a clean relative path, names a note file Walk would list: a
+// visible .md file outside hidden folders.
+func IsNote(rel string) bool {
+	return strings.HasSuffix(rel, Ext) && validName(rel)
 }
 
 func validName(rel string) bool {

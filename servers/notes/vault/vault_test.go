@@ -62,6 +62,35 @@ func FuzzCleanPath(f *testing.F) {
 	})
 }
 
+// TestRemoveKeepsSymlinkedFolders deletes and moves the last notes of a folder reached through
+// a symlink inside the vault: pruning the emptied folders stops at the symlink, which stays.
+func TestRemoveKeepsSymlinkedFolders(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	must(t, v.Write("projects/a.md", []byte("a"), true))
+	must(t, v.Write("projects/b.md", []byte("b"), true))
+	must(t, os.Symlink("projects", filepath.Join(dir, "work")))
+	must(t, v.Remove("work/a.md"))
+	must(t, v.Move("work/b.md", "b.md"))
+	if info, err := os.Lstat(filepath.Join(dir, "work")); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symlinked folder was removed: %v", err)
+	}
+	if info, err := os.Stat(filepath.Join(dir, "projects")); err != nil || !info.IsDir() {
+		t.Errorf("the folder the symlink points to: %v", err)
+	}
+	must(t, v.Remove("b.md"))
+	must(t, v.Write("sub/c.md", []byte("c"), true))
+	must(t, v.Remove("sub/c.md"))
+	if _, err := os.Lstat(filepath.Join(dir, "sub")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an emptied real folder was kept: %v", err)
+	}
+}
+
 // TestConfinement checks that writes and reads through the vault never leave the root, even
 // through symlinks planted inside it.
 func TestConfinement(t *testing.T) {

@@ -30,7 +30,10 @@ func layout(t testing.TB) (root, outside string) {
 	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	links := map[string]string{"link-in": filepath.Join(root, "dir"), "link-out": outside, "dangling": filepath.Join(outside, "nope"), "rel-out": "../outside"}
+	links := map[string]string{
+		"link-in": filepath.Join(root, "dir"), "link-out": outside, "dangling": filepath.Join(outside, "nope"), "rel-out": "../outside",
+		"rel-in": "dir", "dir/up": "..", "dangling-in": "missing", "loop": "loop", "chain": "link-in/../rel-in",
+	}
 	for name, target := range links {
 		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
 			t.Fatal(err)
@@ -56,6 +59,15 @@ func TestResolve(t *testing.T) {
 		{"dir/new.txt", filepath.Join(root, "dir", "new.txt")},
 		{"dir/a/b/c", filepath.Join(root, "dir", "a", "b", "c")},
 		{"link-in/file", filepath.Join(root, "dir", "file")},
+		{"link-in", filepath.Join(root, "dir")},
+		{"rel-in/file", filepath.Join(root, "dir", "file")},
+		{"dir/up/dir/file", filepath.Join(root, "dir", "file")},
+		{"chain/file", filepath.Join(root, "dir", "file")},
+		{"link-in/new/deeper", filepath.Join(root, "dir", "new", "deeper")},
+		{"dangling-in", ""},
+		{"dangling-in/x", ""},
+		{"loop", ""},
+		{"dir/up/../x", filepath.Join(root, "dir", "x")}, // ".." is taken lexically first, as before any symlink
 		{"dir/../dir/file", filepath.Join(root, "dir", "file")},
 		{"..", ""},
 		{"../outside/secret", ""},
@@ -77,12 +89,15 @@ func TestResolve(t *testing.T) {
 			got, err := r.Resolve(tt.path, root)
 			if tt.want == "" {
 				if err == nil {
-					t.Fatalf("resolved to %s, want refusal", got)
+					t.Fatalf("resolved to %s, want refusal", got.Abs)
 				}
 				return
 			}
-			if err != nil || got != tt.want {
-				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			if err != nil || got.Abs != tt.want {
+				t.Fatalf("got %q, %v; want %q", got.Abs, err, tt.want)
+			}
+			if rel, _ := filepath.Rel(root, tt.want); got.Rel != rel {
+				t.Errorf("name below the root %q, want %q", got.Rel, rel)
 			}
 		})
 	}
@@ -90,6 +105,59 @@ func TestResolve(t *testing.T) {
 	var oe *OutsideError
 	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "outside the allowed roots") {
 		t.Errorf("escape error %v", err)
+	}
+	_, err = r.Resolve("link-out/secret", root)
+	if want := "the symlink " + filepath.Join(root, "link-out") + " points to " + outside; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("escape through a symlink: %v; want it to say %q", err, want)
+	}
+}
+
+func TestEntry(t *testing.T) {
+	root, outside := layout(t)
+	other := filepath.Join(filepath.Dir(root), "other")
+	if err := os.Mkdir(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(other), filepath.Join(root, "to-other")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := New([]string{root, other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tests := []struct {
+		path, want string // want "" means refused
+		isRoot     bool
+	}{
+		{"link-out", filepath.Join(root, "link-out"), false},
+		{"dangling", filepath.Join(root, "dangling"), false},
+		{"link-in/file", filepath.Join(root, "dir", "file"), false},
+		{root, root, true},
+		{"to-other", other, true}, // a symlink to a root is that root, which move and delete refuse
+		{"to-other/x", filepath.Join(other, "x"), false},
+		{"link-out/secret", "", false},
+		{outside, "", false},
+		{"/", "", false},
+	}
+	for _, tt := range tests {
+		got, err := r.Entry(tt.path, root)
+		switch {
+		case tt.want == "" && err == nil:
+			t.Errorf("%s: resolved to %s, want refusal", tt.path, got.Abs)
+		case tt.want != "" && (err != nil || got.Abs != tt.want || got.IsRoot() != tt.isRoot):
+			t.Errorf("%s: got %q (root %v), %v; want %q", tt.path, got.Abs, got.IsRoot(), err, tt.want)
+		}
+	}
+	p, err := r.Entry("to-other/x", root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Root.WriteFile(p.Rel, []byte("y"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(other, "x")); err != nil || string(b) != "y" {
+		t.Errorf("written through the other root: %q %v", b, err)
 	}
 }
 
@@ -108,6 +176,9 @@ func TestNew(t *testing.T) {
 	if got := r.Dirs(); len(got) != 1 || got[0] != filepath.Join(root, "dir") {
 		t.Errorf("roots %q, want the symlink resolved", got)
 	}
+	if p, err := r.Resolve(filepath.Join(root, "link-in", "file"), "/"); err != nil || p.Abs != filepath.Join(root, "dir", "file") {
+		t.Errorf("a path spelled through the root as given: %q, %v", p.Abs, err)
+	}
 	if !r.Contains(filepath.Join(root, "dir", "x")) || r.Contains(filepath.Join(root, "dirx")) {
 		t.Error("Contains is wrong about a sibling with a common prefix")
 	}
@@ -125,10 +196,11 @@ func FuzzResolve(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
-		got, err := r.Resolve(p, root)
+		p2, err := r.Resolve(p, root)
 		if err != nil {
 			return
 		}
+		got := p2.Abs
 		if !r.Contains(got) || !filepath.IsAbs(got) || filepath.Clean(got) != got {
 			t.Fatalf("%q resolved to %q, outside the root %s", p, got, root)
 		}

@@ -50,6 +50,7 @@ type Runner struct {
 	children func(pid int) []int
 
 	prefix []string // the sandbox helper's argv before -c, when commands are sandboxed
+	rules  *os.File // the sandbox rules, the helper's descriptor 3 (sandbox.RulesFD)
 }
 
 // New returns a runner in the given mode: "cgroup", "subreaper", or "auto" for the strongest
@@ -98,6 +99,9 @@ func (r *Runner) Note() string { return r.note }
 func (r *Runner) Close() {
 	if r.cg != nil {
 		r.cg.close()
+	}
+	if r.rules != nil {
+		_ = r.rules.Close()
 	}
 }
 

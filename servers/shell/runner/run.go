@@ -43,12 +43,14 @@ type Result struct {
 }
 
 // Sandbox makes every command start through the sandbox helper of the server binary self,
-// restricted by rules, with bash given shellFlags (such as -r) before -c. Call it before the
-// first command runs.
+// restricted by rules, with bash given shellFlags (such as -r) before -c. The rules reach
+// the helper in a sealed memfd on its descriptor 3; the helper is first run once in its
+// check mode, so rules that cannot be applied fail here, not at every command. Call it
+// before the first command runs.
 //
 // In cgroup containment the cgroup hierarchies are withheld from rules.Write: a command that
 // could write there could make a cgroup of its own and move out of the one it is killed by.
-func (r *Runner) Sandbox(self string, rules sandbox.Rules, shellFlags ...string) error {
+func (r *Runner) Sandbox(ctx context.Context, self string, rules sandbox.Rules, shellFlags ...string) error {
 	if r.cg != nil {
 		w, err := withhold(rules.Write, r.cg.mounts)
 		if err != nil {
@@ -56,11 +58,19 @@ func (r *Runner) Sandbox(self string, rules sandbox.Rules, shellFlags ...string)
 		}
 		rules.Write = w
 	}
-	argv, err := rules.Command(self, append([]string{Shell}, shellFlags...))
+	argv, err := sandbox.Command(self, append([]string{Shell}, shellFlags...))
 	if err != nil {
 		return err
 	}
-	r.prefix = argv
+	f, err := rules.File()
+	if err != nil {
+		return err
+	}
+	if err := sandbox.Check(ctx, self, f); err != nil {
+		_ = f.Close()
+		return err
+	}
+	r.prefix, r.rules = argv, f
 	return nil
 }
 
@@ -73,6 +83,9 @@ func (r *Runner) command(spec Spec) *exec.Cmd {
 		argv = []string{Shell, "-c", spec.Line}
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	if r.rules != nil {
+		cmd.ExtraFiles = []*os.File{r.rules} // the helper's sandbox.RulesFD
+	}
 	cmd.Dir = spec.Dir
 	cmd.Env = spec.Env
 	if cmd.Env == nil {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -92,14 +93,14 @@ func within(p, dir string) bool {
 // server runs as. It is for when no other sandbox is set (Sandbox withholds them from its
 // rules too); it does nothing outside cgroup containment, and fails when the kernel has no
 // Landlock.
-func (r *Runner) WithholdCgroups(self string) error {
+func (r *Runner) WithholdCgroups(ctx context.Context, self string) error {
 	if r.cg == nil || r.prefix != nil {
 		return nil
 	}
 	if err := sandbox.Available(); err != nil {
 		return err
 	}
-	return r.Sandbox(self, sandbox.Rules{Write: []string{"/"}})
+	return r.Sandbox(ctx, self, sandbox.Rules{Write: []string{"/"}})
 }
 
 // CgroupsWithheld reports whether commands are kept by the kernel from writing to the cgroup

@@ -45,7 +45,7 @@ func TestCgroupsWithheld(t *testing.T) {
 	mcptest.Require(t, "a writable cgroup v2 hierarchy", err)
 	defer r.Close()
 	mcptest.Require(t, "Landlock", sandbox.Available())
-	if err := r.WithholdCgroups(selfExe(t)); err != nil {
+	if err := r.WithholdCgroups(t.Context(), selfExe(t)); err != nil {
 		t.Fatal(err)
 	}
 	if !r.CgroupsWithheld() {

@@ -1,17 +1,16 @@
 // Package sandbox confines the commands the shell server runs with Landlock, below the
 // command policy: a command the policy misreads still cannot execute a program or write a
 // file the rules do not grant. Go cannot run code between fork and exec, so the server
-// starts its own binary in a hidden helper mode (Command builds that argv); the helper
-// restricts itself (Main) and then executes bash, which with everything it starts inherits
-// the restriction.
+// starts its own binary in a hidden helper mode (Command builds that argv, File holds the
+// rules it reads on descriptor 3); the helper restricts itself (Main), marks every
+// descriptor above 2 close-on-exec and then executes bash, which with everything it starts
+// inherits the restriction and nothing else the server had open.
 package sandbox
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"syscall"
 
@@ -87,49 +86,6 @@ func Available() error {
 		return fmt.Errorf("the kernel has Landlock ABI %d; ABI %d (Linux 6.2) or newer is needed", v, MinABI)
 	}
 	return nil
-}
-
-// Command returns the argv that runs argv confined by r, through the helper mode of the
-// binary self (the server's own executable).
-func (r Rules) Command(self string, argv []string) ([]string, error) {
-	if len(argv) == 0 {
-		return nil, errors.New("no command to confine")
-	}
-	b, err := json.Marshal(r)
-	if err != nil {
-		return nil, err
-	}
-	return append([]string{self, HelperArg, string(b), "--"}, argv...), nil
-}
-
-// IsHelper reports whether args (os.Args) start the helper mode.
-func IsHelper(args []string) bool { return len(args) > 1 && args[1] == HelperArg }
-
-// Main is the helper mode: args are os.Args[2:] (the rules, "--", the command). It confines
-// the process and executes the command, returning only on failure, with ExitSetup.
-func Main(args []string) int {
-	err := helper(args) // returns only when the command could not be started
-	fmt.Fprintf(os.Stderr, "mcp-shell sandbox: %v; the command was not run\n", err)
-	return ExitSetup
-}
-
-func helper(args []string) error {
-	if len(args) < 3 || args[1] != "--" {
-		return errors.New("usage: " + HelperArg + " RULES -- PROGRAM [ARGS...]")
-	}
-	var r Rules
-	if err := json.Unmarshal([]byte(args[0]), &r); err != nil {
-		return fmt.Errorf("reading the rules: %w", err)
-	}
-	argv := args[2:]
-	// The restriction and the exec happen on one thread: landlock_restrict_self confines the
-	// calling thread, and execve keeps that thread's credentials.
-	runtime.LockOSThread()
-	if err := r.restrict(); err != nil {
-		return err
-	}
-	err := syscall.Exec(argv[0], argv, os.Environ())
-	return fmt.Errorf("exec %s: %w", argv[0], err)
 }
 
 // restrict confines the calling thread (and whatever it executes) to r.

@@ -2,9 +2,11 @@ package sandbox
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,11 +27,17 @@ func confined(t *testing.T, r Rules, dir, line string) (string, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	argv, err := r.Command(self, []string{"/bin/bash", "-c", line})
+	argv, err := Command(self, []string{"/bin/bash", "-c", line})
 	if err != nil {
 		t.Fatal(err)
 	}
+	rules, err := r.File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rules.Close()
 	cmd := exec.CommandContext(t.Context(), argv[0], argv[1:]...)
+	cmd.ExtraFiles = []*os.File{rules}
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "LANG=C.UTF-8"}
 	var out bytes.Buffer
@@ -118,6 +126,106 @@ func TestHelperRefusesBadRules(t *testing.T) {
 	out, code := confined(t, Rules{Strict: true, Execute: []string{"/nonexistent/bash"}}, t.TempDir(), "echo ran")
 	if code != ExitSetup || strings.Contains(out, "ran") || !strings.Contains(out, "was not run") {
 		t.Errorf("exit %d, output %q", code, out)
+	}
+}
+
+// TestHelperDescriptors gives the helper, besides its rules on descriptor 3, a descriptor
+// open for writing on a file outside the write guard's paths: Landlock does not check an
+// open descriptor, so only closing it keeps the command from writing there.
+func TestHelperDescriptors(t *testing.T) {
+	need(t)
+	root := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	w, err := os.OpenFile(victim, os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := Rules{Write: []string{root, "/dev/null"}}.File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rules.Close()
+	argv, err := Command(self, []string{"/bin/bash", "-c", "echo x >&3; echo x >&4; ls /proc/$$/fd | tr '\\n' ' '"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), argv[0], argv[1:]...)
+	cmd.ExtraFiles = []*os.File{rules, w}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	_ = cmd.Run()
+	if got := strings.TrimSpace(stdout.String()); got != "0 1 2" || strings.Count(stderr.String(), "Bad file descriptor") != 2 {
+		t.Errorf("descriptors %q, stderr %q; want 0 1 2 and both writes refused", got, stderr.String())
+	}
+	if b, _ := os.ReadFile(victim); len(b) != 0 {
+		t.Errorf("the command wrote %q through an inherited descriptor", b)
+	}
+}
+
+// TestLargeRules passes rules of over 128 KiB, the most one argument may hold: they reach
+// the helper on its descriptor, so the command still runs.
+func TestLargeRules(t *testing.T) {
+	need(t)
+	root := t.TempDir()
+	r := Rules{Write: []string{root, "/dev/null"}}
+	for i := 0; len(r.Read) < 4000; i++ {
+		r.Read = append(r.Read, filepath.Join(root, "missing", strings.Repeat("x", 40), strconv.Itoa(i)))
+	}
+	if b, _ := json.Marshal(r); len(b) <= 128<<10 {
+		t.Fatalf("the rules are %d bytes; the test needs more than 128 KiB", len(b))
+	}
+	out, code := confined(t, r, root, "echo ran")
+	if code != 0 || out != "ran\n" {
+		t.Errorf("exit %d, output %q", code, out)
+	}
+}
+
+// TestCheck runs the helper's check mode, which the server runs at start: rules the kernel
+// can apply pass, rules it cannot fail with the reason.
+func TestCheck(t *testing.T) {
+	need(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		rules Rules
+		want  string // "" means it passes
+	}{
+		{Rules{Write: []string{t.TempDir()}}, ""},
+		{Rules{Strict: true, Execute: []string{"/bin/bash"}}, ""},
+		{Rules{Strict: true, Execute: []string{"/nonexistent/bash"}}, "cannot apply its rules: rule path: stat /nonexistent/bash"},
+	}
+	for _, tt := range tests {
+		f, err := tt.rules.File()
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = Check(t.Context(), self, f)
+		f.Close()
+		if (tt.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("Check(%+v) = %v, want %q", tt.rules, err, tt.want)
+		}
+	}
+}
+
+// TestRulesFileSealed checks that nothing can change the rules once made.
+func TestRulesFileSealed(t *testing.T) {
+	f, err := Rules{Write: []string{"/tmp"}}.File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt([]byte("{}"), 0); err == nil {
+		t.Error("the rules could be rewritten")
+	}
+	if err := f.Truncate(0); err == nil {
+		t.Error("the rules could be truncated")
 	}
 }
 
