@@ -24,5 +24,5 @@ while read -r id digest; do
 	podman tag "$image" "localhost/mcp-$id:$version" "localhost/mcp-$id:latest"
 	printf 'localhost/mcp-%s:%s\n' "$id" "$version"
 done < <(jq -r '.manifests[] | [.annotations["org.opencontainers.image.ref.name"], .digest] | @tsv' "$layout/index.json")
-# Only the names above stay.
-podman untag "localhost$link:latest" 2>/dev/null || true
+# Only the names above stay: remove that one name (untag with no name would remove them all).
+podman untag "localhost$link:latest" "localhost$link:latest" 2>/dev/null || true
