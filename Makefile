@@ -18,7 +18,7 @@ GOLANGCI := $(CURDIR)/.tools/golangci-lint-$(GOLANGCI_VERSION)
 test-deps: ## install the Debian packages the tests need (as root), or say which
 	@scripts/test-deps.sh
 
-.PHONY: help build test test-deps test-go lint lint-tools ts-client-test run conformance conformance-run memcheck memcheck-run bench toolsnaps docs docs-check deploy-test e2e-systemd release clean
+.PHONY: help build test test-deps test-go lint lint-tools ts-client-test run conformance conformance-run memcheck memcheck-run bench toolsnaps docs docs-check deploy-test e2e-systemd release images images-load containers-test kustomize clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -96,6 +96,27 @@ deploy-test: ## shellcheck, systemd-analyze and the deploy scripts against a tem
 e2e-systemd: test-deps ## the released fleet under a real systemd in booted Debian 12 and 13 containers (root)
 	@ARCHES=amd64 $(MAKE) --no-print-directory release
 	@deploy/test/e2e-systemd/run.sh --release "$$(ls -t dist/mcp-servers-*-linux-amd64.tar.gz | head -n 1)"
+
+images: release ## one OCI image per server (amd64, arm64) from the release tarballs, into the layout dist/images/oci (docs/containers.md)
+	@args=(); for k in browser shell; do for a in amd64 arm64; do args+=(--rootfs "$$k/$$a=$$(deploy/containers/rootfs.sh $$k $$a)"); done; done; \
+		v=$$(ls -t dist/mcp-servers-*-linux-amd64.tar.gz | head -n 1 | sed 's/.*mcp-servers-\(.*\)-linux-amd64.tar.gz/\1/'); \
+		go run ./scripts/cmd/images "$${args[@]}" --release dist/mcp-servers-$$v-linux-amd64.tar.gz --release dist/mcp-servers-$$v-linux-arm64.tar.gz \
+			--revision "$$(git rev-parse HEAD)" --created "$$(git log -1 --format=%ct)" --out dist/images/oci --cache "$${MCP_CACHE:-/var/cache/mcp-servers}/images"
+
+images-load: ## load dist/images/oci into Podman as localhost/mcp-NAME:VERSION and :latest
+	@deploy/containers/load.sh dist/images/oci
+
+containers-test: ## the images, compose.yaml and the Kubernetes manifests, run with Podman (root): deploy/test/containers/run.sh
+	@deploy/test/containers/run.sh
+
+KUSTOMIZE_VERSION := v5.8.2
+kustomize: .tools/kustomize-$(KUSTOMIZE_VERSION) # kustomize from the Go module proxy, pinned, into .tools/; prints its path
+	@echo $(CURDIR)/.tools/kustomize-$(KUSTOMIZE_VERSION)
+
+.tools/kustomize-$(KUSTOMIZE_VERSION):
+	@mkdir -p .tools
+	@GOBIN=$(CURDIR)/.tools GOWORK=off go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION) >&2
+	@mv .tools/kustomize $@
 
 release: ## static linux/amd64 and arm64 tarballs with checksums in dist/
 	@VERSION=$(VERSION) scripts/release.sh

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/oauth2"
 
+	"github.com/jck411/mcp-servers/shared/admin"
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/kit"
 )
@@ -71,9 +72,9 @@ func serveOn(t *testing.T, ln net.Listener, h http.Handler) {
 }
 
 // startMCP serves the test server NAME at base as a protected resource of issuer.
-func startMCP(t *testing.T, name string, ln net.Listener, base, issuer string) {
+func startMCP(t *testing.T, name string, ln net.Listener, base, issuer string, extra ...string) {
 	t.Helper()
-	cfg, err := config.Parse(name, 9999, []string{"--oauth-issuer", issuer, "--public-url", base}, func(string) string { return "" }, io.Discard, nil)
+	cfg, err := config.Parse(name, 9999, append([]string{"--oauth-issuer", issuer, "--public-url", base, "--state-dir", t.TempDir()}, extra...), func(string) string { return "" }, io.Discard, nil)
 	if err != nil {
 		t.Fatalf("config %s: %v", name, err)
 	}
@@ -123,8 +124,18 @@ func startFleet(t *testing.T, opts ...envOption) *fleetEnv {
 	t.Cleanup(func() { a.Close() })
 	e.app = a
 	serveOn(t, lnAuth, a.handler)
-	startMCP(t, "alpha", lnA, e.Alpha, e.Issuer)
-	startMCP(t, "beta", lnB, e.Beta, e.Issuer)
+	var extra []string
+	for _, c := range s.Console { // withConsole: alpha and beta take the console's token
+		extra = []string{"--admin-token-sha256", admin.HashToken(c.client.Token)}
+		switch c.Name {
+		case "alpha":
+			c.client.Base = e.Alpha
+		case "beta":
+			c.client.Base = e.Beta
+		}
+	}
+	startMCP(t, "alpha", lnA, e.Alpha, e.Issuer, extra...)
+	startMCP(t, "beta", lnB, e.Beta, e.Issuer, extra...)
 	e.noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}
 
 	// The client's redirect target: hands each callback's query to the test.

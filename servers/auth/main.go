@@ -112,7 +112,7 @@ func usage(fs *flag.FlagSet, out io.Writer, head string) func() {
 // parseServe reads the server's flags, with MCP_* environment fallbacks.
 func parseServe(args []string, getenv func(string) string, out io.Writer) (*serveOptions, error) {
 	o := &serveOptions{}
-	var resources, registration, level, stateDir, proxies string
+	var resources, registration, level, stateDir, proxies, consoleServers, consoleToken string
 	fs := flag.NewFlagSet("auth", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // the caller prints an error once; the usage is for --help only
 	fs.StringVar(&o.Issuer, "issuer", "", "public URL of this server, e.g. https://auth.example.com (required; http only on loopback)")
@@ -125,6 +125,8 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (*serv
 	fs.IntVar(&o.Limits.PerIP, "rate-limit", defaultRatePerIP, "requests a minute from one client address to each of the sign-in, consent, enrolment, authorize, token, revocation and registration endpoints (one sign-in uses one of each)")
 	fs.IntVar(&o.Limits.Global, "rate-limit-global", defaultRateGlobal, "requests a minute to each of those endpoints from all clients together")
 	fs.StringVar(&proxies, "trusted-proxies", "", "addresses (or CIDR prefixes) of the proxy whose CF-Connecting-IP header names the client, e.g. 127.0.0.1,::1 for cloudflared on this host; others' header is ignored")
+	fs.StringVar(&consoleServers, "console-servers", "", "turns on the owner's console at /console: the servers it manages, NAME=URL comma-separated, each URL the server's own address as this host reaches it directly, e.g. gmail=http://127.0.0.1:9005 (docs/console.md)")
+	fs.StringVar(&consoleToken, "console-token-file", "", "file holding the console token, whose SHA-256 each managed server is given as --admin-token-sha256 (needed with --console-servers)")
 	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	printUsage := usage(fs, out, "Usage: auth [flags]\n       auth COMMAND --help\n\nServes the fleet's OAuth 2.1 authorization server. Every flag can also be set by the environment variable shown.\n\n")
@@ -176,6 +178,9 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (*serv
 	if o.Limits.Proxies, err = parseProxies(config.SplitList(proxies)); err != nil {
 		return nil, err
 	}
+	if o.Console, err = consoleFlags(consoleServers, consoleToken); err != nil {
+		return nil, err
+	}
 	o.StateDir = stateDirOr(stateDir, getenv)
 	return o, nil
 }
@@ -211,6 +216,29 @@ func checkIssuer(raw string) error {
 	return nil
 }
 
+// consoleFlags reads --console-servers and --console-token-file: both or neither.
+func consoleFlags(servers, tokenFile string) ([]consoleServer, error) {
+	switch {
+	case servers == "" && tokenFile == "":
+		return nil, nil
+	case servers == "" || tokenFile == "":
+		return nil, errors.New("--console-servers and --console-token-file go together: give both to turn the console on, or neither")
+	}
+	info, err := os.Stat(tokenFile)
+	if err == nil && info.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("invalid --console-token-file %s: others can read it (mode %v): chmod 600 it", tokenFile, info.Mode().Perm())
+	}
+	b, err := os.ReadFile(tokenFile)
+	if err != nil {
+		return nil, fmt.Errorf("invalid --console-token-file: %w (make one: head -c 32 /dev/urandom | base64 > FILE; chmod 600 FILE)", err)
+	}
+	token := strings.TrimSpace(string(b))
+	if len(token) < 32 || strings.ContainsAny(token, " \t\r\n") {
+		return nil, fmt.Errorf("invalid --console-token-file %s: it holds %d characters; give one line of at least 32 random characters (head -c 32 /dev/urandom | base64)", tokenFile, len(token))
+	}
+	return parseConsoleServers(servers, token)
+}
+
 // serve runs the server until ctx ends.
 func serve(ctx context.Context, o *serveOptions, getenv func(string) string, stderr io.Writer) int {
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: o.logLevel})).With("server", "auth")
@@ -241,7 +269,7 @@ func serve(ctx context.Context, o *serveOptions, getenv func(string) string, std
 	go func() { errc <- srv.Serve(ln) }()
 	go a.janitor(ctx)
 	log.Info("serving", "url", "http://"+ln.Addr().String(), "issuer", o.Issuer, "resources", strings.Join(o.Fleet.names, ","),
-		"cimd", o.CIMD, "dcr", o.DCR, "version", buildinfo.String())
+		"cimd", o.CIMD, "dcr", o.DCR, "console_servers", len(o.Console), "version", buildinfo.String())
 	notify := getenv("NOTIFY_SOCKET")
 	if err := sdnotify.Notify(notify, sdnotify.Ready); err != nil {
 		log.Warn("systemd readiness not reported", "error", err.Error())

@@ -30,7 +30,8 @@ type settings struct {
 	KeyLifetime time.Duration // how long a signing key signs
 	Limits      limits        // rate limits of sign-in, enrolment, token, revocation and registration
 	Logger      *slog.Logger
-	CIMDClient  *http.Client // fetches metadata documents; nil means public addresses only
+	CIMDClient  *http.Client    // fetches metadata documents; nil means public addresses only
+	Console     []consoleServer // the servers the owner's console manages; none leaves /console off
 	Now         func() time.Time
 }
 
@@ -187,6 +188,11 @@ func (a *app) build(iss *url.URL) error {
 	mux.Handle(enrolBeginPath, limit(http.HandlerFunc(u.enrolBegin)))
 	mux.Handle(enrolFinishPath, limit(http.HandlerFunc(u.enrolFinish)))
 	mux.HandleFunc(scriptPath, u.script)
+	if len(a.Console) > 0 {
+		cu := &consoleUI{ui: u, c: &console{servers: a.Console, db: a.db, log: a.Logger}, logins: &ceremonies{m: map[string]*ceremony{}},
+			origin: iss.Scheme + "://" + iss.Host, now: a.db.now}
+		cu.routes(mux, limit)
+	}
 	mux.Handle("/healthz", a.health.Handler(guard.IsLocal))
 	mux.Handle("/metrics", localOnly(a.metrics.Handler()))
 	mux.Handle("/", http.NotFoundHandler())

@@ -50,6 +50,24 @@ func (s *sessions) passkey(ctx context.Context, cookie string) (string, error) {
 	return p, nil
 }
 
+// started returns the passkey of the live session the cookie value names and when it was
+// signed in; errNotFound when there is none.
+func (s *sessions) started(ctx context.Context, cookie string) (string, time.Time, error) {
+	if cookie == "" {
+		return "", time.Time{}, errNotFound
+	}
+	var p string
+	var created int64
+	err := s.db.sql.QueryRowContext(ctx, "SELECT passkey, created FROM sessions WHERE hash = ? AND expires > ?", hashToken(cookie), s.db.now().Unix()).Scan(&p, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", time.Time{}, errNotFound
+	}
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("read session: %w", err)
+	}
+	return p, time.Unix(created, 0), nil
+}
+
 // end deletes the session the cookie value names, if any.
 func (s *sessions) end(ctx context.Context, cookie string) error {
 	if cookie == "" {

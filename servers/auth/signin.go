@@ -112,31 +112,9 @@ func (u *ui) loginFinish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u.logins.drop(a.ID)
-	owner, err := u.passkeys.owner(r.Context())
+	pk, status, err := u.assertion(w, r, c.session)
 	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "cannot read the passkeys")
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxMetadataBytes)
-	_, cred, err := u.wa.FinishPasskeyLogin(func(_, userHandle []byte) (webauthn.User, error) {
-		if subtle.ConstantTimeCompare(userHandle, owner.handle) != 1 {
-			return nil, errors.New("the passkey belongs to another user of this site")
-		}
-		return owner, nil
-	}, *c.session, r)
-	if err != nil {
-		u.log.Warn("passkey sign-in refused", "error", err.Error())
-		jsonError(w, http.StatusForbidden, "the passkey was not accepted")
-		return
-	}
-	// The counter is recorded either way: a clone warning stays on the passkey.
-	if err := u.passkeys.used(r.Context(), cred); err != nil {
-		u.log.Warn("passkey use not recorded", "error", err.Error())
-	}
-	pk := passkeyID(cred.ID)
-	if cred.Authenticator.CloneWarning {
-		u.log.Warn("passkey refused: its signature counter went backwards", "passkey", pk, "counter", cred.Authenticator.SignCount)
-		jsonError(w, http.StatusForbidden, errClonedPasskey.Error())
+		jsonError(w, status, err.Error())
 		return
 	}
 	a.Subject, a.AuthTime, a.Passkey = ownerSubject, u.store.db.now(), pk
@@ -153,6 +131,37 @@ func (u *ui) loginFinish(w http.ResponseWriter, r *http.Request) {
 		u.setCookieFor(w, sessionCookie, v, sessionLifetime)
 	}
 	writeJSON(w, map[string]string{"next": consentPath + "?id=" + url.QueryEscape(id)})
+}
+
+// assertion checks a passkey sign-in's answer against its ceremony and returns the passkey's
+// id (base64url), or the status and error to answer. A passkey whose signature counter did not
+// advance (the library's clone warning) is refused.
+func (u *ui) assertion(w http.ResponseWriter, r *http.Request, session *webauthn.SessionData) (string, int, error) {
+	owner, err := u.passkeys.owner(r.Context())
+	if err != nil {
+		return "", http.StatusInternalServerError, errors.New("cannot read the passkeys")
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxMetadataBytes)
+	_, cred, err := u.wa.FinishPasskeyLogin(func(_, userHandle []byte) (webauthn.User, error) {
+		if subtle.ConstantTimeCompare(userHandle, owner.handle) != 1 {
+			return nil, errors.New("the passkey belongs to another user of this site")
+		}
+		return owner, nil
+	}, *session, r)
+	if err != nil {
+		u.log.Warn("passkey sign-in refused", "error", err.Error())
+		return "", http.StatusForbidden, errors.New("the passkey was not accepted")
+	}
+	// The counter is recorded either way: a clone warning stays on the passkey.
+	if err := u.passkeys.used(r.Context(), cred); err != nil {
+		u.log.Warn("passkey use not recorded", "error", err.Error())
+	}
+	pk := passkeyID(cred.ID)
+	if cred.Authenticator.CloneWarning {
+		u.log.Warn("passkey refused: its signature counter went backwards", "passkey", pk, "counter", cred.Authenticator.SignCount)
+		return "", http.StatusForbidden, errClonedPasskey
+	}
+	return pk, 0, nil
 }
 
 // enrol shows the enrolment page and binds a ceremony to this browser.

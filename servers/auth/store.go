@@ -94,6 +94,12 @@ CREATE TABLE IF NOT EXISTS sessions (
 	created INTEGER NOT NULL,
 	expires INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS console_audit (
+	at INTEGER NOT NULL,       -- unix milliseconds
+	passkey TEXT NOT NULL,     -- base64url id of the passkey of the console session
+	action TEXT NOT NULL,      -- switches, revoke, sign-in
+	detail TEXT NOT NULL
+);
 `
 
 // migrations add the columns later versions need to a state file an earlier one made; each
@@ -239,7 +245,8 @@ const unusedClientLifetime = 24 * time.Hour
 
 // gc deletes what has expired: auth requests older than an hour, expired refresh tokens,
 // access token records and sessions, used or expired enrolment codes, grants revoked a week
-// ago, and clients that registered (or were fetched) a day ago and never got tokens.
+// ago, clients that registered (or were fetched) a day ago and never got tokens, and console
+// actions older than 90 days.
 func (d *db) gc(ctx context.Context) error {
 	now := d.now().Unix()
 	stmts := []struct {
@@ -253,6 +260,7 @@ func (d *db) gc(ctx context.Context) error {
 		{"DELETE FROM enrol_codes WHERE expires < ? OR used = 1", []any{now}},
 		{"DELETE FROM refresh_tokens WHERE grant_id IN (SELECT id FROM grants WHERE revoked > 0 AND revoked < ?)", []any{now - 7*86400}},
 		{"DELETE FROM grants WHERE revoked > 0 AND revoked < ?", []any{now - 7*86400}},
+		{"DELETE FROM console_audit WHERE at < ?", []any{(now - 90*86400) * 1000}},
 		{"DELETE FROM clients WHERE used = 0 AND created < ? AND id NOT IN (SELECT client_id FROM grants)", []any{now - int64(unusedClientLifetime.Seconds())}},
 	}
 	for _, s := range stmts {

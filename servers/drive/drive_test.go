@@ -12,6 +12,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/jck411/mcp-servers/shared/toolsnaps"
+	"github.com/jck411/mcp-servers/shared/xlsx"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -117,7 +118,7 @@ func TestReadFile(t *testing.T) {
 	if sheet.Format != "csv" || sheet.Content != want || !slices.Equal(sheet.Sheets, []string{"Q1", "Q2 Plan"}) || sheet.Sheet != "Q1" {
 		t.Errorf("sheet %q %+v", sheet.Content, sheet)
 	}
-	if e := f.Calls("GET", "/files/sheet1/export"); e[0].Query.Get("mimeType") != xlsxMime {
+	if e := f.Calls("GET", "/files/sheet1/export"); e[0].Query.Get("mimeType") != xlsx.MIME {
 		t.Errorf("sheet export %v", e[0].Query)
 	}
 	sheet, _ = mcptest.CallFor[readOutput](t, cs, "read_file", map[string]any{"file_id": "sheet1", "sheet": "q2 plan"})

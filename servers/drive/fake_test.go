@@ -9,6 +9,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/googlefake"
 	"github.com/jck411/mcp-servers/shared/googleserver/googletest"
+	"github.com/jck411/mcp-servers/shared/xlsx"
 	"google.golang.org/api/drive/v3"
 )
 
@@ -67,7 +68,7 @@ func newFakeDrive(t *testing.T) *googlefake.Drive {
 	add(&drive.File{Id: "old1", Name: "Old draft", MimeType: "text/plain", Trashed: true}, []byte("old"))
 	f.SetExport("doc1", "text/markdown", []byte(markdownDoc))
 	f.SetExport("doc1", "application/pdf", []byte("%PDF-1.7 exported"))
-	f.SetExport("sheet1", xlsxMime, sheetXLSX(t))
+	f.SetExport("sheet1", xlsx.MIME, sheetXLSX(t))
 	f.SetExport("slides1", "text/plain", []byte("Kick-off\n\nAgenda\n- Scope\n- Dates\n"))
 	f.SetOCR("pdf1", []byte("\uFEFFQuarterly report\r\nRevenue grew 12%.\r\n"))
 	f.SetPermissions("doc1", &drive.Permission{Id: "p-owner", Type: "user", Role: "owner", EmailAddress: "ada@example.com"}, &drive.Permission{Id: "p-bob", Type: "user", Role: "writer", EmailAddress: "bob@example.com"})

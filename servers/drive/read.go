@@ -16,6 +16,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/rootdir"
+	"github.com/jck411/mcp-servers/shared/xlsx"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -186,19 +187,23 @@ func (d *drv) read(ctx context.Context, _ *mcp.CallToolRequest, in readInput) (*
 		}
 		out.Format, text = "markdown", string(data)
 	case f.MimeType == mimeSheet:
-		data, err := d.export(ctx, f, xlsxMime)
+		data, err := d.export(ctx, f, xlsx.MIME)
 		if err != nil {
 			return nil, readOutput{}, err
 		}
-		book, err := readWorkbook(data)
+		book, err := xlsx.Open(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			return nil, readOutput{}, kit.Errorf(kit.CodeInternal, "the spreadsheet export could not be read: %v", err)
 		}
-		sheet, csv, err := book.csv(in.Sheet)
+		sheet, csv, err := book.CSV(in.Sheet)
 		if err != nil {
+			var ke *kit.Error
+			if errors.As(err, &ke) && (ke.Code == kit.CodeLimit || ke.Code == kit.CodeInvalidInput) {
+				return nil, readOutput{}, kit.Errorf(ke.Code, "%w; use download_file (format xlsx or csv)", err)
+			}
 			return nil, readOutput{}, err
 		}
-		out.Format, text, out.Sheets, out.Sheet = "csv", csv, book.names(), sheet
+		out.Format, text, out.Sheets, out.Sheet = "csv", csv, book.Sheets(), sheet
 	case f.MimeType == mimeSlides:
 		data, err := d.export(ctx, f, "text/plain")
 		if err != nil {
@@ -252,7 +257,7 @@ func window(text string, offset, max int) (string, int, int, bool) {
 // exportFormats are download formats of Google files.
 var exportFormats = map[string]string{
 	"pdf": "application/pdf", "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-	"xlsx": xlsxMime, "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+	"xlsx": xlsx.MIME, "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
 	"csv": "text/csv", "md": "text/markdown", "txt": "text/plain", "odt": "application/vnd.oasis.opendocument.text",
 	"ods": "application/x-vnd.oasis.opendocument.spreadsheet", "html": "application/zip", "png": "image/png", "svg": "image/svg+xml",
 }

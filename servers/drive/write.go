@@ -17,6 +17,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/rootdir"
+	"github.com/jck411/mcp-servers/shared/xlsx"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -89,7 +90,7 @@ func conversion(mimeType string) string {
 	case "text/markdown", "text/x-markdown", "text/plain", "text/html", "application/rtf", "application/vnd.oasis.opendocument.text",
 		"application/msword", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", mimePDF:
 		return mimeDoc
-	case "text/csv", "text/tab-separated-values", xlsxMime, "application/vnd.ms-excel", "application/x-vnd.oasis.opendocument.spreadsheet":
+	case "text/csv", "text/tab-separated-values", xlsx.MIME, "application/vnd.ms-excel", "application/x-vnd.oasis.opendocument.spreadsheet":
 		return mimeSheet
 	case "application/vnd.openxmlformats-officedocument.presentationml.presentation", "application/vnd.ms-powerpoint", "application/vnd.oasis.opendocument.presentation":
 		return mimeSlides

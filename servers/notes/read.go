@@ -157,12 +157,13 @@ func headingList(body string) string {
 }
 
 // dateFilters narrow searches and listings by date: YYYY-MM-DD (the day's start in the server's
-// time zone) or an RFC 3339 time.
+// time zone) or an RFC 3339 time; and by front matter fields (fieldquery.go).
 type dateFilters struct {
-	CreatedAfter  string `json:"created_after,omitempty" jsonschema:"created at or after (YYYY-MM-DD or RFC 3339)"`
-	CreatedBefore string `json:"created_before,omitempty" jsonschema:"only notes created before"`
-	UpdatedAfter  string `json:"updated_after,omitempty" jsonschema:"only notes updated at or after"`
-	UpdatedBefore string `json:"updated_before,omitempty" jsonschema:"only notes updated before"`
+	CreatedAfter  string        `json:"created_after,omitempty" jsonschema:"created at or after (YYYY-MM-DD or RFC 3339)"`
+	CreatedBefore string        `json:"created_before,omitempty" jsonschema:"only notes created before"`
+	UpdatedAfter  string        `json:"updated_after,omitempty" jsonschema:"only notes updated at or after"`
+	UpdatedBefore string        `json:"updated_before,omitempty" jsonschema:"only notes updated before"`
+	Fields        []fieldFilter `json:"fields,omitempty" jsonschema:"front matter conditions, all must hold"`
 }
 
 // filter builds the index filter from the arguments.
@@ -181,7 +182,9 @@ func (d dateFilters) filter(folder, tag string) (index.Filter, error) {
 		}
 		*c.to = t
 	}
-	return f, nil
+	var err error
+	f.Fields, err = fieldConds(d.Fields)
+	return f, err
 }
 
 // parseWhen reads a date (YYYY-MM-DD, the start of that day in the server's time zone) or time
@@ -259,6 +262,9 @@ func (n *store) listNotes(ctx context.Context, _ *mcp.CallToolRequest, in findIn
 		return nil, listOutput{}, err
 	}
 	sort := index.Sort(in.Sort) // the schema admits updated (the default), created and path
+	if in.Trashed && len(in.Fields) > 0 {
+		return nil, listOutput{}, kit.Errorf(kit.CodeInvalidInput, "fields narrow the notes, not the trash: leave out fields or trashed")
+	}
 	if in.Trashed {
 		return n.listTrash(folder, limit, offset)
 	}

@@ -114,6 +114,7 @@ func makeDoc(rel string, data []byte, mtime, size int64) index.Doc {
 		Tags:      allTags(note),
 		Links:     vault.Links(note.Body),
 		Relations: vault.Relations(note.Body),
+		Fields:    indexFields(note),
 		Created:   note.Created,
 		Updated:   note.Updated,
 		MTime:     mtime,

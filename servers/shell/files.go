@@ -54,6 +54,7 @@ func addFileTools(s *kit.Server, sh *shell) {
 	addInfoTools(s, sh)
 	addPathTools(s, sh)
 	addSearchTool(s, sh)
+	addDocumentTool(s, sh)
 }
 
 type findFilesInput struct {
@@ -238,7 +239,7 @@ func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in re
 	r := bufio.NewReaderSize(src, 64<<10)
 	head, _ := r.Peek(8 << 10)
 	if bytes.IndexByte(head, 0) >= 0 {
-		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s looks binary (it has NUL bytes); read it with run_command, e.g. xxd or file", in.Path)
+		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s looks binary (it has NUL bytes); read a PDF, Word or Excel file or an image with read_document, anything else with run_command (e.g. xxd or file)", in.Path)
 	}
 	var content bytes.Buffer
 	hashing := info.Size() <= maxHashBytes

@@ -5,7 +5,9 @@ go 1.26.0
 require (
 	github.com/jck411/mcp-servers/shared v0.0.0
 	github.com/landlock-lsm/go-landlock v0.11.2
+	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	golang.org/x/image v0.47.0
 	golang.org/x/sys v0.49.0
 	mvdan.cc/sh/v3 v3.13.1
 )

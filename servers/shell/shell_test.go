@@ -40,7 +40,7 @@ func run(t *testing.T, cs *mcp.ClientSession, args map[string]any) runCommandOut
 
 func TestToolList(t *testing.T) {
 	_, cs, _ := start(t)
-	readOnly := map[string]bool{"read_process_output": true, "list_processes": true, "get_environment": true, "find_files": true, "read_text_file": true, "get_path_info": true, "list_directory": true, "search_text": true}
+	readOnly := map[string]bool{"read_process_output": true, "list_processes": true, "get_environment": true, "find_files": true, "read_text_file": true, "read_document": true, "get_path_info": true, "list_directory": true, "search_text": true}
 	all := []string{"run_command", "start_process", "send_process_input", "stop_process", "write_text_file", "edit_file", "move_path", "copy_path", "delete_path"}
 	n := 0
 	for tool, err := range cs.Tools(t.Context(), nil) {
@@ -62,7 +62,7 @@ func TestToolList(t *testing.T) {
 		t.Errorf("%d tools, want %d", n, len(readOnly)+len(all))
 	}
 	h, _, _ := start(t, "--read-only")
-	if got := strings.Join(h.Server.ToolNames(), ","); got != "find_files,get_environment,get_path_info,list_directory,list_processes,read_process_output,read_text_file,search_text" {
+	if got := strings.Join(h.Server.ToolNames(), ","); got != "find_files,get_environment,get_path_info,list_directory,list_processes,read_document,read_process_output,read_text_file,search_text" {
 		t.Errorf("read-only tools: %s", got)
 	}
 }

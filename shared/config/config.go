@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,9 @@ const (
 	TransportHTTP  = "streamable-http"
 	TransportStdio = "stdio"
 )
+
+// sha256Hex is a SHA-256 digest in hex, as sha256sum prints it.
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // DefaultMaxBodyBytes bounds an HTTP request body unless --max-body-bytes says otherwise.
 const DefaultMaxBodyBytes = 4 << 20
@@ -48,6 +52,7 @@ type Config struct {
 	AllowedHosts   []string
 	AllowedOrigins []string
 	InsecureNoAuth bool
+	AdminTokenHash string // --admin-token-sha256: the SHA-256 (hex) of the console's token for /admin/; "" leaves /admin/ off
 	StateDir       string
 	MaxBodyBytes   int64
 	ShowVersion    bool
@@ -87,11 +92,12 @@ func Parse(name string, port int, args []string, getenv func(string) string, out
 	fs.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.AuthTokensFile, "auth-tokens-file", "", "file of bearer tokens, one label:token a line (default: $CREDENTIALS_DIRECTORY/auth-tokens when present)")
 	fs.StringVar(&c.OAuthIssuer, "oauth-issuer", "", "URL of an OAuth 2.1 authorization server whose access tokens for this server are accepted (needs --public-url)")
-	fs.StringVar(&c.OAuthIssuerURL, "oauth-issuer-internal-url", "", "where this host fetches the --oauth-issuer's metadata and keys when its public URL is out of reach from here, e.g. http://127.0.0.1:9002 for the auth server on this host (tokens still name --oauth-issuer)")
+	fs.StringVar(&c.OAuthIssuerURL, "oauth-issuer-internal-url", "", "where this host fetches the --oauth-issuer's metadata and keys when its public URL is out of reach from here, e.g. http://127.0.0.1:9002 for the auth server on this host, http://auth:9002 in a container network (tokens still name --oauth-issuer)")
 	fs.StringVar(&c.PublicURL, "public-url", "", "this server's URL as clients reach it, e.g. https://gmail.example.com; OAuth tokens must name PUBLIC-URL/mcp as their audience")
 	fs.StringVar(&hosts, "allowed-hosts", "", "comma-separated Host values to accept besides loopback and the bind address (tunnel hostnames, LAN IP)")
 	fs.StringVar(&origins, "allowed-origins", "", "comma-separated Origin values to accept besides loopback, e.g. https://app.example.com")
 	fs.BoolVar(&c.InsecureNoAuth, "insecure-no-auth", false, "answer every request without a credential, also on a non-loopback --host or an --allowed-hosts name")
+	fs.StringVar(&c.AdminTokenHash, "admin-token-sha256", "", "SHA-256 (64 hex digits) of the owner's console token: turns on /admin/, where the console reads the server's state and sets its run-time switches (docs/console.md); not a secret")
 	fs.StringVar(&c.StateDir, "state-dir", "", "directory for the server's state (default: $STATE_DIRECTORY, else ~/.local/state/mcp-servers/NAME)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", DefaultMaxBodyBytes, "largest HTTP request body accepted")
 	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
@@ -204,6 +210,10 @@ func (c *Config) validate() error {
 	if err := c.validateOAuth(); err != nil {
 		return err
 	}
+	c.AdminTokenHash = strings.ToLower(strings.TrimSpace(c.AdminTokenHash))
+	if c.AdminTokenHash != "" && !sha256Hex.MatchString(c.AdminTokenHash) {
+		return errors.New("invalid --admin-token-sha256: give the 64 hex digits of the console token's SHA-256 (as sha256sum prints it), never the token itself (the value is not shown, in case it was)")
+	}
 	return c.validateAuth()
 }
 
@@ -254,7 +264,7 @@ func (c *Config) validateOAuth() error {
 	}
 	c.OAuthIssuerURL = strings.TrimSuffix(c.OAuthIssuerURL, "/")
 	if c.OAuthIssuerURL != "" {
-		if err := checkHTTPSURL(c.OAuthIssuerURL); err != nil {
+		if err := checkInternalURL(c.OAuthIssuerURL); err != nil {
 			return fmt.Errorf("invalid --oauth-issuer-internal-url %q: %w", c.OAuthIssuerURL, err)
 		}
 		if u, _ := url.Parse(c.OAuthIssuerURL); u.Path != "" {
@@ -262,6 +272,28 @@ func (c *Config) validateOAuth() error {
 		}
 	}
 	return nil
+}
+
+// checkInternalURL accepts what checkHTTPSURL accepts, and plain http to a name only a container
+// network resolves: a compose service or a same-namespace Kubernetes Service ("auth", one label),
+// or a Kubernetes Service's name ("auth.mcp-servers.svc", "….svc.cluster.local"). Those reach the
+// issuer over the network between the containers, which already carries the tunnel's requests
+// to the servers in plain http; an IP address or a host on the LAN still needs https.
+func checkInternalURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err == nil && u.Scheme == "http" && containerNetworkName(u.Hostname()) {
+		u.Scheme = "https"
+		raw = u.String()
+	}
+	return checkHTTPSURL(raw)
+}
+
+// containerNetworkName reports whether host is a name of a container network (see checkInternalURL).
+func containerNetworkName(host string) bool {
+	if host == "" || net.ParseIP(host) != nil {
+		return false
+	}
+	return !strings.Contains(host, ".") || strings.HasSuffix(host, ".svc") || strings.Contains(host, ".svc.")
 }
 
 // checkHTTPSURL accepts an absolute https URL, or http on a loopback host, without query,

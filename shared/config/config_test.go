@@ -66,6 +66,11 @@ func TestParse(t *testing.T) {
 				t.Errorf("level = %v", c.LogLevel)
 			}
 		}},
+		{"admin token hash, as sha256sum prints it in upper case", nil, map[string]string{"MCP_ADMIN_TOKEN_SHA256": " " + strings.Repeat("AB", 32) + "\n"}, func(t *testing.T, c *Config) {
+			if c.AdminTokenHash != strings.Repeat("ab", 32) {
+				t.Errorf("hash = %q", c.AdminTokenHash)
+			}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,6 +106,7 @@ func TestParseErrors(t *testing.T) {
 		{"tunnel host from the environment", nil, map[string]string{"MCP_ALLOWED_HOSTS": "mcp.example.com"}, "--insecure-no-auth"},
 		{"env bool", nil, map[string]string{"MCP_INSECURE_NO_AUTH": "yes please"}, "MCP_INSECURE_NO_AUTH"},
 		{"positional", []string{"extra"}, nil, "unexpected argument"},
+		{"admin token instead of its hash", []string{"--admin-token-sha256", "the-console-token-itself"}, nil, "never the token itself"},
 		{"issuer without public url", []string{"--oauth-issuer", "https://auth.example.com"}, nil, "needs --public-url"},
 		{"public url alone", []string{"--public-url", "https://gmail.example.com"}, nil, "only used with --oauth-issuer"},
 		{"plain http issuer", []string{"--oauth-issuer", "http://auth.example.com", "--public-url", "https://g.example.com"}, nil, "use https"},
@@ -109,6 +115,8 @@ func TestParseErrors(t *testing.T) {
 		{"issuer from env checked", nil, map[string]string{"MCP_OAUTH_ISSUER": "ftp://auth.example.com", "MCP_PUBLIC_URL": "https://g.example.com"}, "absolute URL"},
 		{"internal url alone", []string{"--oauth-issuer-internal-url", "http://127.0.0.1:9002"}, nil, "only used with --oauth-issuer"},
 		{"internal url over plain http off loopback", []string{"--oauth-issuer", "https://auth.example.com", "--public-url", "https://g.example.com", "--oauth-issuer-internal-url", "http://10.0.0.5:9002"}, nil, "use https"},
+		{"internal url over plain http to a LAN name", []string{"--oauth-issuer", "https://auth.example.com", "--public-url", "https://g.example.com", "--oauth-issuer-internal-url", "http://auth.lan:9002"}, nil, "use https"},
+		{"internal url over plain http to a public name", []string{"--oauth-issuer", "https://auth.example.com", "--public-url", "https://g.example.com", "--oauth-issuer-internal-url", "http://auth.example.com"}, nil, "use https"},
 		{"internal url with a path", []string{"--oauth-issuer", "https://auth.example.com", "--public-url", "https://g.example.com", "--oauth-issuer-internal-url", "http://127.0.0.1:9002/x"}, nil, "scheme://host[:port] only"},
 	}
 	for _, tt := range tests {
@@ -137,6 +145,14 @@ func TestOAuthFlags(t *testing.T) {
 	c, err = Parse("gmail", 9005, nil, func(k string) string { return env[k] }, io.Discard, nil)
 	if err != nil || c.OAuthIssuerURL != "http://127.0.0.1:9002" {
 		t.Errorf("internal URL from the environment: %q %v", c.OAuthIssuerURL, err)
+	}
+	// A container network's names may be reached over plain http: a compose service, a
+	// Kubernetes Service by its short or full name.
+	for _, internal := range []string{"http://auth:9002", "http://auth.mcp-servers.svc:9002", "http://auth.mcp-servers.svc.cluster.local:9002", "https://auth.example.com"} {
+		if _, err := Parse("gmail", 9005, []string{"--host", "0.0.0.0", "--oauth-issuer", "https://auth.example.com", "--public-url", "https://gmail.example.com",
+			"--oauth-issuer-internal-url", internal}, func(string) string { return "" }, io.Discard, nil); err != nil {
+			t.Errorf("internal URL %s: %v", internal, err)
+		}
 	}
 }
 

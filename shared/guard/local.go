@@ -26,12 +26,18 @@ func IsLocal(r *http.Request) bool {
 	if host == "" || !config.IsLoopback(host) {
 		return false
 	}
+	return !Proxied(r)
+}
+
+// Proxied reports whether a request carries a header that a proxy, CDN or tunnel adds
+// (Cf-*, X-Forwarded-*, Forwarded, Via, …): cloudflared adds them to every request it passes on.
+func Proxied(r *http.Request) bool {
 	for name := range r.Header {
 		if forwarded(name) {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // loopbackAddr reports whether a host:port names a loopback IP address.

@@ -15,6 +15,9 @@ const (
 	codeNotOffered = "not_offered"        // the configuration leaves the tool out
 	codeScope      = "insufficient_scope" // the token allows only the tools that change nothing
 	codeNarrowed   = "narrowed"           // outside the request's narrowing
+	// CodeDisabled is the code of a call to a tool a run-time switch turns off (the owner's
+	// console): a tool error that says so, in logs and in mcp_tool_calls_disabled_total.
+	CodeDisabled = "disabled"
 )
 
 // viewOf is what a request may see and call: over HTTP the view its route worked out (the
@@ -47,16 +50,21 @@ func (s *Server) viewMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // refuseCall answers a call the request's view does not allow. A tool the configuration
-// leaves out gets a tool error that says which flag does; one that changes something, called
+// leaves out gets a tool error that says which flag does; one a run-time switch turns off, a
+// tool error that says which switch (code disabled); one that changes something, called
 // with a read-only token, a tool error that says how to get the write scope; one outside the
 // request's narrowing the go-sdk's answer to a tool it does not have. A name the server never
 // had is left to the go-sdk.
 func (s *Server) refuseCall(ctx context.Context, call *mcp.CallToolRequest) (res mcp.Result, err error, refused bool) {
 	name := call.Params.Name
 	var code string
-	switch s.viewOf(ctx).Verdict(name) {
+	view := s.viewOf(ctx)
+	switch view.Verdict(name) {
 	case inventory.NotOffered:
 		code, res = codeNotOffered, errorResult(s.inv.NotOffered(name))
+	case inventory.Disabled:
+		code, res = CodeDisabled, errorResult(CodeDisabled+": "+view.Disabled(name))
+		s.metrics.ObserveDisabled(name)
 	case inventory.NeedsWrite:
 		// The HTTP layer answers 403 first; this holds even if a request got past it.
 		code, res = codeScope, errorResult(fmt.Sprintf("%s changes something, and this token allows only the read-only tools; sign in again granting %s:write", name, s.spec.Name))

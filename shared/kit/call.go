@@ -127,6 +127,7 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			attrs = append(attrs, slog.String("code", code))
 		}
 		s.log.LogAttrs(context.Background(), level, "tool call", attrs...)
+		s.recordCall(name, caller, outcome, code, start, d)
 		return r.res, r.err
 	}
 }

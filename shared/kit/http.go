@@ -58,10 +58,16 @@ func (s *Server) Handler() (http.Handler, error) {
 	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
 	hosts.Refused = s.metrics.Refused
 	guarded, public := hosts.Middleware(mux), hosts.HostMiddleware(mux)
+	adminSurface := s.adminHandler()
 	route := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The OAuth metadata is public (CORS *): browser-based clients on any origin read it.
 		if creds.oauth != nil && strings.HasPrefix(r.URL.Path, resource.MetadataPath) {
 			public.ServeHTTP(w, r)
+			return
+		}
+		// The admin surface has a credential and refusals of its own (adminGate).
+		if strings.HasPrefix(r.URL.Path, "/admin/") {
+			adminSurface.ServeHTTP(w, r)
 			return
 		}
 		guarded.ServeHTTP(w, r)

@@ -8,6 +8,7 @@ package kit
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
@@ -26,6 +27,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit/inventory"
 	"github.com/jck411/mcp-servers/shared/kit/memory"
+	"github.com/jck411/mcp-servers/shared/kit/switches"
 	"github.com/jck411/mcp-servers/shared/metrics"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -73,6 +75,16 @@ type Server struct {
 	tasks    []func(context.Context)
 	notify   string               // $NOTIFY_SOCKET, when systemd supervises the server
 	quiet    *memory.QuietRelease // the free heap back to the system after a burst
+
+	registered    map[string]registration // the offered tools as given to the go-sdk, for the switches
+	sdkOff        map[string]bool         // offered tools taken out of the go-sdk's list by a switch
+	switchMu      sync.Mutex              // orders writers of the switches (admin, the file watch)
+	switchStamp   switches.Stamp          // the switches file as last read or written
+	switchErr     error                   // why the switches file could not be read at start, if it could not
+	switchUnknown []string                // entries of the switches in force that name nothing of this server
+	recent        *recentCalls            // the last calls, for the console's activity page
+	boot          string                  // a random id of this run of the process
+	started       time.Time
 }
 
 // Toolset is a group of a server's tools that a user switches on or off together.
@@ -115,11 +127,23 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		tools:   map[string]Tool{},
 		outputs: map[reflect.Type]*jsonschema.Resolved{},
 		quiet:   memory.NewQuietRelease(),
+
+		registered: map[string]registration{},
+		sdkOff:     map[string]bool{},
+		recent:     newRecentCalls(recentCallsKept),
+		boot:       rand.Text(),
+		started:    time.Now(),
 	}
 	s.health = health.NewRegistry(spec.Name, version, inv.OfferedCount)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
 		Instructions: spec.Instructions,
 		Logger:       sdkLog,
+		// The tools capability also while a run-time switch has taken every tool out of the list;
+		// logging as the go-sdk offers it by default (deprecated in the protocol, still asked for).
+		Capabilities: &mcp.ServerCapabilities{
+			Logging: &mcp.LoggingCapabilities{}, //nolint:staticcheck // the go-sdk's default, kept for the clients that set a log level
+			Tools:   &mcp.ToolCapabilities{ListChanged: true},
+		},
 	})
 	s.mcp.AddReceivingMiddleware(s.toolMiddleware, s.viewMiddleware) // the first runs first: refusals are logged and counted
 	if spec.Setup != nil {
@@ -136,6 +160,11 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		s.Close()
 		return nil, &ConfigError{err}
 	}
+	s.loadSwitches()
+	if cfg.AdminTokenHash != "" || !s.inv.Switches().IsZero() || s.switchErr != nil {
+		s.health.Add("switches", s.switchesHealth)
+	}
+	s.Background(s.watchSwitches)
 	return s, nil
 }
 

@@ -95,7 +95,7 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 			OpenWorldHint:   &openWorld,
 		},
 	}
-	s.mcp.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.addToSDK(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, given, err := decodeArgs(ctx, in, t.Name, req.Params.Arguments, pull)
 		if err != nil {
 			return errorResult(err.Error()), nil

@@ -19,7 +19,7 @@ import (
 )
 
 // Buckets are the upper bounds, in seconds, of the tool call duration histogram.
-var Buckets = []float64{0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 90}
+var Buckets = bucketBounds[:]
 
 // UnknownTool is the tool label of calls to a tool the server never declared: the name comes
 // from the client, so it is not let into a label where it could grow the series without bound.
@@ -74,7 +74,9 @@ type Registry struct {
 	durations *family
 	abandoned *family
 	refused   *family
+	disabled  *family
 	upstream  *upstreamMetrics // made by the first Upstream: servers without one show none
+	totals    totals
 }
 
 // NewRegistry returns a registry for the named server holding mcp_build_info and the server's
@@ -89,6 +91,8 @@ func NewRegistry(name, version string) *Registry {
 		"Tool calls answered at their timeout or on cancellation while the handler was still running; it may still complete.")
 	r.refused = r.family("mcp_auth_failures_total", "counter",
 		"Requests refused before MCP by reason: missing_token, invalid_token, host, origin, not_local.")
+	r.disabled = r.family("mcp_tool_calls_disabled_total", "counter",
+		"Tool calls refused because a run-time switch turns the tool off (code disabled); counted in mcp_tool_calls_total too.")
 	for _, reason := range []string{guard.ReasonMissingToken, guard.ReasonInvalidToken, guard.ReasonHost, guard.ReasonOrigin, guard.ReasonNotLocal, guard.ReasonInsufficientScope, guard.ReasonIssuerUnavailable} {
 		r.refused.counter("reason", reason)
 	}
@@ -123,7 +127,18 @@ func (r *Registry) ObserveCall(tool, outcome string, d time.Duration) {
 	tool = r.toolLabel(tool)
 	r.calls.counter("outcome", outcome, "tool", tool).Inc()
 	r.durations.set.GetOrCreatePrometheusHistogramExt(r.durations.series("tool", tool), Buckets).Update(d.Seconds())
+	r.totals.observe(outcome != "ok", d)
 }
+
+// ObserveDisabled records a call refused because a run-time switch turns the tool off; it is
+// counted by ObserveCall as well.
+func (r *Registry) ObserveDisabled(tool string) {
+	r.disabled.counter("tool", r.toolLabel(tool)).Inc()
+	r.totals.disabled.Add(1)
+}
+
+// Disabled returns the count of calls of one tool refused by a run-time switch.
+func (r *Registry) Disabled(tool string) uint64 { return r.disabled.value("tool", tool) }
 
 // ObserveAbandoned records a call answered (timeout or cancellation) while its handler was
 // still running; it is counted by ObserveCall as well.

@@ -290,3 +290,33 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("duration samples = %d, want 800", got)
 	}
 }
+
+// TestTotals: the totals count every call, the failed ones, the disabled ones and each call's
+// duration bucket (cumulative, as Prometheus counts), all tools together.
+func TestTotals(t *testing.T) {
+	t.Parallel()
+	r := NewRegistry("x", "v")
+	r.DeclareTool("a")
+	r.DeclareTool("b")
+	for _, c := range []struct {
+		tool, outcome string
+		d             time.Duration
+	}{{"a", "ok", 500 * time.Microsecond}, {"b", "ok", 30 * time.Millisecond}, {"a", "error", 2 * time.Second}, {"b", "error", 2 * time.Minute}} {
+		r.ObserveCall(c.tool, c.outcome, c.d)
+	}
+	r.ObserveDisabled("a")
+	got := r.Totals()
+	if got.Calls != 4 || got.Errors != 2 || got.Disabled != 1 || len(got.Bounds) != len(Buckets) || len(got.Buckets) != len(Buckets) {
+		t.Fatalf("%+v", got)
+	}
+	// ≤1 ms: 1; ≤50 ms: 2; ≤2.5 s: 3; the 2-minute call is past the last bound (90 s).
+	want := map[float64]uint64{0.001: 1, 0.01: 1, 0.05: 2, 1: 2, 2.5: 3, 90: 3}
+	for i, b := range got.Bounds {
+		if w, ok := want[b]; ok && got.Buckets[i] != w {
+			t.Errorf("≤%gs: %d, want %d", b, got.Buckets[i], w)
+		}
+	}
+	if r.Disabled("a") != 1 {
+		t.Errorf("Disabled(a) = %d", r.Disabled("a"))
+	}
+}

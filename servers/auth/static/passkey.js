@@ -38,18 +38,25 @@
   }
   function ext(c) { try { return c.getClientExtensionResults(); } catch (e) { return {}; } }
 
-  async function signIn(btn) {
-    var id = btn.dataset.id, csrf = btn.dataset.csrf, q = "?id=" + encodeURIComponent(id);
-    var opts = (await post("/login/begin" + q, csrf)).publicKey;
+  // assert signs in with a passkey through begin and finish and follows the answer's next.
+  async function assert(begin, finish, csrf) {
+    var opts = (await post(begin, csrf)).publicKey;
     opts.challenge = unb64u(opts.challenge);
     (opts.allowCredentials || []).forEach(function (c) { c.id = unb64u(c.id); });
     var c = await navigator.credentials.get({ publicKey: opts });
     var r = c.response;
-    var res = await post("/login/finish" + q, csrf, { id: c.id, rawId: b64u(c.rawId), type: c.type,
+    var res = await post(finish, csrf, { id: c.id, rawId: b64u(c.rawId), type: c.type,
       clientExtensionResults: ext(c), authenticatorAttachment: c.authenticatorAttachment,
       response: { clientDataJSON: b64u(r.clientDataJSON), authenticatorData: b64u(r.authenticatorData),
         signature: b64u(r.signature), userHandle: r.userHandle ? b64u(r.userHandle) : null } });
     location.assign(res.next);
+  }
+  function signIn(btn) {
+    var q = "?id=" + encodeURIComponent(btn.dataset.id);
+    return assert("/login/begin" + q, "/login/finish" + q, btn.dataset.csrf);
+  }
+  function consoleSignIn(btn) {
+    return assert("/console/signin/begin", "/console/signin/finish", btn.dataset.csrf);
   }
 
   async function enroll(btn) {
@@ -79,5 +86,6 @@
     });
   }
   wire("signin", signIn);
+  wire("console-signin", consoleSignIn);
   wire("enroll", enroll);
 })();

@@ -16,7 +16,7 @@ import (
 )
 
 // schemaVersion changes whenever the tables change; a database of another version is rebuilt.
-const schemaVersion = "5"
+const schemaVersion = "6"
 
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,6 +43,10 @@ CREATE INDEX tags_tag ON tags(tag, note);
 -- rel is a typed relation's type ("- works_at [[Acme]]"), '' for a plain link
 CREATE TABLE links(src INTEGER NOT NULL, target TEXT NOT NULL, key TEXT NOT NULL, rel TEXT NOT NULL, PRIMARY KEY(src, key, rel)) WITHOUT ROWID;
 CREATE INDEX links_key ON links(key, src);
+-- front matter fields other than the owned four: one row per value (per item of a list); at is a
+-- date's or time's Unix nanoseconds, NULL for a value that is not one
+CREATE TABLE fields(note INTEGER NOT NULL, key TEXT NOT NULL COLLATE NOCASE, value TEXT NOT NULL COLLATE NOCASE, at INTEGER, PRIMARY KEY(note, key, value)) WITHOUT ROWID;
+CREATE INDEX fields_key ON fields(key, value);
 CREATE TABLE terms(term TEXT PRIMARY KEY) WITHOUT ROWID; -- every word of the notes (see vocab.go)
 CREATE TABLE deletions(path TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID; -- notes gone, and when
 CREATE INDEX deletions_at ON deletions(at);
@@ -61,6 +65,7 @@ type Doc struct {
 	Links  []string // wikilink targets as written
 	// Relations are the typed links ("- works_at [[Acme]]"); their targets are in Links too.
 	Relations []vault.Relation
+	Fields    []Field // front matter fields other than title, tags, created and updated
 	Created   time.Time
 	Updated   time.Time
 	MTime     int64

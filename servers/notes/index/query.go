@@ -178,6 +178,7 @@ type Filter struct {
 	CreatedBefore time.Time // created before
 	UpdatedAfter  time.Time // updated at or after
 	UpdatedBefore time.Time // updated before
+	Fields        []FieldCond
 }
 
 func (f Filter) where(args []any) (string, []any) {
@@ -198,6 +199,11 @@ func (f Filter) where(args []any) (string, []any) {
 			sb.WriteString(" AND " + c.cond)
 			args = append(args, c.t.UnixNano())
 		}
+	}
+	for _, c := range f.Fields {
+		cond, cargs := c.where()
+		sb.WriteString(cond)
+		args = append(args, cargs...)
 	}
 	return sb.String(), args
 }

@@ -16,6 +16,7 @@ type writeStmts struct {
 	noteID, delNote, delTags, delLinks, delFTS *sql.Stmt
 	delDeletion, addDeletion                   *sql.Stmt
 	addNote, addFTS, addTag, addLink, addTerm  *sql.Stmt
+	delFields, addField                        *sql.Stmt
 }
 
 func (w *writeStmts) prepare(ctx context.Context, db *sql.DB) error {
@@ -28,6 +29,7 @@ func (w *writeStmts) prepare(ctx context.Context, db *sql.DB) error {
 		{&w.delTags, `DELETE FROM tags WHERE note = ?`},
 		{&w.delLinks, `DELETE FROM links WHERE src = ?`},
 		{&w.delFTS, `DELETE FROM fts WHERE rowid = ?`},
+		{&w.delFields, `DELETE FROM fields WHERE note = ?`},
 		{&w.delDeletion, `DELETE FROM deletions WHERE path = ?`},
 		{&w.addDeletion, `INSERT OR REPLACE INTO deletions(path, at) VALUES (?, ?)`},
 		{&w.addNote, `INSERT INTO notes(path, folder, stem, pkey, title, tkey, created, updated, mtime, size, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)`},
@@ -35,6 +37,7 @@ func (w *writeStmts) prepare(ctx context.Context, db *sql.DB) error {
 		{&w.addTag, `INSERT OR IGNORE INTO tags(note, tag) VALUES (?,?)`},
 		{&w.addLink, `INSERT OR IGNORE INTO links(src, target, key, rel) VALUES (?,?,?,?)`},
 		{&w.addTerm, `INSERT OR IGNORE INTO terms(term) VALUES (?)`},
+		{&w.addField, `INSERT OR IGNORE INTO fields(note, key, value, at) VALUES (?,?,?,?)`},
 	} {
 		st, err := db.PrepareContext(ctx, s.q)
 		if err != nil {
@@ -47,7 +50,7 @@ func (w *writeStmts) prepare(ctx context.Context, db *sql.DB) error {
 
 func (w *writeStmts) close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{w.noteID, w.delNote, w.delTags, w.delLinks, w.delFTS, w.delDeletion, w.addDeletion, w.addNote, w.addFTS, w.addTag, w.addLink, w.addTerm} {
+	for _, st := range []*sql.Stmt{w.noteID, w.delNote, w.delTags, w.delLinks, w.delFTS, w.delDeletion, w.addDeletion, w.addNote, w.addFTS, w.addTag, w.addLink, w.addTerm, w.delFields, w.addField} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
@@ -133,7 +136,7 @@ func (t writer) deleteDoc(path string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	for _, st := range []*sql.Stmt{t.w.delNote, t.w.delTags, t.w.delLinks, t.w.delFTS} {
+	for _, st := range []*sql.Stmt{t.w.delNote, t.w.delTags, t.w.delLinks, t.w.delFTS, t.w.delFields} {
 		if _, err := t.exec(st, id); err != nil {
 			return false, err
 		}
@@ -161,6 +164,15 @@ func (t writer) putDoc(d *Doc) error {
 	}
 	for _, tag := range d.Tags {
 		if _, err := t.exec(t.w.addTag, id, tag); err != nil {
+			return err
+		}
+	}
+	for _, f := range d.Fields {
+		var at any // NULL unless a date
+		if !f.At.IsZero() {
+			at = f.At.UnixNano()
+		}
+		if _, err := t.exec(t.w.addField, id, f.Key, f.Value, at); err != nil {
 			return err
 		}
 	}

@@ -329,6 +329,18 @@ func yamlValue(value any, typ string) (string, error) {
 	return "", fmt.Errorf("%w: type %q is unknown", ErrFieldValue, typ)
 }
 
+// ParseTime reads a date or time as front matter holds one: YYYY-MM-DD (the day's start in the
+// server's time zone), with a time, or RFC 3339. It is zero when s is not one.
+func ParseTime(s string) time.Time {
+	if t := parseTime(s); !t.IsZero() {
+		return t
+	}
+	if t, err := time.Parse(time.RFC3339Nano, strings.Replace(s, " ", "T", 1)); err == nil {
+		return t
+	}
+	return time.Time{}
+}
+
 // validDate reports whether s is a date or time with a zone offset, which parseTime's layouts
 // do not all cover.
 func validDate(s string) bool {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
+
+	"github.com/jck411/mcp-servers/shared/kit/switches"
 )
 
 // Entry is one tool as the inventory knows it.
@@ -32,6 +35,7 @@ type Inventory struct {
 	tools    map[string]Entry // every tool the server has, offered or not
 	order    []string         // tool names in the order they were declared
 	offered  map[string]bool
+	switched atomic.Pointer[switches.State] // the run-time switches in force (SetSwitches); nil for none
 }
 
 // New returns the inventory of server with its declared toolsets (in the order --list-toolsets

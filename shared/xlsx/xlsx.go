@@ -1,4 +1,6 @@
-package main
+// Package xlsx reads the cells of an Office Open XML workbook (.xlsx) as CSV, one sheet at a
+// time: the drive server reads Google Sheets exports with it and the shell server local files.
+package xlsx
 
 import (
 	"archive/zip"
@@ -16,19 +18,18 @@ import (
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
-// xlsxMime is the Office Open XML spreadsheet type Google Sheets export to. Drive exports only
-// a spreadsheet's first sheet as CSV, so every sheet is read from the workbook instead.
-const xlsxMime = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+// MIME is the Office Open XML spreadsheet type (Google Sheets export to it).
+const MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
-// This reader is hand-written on purpose, not github.com/xuri/excelize/v2: it reads only what
-// Google's xlsx export holds (sheets, shared and inline strings, cached formula values, date
-// styles) in a few hundred lines on the standard library. What excelize adds (writing, styles,
-// number-format rendering, encrypted workbooks) the read_file tool does not need: numbers come
+// This reader is hand-written on purpose, not github.com/xuri/excelize/v2: it reads only what a
+// workbook's cells hold (sheets, shared and inline strings, cached formula values, date styles)
+// in a few hundred lines on the standard library. What excelize adds (writing, styles,
+// number-format rendering, encrypted workbooks) reading for a model does not need: numbers come
 // back as stored, dates as ISO text. README "Dependencies" states the choice.
 
-// workbook is an exported spreadsheet: its sheets in order, their parts, shared strings, which
-// cell styles are dates and whether serial dates count from 1904.
-type workbook struct {
+// Workbook is an opened workbook: its sheets in order, their parts, shared strings, which cell
+// styles are dates and whether serial dates count from 1904.
+type Workbook struct {
 	zip       *zip.Reader
 	sheets    []sheetRef
 	strings   []string
@@ -67,8 +68,9 @@ func readPart(z *zip.Reader, name string, v any) error {
 	return xml.NewDecoder(io.LimitReader(f, 256<<20)).Decode(v)
 }
 
-func readWorkbook(data []byte) (*workbook, error) {
-	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+// Open reads the workbook parts of the xlsx file r of size bytes; its sheets are read by CSV.
+func Open(r io.ReaderAt, size int64) (*Workbook, error) {
+	z, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +95,7 @@ func readWorkbook(data []byte) (*workbook, error) {
 	if err := readPart(z, "xl/_rels/workbook.xml.rels", &rels); err != nil {
 		return nil, fmt.Errorf("workbook relationships: %w", err)
 	}
-	b := &workbook{zip: z, dateStyle: map[int]bool{}, date1904: wb.Pr.Date1904 == "1" || wb.Pr.Date1904 == "true"}
+	b := &Workbook{zip: z, dateStyle: map[int]bool{}, date1904: wb.Pr.Date1904 == "1" || wb.Pr.Date1904 == "true"}
 	for _, s := range wb.Sheets {
 		for _, r := range rels.Rel {
 			if r.ID == s.RID {
@@ -158,7 +160,8 @@ func isDateFormat(code string) bool {
 	return false
 }
 
-func (b *workbook) names() []string {
+// Sheets are the names of the workbook's sheets, in order.
+func (b *Workbook) Sheets() []string {
 	out := make([]string, len(b.sheets))
 	for i, s := range b.sheets {
 		out[i] = s.Name
@@ -166,8 +169,10 @@ func (b *workbook) names() []string {
 	return out
 }
 
-// csv renders one sheet (by name, case-insensitive; empty means the first) as CSV.
-func (b *workbook) csv(name string) (string, string, error) {
+// CSV renders one sheet (by name, case-insensitive; empty means the first) as CSV and says
+// which sheet it was. Errors are kit errors: an unknown sheet (naming those there are), a sheet
+// that cannot be read, and one too large to render (kit.CodeLimit, kit.CodeInvalidInput).
+func (b *Workbook) CSV(name string) (string, string, error) {
 	ref := b.sheets[0]
 	if name != "" {
 		found := false
@@ -178,7 +183,7 @@ func (b *workbook) csv(name string) (string, string, error) {
 			}
 		}
 		if !found {
-			return "", "", kit.Errorf(kit.CodeNotFound, "no sheet %q; the sheets are %s", name, strings.Join(quoteAll(b.names()), ", "))
+			return "", "", kit.Errorf(kit.CodeNotFound, "no sheet %q; the sheets are %s", name, strings.Join(quoted(b.Sheets()), ", "))
 		}
 	}
 	var ws struct {
@@ -205,7 +210,7 @@ func (b *workbook) csv(name string) (string, string, error) {
 			r = len(rows) + 1
 		}
 		if r > maxRows {
-			return "", "", kit.Errorf(kit.CodeInvalidInput, "sheet %q has a row %d, beyond a spreadsheet's %d; use download_file", ref.Name, r, maxRows)
+			return "", "", kit.Errorf(kit.CodeInvalidInput, "sheet %q has a row %d, beyond a spreadsheet's %d", ref.Name, r, maxRows)
 		}
 		var cells []string
 		for _, c := range row.Cells {
@@ -214,10 +219,10 @@ func (b *workbook) csv(name string) (string, string, error) {
 				col = column(c.Ref)
 			}
 			if col >= maxColumns {
-				return "", "", kit.Errorf(kit.CodeInvalidInput, "sheet %q has a cell %q beyond a spreadsheet's %d columns; use download_file", ref.Name, c.Ref, maxColumns)
+				return "", "", kit.Errorf(kit.CodeInvalidInput, "sheet %q has a cell %q beyond a spreadsheet's %d columns", ref.Name, c.Ref, maxColumns)
 			}
 			if span := max(r, len(rows)) * max(width, col+1); span > maxCells {
-				return "", "", kit.Errorf(kit.CodeLimit, "sheet %q spans %d rows by %d columns, more than the %d cells read_file renders; use download_file (format xlsx or csv)", ref.Name, max(r, len(rows)), max(width, col+1), maxCells)
+				return "", "", kit.Errorf(kit.CodeLimit, "sheet %q spans %d rows by %d columns, more than the %d cells rendered as text", ref.Name, max(r, len(rows)), max(width, col+1), maxCells)
 			}
 			for len(cells) <= col {
 				cells = append(cells, "")
@@ -255,6 +260,15 @@ func (b *workbook) csv(name string) (string, string, error) {
 	return ref.Name, buf.String(), nil
 }
 
+// quoted puts each name in double quotes.
+func quoted(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strconv.Quote(n)
+	}
+	return out
+}
+
 // The grid's bounds: a spreadsheet's rows and columns (Excel's, which Google's export keeps
 // within), and the cells one sheet may span here, so that a lone far cell cannot make the CSV
 // of empty cells before it gigabytes long.
@@ -290,7 +304,7 @@ func used(cells []string) int {
 	return 0
 }
 
-func (b *workbook) value(typ, v, inline string, style int) string {
+func (b *Workbook) value(typ, v, inline string, style int) string {
 	switch typ {
 	case "s":
 		i, err := strconv.Atoi(v)

@@ -1,4 +1,4 @@
-package main
+package xlsx
 
 import (
 	"archive/zip"
@@ -158,11 +158,11 @@ go</v></c></row>`}}},
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			wb, err := readWorkbook(tc.book.build(t))
+			wb, err := open(t, tc.book.build(t))
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, got, err := wb.csv(tc.sheet)
+			_, got, err := wb.CSV(tc.sheet)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,20 +175,20 @@ go</v></c></row>`}}},
 
 func TestWorkbookSheets(t *testing.T) {
 	t.Parallel()
-	wb, err := readWorkbook(book{sheets: [][2]string{{"One", `<row r="1"><c r="A1"><v>1</v></c></row>`}, {"Two &amp; Three", `<row r="1"><c r="A1"><v>2</v></c></row>`}, {"Four", ``}}}.build(t))
+	wb, err := open(t, book{sheets: [][2]string{{"One", `<row r="1"><c r="A1"><v>1</v></c></row>`}, {"Two &amp; Three", `<row r="1"><c r="A1"><v>2</v></c></row>`}, {"Four", ``}}}.build(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := wb.names(); !slices.Equal(got, []string{"One", "Two & Three", "Four"}) {
+	if got := wb.Sheets(); !slices.Equal(got, []string{"One", "Two & Three", "Four"}) {
 		t.Errorf("names %q", got)
 	}
 	for sheet, want := range map[string][2]string{"": {"One", "1\n"}, "two & three": {"Two & Three", "2\n"}, "FOUR": {"Four", ""}} {
-		name, got, err := wb.csv(sheet)
+		name, got, err := wb.CSV(sheet)
 		if err != nil || name != want[0] || got != want[1] {
 			t.Errorf("csv(%q) = %q, %q, %v; want %q, %q", sheet, name, got, err, want[0], want[1])
 		}
 	}
-	if _, _, err := wb.csv("Five"); err == nil || !strings.Contains(err.Error(), `"One", "Two & Three", "Four"`) {
+	if _, _, err := wb.CSV("Five"); err == nil || !strings.Contains(err.Error(), `"One", "Two & Three", "Four"`) {
 		t.Errorf("unknown sheet: %v", err)
 	}
 }
@@ -203,15 +203,15 @@ func TestWorkbookRefusesBrokenFiles(t *testing.T) {
 		"xl/worksheets/sheet1.xml":   `<worksheet><sheetData><row><c>`,
 	})
 	for name, data := range map[string][]byte{"not a zip": []byte("PK but not really"), "no sheets": noSheets, "no workbook part": noWorkbook} {
-		if _, err := readWorkbook(data); err == nil {
+		if _, err := open(t, data); err == nil {
 			t.Errorf("%s: read without error", name)
 		}
 	}
-	wb, err := readWorkbook(badSheet)
+	wb, err := open(t, badSheet)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := wb.csv(""); err == nil || !strings.Contains(err.Error(), `sheet "S" could not be read`) {
+	if _, _, err := wb.CSV(""); err == nil || !strings.Contains(err.Error(), `sheet "S" could not be read`) {
 		t.Errorf("truncated sheet: %v", err)
 	}
 }
@@ -264,20 +264,26 @@ func TestWorkbookGridBounds(t *testing.T) {
 		{"a row past the grid", `<row r="1048577"><c><v>1</v></c></row>`, "row 1048577"},
 	}
 	for _, tc := range tests {
-		wb, err := readWorkbook(book{sheets: [][2]string{{"Big", tc.rows}}}.build(t))
+		wb, err := open(t, book{sheets: [][2]string{{"Big", tc.rows}}}.build(t))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, got, err := wb.csv(""); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, got, err := wb.CSV(""); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %d bytes, error %v; want %q", tc.name, len(got), err, tc.want)
 		}
 	}
 	// The widest grid within the limit still renders.
-	wb, err := readWorkbook(book{sheets: [][2]string{{"Wide", `<row r="100"><c r="XFD100"><v>1</v></c></row>`}}}.build(t))
+	wb, err := open(t, book{sheets: [][2]string{{"Wide", `<row r="100"><c r="XFD100"><v>1</v></c></row>`}}}.build(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, got, err := wb.csv(""); err != nil || !strings.HasSuffix(got, strings.Repeat(",", 16383)+"1\n") || strings.Count(got, "\n") != 100 {
+	if _, got, err := wb.CSV(""); err != nil || !strings.HasSuffix(got, strings.Repeat(",", 16383)+"1\n") || strings.Count(got, "\n") != 100 {
 		t.Errorf("wide sheet: %d bytes, %v", len(got), err)
 	}
+}
+
+// open opens the workbook file data.
+func open(t *testing.T, data []byte) (*Workbook, error) {
+	t.Helper()
+	return Open(bytes.NewReader(data), int64(len(data)))
 }
