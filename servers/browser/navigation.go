@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/kit/progress"
 	"github.com/jck411/mcp-servers/shared/netguard"
 )
 
@@ -114,6 +115,8 @@ func (c *call) navigate(ctx context.Context, raw string, withSnapshot bool, maxC
 		}
 		return c.changes(ctx, pageState{}, true, maxChars), nil
 	}
+	report := progress.From(ctx)
+	report.Phase(1, 3, "loading "+u)
 	guard := c.m.browser.guard()
 	seq := guard.Seq()
 	var resp *network.Response
@@ -148,11 +151,13 @@ func (c *call) navigate(ctx context.Context, raw string, withSnapshot bool, maxC
 	if !withSnapshot {
 		return b.String(), nil
 	}
+	report.Phase(2, 3, "waiting for the page to settle")
 	c.settle(ctx)
 	if d := c.t.openDialog(); d != nil {
 		fmt.Fprintf(&b, "A %s dialog is open: %q. Answer it with browser_handle_dialog.", d.Type, d.Message)
 		return b.String(), nil
 	}
+	report.Phase(3, 3, "taking the snapshot")
 	snap, err := c.snapshot(ctx, "", 0, false)
 	if err != nil {
 		return "", err

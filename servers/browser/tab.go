@@ -261,8 +261,8 @@ func (t *tab) ownsFrame(id cdp.FrameID) bool {
 }
 
 // input runs fn, which sends input that may open a JavaScript dialog. It returns when fn
-// returns or a dialog opens: a dialog blocks the page, and the input command with it, until
-// browser_handle_dialog answers it.
+// returns, a dialog opens (a dialog blocks the page, and the input command with it, until
+// browser_handle_dialog answers it) or ctx ends, which stops fn and the tab's loading.
 func (t *tab) input(ctx context.Context, fn func(ctx context.Context, tg *chromedp.Target) error) error {
 	done := make(chan error, 1)
 	ictx, cancel := context.WithTimeout(t.ctx, time.Minute)
@@ -282,9 +282,20 @@ func (t *tab) input(ctx context.Context, fn func(ctx context.Context, tg *chrome
 				return nil
 			}
 		case <-ctx.Done():
+			// The call was cancelled or timed out: stop what the input started too, a
+			// navigation above all, rather than let the page go on loading unwatched.
+			cancel()
+			t.stopLoading()
 			return ctx.Err()
 		}
 	}
+}
+
+// stopLoading stops the tab's navigations and pending loads, as the browser's stop button does.
+func (t *tab) stopLoading() {
+	ctx, cancel := context.WithTimeout(t.ctx, 2*time.Second)
+	defer cancel()
+	_, _ = cdp.Call(ctx, t.target(), page.StopLoading, cdp.Empty{}) // a tab already gone has nothing to stop
 }
 
 // pageState is what the browser (not the page's JavaScript, which a dialog may block) says

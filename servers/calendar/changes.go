@@ -12,6 +12,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/googleserver"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/kit/confirm"
 	"github.com/jck411/mcp-servers/shared/recipients"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -522,7 +523,7 @@ func shiftSeries(master, ev *event, newStart, newEnd *eventDateTime, loc *time.L
 		&eventDateTime{DateTime: s.Add(ne.Sub(n)).Format(time.RFC3339), TimeZone: loc.String()}
 }
 
-func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in deleteEventInput) (*mcp.CallToolResult, deleteOutput, error) {
+func (c *cal) deleteEvent(ctx context.Context, req *mcp.CallToolRequest, in deleteEventInput) (*mcp.CallToolResult, deleteOutput, error) {
 	su := sendUpdates(in.SendUpdates)
 	t, err := c.one(ctx, in.Calendar, "")
 	if err != nil {
@@ -537,6 +538,9 @@ func (c *cal) deleteEvent(ctx context.Context, _ *mcp.CallToolRequest, in delete
 		return nil, deleteOutput{}, err
 	}
 	if err := c.reach(ev.Attendees, ev.Attendees, ev, su); err != nil {
+		return nil, deleteOutput{}, err
+	}
+	if err := confirm.Confirm(ctx, req, deleteQuestion(ev, t, scope, su)); err != nil {
 		return nil, deleteOutput{}, err
 	}
 	out := deleteOutput{EventID: ev.Id, Scope: scope}
@@ -653,4 +657,24 @@ func (c *cal) quickAdd(ctx context.Context, _ *mcp.CallToolRequest, in quickAddI
 		return nil, eventOutput{}, kit.Errorf(kit.CodeInvalidInput, "%v (Quick add made them guests; the event was deleted again without mailing them): create the event with create_event instead", err)
 	}
 	return nil, eventOutput{eventInfo: toInfo(got, t, maxDescription), Action: "created"}, nil
+}
+
+// deleteQuestion is what the owner is asked before delete_event: which event, which of its
+// occurrences, and who hears of it.
+func deleteQuestion(ev *event, t target, scope, sendUpdates string) string {
+	start := renderStart(ev.Start, t.Zone)
+	what := map[string]string{
+		"this":      fmt.Sprintf("the occurrence on %s of", start),
+		"all":       "every occurrence of",
+		"following": fmt.Sprintf("the occurrences from %s on of", start),
+	}[scope]
+	q := fmt.Sprintf("Delete %s %q from the calendar %s?", what, ev.Summary, t.Name)
+	if n := len(ev.Attendees); n > 0 {
+		notify := "they are told"
+		if sendUpdates == "none" {
+			notify = "they are not told"
+		}
+		q += fmt.Sprintf(" It has %d guests; %s.", n, notify)
+	}
+	return q
 }

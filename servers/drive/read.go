@@ -15,6 +15,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/kit/progress"
 	"github.com/jck411/mcp-servers/shared/rootdir"
 	"github.com/jck411/mcp-servers/shared/xlsx"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -301,7 +302,7 @@ func (d *drv) download(ctx context.Context, _ *mcp.CallToolRequest, in downloadI
 		safe = "file"
 	}
 	file := unsafeName.ReplaceAllString(f.Id, "_") + "-" + safe
-	saved, n, err := d.save(body, file, fmt.Sprintf("%q", f.Name))
+	saved, n, err := d.save(progress.Reader(body, progress.From(ctx), f.Size), file, fmt.Sprintf("%q", f.Name))
 	if err != nil {
 		return nil, downloadOutput{}, err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/gdrive"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/kit/progress"
 	"github.com/jck411/mcp-servers/shared/rootdir"
 	"github.com/jck411/mcp-servers/shared/xlsx"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -244,7 +245,7 @@ func (d *drv) upload(ctx context.Context, _ *mcp.CallToolRequest, in uploadInput
 	if in.Convert {
 		name = baseName(name)
 	}
-	f, err := d.put(ctx, name, in.FolderID, mt, in.Convert, data.r)
+	f, err := d.put(ctx, name, in.FolderID, mt, in.Convert, progress.Reader(data.r, progress.From(ctx), data.size))
 	if err != nil {
 		return nil, fileOutput{}, err
 	}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
 
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/kit/confirm"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -198,7 +200,19 @@ func (m *mailbox) sendDraft(ctx context.Context, _ *mcp.CallToolRequest, in draf
 	return nil, sentOutput{ID: sent.Id, ThreadID: sent.ThreadId, Action: "Sent draft " + in.ID}, nil
 }
 
-func (m *mailbox) deleteDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, draftOutput, error) {
+func (m *mailbox) deleteDraft(ctx context.Context, req *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, draftOutput, error) {
+	if confirm.Possible(ctx, req) {
+		// Gmail deletes a draft for good, without the bin: the owner confirms, seeing which.
+		d, err := m.readDraft(ctx, in.ID, "metadata")
+		if err != nil {
+			return nil, draftOutput{}, err
+		}
+		p := d.Message.Payload
+		q := fmt.Sprintf("Delete the draft %q to %s for good? Gmail keeps no copy of a deleted draft.", header(p, "Subject"), cmp.Or(header(p, "To"), "nobody yet"))
+		if err := confirm.Confirm(ctx, req, q); err != nil {
+			return nil, draftOutput{}, err
+		}
+	}
 	if err := m.gm.Users.Drafts.Delete(me, in.ID).Context(ctx).Do(); err != nil {
 		return nil, draftOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}

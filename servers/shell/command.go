@@ -9,6 +9,7 @@ import (
 
 	"github.com/jck411/mcp-servers/servers/shell/runner"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/kit/progress"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -88,7 +89,7 @@ func addRunCommand(s *kit.Server, sh *shell) {
 	}, sh.runCommand)
 }
 
-func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runCommandInput) (*mcp.CallToolResult, runCommandOutput, error) {
+func (sh *shell) runCommand(ctx context.Context, req *mcp.CallToolRequest, in runCommandInput) (*mcp.CallToolResult, runCommandOutput, error) {
 	var out runCommandOutput
 	if strings.TrimSpace(in.Command) == "" {
 		return nil, out, kit.Errorf(kit.CodeInvalidInput, "command is empty: give a bash command line, e.g. 'ls -la'")
@@ -104,7 +105,8 @@ func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runC
 	defer wd.close()
 	dir := wd.path
 	caller := kit.Caller(ctx)
-	if err := sh.check(ctx, "run_command", in.Command, dir, in.Stdin != ""); err != nil {
+	ownerAllowed, err := sh.checkOrAsk(ctx, req, in.Command, dir, in.Stdin != "")
+	if err != nil {
 		return nil, out, err
 	}
 	select {
@@ -121,11 +123,20 @@ func (sh *shell) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in runC
 	if in.Stdin != "" {
 		spec.Stdin = strings.NewReader(in.Stdin)
 	}
+	progress.From(ctx).Status(func() string { return progress.Size(stdout.Total()+stderr.Total()) + " of output" })
 	res, err := sh.runner.Run(cctx, spec, stdout, stderr)
 	timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
-	sh.log.Info("command", "tool", "run_command", "caller", caller, "command", in.Command, "cwd", dir,
+	decision := sh.policy.Decision(nil)
+	if ownerAllowed {
+		decision = "allowed-by-owner"
+	}
+	attrs := []any{"tool", "run_command", "caller", caller, "command", in.Command, "cwd", dir,
 		"env", envNames(in.Env), "exit_code", res.ExitCode, "signal", res.Signal, "timed_out", timedOut,
-		"duration_ms", float64(res.Duration.Microseconds())/1000, "survivors", res.Survivors, "policy", sh.policy.Decision(nil))
+		"duration_ms", float64(res.Duration.Microseconds()) / 1000, "survivors", res.Survivors, "policy", decision}
+	if cause := kit.StopCause(ctx); cause != nil && !errors.Is(cause, context.DeadlineExceeded) {
+		attrs = append(attrs, "cancelled", cause.Error()) // killed because the call was cancelled
+	}
+	sh.log.Info("command", attrs...)
 	if err != nil {
 		return nil, out, kit.Errorf(kit.CodeInternal, "running the command failed: %w", err)
 	}

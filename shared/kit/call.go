@@ -3,6 +3,7 @@ package kit
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/guard"
+	"github.com/jck411/mcp-servers/shared/kit/progress"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -17,6 +19,7 @@ import (
 type callState struct {
 	called bool
 	code   string
+	asked  bool // answered with an input request (the owner's confirmation)
 }
 
 type stateKey struct{}
@@ -58,8 +61,17 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		ctx = context.WithValue(ctx, callerKey{}, caller)
 		st := &callState{}
 		ctx = context.WithValue(ctx, stateKey{}, st)
+		ctx, stop := context.WithCancelCause(ctx)
+		defer stop(nil)
+		defer s.watch(ctx, stop, caller, name)()
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
+		ctx = s.asker.Bind(ctx, caller, s.cfg.Transport == config.TransportStdio)
+		if tok := call.Params.GetProgressToken(); tok != nil && call.Session != nil {
+			rep := progress.Start(ctx, tok, call.Session.NotifyProgress)
+			defer rep.Close() // before the answer goes out: no notification may follow it
+			ctx = progress.With(ctx, rep)
+		}
 
 		start := time.Now()
 		done := make(chan callReturn, 1)
@@ -93,8 +105,8 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if abandoned {
 			outcome, code = "error", CodeTimeout
 			msg := abandonedMessage(name, timeout, s.tools[name].ReadOnly)
-			if ctx.Err() == context.Canceled {
-				msg, code = name+" was cancelled by the client; it may still complete in the background", "cancelled"
+			if cause := StopCause(ctx); !errors.Is(cause, context.DeadlineExceeded) {
+				msg, code = fmt.Sprintf("%s was cancelled (%v) but did not stop; it may still complete in the background", name, cause), CodeCancelled
 			}
 			r = callReturn{res: errorResult(msg)}
 			s.metrics.ObserveAbandoned(name)
@@ -126,6 +138,12 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if code != "" {
 			attrs = append(attrs, slog.String("code", code))
 		}
+		if code == CodeCancelled {
+			attrs = append(attrs, slog.String("cause", StopCause(ctx).Error()))
+		}
+		if st.asked {
+			attrs = append(attrs, slog.Bool("input_required", true))
+		}
 		s.log.LogAttrs(context.Background(), level, "tool call", attrs...)
 		s.recordCall(name, caller, outcome, code, start, d)
 		return r.res, r.err
@@ -152,6 +170,16 @@ func stoppedMessage(tool string, timeout time.Duration, readOnly bool, err error
 	return msg + "; ask for less at once (smaller range, fewer items) and try again"
 }
 
+// cancelledMessage is the answer of a tool that stopped because its call was cancelled (cause):
+// the client that cancelled will not read it, but a server stopping may still deliver it.
+func cancelledMessage(tool string, readOnly bool, cause, err error) string {
+	msg := fmt.Sprintf("%s was cancelled before finishing (%v): %v", tool, cause, err)
+	if !readOnly {
+		return msg + " — it may have done part of its work: check before retrying"
+	}
+	return msg
+}
+
 // logLateFinish waits for an abandoned handler and logs when it finally returns.
 func (s *Server) logLateFinish(tool string, start time.Time, done <-chan callReturn) {
 	r := <-done
@@ -161,6 +189,31 @@ func (s *Server) logLateFinish(tool string, start time.Time, done <-chan callRet
 	}
 	s.log.Warn("abandoned tool call finished", "tool", tool, "outcome", outcome,
 		"duration_ms", float64(time.Since(start).Microseconds())/1000)
+}
+
+// watch ties a call's context to what can end it before its timeout: the client closing the
+// HTTP request, a notifications/cancelled naming it (HTTP: see inflight; stdio: the go-sdk
+// cancels the handler's context itself) and the server's shutdown. It returns the func that
+// stops watching.
+func (s *Server) watch(ctx context.Context, stop context.CancelCauseFunc, caller, tool string) func() {
+	stops := []func() bool{context.AfterFunc(s.life, func() { stop(context.Cause(s.life)) })}
+	forget := func() {}
+	if rt := routedFrom(ctx); rt != nil {
+		if rt.request != nil {
+			stops = append(stops, context.AfterFunc(rt.request, func() { stop(ErrClientGone) }))
+		}
+		if rt.env != nil {
+			if m, ok := rt.env.Call(tool); ok {
+				forget = s.inflight.add(caller, m.ID, stop)
+			}
+		}
+	}
+	return func() {
+		for _, f := range stops {
+			f()
+		}
+		forget()
+	}
 }
 
 // callerLabel names who a call came from: the caller the gate admitted over HTTP (a token's

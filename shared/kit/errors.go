@@ -16,6 +16,8 @@ const (
 	CodeLimit        = "limit"         // a size, count or time limit was hit
 	CodeTimeout      = "timeout"       // the call outlived its timeout
 	CodeInternal     = "internal"      // a bug: a panic or an impossible state
+	CodeCancelled    = "cancelled"     // the client cancelled the call, went away, or the server is stopping
+	CodeDeclined     = "declined"      // the owner declined to confirm the action (package confirm)
 	codeTool         = "tool_error"    // an error without a code
 	codeArguments    = "invalid_arguments"
 )

@@ -116,7 +116,9 @@ func (c credentials) at(path string) guard.Authenticator {
 
 // mcpRoute is the MCP endpoint at path behind the gate, narrowed by its URL (n). It reads the request
 // once: the narrowing headers (an unknown name is a 400) and the body's JSON-RPC envelope, which
-// it puts in the request's context with the request's view for the MCP layer. A tool call the
+// it puts in the request's context with the request's view for the MCP layer, and with the
+// request's own context, whose end cancels the calls it carries. A notifications/cancelled in
+// the body cancels the call it names (see inflight). A tool call the
 // view refuses for want of the write scope is answered here, 403 insufficient_scope with auth's
 // challenge, before the MCP layer.
 func (s *Server) mcpRoute(path string, n pathNarrowing, auth guard.Authenticator, next http.Handler) http.Handler {
@@ -137,6 +139,9 @@ func (s *Server) mcpRoute(path string, n pathNarrowing, auth guard.Authenticator
 			return
 		}
 		caller, _ := guard.CallerFrom(r.Context())
+		for _, id := range env.Cancelled() {
+			s.inflight.cancel(caller.Label, id)
+		}
 		view := s.inv.View(n.apply(narrowing), inventory.Scope{ReadOnly: caller.ReadOnly})
 		for _, name := range env.Calls() {
 			if view.Verdict(name) == inventory.NeedsWrite && auth != nil {
@@ -150,7 +155,7 @@ func (s *Server) mcpRoute(path string, n pathNarrowing, auth guard.Authenticator
 				return
 			}
 		}
-		next.ServeHTTP(w, r.WithContext(withRouted(r.Context(), &routed{env: env, view: view})))
+		next.ServeHTTP(w, r.WithContext(withRouted(r.Context(), &routed{env: env, view: view, request: r.Context()})))
 	})
 }
 
@@ -160,6 +165,10 @@ func (s *Server) mcpRoute(path string, n pathNarrowing, auth guard.Authenticator
 type routed struct {
 	env  *envelope.Envelope
 	view inventory.View
+	// request is the HTTP request's own context: it ends when the client closes the request,
+	// which the go-sdk does not pass on to a stateless call (it does so only for 2026-07-28
+	// calls, with StreamableHTTPOptions.PropagateRequestCancellation).
+	request context.Context
 }
 
 type routedKey struct{}

@@ -25,6 +25,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/buildinfo"
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/health"
+	"github.com/jck411/mcp-servers/shared/kit/confirm"
 	"github.com/jck411/mcp-servers/shared/kit/inventory"
 	"github.com/jck411/mcp-servers/shared/kit/memory"
 	"github.com/jck411/mcp-servers/shared/kit/switches"
@@ -75,6 +76,10 @@ type Server struct {
 	tasks    []func(context.Context)
 	notify   string               // $NOTIFY_SOCKET, when systemd supervises the server
 	quiet    *memory.QuietRelease // the free heap back to the system after a burst
+	asker    *confirm.Asker       // signs the owner's confirmations (package confirm)
+	inflight inflight             // calls over HTTP by caller and id, for notifications/cancelled
+	life     context.Context      // ends when the server stops: the calls still running end with it
+	endLife  context.CancelCauseFunc
 
 	registered    map[string]registration // the offered tools as given to the go-sdk, for the switches
 	sdkOff        map[string]bool         // offered tools taken out of the go-sdk's list by a switch
@@ -127,6 +132,7 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		tools:   map[string]Tool{},
 		outputs: map[reflect.Type]*jsonschema.Resolved{},
 		quiet:   memory.NewQuietRelease(),
+		asker:   confirm.NewAsker(),
 
 		registered: map[string]registration{},
 		sdkOff:     map[string]bool{},
@@ -134,6 +140,7 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		boot:       rand.Text(),
 		started:    time.Now(),
 	}
+	s.life, s.endLife = context.WithCancelCause(context.Background())
 	s.health = health.NewRegistry(spec.Name, version, inv.OfferedCount)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
 		Instructions: spec.Instructions,
@@ -247,8 +254,12 @@ func (s *Server) StartBackground() {
 	})
 }
 
-// Close runs the cleanups.
+// StopCalls cancels the context of every tool call still running (cause ErrShutdown).
+func (s *Server) StopCalls() { s.endLife(ErrShutdown) }
+
+// Close cancels the calls still running and runs the cleanups.
 func (s *Server) Close() {
+	s.StopCalls()
 	for i := len(s.closers) - 1; i >= 0; i-- {
 		s.closers[i]()
 	}

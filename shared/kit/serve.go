@@ -53,7 +53,20 @@ func (s *Server) serve(ctx context.Context, ln net.Listener, h http.Handler) err
 	s.log.Info("shutting down", "grace", ShutdownGrace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	// Calls in flight may finish within ShutdownDrain; then their contexts are cancelled and
+	// the server waits for them to return and their answers to go out.
+	stopped := make(chan error, 1)
+	go func() { stopped <- srv.Shutdown(sctx) }()
+	drain := time.NewTimer(ShutdownDrain)
+	defer drain.Stop()
+	var err error
+	select {
+	case err = <-stopped:
+	case <-drain.C:
+		s.StopCalls()
+		err = <-stopped
+	}
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
@@ -80,6 +93,8 @@ func (s *Server) ServeIO(ctx context.Context, in io.ReadCloser, out io.Writer) e
 		wait = max(wait, t.Timeout)
 	}
 	wait += stopGrace + eofGrace
+	stop := context.AfterFunc(ctx, s.StopCalls) // a signal: the calls still running stop too
+	defer stop()
 	held, err := stdio.Serve(ctx, s.mcp, in, out, wait)
 	if held > 0 {
 		s.log.Warn("stdin closed with requests unanswered", "requests", held, "waited", wait.String())

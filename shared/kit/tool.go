@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/jck411/mcp-servers/shared/kit/confirm"
 	"github.com/jck411/mcp-servers/shared/kit/schema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -113,9 +114,20 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 			if errors.As(err, &wire) {
 				return nil, wire
 			}
+			var asked *confirm.InputRequired
+			if errors.As(err, &asked) {
+				if st != nil {
+					st.asked = true
+				}
+				return asked.Result, nil
+			}
 			code, msg := codeTool, err.Error()
 			var te *Error
 			switch {
+			case errors.Is(ctx.Err(), context.Canceled):
+				code, msg = CodeCancelled, cancelledMessage(t.Name, t.ReadOnly, StopCause(ctx), err)
+			case errors.Is(err, confirm.ErrDeclined):
+				code = CodeDeclined
 			case errors.As(err, &te):
 				code = te.Code
 			case errors.Is(err, context.DeadlineExceeded):

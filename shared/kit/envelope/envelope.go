@@ -23,6 +23,10 @@ type Message struct {
 	// call's: its argument decoding takes them over and may change them.
 	Arguments    any
 	HasArguments bool
+	// ID is the message's JSON-RPC id as encoding/json decodes it (nil for a notification);
+	// Cancels is the requestId of a notifications/cancelled.
+	ID      any
+	Cancels any
 }
 
 // Envelope is one request body's messages: one, or several in a JSON-RPC batch (which the
@@ -67,9 +71,10 @@ func newBody(b []byte) *body {
 func (*body) Close() error { return nil }
 
 // ParseBody parses a request body in one pass of a tokenizer (the go-sdk's own JSON library's),
-// decoding only what the kit reads: each message's method and, for a tools/call, the tool's name
-// and its arguments (with encoding/json, as the kit validates them). Keys are read exactly as the
-// MCP layer reads them, by their exact spelling ("method", "params", "name", "arguments"); a
+// decoding only what the kit reads: each message's method and id, for a tools/call the tool's
+// name and its arguments (with encoding/json, as the kit validates them), for a
+// notifications/cancelled the requestId. Keys are read exactly as the MCP layer reads them, by
+// their exact spelling ("method", "id", "params", "name", "arguments", "requestId"); a
 // message whose object or params repeat a key in any letter case is ErrRepeatedKey. A body that
 // is not one JSON value gives an empty Envelope: the MCP layer answers it with its parse error.
 func ParseBody(body []byte) (*Envelope, error) {
@@ -157,6 +162,8 @@ func (r *reader) message() (Message, error) {
 		switch string(key) {
 		case "method":
 			m.Method = r.method()
+		case "id":
+			m.ID, err = r.value()
 		case "params":
 			err = r.params(&call)
 		default:
@@ -165,14 +172,17 @@ func (r *reader) message() (Message, error) {
 		if err != nil {
 			return m, err
 		}
-		if m.Method == "tools/call" {
+		switch m.Method {
+		case "tools/call":
 			m.Tool, m.Arguments, m.HasArguments = call.Tool, call.Arguments, call.HasArguments
+		case "notifications/cancelled":
+			m.Cancels = call.Cancels
 		}
 	}
 }
 
-// params reads the current value as a tools/call's params: its name and arguments. A value
-// that is not an object is skipped.
+// params reads the current value as a tools/call's params (its name and arguments) or a
+// notifications/cancelled's (its requestId). A value that is not an object is skipped.
 func (r *reader) params(m *Message) error {
 	if r.t.Delim != '{' {
 		return r.skip()
@@ -195,6 +205,12 @@ func (r *reader) params(m *Message) error {
 			if err := json.Unmarshal(r.body[start:r.offset()], &m.Arguments); err != nil {
 				return errSyntax
 			}
+		case "requestId":
+			v, err := r.value()
+			if err != nil {
+				return err
+			}
+			m.Cancels = v
 		default:
 			if err := r.skip(); err != nil {
 				return err
@@ -279,6 +295,19 @@ func (r *reader) text() string {
 	return string(r.t.String())
 }
 
+// value decodes the value at the current token as encoding/json does into an any.
+func (r *reader) value() (any, error) {
+	start := r.offset() - len(r.t.Value)
+	if err := r.skip(); err != nil {
+		return nil, err
+	}
+	var v any
+	if err := json.Unmarshal(r.body[start:r.offset()], &v); err != nil {
+		return nil, errSyntax
+	}
+	return v, nil
+}
+
 // skip moves past the value at the current token.
 func (r *reader) skip() error {
 	if r.t.Delim != '{' && r.t.Delim != '[' {
@@ -302,6 +331,17 @@ func (e *Envelope) Calls() []string {
 		}
 	}
 	return names
+}
+
+// Cancelled lists the request ids the envelope's notifications/cancelled messages name.
+func (e *Envelope) Cancelled() []any {
+	var ids []any
+	for _, m := range e.Messages {
+		if m.Method == "notifications/cancelled" && m.Cancels != nil {
+			ids = append(ids, m.Cancels)
+		}
+	}
+	return ids
 }
 
 // Call returns the arguments of the envelope's one tools/call of tool; ok is false when the

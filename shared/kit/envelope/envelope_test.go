@@ -21,23 +21,27 @@ func TestParseBody(t *testing.T) {
 		error string // part of the error, "" for none
 	}{
 		{"a call", call(`{"name":"echo","arguments":{"text":"hi","n":2}}`),
-			&Envelope{Messages: []Message{{Method: "tools/call", Tool: "echo", Arguments: map[string]any{"text": "hi", "n": 2.0}, HasArguments: true}}}, ""},
+			&Envelope{Messages: []Message{{Method: "tools/call", Tool: "echo", Arguments: map[string]any{"text": "hi", "n": 2.0}, HasArguments: true, ID: 3.0}}}, ""},
 		{"params before method", `{"params":{"arguments":{"a":[1,{"b":null}]},"name":"echo","_meta":{"progressToken":"p"}},"id":1,"method":"tools/call","jsonrpc":"2.0"}`,
-			&Envelope{Messages: []Message{{Method: "tools/call", Tool: "echo", Arguments: map[string]any{"a": []any{1.0, map[string]any{"b": nil}}}, HasArguments: true}}}, ""},
-		{"a call without arguments", call(`{"name":"echo"}`), &Envelope{Messages: []Message{{Method: "tools/call", Tool: "echo"}}}, ""},
-		{"null arguments", call(`{"name":"echo","arguments":null}`), &Envelope{Messages: []Message{{Method: "tools/call", Tool: "echo", HasArguments: true}}}, ""},
+			&Envelope{Messages: []Message{{Method: "tools/call", Tool: "echo", Arguments: map[string]any{"a": []any{1.0, map[string]any{"b": nil}}}, HasArguments: true, ID: 1.0}}}, ""},
+		{"a call without arguments", call(`{"name":"echo"}`), &Envelope{Messages: []Message{{Method: "tools/call", Tool: "echo", ID: 3.0}}}, ""},
+		{"null arguments", call(`{"name":"echo","arguments":null}`), &Envelope{Messages: []Message{{Method: "tools/call", Tool: "echo", HasArguments: true, ID: 3.0}}}, ""},
 		{"another method keeps no params", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"name":"x","arguments":{"a":1},"capabilities":{}}}`,
-			&Envelope{Messages: []Message{{Method: "initialize"}}}, ""},
+			&Envelope{Messages: []Message{{Method: "initialize", ID: 1.0}}}, ""},
 		{"a notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, &Envelope{Messages: []Message{{Method: "notifications/initialized"}}}, ""},
-		{"params that are not an object", call(`[1,2]`), &Envelope{Messages: []Message{{Method: "tools/call"}}}, ""},
+		{"params that are not an object", call(`[1,2]`), &Envelope{Messages: []Message{{Method: "tools/call", ID: 3.0}}}, ""},
 		{"a batch", " \n[" + call(`{"name":"a"}`) + `,{"jsonrpc":"2.0","id":4,"method":"ping"},` + call(`{"name":"b","arguments":{}}`) + "]",
-			&Envelope{Batch: true, Messages: []Message{{Method: "tools/call", Tool: "a"}, {Method: "ping"}, {Method: "tools/call", Tool: "b", Arguments: map[string]any{}, HasArguments: true}}}, ""},
+			&Envelope{Batch: true, Messages: []Message{{Method: "tools/call", Tool: "a", ID: 3.0}, {Method: "ping", ID: 4.0}, {Method: "tools/call", Tool: "b", Arguments: map[string]any{}, HasArguments: true, ID: 3.0}}}, ""},
 		{"name twice", call(`{"name":"write","name":"echo"}`), nil, `repeats a key: "name"`},
 		{"arguments in two cases", call(`{"name":"echo","arguments":{},"Arguments":{"x":1}}`), nil, `repeats a key: "Arguments"`},
 		{"method in two cases", `{"Method":"ping","method":"tools/call","params":{"name":"w"}}`, nil, `repeats a key: "method"`},
 		{"a Kelvin sign", call(`{"name":"w","\u212Aey":1,"key":2}`), nil, "repeats a key"},
 		{"a repeated key in a batch", `[{"method":"ping","id":1,"id":2}]`, nil, `repeats a key: "id"`},
-		{"only another case", call(`{"Name":"write","arguments":{}}`), &Envelope{Messages: []Message{{Method: "tools/call", Arguments: map[string]any{}, HasArguments: true}}}, ""},
+		{"only another case", call(`{"Name":"write","arguments":{}}`), &Envelope{Messages: []Message{{Method: "tools/call", Arguments: map[string]any{}, HasArguments: true, ID: 3.0}}}, ""},
+		{"a cancellation", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"Esc","requestId":"7"}}`,
+			&Envelope{Messages: []Message{{Method: "notifications/cancelled", Cancels: "7"}}}, ""},
+		{"a cancellation of a number", `{"method":"notifications/cancelled","params":{"requestId":12}}`,
+			&Envelope{Messages: []Message{{Method: "notifications/cancelled", Cancels: 12.0}}}, ""},
 		{"not JSON", `{"jsonrpc":`, &Envelope{}, ""},
 		{"two values", call(`{"name":"a"}`) + call(`{"name":"b"}`), &Envelope{}, ""},
 		{"a string", `"tools/call"`, &Envelope{}, ""},
@@ -76,6 +80,10 @@ func TestCallsAndCall(t *testing.T) {
 	two := &Envelope{Batch: true, Messages: []Message{{Method: "tools/call", Tool: "echo"}, {Method: "tools/call", Tool: "echo"}}}
 	if _, ok := two.Call("echo"); ok {
 		t.Error("Call matched one of two calls of a batch")
+	}
+	cancels := &Envelope{Batch: true, Messages: []Message{{Method: "notifications/cancelled", Cancels: 3.0}, {Method: "notifications/cancelled"}, {Method: "ping", ID: 4.0}}}
+	if got := cancels.Cancelled(); !reflect.DeepEqual(got, []any{3.0}) {
+		t.Errorf("Cancelled = %v, want [3]", got)
 	}
 }
 
