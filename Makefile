@@ -86,7 +86,7 @@ toolsnaps: ## rewrite every server's tool snapshots (servers/*/testdata/toolsnap
 docs: toolsnaps ## rewrite the tool snapshots, then docs/tools.md from them
 	@go run ./scripts/cmd/toolsdoc -servers servers -out docs/tools.md
 
-docs-check: ## fail when a tool snapshot or docs/tools.md is stale, or tool names repeat across the fleet
+docs-check: ## fail when a tool snapshot or docs/tools.md is stale, tool names repeat across the fleet, or a document names a tool no server has
 	@go test -count=1 -run '^TestToolSnaps$$' $(addprefix ./servers/,$(MCP_SERVERS))
 	@go run ./scripts/cmd/toolsdoc -servers servers -out docs/tools.md -check
 

@@ -10,17 +10,26 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
 // inspectorRun is one run of the MCP Inspector's CLI.
 type inspectorRun struct {
-	authURL chan string // authorization URLs it printed
-	done    chan struct{}
+	authURL chan string   // authorization URLs it printed
+	done    chan struct{} // closed when it has exited and its output is read
 	err     error
 	stdout  bytes.Buffer
-	stderr  bytes.Buffer
+	mu      sync.Mutex
+	stderr  strings.Builder
+}
+
+// log is what the Inspector printed on stderr so far.
+func (r *inspectorRun) log() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stderr.String()
 }
 
 // startInspector runs the Inspector's CLI: a tools/call of evaluate on server, with its OAuth
@@ -37,23 +46,33 @@ func startInspector(ctx context.Context, t *testing.T, node, launcher, home, ser
 	cmd.Stdout = &r.stdout
 	pr, pw := io.Pipe()
 	cmd.Stderr = pw
+	scanned := make(chan struct{})
 	go func() {
+		defer close(scanned)
 		lines := bufio.NewScanner(pr)
 		for lines.Scan() {
 			line := lines.Text()
+			r.mu.Lock()
 			r.stderr.WriteString(line + "\n")
+			r.mu.Unlock()
 			if i := strings.Index(line, "http"); i >= 0 && strings.Contains(line, "/authorize?") {
-				r.authURL <- strings.TrimSpace(line[i:])
+				select {
+				case r.authURL <- strings.TrimSpace(line[i:]):
+				default: // the test reads the first few only
+				}
 			}
 		}
 	}()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// done closes once the process has exited and all it printed has been read, so the test
+	// reads stdout and stderr only after the writers are finished.
 	go func() {
 		defer close(r.done)
 		r.err = cmd.Wait()
 		_ = pw.Close()
+		<-scanned
 	}()
 	return r
 }
@@ -93,16 +112,16 @@ func TestInspector(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := b.signInUntil(authURL, nil, "allow", pageSays("OAuth complete")); err != nil {
-			t.Fatalf("browser: %v\n%s", err, run.stderr.String())
+			t.Fatalf("browser: %v\n%s", err, run.log())
 		}
 	case <-run.done:
-		t.Fatalf("the Inspector ended without a sign-in (%v):\n%s\n%s", run.err, run.stdout.String(), run.stderr.String())
+		t.Fatalf("the Inspector ended without a sign-in (%v):\n%s\n%s", run.err, run.stdout.String(), run.log())
 	case <-time.After(60 * time.Second):
-		t.Fatalf("the Inspector printed no authorization URL:\n%s", run.stderr.String())
+		t.Fatalf("the Inspector printed no authorization URL:\n%s", run.log())
 	}
 	r := run.result(t)
 	if r != "42" {
-		t.Fatalf("6*7 through the Inspector: %q\n%s", r, run.stderr.String())
+		t.Fatalf("6*7 through the Inspector: %q\n%s", r, run.log())
 	}
 	if !strings.Contains(b.consent, "MCP Inspector") || !strings.Contains(b.consent, "calculator:read") {
 		t.Errorf("the consent page does not name the Inspector and the calculator's scope: %q", b.consent)
@@ -113,7 +132,7 @@ func TestInspector(t *testing.T) {
 	before := spoilInspectorToken(t, home)
 	run = startInspector(ctx, t, node, launcher, home, calc+"/mcp", callback, "2^10", "--stored-auth-only")
 	if r := run.result(t); r != "1024" {
-		t.Fatalf("2^10 after the refresh: %q\n%s", r, run.stderr.String())
+		t.Fatalf("2^10 after the refresh: %q\n%s", r, run.log())
 	}
 	if after := spoilInspectorToken(t, home); after == before {
 		t.Errorf("the refresh token was not rotated")
@@ -124,8 +143,8 @@ func TestInspector(t *testing.T) {
 	revokeGrant(ctx, t, e)
 	run = startInspector(ctx, t, node, launcher, home, calc+"/mcp", callback, "3+3", "--stored-auth-only")
 	<-run.done
-	if run.err == nil || !strings.Contains(run.stderr.String()+run.stdout.String(), "auth_required") {
-		t.Errorf("a call after the grant was revoked: %v\n%s\n%s", run.err, run.stdout.String(), run.stderr.String())
+	if run.err == nil || !strings.Contains(run.log()+run.stdout.String(), "auth_required") {
+		t.Errorf("a call after the grant was revoked: %v\n%s\n%s", run.err, run.stdout.String(), run.log())
 	}
 }
 
@@ -134,7 +153,7 @@ func (r *inspectorRun) result(t *testing.T) string {
 	t.Helper()
 	<-r.done
 	if r.err != nil {
-		t.Fatalf("the Inspector: %v\n%s\n%s", r.err, r.stdout.String(), r.stderr.String())
+		t.Fatalf("the Inspector: %v\n%s\n%s", r.err, r.stdout.String(), r.log())
 	}
 	var out struct {
 		Result struct {

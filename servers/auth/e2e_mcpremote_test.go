@@ -60,7 +60,10 @@ func (m *mcpRemote) start(ctx context.Context) *mcpRemoteRun {
 			r.stderr.WriteString(line + "\n")
 			r.mu.Unlock()
 			if i := strings.Index(line, "http"); i >= 0 && strings.Contains(line, "/authorize?") {
-				r.authURL <- strings.TrimSpace(line[i:])
+				select {
+				case r.authURL <- strings.TrimSpace(line[i:]):
+				default: // the test reads the first few only
+				}
 			}
 		}
 	}()

@@ -59,8 +59,13 @@ func TestEvaluate(t *testing.T) {
 		{"exact decimal", map[string]any{"expression": "0.1+0.2"}, "0.3", true, "0.3"},
 		{"big power", map[string]any{"expression": "2^200"}, "1606938044258990275541962092341162602522202993782792835301376", true, ""},
 		{"factorial", map[string]any{"expression": "50!"}, "30414093201713378043612608166064768844377641568960512000000000000", true, ""},
-		{"third", map[string]any{"expression": "1/3", "precision": 10}, "0.3333333333", false, "1/3 = 0.3333333333 (rounded)"},
-		{"sqrt2", map[string]any{"expression": "sqrt(2)", "precision": 20}, "1.4142135623730950488", false, "1.4142135623730950488 (rounded)"},
+		{"third", map[string]any{"expression": "1/3", "precision": 10}, "0.3333333333", false, "0.3333333333 (rounded to 10 digits; exactly 1/3)"},
+		{"sqrt2", map[string]any{"expression": "sqrt(2)", "precision": 20}, "1.4142135623730950488", false, "1.4142135623730950488 (rounded to 20 digits)"},
+		{"sqrt2 default precision", map[string]any{"expression": "sqrt(2)"}, "1.414213562373095048801688724209698", false, "1.414213562373095048801688724209698 (rounded to 34 digits)"},
+		{"precision rounds an exact value", map[string]any{"expression": "2^200", "precision": 10}, "1.606938044e+60", false, "1.606938044e+60 (rounded to 10 digits; exact: true gives all 61 digits)"},
+		{"exact asked", map[string]any{"expression": "2^200", "precision": 10, "exact": true}, "1.606938044e+60", false,
+			"1.606938044e+60 (rounded to 10 digits)\nexactly: 1606938044258990275541962092341162602522202993782792835301376"},
+		{"exact decimal within precision", map[string]any{"expression": "100*1.07^2", "precision": 10}, "114.49", true, "114.49"},
 		{"degrees", map[string]any{"expression": "sin(30)", "degrees": true}, "0.5", true, "0.5"},
 		{"variables", map[string]any{"expression": "r = 3; r^2 * 2"}, "18", true, ""},
 		{"percent of", map[string]any{"expression": "15% of 80"}, "12", true, ""},
@@ -81,6 +86,42 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
+// TestEvaluateMortgage: a monthly payment is a rational with thousands of digits; the answer
+// leads with its decimal value, bounded by precision, and gives the fraction only when asked.
+func TestEvaluateMortgage(t *testing.T) {
+	t.Parallel()
+	cs := mcptest.Start(t, spec()).Connect(t, "")
+	const payment = "300000 * (0.05/12) * (1+0.05/12)^360 / ((1+0.05/12)^360 - 1)"
+	tests := []struct {
+		name     string
+		args     map[string]any
+		wantText string
+	}{
+		{"precision 6", map[string]any{"expression": payment, "precision": 6},
+			"1610.46 (rounded to 6 digits; exact: true gives the 1720-character fraction)"},
+		{"default precision", map[string]any{"expression": payment},
+			"1610.464869036416954485477737337664 (rounded to 34 digits; exact: true gives the 1720-character fraction)"},
+	}
+	for _, tt := range tests {
+		res := mcptest.Call(t, cs, "evaluate", tt.args)
+		var out evaluateOutput
+		mcptest.Decode(t, res, &out)
+		if got := mcptest.Text(res); got != tt.wantText {
+			t.Errorf("%s: text %q, want %q", tt.name, got, tt.wantText)
+		}
+		if out.Fraction != "" {
+			t.Errorf("%s: the structured result carries the %d-character fraction nobody asked for", tt.name, len(out.Fraction))
+		}
+	}
+	res := mcptest.Call(t, cs, "evaluate", map[string]any{"expression": payment, "precision": 6, "exact": true})
+	var out evaluateOutput
+	mcptest.Decode(t, res, &out)
+	text := mcptest.Text(res)
+	if len(out.Fraction) != 1720 || !strings.HasPrefix(text, "1610.46 (rounded to 6 digits)\nexactly: ") || !strings.HasSuffix(text, out.Fraction) {
+		t.Errorf("exact: true: fraction of %d characters, text %.80q…", len(out.Fraction), text)
+	}
+}
+
 func TestEvaluateErrors(t *testing.T) {
 	t.Parallel()
 	h := mcptest.Start(t, spec())
@@ -95,6 +136,11 @@ func TestEvaluateErrors(t *testing.T) {
 		{"domain", map[string]any{"expression": "sqrt(-1)"}, "sqrt"},
 		{"too large", map[string]any{"expression": "9^9^9^9"}, "20000-digit limit"},
 		{"unknown function", map[string]any{"expression": "sqr(4)"}, "sqrt"},
+		{"a statistic", map[string]any{"expression": "mean(1, 2, 3)"}, "evaluate has no mean function: use the statistics tool"},
+		{"a statistic, other case", map[string]any{"expression": "STDEV(1, 2, 3)"}, "evaluate has no STDEV function: use the statistics tool"},
+		{"a unit called", map[string]any{"expression": "km(5)"}, `evaluate does not convert units ("km"): use convert_units`},
+		{"a unit named", map[string]any{"expression": "5 * miles"}, `evaluate does not convert units ("miles"): use convert_units`},
+		{"a one-letter unit is a variable", map[string]any{"expression": "m * 2"}, `unknown name "m"`},
 		{"precision out of range", map[string]any{"expression": "1/3", "precision": 5000}, "1000"},
 		{"missing expression", map[string]any{}, "expression"},
 		{"unknown argument", map[string]any{"expression": "1", "digits": 3}, "digits"},

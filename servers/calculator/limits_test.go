@@ -71,7 +71,7 @@ func TestEvaluateLimitsAgree(t *testing.T) {
 	}{
 		{"exact digits", stated(`Exact up to (\d+) digits`, desc), []int{expression.MaxDigits}},
 		{"magnitude", stated(`1e±(\d+)`, desc), []int{expression.MaxExponent}},
-		{"precision default", stated(`^(\d+)$`, fmt.Sprint(precision.Default)), []int{expression.DefaultPrecision}},
+		{"precision default", stated(`default (\d+)`, precision.Description), []int{expression.DefaultPrecision}},
 		{"precision range", []int{int(*precision.Minimum), int(*precision.Maximum)}, []int{1, expression.MaxPrecision}},
 		{"expression length", []int{*expr.MaxLength}, []int{expression.MaxSourceBytes}},
 	}

@@ -147,6 +147,11 @@ func (o commentsOutput) Text() string {
 	return strings.TrimSpace(b.String())
 }
 
+// Unshown: the text shows each comment's id.
+func (commentsOutput) Unshown() map[string]string {
+	return map[string]string{"comments[].replies[].id": "no tool takes a reply's id; reply_to_comment answers a comment by its id"}
+}
+
 type replyInput struct {
 	FileID    string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	CommentID string `json:"comment_id" jsonschema:"from list_comments" schema:"minLength=1"`
@@ -173,6 +178,11 @@ func (o replyOutput) Text() string {
 		s += ": " + o.Reply.Content
 	}
 	return s
+}
+
+// Unshown: the text names the comment the reply belongs to.
+func (replyOutput) Unshown() map[string]string {
+	return map[string]string{"reply.id": "no tool takes a reply's id; reply_to_comment answers a comment by its id"}
 }
 
 func addCollabTools(s *kit.Server, d *drv) {

@@ -127,6 +127,11 @@ func (o spreadsheetOutput) Text() string {
 	return fmt.Sprintf("Created spreadsheet %q (id %s) with sheets %s\n%s", o.Title, o.SpreadsheetID, strings.Join(names, ", "), o.Link)
 }
 
+// Unshown: the text names each sheet by its title.
+func (spreadsheetOutput) Unshown() map[string]string {
+	return map[string]string{"sheets[].sheet_id": "no tool takes a sheet's numeric id; ranges name sheets by title"}
+}
+
 type addSheetInput struct {
 	SpreadsheetID string `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
 	Title         string `json:"title" jsonschema:"the new sheet's name, unique in the spreadsheet" schema:"minLength=1"`

@@ -61,6 +61,11 @@ func (o listDraftsOutput) Text() string {
 	return strings.TrimSpace(b.String())
 }
 
+// Unshown: the text shows each draft's id.
+func (listDraftsOutput) Unshown() map[string]string {
+	return map[string]string{"drafts[].thread_id": "drafts are read, changed and sent by their id; get_draft shows the thread"}
+}
+
 type getDraftOutput struct {
 	ID string `json:"id"`
 	messageOutput

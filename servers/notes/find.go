@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -46,5 +47,35 @@ func (n *store) findNotes(ctx context.Context, req *mcp.CallToolRequest, in find
 	if limit == 0 {
 		limit = 10
 	}
-	return n.searchNotes(ctx, req, searchInput{Query: in.Query, Tag: in.Tag, Folder: in.Folder, dateFilters: in.dateFilters, Limit: limit, Offset: in.Offset})
+	search := searchInput{Query: in.Query, Tag: in.Tag, Folder: in.Folder, dateFilters: in.dateFilters, Limit: limit, Offset: in.Offset}
+	res, out, err := n.searchNotes(ctx, req, search)
+	anyWord := anyWordQuery(in.Query)
+	if err != nil || len(out.Notes) > 0 || in.Offset > 0 || anyWord == "" {
+		return res, out, err
+	}
+	// No note has every word: a question in plain words rarely does. Say so, and show the
+	// notes that have some of them, best first.
+	search.Query = anyWord
+	res, out, err = n.searchNotes(ctx, req, search)
+	out.AnyWord = anyWord
+	return res, out, err
+}
+
+// anyWordQuery is the query that matches a note with any of q's words, when q is plain words
+// (two or more, no "phrase", prefix*, OR or -exclusion, which say what the caller meant), else "".
+func anyWordQuery(q string) string {
+	if strings.ContainsAny(q, `"*`) {
+		return ""
+	}
+	var words []string
+	for _, w := range strings.Fields(q) {
+		if w == "OR" || strings.HasPrefix(w, "-") {
+			return ""
+		}
+		words = append(words, w)
+	}
+	if len(words) < 2 {
+		return ""
+	}
+	return strings.Join(words, " OR ")
 }

@@ -43,7 +43,7 @@ func (o moveOutput) Text() string {
 }
 
 func (n *store) moveNote(ctx context.Context, _ *mcp.CallToolRequest, in moveInput) (*mcp.CallToolResult, moveOutput, error) {
-	from, err := notePath(in.Path)
+	from, err := n.existing(ctx, in.Path)
 	if err != nil {
 		return nil, moveOutput{}, err
 	}
@@ -137,7 +137,7 @@ func (o deleteOutput) Text() string {
 }
 
 func (n *store) deleteNote(ctx context.Context, _ *mcp.CallToolRequest, in pathInput) (*mcp.CallToolResult, deleteOutput, error) {
-	rel, err := notePath(in.Path)
+	rel, err := n.existing(ctx, in.Path)
 	if err != nil {
 		return nil, deleteOutput{}, err
 	}

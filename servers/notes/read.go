@@ -84,7 +84,7 @@ func fmtTime(t time.Time) string {
 }
 
 func (n *store) getNote(ctx context.Context, _ *mcp.CallToolRequest, in getNoteInput) (*mcp.CallToolResult, noteOutput, error) {
-	rel, err := notePath(in.Path)
+	rel, err := n.existing(ctx, in.Path)
 	if err != nil {
 		return nil, noteOutput{}, err
 	}
@@ -216,6 +216,7 @@ type listOutput struct {
 	Notes      []noteEntry `json:"notes"`
 	More       bool        `json:"more"`
 	NextOffset int         `json:"next_offset,omitempty"`
+	AnyWord    string      `json:"any_word,omitempty" jsonschema:"no note had every word of the query; these are the notes with any of them, for this query"`
 	Index      string      `json:"index,omitempty" jsonschema:"set when the index is being built or is behind the notes: what that means for these results"`
 }
 
@@ -223,6 +224,12 @@ func (o listOutput) Text() string {
 	var b strings.Builder
 	if o.Index != "" {
 		b.WriteString("(" + o.Index + ")\n")
+	}
+	if o.AnyWord != "" {
+		if len(o.Notes) == 0 {
+			return b.String() + "No notes: none has every word of the query, nor any of them."
+		}
+		fmt.Fprintf(&b, "No note has every word of the query; notes with any of them (query %q), best first:\n", o.AnyWord)
 	}
 	if len(o.Notes) == 0 {
 		return b.String() + "No notes."
@@ -250,7 +257,11 @@ func (o listOutput) Text() string {
 		}
 	}
 	if o.More {
-		fmt.Fprintf(&b, "[more: call again with offset %d]", o.NextOffset)
+		if o.AnyWord != "" {
+			fmt.Fprintf(&b, "[more: call again with query %q and offset %d]", o.AnyWord, o.NextOffset)
+		} else {
+			fmt.Fprintf(&b, "[more: call again with offset %d]", o.NextOffset)
+		}
 	}
 	return b.String()
 }
@@ -550,7 +561,7 @@ func (o linksOutput) Text() string {
 }
 
 func (n *store) getLinks(ctx context.Context, _ *mcp.CallToolRequest, in linksInput) (*mcp.CallToolResult, linksOutput, error) {
-	rel, err := notePath(in.Path)
+	rel, err := n.existing(ctx, in.Path)
 	if err != nil {
 		return nil, linksOutput{}, err
 	}

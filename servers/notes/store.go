@@ -206,6 +206,45 @@ func notePath(p string) (string, error) {
 	return rel, nil
 }
 
+// maxNamed is how many notes an ambiguous name's error lists.
+const maxNamed = 10
+
+// existing returns the path of the note p names: p itself when a note is there, else a bare
+// name matched as a wikilink's target is ("kubernetes migration" finds
+// projects/Kubernetes Migration.md), refused with the candidates when it names several.
+func (n *store) existing(ctx context.Context, p string) (string, error) {
+	rel, perr := notePath(p)
+	if perr == nil && n.v.Exists(rel) {
+		return rel, nil
+	}
+	if err := n.fresh(ctx); err != nil {
+		return "", err
+	}
+	ix, release, _, err := n.readable(ctx)
+	if err != nil { // no index to look the name up in: the path alone decides
+		if perr != nil {
+			return "", perr
+		}
+		return rel, nil
+	}
+	defer release()
+	paths, err := ix.Named(ctx, p, maxNamed+1)
+	if err != nil {
+		return "", kit.Errorf(kit.CodeInternal, "look up %q: %w", p, err)
+	}
+	switch {
+	case len(paths) == 1:
+		return paths[0], nil
+	case len(paths) > maxNamed:
+		return "", kit.Errorf(kit.CodeInvalidInput, "%q names more than %d notes, e.g. %s: give the path of the one you mean", p, maxNamed, strings.Join(paths[:maxNamed], ", "))
+	case len(paths) > 1:
+		return "", kit.Errorf(kit.CodeInvalidInput, "%q names %d notes: %s; give the path of the one you mean", p, len(paths), strings.Join(paths, ", "))
+	case perr != nil:
+		return "", perr
+	}
+	return rel, nil // not there: the caller's read reports it
+}
+
 func folderPath(p string) (string, error) {
 	rel, err := vault.CleanFolder(p)
 	if err != nil {

@@ -87,7 +87,7 @@ type updateInput struct {
 }
 
 func (n *store) updateNote(ctx context.Context, _ *mcp.CallToolRequest, in updateInput) (*mcp.CallToolResult, writeOutput, error) {
-	rel, err := notePath(in.Path)
+	rel, err := n.existing(ctx, in.Path)
 	if err != nil {
 		return nil, writeOutput{}, err
 	}
@@ -170,7 +170,7 @@ type tagInput struct {
 }
 
 func (n *store) tagNote(ctx context.Context, _ *mcp.CallToolRequest, in tagInput) (*mcp.CallToolResult, writeOutput, error) {
-	rel, err := notePath(in.Path)
+	rel, err := n.existing(ctx, in.Path)
 	if err != nil {
 		return nil, writeOutput{}, err
 	}
@@ -213,7 +213,7 @@ type setFieldInput struct {
 }
 
 func (n *store) setNoteField(ctx context.Context, _ *mcp.CallToolRequest, in setFieldInput) (*mcp.CallToolResult, writeOutput, error) {
-	rel, err := notePath(in.Path)
+	rel, err := n.existing(ctx, in.Path)
 	if err != nil {
 		return nil, writeOutput{}, err
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jck411/mcp-servers/servers/shell/resolver"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/rootdir"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,6 +64,7 @@ type findFilesInput struct {
 	Type       string `json:"type,omitempty" schema:"enum=file|dir|any,default=any,bare=true"`
 	MaxResults int    `json:"max_results,omitempty" schema:"minimum=1,maximum=1000,default=200,bare=true"`
 	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"directory levels below root to search; 0 means no limit" schema:"minimum=0"`
+	AllDirs    bool   `json:"include_all_dirs,omitempty" jsonschema:"also enter .git, node_modules, .venv and other folders skipped by default"`
 }
 
 type fileEntry struct {
@@ -76,6 +78,8 @@ type findFilesOutput struct {
 	Root      string      `json:"root"`
 	Files     []fileEntry `json:"files"`
 	Truncated bool        `json:"truncated" jsonschema:"more matched than returned, or the search stopped early"`
+	Skipped   []string    `json:"skipped_dirs,omitempty" jsonschema:"folders not entered (at most 5 named), as .git and node_modules are by default"`
+	MoreSkip  int         `json:"more_skipped_dirs,omitempty" jsonschema:"further folders not entered"`
 }
 
 // Text lists the paths, one a line.
@@ -94,6 +98,7 @@ func (o findFilesOutput) Text() string {
 	if o.Truncated {
 		b.WriteString("[more matches not shown; narrow the pattern or root]\n")
 	}
+	b.WriteString(skipNote(o.Skipped, o.MoreSkip))
 	return b.String()
 }
 
@@ -114,6 +119,7 @@ func (sh *shell) findFiles(ctx context.Context, _ *mcp.CallToolRequest, in findF
 	out.Root, out.Files = root.Abs, []fileEntry{}
 	needle := strings.ToLower(in.Pattern)
 	visits := 0
+	skip := skips{all: in.AllDirs}
 	errStop := errors.New("stop")
 	err = fs.WalkDir(dir.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -142,8 +148,12 @@ func (sh *shell) findFiles(ctx context.Context, _ *mcp.CallToolRequest, in findF
 			}
 			out.Files = append(out.Files, entry(rel, d))
 		}
+		if d.IsDir() && skip.skip(filepath.ToSlash(rel), d.Name()) {
+			return filepath.SkipDir // listed when it matches, not entered
+		}
 		return nil
 	})
+	out.Skipped, out.MoreSkip = skip.names, skip.more()
 	if err != nil && !errors.Is(err, errStop) {
 		return nil, out, fileError(root.Abs, err)
 	}
@@ -202,12 +212,23 @@ type readTextFileOutput struct {
 	SHA256     string `json:"sha256,omitempty" jsonschema:"of the whole file; give it to write_text_file as expected_sha256"`
 }
 
-// Text is the content with a status line when there is more.
+// Text is the content, then a status line with the hash write_text_file and edit_file check
+// and where to read on.
 func (o readTextFileOutput) Text() string {
-	if o.NextOffset == 0 {
+	var status []string
+	if o.NextOffset != 0 {
+		status = append(status, fmt.Sprintf("lines %d-%d shown; continue with offset %d", o.StartLine, o.StartLine+o.Lines-1, o.NextOffset))
+	}
+	if o.Truncated {
+		status = append(status, "the last line is cut (truncated)")
+	}
+	if o.SHA256 != "" {
+		status = append(status, "sha256 "+o.SHA256)
+	}
+	if len(status) == 0 {
 		return o.Content
 	}
-	return fmt.Sprintf("%s\n[lines %d-%d shown; continue with offset %d]", strings.TrimSuffix(o.Content, "\n"), o.StartLine, o.StartLine+o.Lines-1, o.NextOffset)
+	return fmt.Sprintf("%s\n[%s]", strings.TrimSuffix(o.Content, "\n"), strings.Join(status, "; "))
 }
 
 func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in readTextFileInput) (*mcp.CallToolResult, readTextFileOutput, error) {
@@ -281,10 +302,11 @@ func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in re
 }
 
 type writeTextFileInput struct {
-	Path           string `json:"path" jsonschema:"file path; its directory must exist"`
+	Path           string `json:"path" jsonschema:"file path, absolute or relative to the work directory"`
 	Content        string `json:"content" jsonschema:"the file's whole new content"`
-	Overwrite      bool   `json:"overwrite,omitempty" schema:"bare=true"`
-	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"replace only if the file's sha256 is this"`
+	Overwrite      bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file without checking its content"`
+	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"replace only if the file's sha256 (from read_text_file) is still this"`
+	CreateParents  bool   `json:"create_parents,omitempty" jsonschema:"make the missing folders of path first"`
 }
 
 type writeTextFileOutput struct {
@@ -292,6 +314,7 @@ type writeTextFileOutput struct {
 	Bytes   int    `json:"bytes"`
 	SHA256  string `json:"sha256"`
 	Created bool   `json:"created"`
+	Folder  string `json:"created_folder,omitempty" jsonschema:"the outermost folder create_parents made"`
 }
 
 // Text says what was written.
@@ -300,7 +323,11 @@ func (o writeTextFileOutput) Text() string {
 	if o.Created {
 		verb = "created"
 	}
-	return fmt.Sprintf("%s %s (%d bytes, sha256 %s)", verb, o.Path, o.Bytes, o.SHA256)
+	s := fmt.Sprintf("%s %s (%d bytes, sha256 %s)", verb, o.Path, o.Bytes, o.SHA256)
+	if o.Folder != "" {
+		s += "; made folder " + o.Folder
+	}
+	return s
 }
 
 func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in writeTextFileInput) (*mcp.CallToolResult, writeTextFileOutput, error) {
@@ -314,6 +341,10 @@ func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in w
 	}
 	if p.IsRoot() {
 		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s exists and is not a regular file", in.Path)
+	}
+	folder, err := parents(in.Path, p, in.CreateParents)
+	if err != nil {
+		return nil, out, err
 	}
 	dir, name, err := p.Parent()
 	if err != nil {
@@ -353,7 +384,39 @@ func (sh *shell) writeTextFile(ctx context.Context, _ *mcp.CallToolRequest, in w
 	}
 	sum := sha256.Sum256([]byte(in.Content))
 	sh.log.Info("file written", "tool", "write_text_file", "caller", kit.Caller(ctx), "path", p.Abs, "bytes", len(in.Content), "created", !exists)
-	return nil, writeTextFileOutput{Path: p.Abs, Bytes: len(in.Content), SHA256: hex.EncodeToString(sum[:]), Created: !exists}, nil
+	return nil, writeTextFileOutput{Path: p.Abs, Bytes: len(in.Content), SHA256: hex.EncodeToString(sum[:]), Created: !exists, Folder: folder}, nil
+}
+
+// parents makes sure the folder of p exists (arg as the caller gave it): it makes the missing
+// folders when create is set, beneath p's root so that no symlink leads them out, and
+// answers with the outermost it made; or it refuses, saying how.
+func parents(arg string, p resolver.Path, create bool) (string, error) {
+	dir := filepath.Dir(p.Rel)
+	outer := ""
+	for d := dir; d != "."; d = filepath.Dir(d) {
+		info, err := p.Root.Stat(d)
+		if err == nil {
+			if !info.IsDir() {
+				return "", kit.Errorf(kit.CodeInvalidInput, "%s is not a folder, so %s cannot be written", d, arg)
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", fileError(d, err)
+		}
+		outer = d
+	}
+	if outer == "" {
+		return "", nil
+	}
+	shown := filepath.Join(strings.TrimSuffix(p.Abs, p.Rel), outer)
+	if !create {
+		return "", kit.Errorf(kit.CodeNotFound, "folder %s does not exist; set create_parents to make it", shown)
+	}
+	if err := p.Root.MkdirAll(dir, 0o755); err != nil {
+		return "", fileError(shown, err)
+	}
+	return shown, nil
 }
 
 // atomicWrite writes content to a temporary file in dir and renames it over name (replace)

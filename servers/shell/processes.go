@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -9,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -33,6 +35,7 @@ type process struct {
 	owner   string
 	proc    *runner.Process
 	out     *runner.Ring
+	read    atomic.Int64 // the end of the output the tools have returned so far
 }
 
 // processTable holds the background processes; it outlives every client connection.
@@ -169,15 +172,18 @@ func (p *process) info() processInfo {
 	return pi
 }
 
-func (p *process) status() string {
-	pi := p.info()
-	if pi.State == "running" {
-		return fmt.Sprintf("%s running (pid %d, %.1f s)", p.handle, pi.PID, pi.RuntimeSeconds)
+func (p *process) status() string { return p.info().status() }
+
+// status says whether the process runs, and how it ended: its exit code or signal.
+func (pi processInfo) status() string {
+	switch {
+	case pi.State == "running":
+		return fmt.Sprintf("%s running (pid %d, %.1f s)", pi.Handle, pi.PID, pi.RuntimeSeconds)
+	case pi.Signal != "":
+		return fmt.Sprintf("%s exited: killed by signal %s (exit_code %d) after %.1f s", pi.Handle, pi.Signal, *pi.ExitCode, pi.RuntimeSeconds)
+	default:
+		return fmt.Sprintf("%s exited with code %d after %.1f s", pi.Handle, *pi.ExitCode, pi.RuntimeSeconds)
 	}
-	if pi.Signal != "" {
-		return fmt.Sprintf("%s exited: killed by %s after %.1f s", p.handle, pi.Signal, pi.RuntimeSeconds)
-	}
-	return fmt.Sprintf("%s exited with code %d after %.1f s", p.handle, *pi.ExitCode, pi.RuntimeSeconds)
 }
 
 func newHandle() string {
@@ -191,7 +197,7 @@ func addProcessTools(s *kit.Server, sh *shell) {
 		Name:        "start_process",
 		Toolset:     toolsetProcesses,
 		Title:       "Start background process",
-		Description: "Start a long-running or interactive command in the background and return a handle; optionally wait for output matching a regex.",
+		Description: "Start a long-running or interactive command in the background and return a handle; optionally wait for an output line matching a regex, answering with that line, its neighbours and the last lines.",
 		OpenWorld:   true,
 		Timeout:     maxStartWait + 5*time.Second,
 	}, sh.startProcess)
@@ -212,7 +218,7 @@ func addProcessTools(s *kit.Server, sh *shell) {
 		Name:        "stop_process",
 		Toolset:     toolsetProcesses,
 		Title:       "Stop process",
-		Description: "Stop a background process and everything it started: a signal (default TERM), then KILL after a grace period.",
+		Description: "Stop a background process and everything it started: a signal (default TERM), then KILL after a grace period; returns the output not read yet.",
 		Destructive: true,
 		Idempotent:  true,
 	}, sh.stopProcess)
@@ -229,39 +235,79 @@ type startProcessInput struct {
 	Command     string            `json:"command" jsonschema:"bash command line to run in the background" schema:"minLength=1"`
 	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory (default: the work directory)"`
 	Env         map[string]string `json:"env,omitempty" jsonschema:"extra environment variables (not PATH, LD_* and the like)"`
-	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"regex: return once the output matches it"`
+	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"regex (RE2; ^ and $ match at line ends): return once an output line matches it"`
 	WaitSeconds float64           `json:"wait_seconds,omitempty" jsonschema:"seconds to wait (default 0, or 10 with wait_for)" schema:"minimum=0,maximum=60"`
 }
 
 type processOutput struct {
-	Process    processInfo `json:"process"`
-	Output     string      `json:"output" jsonschema:"output read, up to the output limit"`
-	Offset     int64       `json:"offset" jsonschema:"where output starts in the process's whole output"`
-	NextOffset int64       `json:"next_offset" jsonschema:"pass as offset to read what follows"`
-	Dropped    int64       `json:"dropped,omitempty" jsonschema:"bytes before offset that were asked for but are no longer kept"`
-	More       bool        `json:"more" jsonschema:"more output is available after next_offset"`
-	Matched    *bool       `json:"matched,omitempty" jsonschema:"whether wait_for matched"`
+	Process       processInfo `json:"process"`
+	Output        string      `json:"output" jsonschema:"output read, up to the output limit; with wait_for the lines around the match"`
+	Offset        int64       `json:"offset" jsonschema:"where output starts in the process's whole output"`
+	NextOffset    int64       `json:"next_offset" jsonschema:"pass as offset to read what follows what this call returned"`
+	Dropped       int64       `json:"dropped,omitempty" jsonschema:"bytes before offset that were asked for but are no longer kept"`
+	More          bool        `json:"more" jsonschema:"more output is available after next_offset"`
+	Matched       *bool       `json:"matched,omitempty" jsonschema:"whether wait_for matched"`
+	TimedOut      bool        `json:"timed_out,omitempty" jsonschema:"wait_for did not match within wait_seconds"`
+	Tail          string      `json:"tail,omitempty" jsonschema:"the last lines so far, when they come after output"`
+	TailOffset    int64       `json:"tail_offset,omitempty" jsonschema:"where tail starts"`
+	Skipped       int64       `json:"skipped,omitempty" jsonschema:"bytes not shown: not read before, or between output and tail"`
+	SkippedOffset int64       `json:"skipped_offset,omitempty" jsonschema:"where the bytes not shown start; read_process_output reads them from there"`
 }
 
-// Text shows the output and a status line.
+// Text shows the output, what it left out and where to read it, and a status line.
 func (o processOutput) Text() string {
 	var b strings.Builder
-	b.WriteString(o.Output)
-	if o.Output != "" && !strings.HasSuffix(o.Output, "\n") {
-		b.WriteByte('\n')
+	gap := func() {
+		if o.Skipped > 0 {
+			fmt.Fprintf(&b, "[%d bytes not shown: read_process_output offset %d reads them]\n", o.Skipped, o.SkippedOffset)
+		}
 	}
-	fmt.Fprintf(&b, "[%s; output bytes %d-%d", o.Process.Handle+" "+o.Process.State, o.Offset, o.NextOffset)
+	if o.SkippedOffset < o.Offset {
+		gap()
+	}
+	writeLines(&b, o.Output)
+	if o.SkippedOffset >= o.Offset && o.Skipped > 0 {
+		gap()
+	}
+	writeLines(&b, o.Tail)
+	fmt.Fprintf(&b, "[%s", o.Process.status())
+	switch {
+	case o.Matched != nil && *o.Matched:
+		b.WriteString("; wait_for matched")
+	case o.TimedOut:
+		b.WriteString("; wait_for timed out without a match")
+	case o.Matched != nil:
+		b.WriteString("; wait_for did not match before the process exited")
+	}
+	if o.Output == "" && o.Tail == "" {
+		b.WriteString("; no new output")
+	} else {
+		fmt.Fprintf(&b, "; output bytes %d-%d", o.Offset, o.Offset+int64(len(o.Output)))
+		if o.Tail != "" {
+			fmt.Fprintf(&b, " and %d-%d", o.TailOffset, o.NextOffset)
+		}
+		fmt.Fprintf(&b, " of %d", o.Process.OutputBytes)
+	}
+	if o.Dropped > 0 {
+		fmt.Fprintf(&b, "; %d earlier bytes no longer kept", o.Dropped)
+	}
+	fmt.Fprintf(&b, "; next_offset %d", o.NextOffset)
 	if o.More {
-		b.WriteString(", more after next_offset")
-	}
-	if o.Matched != nil && !*o.Matched {
-		b.WriteString("; wait_for did not match")
+		b.WriteString(", more after it")
 	}
 	b.WriteString("]")
 	if len(o.Process.Survivors) > 0 {
 		fmt.Fprintf(&b, "\n[still alive after the kill: pids %v]", o.Process.Survivors)
 	}
 	return b.String()
+}
+
+// writeLines writes s, ending it with a newline.
+func writeLines(b *strings.Builder, s string) {
+	b.WriteString(s)
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		b.WriteByte('\n')
+	}
 }
 
 func (sh *shell) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in startProcessInput) (*mcp.CallToolResult, processOutput, error) {
@@ -273,7 +319,7 @@ func (sh *shell) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in st
 	wait := time.Duration(in.WaitSeconds * float64(time.Second))
 	if in.WaitFor != "" {
 		var err error
-		if pattern, err = regexp.Compile(in.WaitFor); err != nil {
+		if pattern, err = regexp.Compile("(?m)" + in.WaitFor); err != nil {
 			return nil, out, kit.Errorf(kit.CodeInvalidInput, "wait_for is not a valid RE2 regex: %v", err)
 		}
 		if wait == 0 {
@@ -311,43 +357,101 @@ func (sh *shell) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in st
 			"duration_ms", float64(r.Duration.Microseconds())/1000, "survivors", r.Survivors)
 	}()
 
-	matched := sh.waitOutput(ctx, p, 0, pattern, wait)
-	out = sh.output(p, 0, 0)
-	if pattern != nil {
-		out.Matched = &matched
+	if pattern == nil {
+		sh.waitOutput(ctx, p, wait)
+		return nil, sh.excerpt(p, false, nil), nil
 	}
+	match := sh.waitMatch(ctx, p, pattern, wait)
+	out = sh.excerpt(p, true, match)
+	matched := match != nil
+	out.Matched = &matched
+	out.TimedOut = !matched && !p.finished()
 	return nil, out, nil
 }
 
-// waitOutput waits until the output after offset matches pattern (or, without one, until
-// wait passes), the process exits, or ctx ends; it reports whether the pattern matched.
-func (sh *shell) waitOutput(ctx context.Context, p *process, offset int64, pattern *regexp.Regexp, wait time.Duration) bool {
+// waitOutput waits until wait passes, the process exits, or ctx ends.
+func (sh *shell) waitOutput(ctx context.Context, p *process, wait time.Duration) {
 	if wait <= 0 {
-		return false
+		return
 	}
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	select {
+	case <-ctx.Done():
+	case <-deadline.C:
+	case <-p.proc.Done():
+	}
+}
+
+// waitMatch waits until the output matches pattern, wait passes, the process exits, or ctx
+// ends; it returns where the first match is in the whole output, or nil. Each pass reads on
+// from the start of the last line it saw incomplete, so a long output is scanned once.
+func (sh *shell) waitMatch(ctx context.Context, p *process, pattern *regexp.Regexp, wait time.Duration) []int64 {
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
+	var from int64
+	scan := func() []int64 {
+		data, start := p.out.Read(from, processBufferBytes)
+		if loc := pattern.FindIndex(data); loc != nil {
+			return []int64{start + int64(loc[0]), start + int64(loc[1])}
+		}
+		from = start + int64(bytes.LastIndexByte(data, '\n')+1)
+		return nil
+	}
 	for {
-		if pattern != nil {
-			data, _ := p.out.Read(offset, processBufferBytes)
-			if pattern.Match(data) {
-				return true
-			}
+		if m := scan(); m != nil {
+			return m
 		}
 		select {
 		case <-ctx.Done():
-			return false
+			return nil
 		case <-deadline.C:
-			return false
+			return nil
 		case <-p.proc.Done():
-			if pattern != nil {
-				data, _ := p.out.Read(offset, processBufferBytes)
-				return pattern.Match(data)
-			}
-			return false
+			return scan()
 		case <-tick.C:
+		}
+	}
+}
+
+// excerpt is start_process's answer: with wait_for's match, the lines around it and the last
+// lines after them; else all the output when it is short, or without wait_for its first and
+// last lines, or after a wait_for that did not match its last lines.
+func (sh *shell) excerpt(p *process, waited bool, match []int64) processOutput {
+	data, base := p.out.Read(0, processBufferBytes)
+	total := base + int64(len(data))
+	var start, end int
+	switch {
+	case match != nil && match[0] >= base:
+		start, end = aroundMatch(data, int(match[0]-base), int(match[1]-base))
+	case len(data) <= wholeBytes:
+		start, end = 0, len(data)
+	case !waited && base == 0:
+		start, end = 0, headEnd(data)
+	default: // the match, or the output's beginning, is no longer kept: the end is what matters
+		start, end = tailStart(data), len(data)
+	}
+	o := processOutput{Process: p.info(), Output: string(data[start:end]), Offset: base + int64(start), NextOffset: base + int64(end)}
+	if rest := data[end:]; len(rest) > 0 {
+		t := end + tailStart(rest)
+		o.Tail, o.TailOffset, o.NextOffset = string(data[t:]), base+int64(t), total
+		if t > end {
+			o.Skipped, o.SkippedOffset = int64(t-end), base+int64(end)
+		}
+	}
+	o.More = o.NextOffset < p.out.Total()
+	p.markRead(o.NextOffset)
+	return o
+}
+
+// markRead records that the tools have returned the output up to next.
+func (p *process) markRead(next int64) {
+	for {
+		cur := p.read.Load()
+		if next <= cur || p.read.CompareAndSwap(cur, next) {
+			return
 		}
 	}
 }
@@ -366,6 +470,7 @@ func (sh *shell) output(p *process, offset int64, tail int) processOutput {
 	if tail == 0 && start > offset {
 		o.Dropped = start - offset
 	}
+	p.markRead(next)
 	return o
 }
 
@@ -482,8 +587,27 @@ func (sh *shell) stopProcess(ctx context.Context, _ *mcp.CallToolRequest, in sto
 			return nil, out, kit.Errorf(kit.CodeUnavailable, "%s was killed but has not exited yet; check list_processes", p.handle)
 		}
 	}
-	tail := p.out.Total()
-	return nil, sh.output(p, max(0, tail-4096), 0), nil
+	return nil, sh.unread(p), nil
+}
+
+// unread is stop_process's answer: the output no call has returned yet, its last lines when
+// there is much of it.
+func (sh *shell) unread(p *process) processOutput {
+	from := p.read.Load()
+	data, base := p.out.Read(from, processBufferBytes)
+	start := 0
+	if len(data) > wholeBytes {
+		start = tailStart(data)
+	}
+	o := processOutput{Process: p.info(), Output: string(data[start:]), Offset: base + int64(start), NextOffset: base + int64(len(data))}
+	if base > from {
+		o.Dropped = base - from
+	}
+	if start > 0 {
+		o.Skipped, o.SkippedOffset = int64(start), base
+	}
+	p.markRead(o.NextOffset)
+	return o
 }
 
 type listProcessesInput struct{}

@@ -41,10 +41,11 @@ type searchTextInput struct {
 	Regex          bool     `json:"regex,omitempty" jsonschema:"pattern is an RE2 regular expression"`
 	IgnoreCase     bool     `json:"ignore_case,omitempty" schema:"bare=true"`
 	Include        []string `json:"include,omitempty" jsonschema:"globs of files to search" schema:"maxItems=20"`
-	Exclude        []string `json:"exclude,omitempty" jsonschema:"globs to skip, e.g. '.git'" schema:"maxItems=20"`
+	Exclude        []string `json:"exclude,omitempty" jsonschema:"globs to skip, e.g. 'dist' or '*.min.js'" schema:"maxItems=20"`
 	MaxResults     int      `json:"max_results,omitempty" jsonschema:"at most this many matching lines" schema:"minimum=1,maximum=1000,default=100"`
 	Offset         int      `json:"offset,omitempty" jsonschema:"matching lines to skip, from next_offset of the page before" schema:"minimum=0"`
 	TimeoutSeconds int      `json:"timeout_seconds,omitempty" jsonschema:"stop after this long with what was found" schema:"minimum=1,maximum=40,default=20"`
+	AllDirs        bool     `json:"include_all_dirs,omitempty" jsonschema:"also enter .git, node_modules, .venv and other folders skipped by default"`
 }
 
 type textMatch struct {
@@ -60,6 +61,8 @@ type searchTextOutput struct {
 	NextOffset   int         `json:"next_offset,omitempty" jsonschema:"pass as offset for the next page; absent when there are no more"`
 	Truncated    bool        `json:"truncated" jsonschema:"more matches than this page, or the search stopped at its time or visit limit"`
 	TimedOut     bool        `json:"timed_out,omitempty" jsonschema:"the time limit stopped the search; the results are partial"`
+	Skipped      []string    `json:"skipped_dirs,omitempty" jsonschema:"folders not entered (at most 5 named), as .git and node_modules are by default"`
+	MoreSkip     int         `json:"more_skipped_dirs,omitempty" jsonschema:"further folders not entered"`
 }
 
 // Text is grep-like: path:line:text.
@@ -79,6 +82,7 @@ func (o searchTextOutput) Text() string {
 	case o.Truncated:
 		b.WriteString("[stopped at the visit limit; narrow root or include]\n")
 	}
+	b.WriteString(skipNote(o.Skipped, o.MoreSkip))
 	return b.String()
 }
 
@@ -116,6 +120,7 @@ func (sh *shell) searchText(ctx context.Context, _ *mcp.CallToolRequest, in sear
 		s.whole = regexp.MustCompile("(?m)" + expr)
 	}
 	visits := 0
+	skip := skips{all: in.AllDirs}
 	err = fs.WalkDir(dir.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if d != nil && d.IsDir() && rel != "." {
@@ -140,11 +145,15 @@ func (sh *shell) searchText(ctx context.Context, _ *mcp.CallToolRequest, in sear
 			}
 			return nil
 		}
+		if d.IsDir() && skip.skip(rel, d.Name()) {
+			return filepath.SkipDir
+		}
 		if !d.Type().IsRegular() || (len(in.Include) > 0 && !matchAny(in.Include, rel, d.Name())) {
 			return nil
 		}
 		return s.file(ctx, rel)
 	})
+	out.Skipped, out.MoreSkip = skip.names, skip.more()
 	switch {
 	case errors.Is(err, errStopSearch):
 	case errors.Is(err, context.DeadlineExceeded):

@@ -38,14 +38,15 @@ func TestSearchText(t *testing.T) {
 		want string
 		next int
 	}{
-		{"literal, case-sensitive", map[string]any{"pattern": "hello"}, ".git/config:1 docs/readme.md:3 lib/util.go:2 lib/util_test.go:2 vendor/dep/dep.go:1", 0},
+		{"literal, case-sensitive; .git not entered", map[string]any{"pattern": "hello"}, "docs/readme.md:3 lib/util.go:2 lib/util_test.go:2 vendor/dep/dep.go:1", 0},
+		{"include_all_dirs enters .git", map[string]any{"pattern": "hello", "include_all_dirs": true}, ".git/config:1 docs/readme.md:3 lib/util.go:2 lib/util_test.go:2 vendor/dep/dep.go:1", 0},
 		{"ignore case", map[string]any{"pattern": "hello", "ignore_case": true, "exclude": []string{".git", "vendor"}}, "docs/readme.md:1 docs/readme.md:3 lib/util.go:2 lib/util_test.go:2 main.go:4", 0},
 		{"literal dot is not a wildcard", map[string]any{"pattern": "a.b"}, "lib/util.go:3", 0},
 		{"regex", map[string]any{"pattern": `^func \w+\(`, "regex": true}, "main.go:3", 0},
 		{"include globs", map[string]any{"pattern": "hello", "include": []string{"*.go"}, "exclude": []string{"*_test.go", "vendor"}}, "lib/util.go:2", 0},
 		{"include by path", map[string]any{"pattern": "hello", "ignore_case": true, "include": []string{"docs/*"}}, "docs/readme.md:1 docs/readme.md:3", 0},
-		{"first page", map[string]any{"pattern": "hello", "ignore_case": true, "max_results": 2}, ".git/config:1 docs/readme.md:1", 2},
-		{"second page", map[string]any{"pattern": "hello", "ignore_case": true, "max_results": 2, "offset": 2}, "docs/readme.md:3 lib/util.go:2", 4},
+		{"first page", map[string]any{"pattern": "hello", "ignore_case": true, "max_results": 2}, "docs/readme.md:1 docs/readme.md:3", 2},
+		{"second page", map[string]any{"pattern": "hello", "ignore_case": true, "max_results": 2, "offset": 2}, "lib/util.go:2 lib/util_test.go:2", 4},
 		{"anchored to each line", map[string]any{"pattern": `\Apackage lib\z`, "regex": true}, "lib/util.go:1 lib/util_test.go:1", 0},
 		{"under a root", map[string]any{"pattern": "package", "root": "lib"}, "util.go:1 util_test.go:1", 0},
 	}

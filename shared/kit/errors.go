@@ -2,12 +2,6 @@ package kit
 
 import "fmt"
 
-// Texter is implemented by tool outputs that render themselves as a short text for the model;
-// without it the text content is the output's JSON.
-type Texter interface {
-	Text() string
-}
-
 // Error codes carried by tool errors into logs and metrics.
 const (
 	CodeInvalidInput = "invalid_input" // the arguments are wrong; the message says how to fix them

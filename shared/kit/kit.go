@@ -76,10 +76,12 @@ type Server struct {
 	tasks    []func(context.Context)
 	notify   string               // $NOTIFY_SOCKET, when systemd supervises the server
 	quiet    *memory.QuietRelease // the free heap back to the system after a burst
-	asker    *confirm.Asker       // signs the owner's confirmations (package confirm)
-	inflight inflight             // calls over HTTP by caller and id, for notifications/cancelled
-	life     context.Context      // ends when the server stops: the calls still running end with it
-	endLife  context.CancelCauseFunc
+	// textCheck, when set (CheckTexts), hears of every text that lacks a next-call field.
+	textCheck func(tool string, missing []string, text string)
+	asker     *confirm.Asker  // signs the owner's confirmations (package confirm)
+	inflight  inflight        // calls over HTTP by caller and id, for notifications/cancelled
+	life      context.Context // ends when the server stops: the calls still running end with it
+	endLife   context.CancelCauseFunc
 
 	registered    map[string]registration // the offered tools as given to the go-sdk, for the switches
 	sdkOff        map[string]bool         // offered tools taken out of the go-sdk's list by a switch

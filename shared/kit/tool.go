@@ -73,6 +73,7 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 		}
 		s.outputs[reflect.TypeFor[Out]()] = outResolved
 	}
+	unshown := unshownOf[Out]()
 	destructive := t.Destructive && !t.ReadOnly
 	openWorld := t.OpenWorld
 	common := s.common
@@ -158,13 +159,7 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 			res = &mcp.CallToolResult{}
 		}
 		res.StructuredContent = json.RawMessage(structured)
-		if res.Content == nil {
-			text := string(structured)
-			if tx, ok := any(out).(Texter); ok {
-				text = tx.Text()
-			}
-			res.Content = []mcp.Content{&mcp.TextContent{Text: text}}
-		}
+		res.Content = s.render(t.Name, res.Content, out, structured, generic, string(req.Params.Arguments), unshown)
 		return res, nil
 	})
 }

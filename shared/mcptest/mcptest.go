@@ -39,6 +39,9 @@ func Start(t testing.TB, spec kit.Spec, args ...string) *Harness {
 	if err != nil {
 		t.Fatalf("new server: %v", err)
 	}
+	s.CheckTexts(func(tool string, missing []string, text string) {
+		t.Errorf("%s: the text content leaves out next-call fields %v: show them in the output's Text, or list them with why in its Unshown\ntext: %s", tool, missing, clip(text, 600))
+	})
 	h, err := s.Handler()
 	if err != nil {
 		t.Fatalf("handler: %v", err)
@@ -50,6 +53,14 @@ func Start(t testing.TB, spec kit.Spec, args ...string) *Harness {
 		s.Close()
 	})
 	return &Harness{URL: ts.URL, Server: s, logs: logs}
+}
+
+// clip shortens s to about n bytes for a failure message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n/2] + " … " + s[len(s)-n/2:]
 }
 
 // Logs returns the server's log output so far.

@@ -121,7 +121,9 @@
 // are shown in full, in plain notation when their magnitude is between 1e-30
 // and 1e+1000 and in scientific notation with every digit otherwise. A rational
 // with a non-terminating expansion, such as 1/3, is rounded to Precision
-// digits and Result.Fraction holds it exactly ("1/3"). Rounded values use plain
+// digits and Result.Fraction holds it exactly ("1/3"). With Options.Round, an
+// exact value of more digits than Precision is rounded to Precision too
+// (Result.Exact is false) and Result.Full keeps every digit. Rounded values use plain
 // notation when the decimal exponent is within ±40 and below Precision, and
 // scientific notation such as 1.234e-50 or 2.5e+43 otherwise. Result.Kind is
 // "integer" for exact integers, "boolean" for comparisons and "decimal"

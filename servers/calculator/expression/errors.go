@@ -23,6 +23,8 @@ type Error struct {
 	Pos  int    // 1-based character position of the problem in the source, 0 if not positional
 	Msg  string // what is wrong and what to do about it
 	Err  error  // underlying cause, set when the context ended the evaluation
+	Name string // for KindUnknownName: the name
+	Call bool   // for KindUnknownName: the name was called as a function
 }
 
 // Error returns the message.

@@ -143,7 +143,9 @@ func (ev *evaluator) name(n *node) (value, error) {
 	if hint == "" {
 		hint = fmt.Sprintf("assign it first (for example %s = 2; %s * 3) or use a constant: pi, e, tau, phi", n.name, n.name)
 	}
-	return value{}, errorf(KindUnknownName, n.pos, hint, "unknown name %q", n.name)
+	err := errorf(KindUnknownName, n.pos, hint, "unknown name %q", n.name)
+	err.Name = n.name
+	return value{}, err
 }
 
 // binary evaluates + - * / % ^ and "of", including percent adjustment: a + b% is a·(1 + b/100).

@@ -10,6 +10,10 @@ import (
 type Options struct {
 	Precision int  // significant digits for inexact results; 0 means DefaultPrecision; at most MaxPrecision
 	Degrees   bool // trig functions take degrees, inverse trig functions return degrees
+	// Round bounds exact results too: an integer or terminating decimal of more than
+	// Precision significant digits is rounded to Precision, its every digit kept in
+	// Result.Full.
+	Round bool
 }
 
 // Result is the value of the last statement.
@@ -18,6 +22,7 @@ type Result struct {
 	Kind          string            // "integer", "decimal" or "boolean"
 	Exact         bool              // Value is exactly the mathematical result (false when rounded to Precision)
 	Fraction      string            // the exact value as "p/q" when it is a non-terminating rational such as 1/3; else ""
+	Full          string            // the exact decimal when Options.Round rounded it into Value; else ""
 	Float         float64           // nearest float64 (0 for booleans and for values beyond the float64 range)
 	FloatOverflow bool              // the value is beyond the float64 range
 	Variables     map[string]string // every variable assigned in the call, rendered like Value; nil if none
@@ -41,7 +46,7 @@ func (o outcome) same(p outcome) bool {
 	}
 	a, b := o.res, p.res
 	return a.Value == b.Value && a.Kind == b.Kind && a.Exact == b.Exact &&
-		a.Fraction == b.Fraction && maps.Equal(a.Variables, b.Variables)
+		a.Fraction == b.Fraction && a.Full == b.Full && maps.Equal(a.Variables, b.Variables)
 }
 
 // Evaluate parses and evaluates src, returning the value of its last statement.
@@ -77,7 +82,7 @@ func Evaluate(ctx context.Context, src string, opts Options) (res Result, err er
 	// also have enough guard digits to make that believable.
 	var prev *outcome
 	for _, guard := range guardSchedule(digits) {
-		out := runPass(ctx, prog, digits, guard, opts.Degrees)
+		out := runPass(ctx, prog, digits, guard, opts.Degrees, opts.Round)
 		if out.err != nil && out.err.Kind == KindLimit && out.err.Err != nil {
 			return Result{}, out.err
 		}
@@ -111,25 +116,26 @@ func (o outcome) result() (Result, error) {
 }
 
 // runPass evaluates the program once with guard extra digits of working precision.
-func runPass(ctx context.Context, prog []statement, digits, guard int, degrees bool) outcome {
+func runPass(ctx context.Context, prog []statement, digits, guard int, degrees, round bool) outcome {
 	ev := newEvaluator(ctx, digits, guard, degrees)
 	v, err := ev.run(prog)
 	if err != nil {
 		return outcome{err: asError(err), approx: ev.approx, unsure: ev.unsure}
 	}
-	f := formatValue(v, digits)
+	f := formatValue(v, digits, round)
 	res := Result{
 		Value:         f.value,
 		Kind:          f.kind,
 		Exact:         f.exact,
 		Fraction:      f.fraction,
+		Full:          f.full,
 		Float:         f.float,
 		FloatOverflow: f.overflow,
 	}
 	if len(ev.order) > 0 {
 		res.Variables = make(map[string]string, len(ev.order))
 		for _, name := range ev.order {
-			res.Variables[name] = formatValue(ev.vars[name], digits).value
+			res.Variables[name] = formatValue(ev.vars[name], digits, round).value
 		}
 	}
 	return outcome{res: res, approx: ev.approx, unsure: ev.unsure}

@@ -234,12 +234,14 @@ type formatted struct {
 	kind     string
 	exact    bool
 	fraction string
+	full     string // the exact decimal value rounded into value
 	float    float64
 	overflow bool
 }
 
-// formatValue renders v with digits significant digits for inexact output.
-func formatValue(v value, digits int) formatted {
+// formatValue renders v with digits significant digits for inexact output, and for exact
+// output too when round is set.
+func formatValue(v value, digits int, round bool) formatted {
 	switch v.kind {
 	case kindBool:
 		return formatted{value: strconv.FormatBool(v.b), kind: "boolean", exact: v.sure}
@@ -250,6 +252,10 @@ func formatValue(v value, digits int) formatted {
 		}
 		if d, ok := terminatingDecimal(v.rat); ok {
 			out.value, out.exact = d.exactString(), true
+			if round && len(d.digits) > digits {
+				out.full, out.exact = out.value, false
+				out.value = roundRat(v.rat, digits).roundedString(digits)
+			}
 		} else {
 			out.value = roundRat(v.rat, digits).roundedString(digits)
 			out.fraction = v.rat.RatString()

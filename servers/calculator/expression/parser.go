@@ -387,14 +387,18 @@ func (p *parser) notAFunction(t token) error {
 			return n < spec.min || spec.max >= 0 && n > spec.max
 		})
 		if len(names) == 0 {
-			return errorf(KindUnknownName, t.pos, "", "unknown function %q, and no function takes %d arguments", t.text, n)
+			err := errorf(KindUnknownName, t.pos, "", "unknown function %q, and no function takes %d arguments", t.text, n)
+			err.Name, err.Call = t.text, true
+			return err
 		}
 	}
 	hint := suggest(t.text, names)
 	if hint == "" {
 		hint = "available functions: " + strings.Join(names, ", ")
 	}
-	return errorf(KindUnknownName, t.pos, hint, "unknown function %q", t.text)
+	err := errorf(KindUnknownName, t.pos, hint, "unknown function %q", t.text)
+	err.Name, err.Call = t.text, true
+	return err
 }
 
 // countArgs parses the parenthesized argument list that follows and returns the number of

@@ -111,6 +111,12 @@ func parseValue(value string) (*big.Rat, error) {
 	}
 }
 
+// Known reports whether spelling names a unit, or several units when case is ignored.
+func Known(spelling string) bool {
+	key := normalizeKey(strings.TrimSpace(spelling))
+	return key != "" && (knownUnits.exact[key] != nil || len(knownUnits.folded[strings.ToLower(key)]) > 0)
+}
+
 // Units lists every known unit, or only those of one dimension when
 // dimension is not empty, sorted by dimension and then symbol. It returns
 // nil for an unknown dimension.

@@ -60,11 +60,14 @@ func (r *Ring) read(offset int64, limit int) ([]byte, int64) {
 	offset = min(max(offset, first), r.total)
 	n := int(min(int64(limit), r.total-offset))
 	out := make([]byte, 0, max(n, 0))
-	for i := range n {
-		idx := (r.pos + int(offset-first) + i) % len(r.buf)
-		out = append(out, r.buf[idx])
+	if n <= 0 {
+		return out, offset
 	}
-	return out, offset
+	// The bytes run from i to the end of buf, then on from its start when the ring wrapped.
+	i := (r.pos + int(offset-first)) % len(r.buf)
+	k := min(n, len(r.buf)-i)
+	out = append(out, r.buf[i:i+k]...)
+	return append(out, r.buf[:n-k]...), offset
 }
 
 // Tail returns the last n bytes kept and the offset they start at.
