@@ -5,7 +5,11 @@ SHELL := /bin/bash
 
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/jck411/mcp-servers/shared/buildinfo.Version=$(VERSION)
-SERVERS := $(patsubst servers/%/main.go,%,$(wildcard servers/*/main.go))
+ALL_SERVERS := $(patsubst servers/%/main.go,%,$(wildcard servers/*/main.go))
+SERVERS := $(ALL_SERVERS)
+ifneq ($(filter-out $(ALL_SERVERS),$(SERVERS)),)
+$(error there is no server named $(filter-out $(ALL_SERVERS),$(SERVERS)); the servers are: $(ALL_SERVERS))
+endif
 # The authorization server (servers/auth) is built, tested, linted and released with the
 # fleet but speaks OAuth, not MCP: it has no tools, snapshots, conformance run or benchmark.
 MCP_SERVERS := $(filter-out auth,$(SERVERS))
@@ -55,8 +59,8 @@ $(GOLANGCI):
 	@GOBIN=$(CURDIR)/.tools GOWORK=off go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
 	@mv .tools/golangci-lint $(GOLANGCI)
 
-run: build ## run the MCP servers on loopback, each on its fixed port (plus FLEET_PORT_OFFSET); Ctrl-C or SIGTERM to make stops all
-	@scripts/run-fleet.sh $(MCP_SERVERS)
+run: build ## run the MCP servers (or SERVERS=...) on loopback, each on its fixed port, state in a throwaway folder; NAME_FLAGS gives one its flags (scripts/run-fleet.sh --help); Ctrl-C stops all
+	@scripts/run-fleet.sh $(if $(filter command line,$(origin SERVERS)),$(SERVERS))
 
 conformance: build conformance-run ## the official MCP conformance suite against every server
 

@@ -8,14 +8,31 @@
 # (make passes SIGTERM on to its recipe), stops them all: each server gets SIGTERM, its shutdown
 # lines are printed, and one still running after FLEET_STOP_SECONDS (default 20) is killed.
 #
-# Usage: scripts/run-fleet.sh [server ...]
+# Usage: scripts/run-fleet.sh [server ...]   (no server: every MCP server; auth is not one)
 # Environment:
 #   FLEET_BIN          directory of the server binaries (default bin)
 #   FLEET_PORT_OFFSET  added to every server's fixed port, to run beside another fleet (default 0)
 #   FLEET_STOP_SECONDS how long the servers get to stop (default 20)
 #   FLEET_START_SECONDS how long each server gets to answer /healthz (default 30)
+#   FLEET_STATE_DIR    where each server keeps its state (notes, the shell's work folder, browser
+#                      profiles), one folder per server; default a new folder under /tmp, removed
+#                      when the fleet stops, so that trying things never touches the real state in
+#                      ~/.local/state/mcp-servers (FLEET_STATE_DIR=~/.local/state/mcp-servers uses it)
+#   NAME_FLAGS         flags for one server, NAME in capitals (docs/configuration.md lists them):
+#                      BROWSER_FLAGS='--allow-private-hosts localhost,127.0.0.1' lets the browser open local
+#                      pages; SHELL_FLAGS='--allowed-roots /home/me/src --work-dir /home/me/src'
+#                      lets the shell work in a folder of yours
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
+
+# Every MCP server; the authorization server (servers/auth) speaks OAuth, not MCP.
+known=()
+for d in servers/*/; do
+	n=$(basename "$d")
+	[ "$n" = auth ] || [ ! -f "$d/main.go" ] || known+=("$n")
+done
 
 bindir=${FLEET_BIN:-bin}
 offset=${FLEET_PORT_OFFSET:-0}
@@ -28,10 +45,42 @@ for v in FLEET_PORT_OFFSET:"$offset" FLEET_STOP_SECONDS:"$grace" FLEET_START_SEC
 	fi
 done
 
-servers=("$@")
-if [ ${#servers[@]} -eq 0 ]; then
-	# Every MCP server; the authorization server (servers/auth) speaks OAuth, not MCP.
-	for d in servers/*/; do [ "$(basename "$d")" = auth ] || servers+=("$(basename "$d")"); done
+servers=()
+for a in "$@"; do
+	case $a in
+	-h | --help)
+		usage
+		exit 0
+		;;
+	-*)
+		echo "run-fleet: unknown option $a; it takes server names (--help says more)" >&2
+		exit 2
+		;;
+	auth)
+		echo "run-fleet: auth is the authorization server (OAuth, not MCP), which make run does not run; start it as docs/auth.md says. The servers make run runs: ${known[*]}" >&2
+		exit 2
+		;;
+	esac
+	if [[ " ${known[*]} " != *" $a "* ]]; then
+		echo "run-fleet: there is no server named '$a'; the servers make run runs: ${known[*]}" >&2
+		exit 2
+	fi
+	servers+=("$a")
+done
+[ ${#servers[@]} -gt 0 ] || servers=("${known[@]}")
+
+# Each server's own flags, from NAME_FLAGS, split into words as a shell would (no globbing).
+declare -A flags
+for s in "${servers[@]}"; do
+	var=${s^^}_FLAGS
+	flags[$s]=${!var:-}
+done
+
+state=${FLEET_STATE_DIR:-}
+throwaway=0
+if [ -z "$state" ]; then
+	state=$(mktemp -d "${TMPDIR:-/tmp}/mcp-run-fleet-state.XXXXXX")
+	throwaway=1
 fi
 
 # The fixed ports, asked of each binary before anything starts.
@@ -107,6 +156,7 @@ stop() {
 		while kill -0 "$p" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.05; done
 	done
 	[ -z "$tokdir" ] || rm -rf "$tokdir"
+	[ "$throwaway" = 0 ] || rm -rf "$state"
 	echo "fleet stopped"
 }
 trap 'stop; exit 0' INT TERM HUP
@@ -128,10 +178,12 @@ for i in "${!servers[@]}"; do
 	# does, once the server and this script have closed the pipe.
 	exec {out}> >(trap '' INT TERM HUP; exec sed -u "s/^/[$s] /")
 	relays+=($!)
+	read -ra own <<<"${flags[$s]}"
+	args=(--state-dir "$state/$s" "${own[@]}")
 	if [ "$s" = shell ]; then
-		MCP_PORT=${ports[$i]} MCP_AUTH_TOKENS_FILE=$tokdir/shell-auth-tokens "$bindir/$s" >&"$out" 2>&1 &
+		MCP_PORT=${ports[$i]} MCP_AUTH_TOKENS_FILE=$tokdir/shell-auth-tokens "$bindir/$s" "${args[@]}" >&"$out" 2>&1 &
 	else
-		MCP_PORT=${ports[$i]} "$bindir/$s" >&"$out" 2>&1 &
+		MCP_PORT=${ports[$i]} "$bindir/$s" "${args[@]}" >&"$out" 2>&1 &
 	fi
 	pids+=($!)
 	exec {out}>&-
@@ -160,8 +212,15 @@ done
 
 echo "fleet running (Ctrl-C stops it):"
 for i in "${!servers[@]}"; do
-	echo "  ${servers[$i]}  http://127.0.0.1:${ports[$i]}/mcp   health: http://127.0.0.1:${ports[$i]}/healthz"
+	extra=''
+	[ -z "${flags[${servers[$i]}]}" ] || extra="   flags: ${flags[${servers[$i]}]}"
+	echo "  ${servers[$i]}  http://127.0.0.1:${ports[$i]}/mcp   health: http://127.0.0.1:${ports[$i]}/healthz$extra"
 done
+if [ "$throwaway" = 1 ]; then
+	echo "State (notes, the shell's work folder, browser profiles) is in $state, removed when the fleet stops; FLEET_STATE_DIR=~/.local/state/mcp-servers make run keeps it in the real folder."
+else
+	echo "State is in $state/NAME (FLEET_STATE_DIR), kept when the fleet stops."
+fi
 if [ -n "$shell_token" ]; then
 	url=http://127.0.0.1:$shell_port/mcp
 	cat <<EOF

@@ -196,7 +196,7 @@ func (a *app) build(iss *url.URL) error {
 	mux.Handle("/healthz", a.health.Handler(guard.IsLocal))
 	mux.Handle("/metrics", localOnly(a.metrics.Handler()))
 	mux.Handle("/", http.NotFoundHandler())
-	a.handler = guard.LimitBody(1<<20, mux)
+	a.handler = guard.LimitBody(1<<20, "", mux)
 	return nil
 }
 

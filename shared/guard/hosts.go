@@ -131,14 +131,25 @@ func hostOnly(hostHeader string) string {
 }
 
 // LimitBody answers 413 to a request whose declared body is larger than max and cuts off
-// any body that grows past it while being read.
-func LimitBody(max int64, next http.Handler) http.Handler {
+// any body that grows past it while being read. setting, when not "", names what sets max
+// (a flag), and the answer says it.
+func LimitBody(max int64, setting string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > max {
-			http.Error(w, "Request Entity Too Large: body over "+strconv.FormatInt(max, 10)+" bytes", http.StatusRequestEntityTooLarge)
+			http.Error(w, TooLarge(max, setting), http.StatusRequestEntityTooLarge)
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, max)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// TooLarge is the text of a 413 for a body over max bytes, naming the setting that sets max
+// when there is one.
+func TooLarge(max int64, setting string) string {
+	msg := "Request Entity Too Large: body over " + strconv.FormatInt(max, 10) + " bytes"
+	if setting != "" {
+		msg += " (the server's " + setting + ")"
+	}
+	return msg
 }

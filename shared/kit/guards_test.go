@@ -82,9 +82,10 @@ func TestOversizedChunkedBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusRequestEntityTooLarge {
-		t.Fatalf("status %d, want 413", resp.StatusCode)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "body over 2048 bytes (the server's --max-body-bytes)") {
+		t.Fatalf("status %d %s, want 413 naming --max-body-bytes", resp.StatusCode, body)
 	}
 }
 

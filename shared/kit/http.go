@@ -47,6 +47,7 @@ func (s *Server) Handler() (http.Handler, error) {
 	}
 	mux.Handle("/healthz", s.health.Handler(func(r *http.Request) bool { return gate.Trusted(r, static) }))
 	mux.Handle("/", http.NotFoundHandler())
+	mux.Handle("/mcp/", gate.Require(creds.at("/mcp"), s.unknownNarrowing()))
 	if creds.oauth != nil {
 		// The metadata of /mcp and of each narrowed URL, and a 404 naming it at the bare path.
 		mux.Handle(resource.MetadataPath, creds.oauth.RootMetadataHandler())
@@ -72,7 +73,7 @@ func (s *Server) Handler() (http.Handler, error) {
 		}
 		guarded.ServeHTTP(w, r)
 	})
-	return s.quiet.Track(guard.LimitBody(s.cfg.MaxBodyBytes, route)), nil
+	return s.quiet.Track(guard.LimitBody(s.cfg.MaxBodyBytes, "--max-body-bytes", route)), nil
 }
 
 // credentials are the server's credential schemes, read once from its configuration: static
@@ -132,7 +133,7 @@ func (s *Server) mcpRoute(path string, n pathNarrowing, auth guard.Authenticator
 		var tooLarge *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooLarge):
-			http.Error(w, fmt.Sprintf("Request Entity Too Large: body over %d bytes", tooLarge.Limit), http.StatusRequestEntityTooLarge)
+			http.Error(w, guard.TooLarge(tooLarge.Limit, "--max-body-bytes"), http.StatusRequestEntityTooLarge)
 			return
 		case err != nil:
 			http.Error(w, "Bad Request: "+err.Error(), http.StatusBadRequest)
@@ -209,4 +210,17 @@ func (s *Server) mcpRoutes() map[string]pathNarrowing {
 		routes["/mcp/x/"+string(id)+"/readonly"] = pathNarrowing{id, true}
 	}
 	return routes
+}
+
+// unknownNarrowing answers a path under /mcp/ that is no narrowed URL with a 404 that lists the
+// ones there are, as an unknown X-MCP-Toolsets header is answered.
+func (s *Server) unknownNarrowing() http.Handler {
+	ids := make([]string, 0, len(s.inv.ToolsetIDs())+1)
+	for _, id := range append(s.inv.ToolsetIDs(), inventory.All) {
+		ids = append(ids, string(id))
+	}
+	msg := fmt.Sprintf("404 page not found: %s serves MCP at /mcp, /mcp/readonly, /mcp/x/TOOLSET and /mcp/x/TOOLSET/readonly, TOOLSET one of %s", s.spec.Name, strings.Join(ids, ", "))
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, msg, http.StatusNotFound)
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -203,9 +204,10 @@ func TestNarrowingRefusesUnknownNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound {
-		t.Errorf("/mcp/x/nope: %d, want 404", resp.StatusCode)
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "/mcp/x/TOOLSET and /mcp/x/TOOLSET/readonly, TOOLSET one of talk, change, trouble, all") {
+		t.Errorf("/mcp/x/nope: %d %s, want 404 listing the toolsets", resp.StatusCode, body)
 	}
 }
 
