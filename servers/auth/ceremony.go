@@ -1,7 +1,10 @@
 package main
 
 import (
+	"crypto/subtle"
+	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"time"
 
@@ -51,6 +54,20 @@ func (c *ceremonies) get(key string) (*ceremony, bool) {
 		return nil, false
 	}
 	return v, true
+}
+
+// checked returns the ceremony of a browser's cookie value (and its key) when the request carries
+// that ceremony's CSRF token; page names what the browser should reload when it does not.
+func (c *ceremonies) checked(r *http.Request, cookie, page string) (string, *ceremony, error) {
+	key := hashToken(cookie)
+	v, ok := c.get(key)
+	if !ok {
+		return "", nil, fmt.Errorf("the %s page expired: reload it", page)
+	}
+	if subtle.ConstantTimeCompare([]byte(r.Header.Get("X-CSRF-Token")), []byte(v.csrf)) != 1 {
+		return "", nil, errors.New("the page is stale (CSRF token mismatch): reload it")
+	}
+	return key, v, nil
 }
 
 func (c *ceremonies) drop(key string) {

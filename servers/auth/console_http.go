@@ -152,15 +152,7 @@ func (cu *consoleUI) signIn(w http.ResponseWriter, r *http.Request) {
 
 // signInCeremony is the browser's console sign-in ceremony, checked against the page's CSRF token.
 func (cu *consoleUI) signInCeremony(r *http.Request) (string, *ceremony, error) {
-	key := hashToken(cu.cookie(r, consoleCeremonyCookie))
-	c, ok := cu.logins.get(key)
-	if !ok {
-		return "", nil, errors.New("the sign-in page expired: reload it")
-	}
-	if subtle.ConstantTimeCompare([]byte(r.Header.Get("X-CSRF-Token")), []byte(c.csrf)) != 1 {
-		return "", nil, errors.New("the page is stale (CSRF token mismatch): reload it")
-	}
-	return key, c, nil
+	return cu.logins.checked(r, cu.cookie(r, consoleCeremonyCookie), "sign-in")
 }
 
 // signInBegin starts a discoverable passkey assertion for the console.

@@ -174,15 +174,7 @@ func (u *ui) enrol(w http.ResponseWriter, r *http.Request) {
 }
 
 func (u *ui) enrolCeremony(r *http.Request) (string, *ceremony, error) {
-	key := hashToken(u.cookie(r, "mcp-enrol"))
-	c, ok := u.enrols.get(key)
-	if !ok {
-		return "", nil, errors.New("the enrolment page expired: reload it")
-	}
-	if subtle.ConstantTimeCompare([]byte(r.Header.Get("X-CSRF-Token")), []byte(c.csrf)) != 1 {
-		return "", nil, errors.New("the page is stale (CSRF token mismatch): reload it")
-	}
-	return key, c, nil
+	return u.enrols.checked(r, u.cookie(r, "mcp-enrol"), "enrolment")
 }
 
 // enrolBegin checks the code and starts a passkey registration.

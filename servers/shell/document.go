@@ -79,23 +79,12 @@ func quoted(names []string) []string {
 
 func (sh *shell) readDocument(ctx context.Context, _ *mcp.CallToolRequest, in readDocumentInput) (*mcp.CallToolResult, readDocumentOutput, error) {
 	var out readDocumentOutput
-	p, err := sh.path(in.Path)
+	p, f, info, err := sh.openRegular(in.Path)
 	if err != nil {
 		return nil, out, err
 	}
-	f, err := p.Root.Open(p.Rel)
-	if err != nil {
-		return nil, out, fileError(in.Path, err)
-	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, out, fileError(in.Path, err)
-	}
-	switch {
-	case !info.Mode().IsRegular():
-		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s is not a regular file; use find_files to list a directory", in.Path)
-	case info.Size() > maxDocumentBytes:
+	if info.Size() > maxDocumentBytes {
 		return nil, out, kit.Errorf(kit.CodeLimit, "%s is %d bytes; read_document opens files up to %d bytes (use run_command for larger ones)", in.Path, info.Size(), maxDocumentBytes)
 	}
 	out.Path = p.Abs

@@ -235,22 +235,11 @@ func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in re
 	var out readTextFileOutput
 	start := max(in.Offset, 1)
 	limit := in.Limit
-	p, err := sh.path(in.Path)
+	p, f, info, err := sh.openRegular(in.Path)
 	if err != nil {
 		return nil, out, err
 	}
-	f, err := p.Root.Open(p.Rel)
-	if err != nil {
-		return nil, out, fileError(in.Path, err)
-	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, out, fileError(in.Path, err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, out, kit.Errorf(kit.CodeInvalidInput, "%s is not a regular file; use find_files to list a directory", in.Path)
-	}
 	out.Path, out.Size, out.StartLine = p.Abs, info.Size(), start
 	hash := sha256.New()
 	var src io.Reader = f

@@ -111,6 +111,31 @@ func (sh *shell) target(p, what string) (resolver.Path, error) {
 	return r, nil
 }
 
+// openRegular opens the file name beneath its root, once, and says what it is; anything but a
+// regular file is refused, with the tool for a directory named.
+func (sh *shell) openRegular(name string) (resolver.Path, *os.File, fs.FileInfo, error) {
+	p, err := sh.path(name)
+	if err != nil {
+		return p, nil, nil, err
+	}
+	f, err := p.Root.Open(p.Rel)
+	if err != nil {
+		return p, nil, nil, fileError(name, err)
+	}
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		err = fileError(name, err)
+	case !info.Mode().IsRegular():
+		err = kit.Errorf(kit.CodeInvalidInput, "%s is not a regular file; use find_files to list a directory", name)
+	}
+	if err != nil {
+		f.Close()
+		return p, nil, nil, err
+	}
+	return p, f, info, nil
+}
+
 // fileError turns an error from a file operation on p into a tool error.
 func fileError(p string, err error) error {
 	switch {
