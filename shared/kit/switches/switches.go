@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -44,16 +43,29 @@ type State struct {
 // toolName says whether n could name a tool: 1 to 128 of A-Z, a-z, 0-9, '_', '.' and '-'.
 // (A check, not a regular expression: compiled at start, `{1,128}` cost every server 126 KB.)
 func toolName(n string) bool {
-	return len(n) >= 1 && len(n) <= 128 && strings.IndexFunc(n, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-')
-	}) < 0
+	return len(n) >= 1 && len(n) <= 128 && all(n, func(r rune) bool {
+		return lower(r) || r >= 'A' && r <= 'Z' || digit(r) || r == '_' || r == '.' || r == '-'
+	})
 }
 
 // toolsetName says whether n could name a toolset: a-z, then up to 31 of a-z, 0-9 and '_'.
 func toolsetName(n string) bool {
-	return len(n) >= 1 && len(n) <= 32 && n[0] >= 'a' && n[0] <= 'z' && strings.IndexFunc(n, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_')
-	}) < 0
+	return len(n) >= 1 && len(n) <= 32 && lower(rune(n[0])) && all(n, func(r rune) bool {
+		return lower(r) || digit(r) || r == '_'
+	})
+}
+
+func lower(r rune) bool { return r >= 'a' && r <= 'z' }
+func digit(r rune) bool { return r >= '0' && r <= '9' }
+
+// all says whether every rune of s is ok.
+func all(s string, ok func(rune) bool) bool {
+	for _, r := range s {
+		if !ok(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // Validate refuses a state this package cannot stand behind: another format, a negative
