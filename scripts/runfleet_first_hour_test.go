@@ -34,8 +34,8 @@ func TestMakeRunNames(t *testing.T) {
 		code int
 		want []string
 	}{
-		{"misspelt", []string{"make", "-s", "run", "SERVERS=calculater"}, 2,
-			[]string{"there is no server named calculater; the servers are: auth " + mcp}},
+		{"misspelt", []string{"make", "-s", "run", "SERVERS=calclator"}, 2,
+			[]string{"there is no server named calclator; the servers are: auth " + mcp}},
 		{"auth", []string{"make", "-s", "-o", "build", "run", "SERVERS=auth"}, 2,
 			[]string{"auth is the authorization server", "start it as docs/auth.md says", "The servers make run runs: " + mcp}},
 		{"auth among others", []string{"scripts/run-fleet.sh", "calculator", "auth"}, 2, []string{"auth is the authorization server"}},

@@ -30,6 +30,11 @@ done
 major=$(node -p 'process.versions.node.split(".")[0]')
 [[ $major -ge 18 ]] || die "node $major is too old: the SDK needs 18 or newer"
 
+# Node trusts only its own certificate list unless told otherwise; the system's list also holds
+# the authorities this machine's network adds (a TLS-inspecting egress proxy), as curl and apt do.
+if [[ -z ${NODE_EXTRA_CA_CERTS:-} && -s /etc/ssl/certs/ca-certificates.crt ]]; then
+	export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+fi
 lock_hash=$(cat "$SRC/package.json" "$SRC/package-lock.json" | sha256sum | cut -c1-16)
 cache=${MCP_TS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-servers/ts-client/$lock_hash}
 if [[ ! -f $cache/.installed ]]; then

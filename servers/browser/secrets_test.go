@@ -94,7 +94,8 @@ func TestSecretsNeverShown(t *testing.T) {
 		t.Fatalf("a secrets file others may read should be refused: %v", err)
 	}
 	write(0o600)
-	h, cs := startServer(t, "--secrets-file", file)
+	// localhost, the other origin, may resolve to ::1 first (a Debian /etc/hosts lists both).
+	h, cs := startServerArgs(t, "--allow-private-hosts", "127.0.0.1/32,localhost", "--secrets-file", file)
 
 	var outputs []string
 	call := func(name string, args map[string]any) (string, bool) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/ods"
 	"github.com/jck411/mcp-servers/shared/xlsx"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,28 +28,28 @@ func addDocumentTool(s *kit.Server, sh *shell) {
 		Name:        "read_document",
 		Toolset:     toolsetFiles,
 		Title:       "Read document or image",
-		Description: "Text of a PDF, Word (.docx) or Excel (.xlsx, as CSV per sheet) file, or an image (PNG, JPEG, GIF, WebP) as image content, downscaled.",
+		Description: "Text of a PDF, Word (.docx) or spreadsheet (.xlsx, .ods; CSV per sheet) file, or an image (PNG, JPEG, GIF, WebP) as image content, downscaled.",
 		ReadOnly:    true,
 	}, sh.readDocument)
 }
 
 type readDocumentInput struct {
 	Path     string `json:"path" jsonschema:"file path, absolute or relative to the work directory"`
-	Sheet    string `json:"sheet,omitempty" jsonschema:"xlsx: the sheet name; default the first"`
+	Sheet    string `json:"sheet,omitempty" jsonschema:"xlsx, ods: the sheet name; default the first"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"character offset of the text to continue from" schema:"minimum=0"`
 	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters of text to return (default: the output limit)" schema:"minimum=1"`
 }
 
 type readDocumentOutput struct {
 	Path       string    `json:"path"`
-	Kind       string    `json:"kind" jsonschema:"pdf, docx, xlsx or image"`
+	Kind       string    `json:"kind" jsonschema:"pdf, docx, xlsx, ods or image"`
 	Content    string    `json:"content,omitempty" jsonschema:"the text (CSV for a sheet); images come as image content"`
 	Offset     int       `json:"offset,omitempty"`
 	Total      int       `json:"total,omitempty" jsonschema:"characters of text in all"`
 	NextOffset int       `json:"next_offset,omitempty" jsonschema:"pass as offset to read on; absent at the end"`
 	Pages      int       `json:"pages,omitempty" jsonschema:"pdf: pages in the file"`
-	Sheets     []string  `json:"sheets,omitempty" jsonschema:"xlsx: the sheets, in order"`
-	Sheet      string    `json:"sheet,omitempty" jsonschema:"xlsx: the sheet shown"`
+	Sheets     []string  `json:"sheets,omitempty" jsonschema:"xlsx, ods: the sheets, in order"`
+	Sheet      string    `json:"sheet,omitempty" jsonschema:"xlsx, ods: the sheet shown"`
 	Image      *imageOut `json:"image,omitempty"`
 	Note       string    `json:"note,omitempty"`
 }
@@ -109,9 +110,14 @@ func (sh *shell) readDocument(ctx context.Context, _ *mcp.CallToolRequest, in re
 		text, out.Pages, err = pdfText(ctx, f, info.Size())
 	case "docx":
 		text, err = docxText(ctx, z)
-	case "xlsx":
-		var book *xlsx.Workbook
-		if book, err = xlsx.Open(f, info.Size()); err == nil {
+	case "xlsx", "ods":
+		var book spreadsheet
+		if kind == "xlsx" {
+			book, err = xlsx.Open(f, info.Size())
+		} else {
+			book, err = ods.Open(f, info.Size())
+		}
+		if err == nil {
 			out.Sheets = book.Sheets()
 			out.Sheet, text, err = book.CSV(in.Sheet)
 		}
@@ -151,8 +157,14 @@ func textWindow(text string, offset, max int) (string, int, int, int) {
 	return string(r[offset:end]), offset, len(r), next
 }
 
+// spreadsheet is a workbook read one sheet at a time as CSV: shared/xlsx's and shared/ods's.
+type spreadsheet interface {
+	Sheets() []string
+	CSV(name string) (sheet, text string, err error)
+}
+
 // sniff tells the kind of document f is by its content, not its name, and opens a zip
-// container (DOCX, XLSX) once.
+// container (DOCX, XLSX, ODS) once.
 func sniff(f *os.File, size int64) (string, *zip.Reader, error) {
 	head := make([]byte, 8)
 	n, err := f.ReadAt(head, 0)
@@ -174,11 +186,26 @@ func sniff(f *os.File, size int64) (string, *zip.Reader, error) {
 				return "docx", z, nil
 			case "xl/workbook.xml":
 				return "xlsx", z, nil
+			case "mimetype":
+				if isODS(e) {
+					return "ods", z, nil
+				}
 			}
 		}
-		return "", nil, errors.New("a zip file that is neither a Word (.docx) nor an Excel (.xlsx) document; list it with run_command (unzip -l)")
+		return "", nil, errors.New("a zip file that is not a Word (.docx), Excel (.xlsx) or OpenDocument (.ods) document; list it with run_command (unzip -l)")
 	case isImage(f):
 		return "image", nil, nil
 	}
-	return "", nil, errors.New("not a PDF, Word (.docx), Excel (.xlsx) or image (PNG, JPEG, GIF, WebP) file; read text with read_text_file")
+	return "", nil, errors.New("not a PDF, Word (.docx), Excel (.xlsx), OpenDocument (.ods) spreadsheet or image (PNG, JPEG, GIF, WebP) file; read text with read_text_file")
+}
+
+// isODS reports a zip's mimetype entry that names an OpenDocument spreadsheet.
+func isODS(e *zip.File) bool {
+	r, err := e.Open()
+	if err != nil {
+		return false
+	}
+	defer func() { _ = r.Close() }()
+	b, err := io.ReadAll(io.LimitReader(r, int64(len(ods.MIME))+1))
+	return err == nil && strings.TrimSpace(string(b)) == ods.MIME
 }

@@ -96,6 +96,18 @@ func workbook(t *testing.T) []byte {
 	})
 }
 
+// odsBook is an OpenDocument spreadsheet of two sheets, with the empty repeated cells and rows
+// LibreOffice writes to a sheet's edge.
+func odsBook(t *testing.T) []byte {
+	return buildZip(t, map[string]string{
+		"mimetype": "application/vnd.oasis.opendocument.spreadsheet",
+		"content.xml": `<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet>` +
+			`<table:table table:name="Budget"><table:table-row><table:table-cell><text:p>Rent</text:p></table:table-cell><table:table-cell office:value-type="currency" office:value="1200"><text:p>$1,200.00</text:p></table:table-cell><table:table-cell table:number-columns-repeated="1022"/></table:table-row><table:table-row table:number-rows-repeated="1048575"><table:table-cell table:number-columns-repeated="1024"/></table:table-row></table:table>` +
+			`<table:table table:name="Q2 Plan"><table:table-row><table:table-cell><text:p>Hire</text:p></table:table-cell><table:table-cell><text:p>2</text:p></table:table-cell></table:table-row></table:table>` +
+			`</office:spreadsheet></office:body></office:document-content>`,
+	})
+}
+
 // picture is a w×h gradient.
 func picture(w, h int) image.Image {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
@@ -125,6 +137,7 @@ func TestReadDocument(t *testing.T) {
 		"letter.pdf":  buildPDF("Dear neighbour", "Second page (with parentheses)"),
 		"list.docx":   docx(t),
 		"budget.xlsx": workbook(t),
+		"budget.ods":  odsBook(t),
 		"small.png":   small,
 		"wide.png":    encoded(t, picture(3000, 1000), pngEnc),
 		"tall.jpg":    encoded(t, picture(500, 2000), jpegEnc),
@@ -148,6 +161,8 @@ func TestReadDocument(t *testing.T) {
 		{map[string]any{"path": "list.docx"}, "docx", []string{"Shopping\t list\n", "Milk\nEggs\n", "Item\n\tPrice\n\t\n"}, []string{"Gone"}},
 		{map[string]any{"path": "budget.xlsx"}, "xlsx", []string{"Rent,1200\nFood,450.5\n"}, []string{"Hire"}},
 		{map[string]any{"path": filepath.Join(work, "budget.xlsx"), "sheet": "q2 plan"}, "xlsx", []string{"Hire,2\n"}, []string{"Rent"}},
+		{map[string]any{"path": "budget.ods"}, "ods", []string{"Rent,\"$1,200.00\"\n"}, []string{"Hire", ",,"}},
+		{map[string]any{"path": "budget.ods", "sheet": "Q2 PLAN"}, "ods", []string{"Hire,2\n"}, []string{"Rent"}},
 	}
 	for _, tc := range texts {
 		res := mcptest.Call(t, cs, "read_document", tc.args)
@@ -181,6 +196,11 @@ func TestReadDocument(t *testing.T) {
 	mcptest.Decode(t, mcptest.Call(t, cs, "read_document", map[string]any{"path": "budget.xlsx"}), &book)
 	if strings.Join(book.Sheets, "|") != "Budget|Q2 Plan" || book.Sheet != "Budget" {
 		t.Errorf("sheets: %+v", book)
+	}
+	var odsOut readDocumentOutput
+	mcptest.Decode(t, mcptest.Call(t, cs, "read_document", map[string]any{"path": "budget.ods", "sheet": "q2 plan"}), &odsOut)
+	if strings.Join(odsOut.Sheets, "|") != "Budget|Q2 Plan" || odsOut.Sheet != "Q2 Plan" || odsOut.Content != "Hire,2\n" {
+		t.Errorf("ods sheets: %+v", odsOut)
 	}
 
 	images := []struct {
@@ -238,6 +258,7 @@ func TestReadDocumentRefuses(t *testing.T) {
 		"archive.zip": buildZip(t, map[string]string{"a.txt": "a"}),
 		"broken.pdf":  []byte("%PDF-1.4\nnothing else"),
 		"budget.xlsx": workbook(t),
+		"budget.ods":  odsBook(t),
 		"huge.png":    encoded(t, image.NewGray(image.Rect(0, 0, 10000, 6000)), func(b *bytes.Buffer, i image.Image) error { return png.Encode(b, i) }),
 	} {
 		if err := os.WriteFile(filepath.Join(work, name), data, 0o600); err != nil {
@@ -253,9 +274,10 @@ func TestReadDocumentRefuses(t *testing.T) {
 		{map[string]any{"path": "dir/secret.pdf"}, "outside the allowed roots"},
 		{map[string]any{"path": "../" + filepath.Base(work) + "/../../secret.pdf"}, "outside the allowed roots"},
 		{map[string]any{"path": "notes.txt"}, "read text with read_text_file"},
-		{map[string]any{"path": "archive.zip"}, "neither a Word (.docx) nor an Excel (.xlsx) document"},
+		{map[string]any{"path": "archive.zip"}, "not a Word (.docx), Excel (.xlsx) or OpenDocument (.ods) document"},
 		{map[string]any{"path": "broken.pdf"}, "the pdf could not be read"},
 		{map[string]any{"path": "budget.xlsx", "sheet": "Q3"}, `no sheet "Q3"; the sheets are "Budget", "Q2 Plan"`},
+		{map[string]any{"path": "budget.ods", "sheet": "Q3"}, `no sheet "Q3"; the sheets are "Budget", "Q2 Plan"`},
 		{map[string]any{"path": "huge.png"}, "10000×6000 pixels; read_document decodes at most"},
 		{map[string]any{"path": "."}, "not a regular file"},
 	}

@@ -17,11 +17,12 @@ const recentCallsKept = 1000
 // has it (tool, caller, outcome, code, duration), never its arguments or its result.
 type recentCalls struct {
 	mu   sync.Mutex
-	ring []admin.Call // oldest first once full: ring[next%len] is the oldest
+	ring []admin.Call // grows as calls come, up to size; once full, ring[next%size] is the oldest
+	size int          // the most calls kept; the ring is not allocated up front, so an idle server holds none
 	next int64        // the next call's sequence number minus one: calls are numbered from 1
 }
 
-func newRecentCalls(n int) *recentCalls { return &recentCalls{ring: make([]admin.Call, 0, n)} }
+func newRecentCalls(n int) *recentCalls { return &recentCalls{size: n} }
 
 // add records a finished call and returns its sequence number.
 func (r *recentCalls) add(c admin.Call) int64 {
@@ -29,10 +30,10 @@ func (r *recentCalls) add(c admin.Call) int64 {
 	defer r.mu.Unlock()
 	r.next++
 	c.Seq = r.next
-	if len(r.ring) < cap(r.ring) {
+	if len(r.ring) < r.size {
 		r.ring = append(r.ring, c)
 	} else {
-		r.ring[(r.next-1)%int64(cap(r.ring))] = c
+		r.ring[(r.next-1)%int64(r.size)] = c
 	}
 	return c.Seq
 }
@@ -48,7 +49,7 @@ func (r *recentCalls) after(seq int64, limit int) (calls []admin.Call, lost int6
 		seq = first - 1
 	}
 	for n := seq + 1; n <= r.next && len(calls) < limit; n++ {
-		calls = append(calls, r.ring[(n-1)%int64(cap(r.ring))])
+		calls = append(calls, r.ring[(n-1)%int64(r.size)])
 	}
 	return calls, lost
 }
@@ -66,7 +67,7 @@ func (r *recentCalls) errors(n int) []admin.Call {
 	defer r.mu.Unlock()
 	var out []admin.Call
 	for i := r.next; i > r.next-int64(len(r.ring)) && len(out) < n; i-- {
-		if c := r.ring[(i-1)%int64(cap(r.ring))]; c.Outcome != "ok" {
+		if c := r.ring[(i-1)%int64(r.size)]; c.Outcome != "ok" {
 			out = append(out, c)
 		}
 	}
