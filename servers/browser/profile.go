@@ -248,7 +248,7 @@ func (s *session) saveProfile(ctx context.Context) error {
 
 type profileInput struct {
 	Action string `json:"action,omitempty" jsonschema:"files are storageState JSON" schema:"enum=list|export|import|clear,default=list"`
-	Name   string `json:"name,omitempty" schema:"bare=true"`
+	Name   string `json:"name,omitempty" jsonschema:"profile name"`
 	File   string `json:"file,omitempty" jsonschema:"import: path in upload dir"`
 }
 

@@ -11,7 +11,7 @@ import (
 type tabsInput struct {
 	where
 	Action string `json:"action,omitempty" jsonschema:"end: close session" schema:"enum=list|new|select|close|end,default=list"`
-	Tab    string `json:"tab,omitempty" schema:"bare=true"`
+	Tab    string `json:"tab,omitempty" jsonschema:"tab id from list, for select and close"`
 	URL    string `json:"url,omitempty" jsonschema:"for new"`
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 type convertInput struct {
-	Value     float64 `json:"value" schema:"bare=true"`
+	Value     float64 `json:"value" jsonschema:"the amount in from units"`
 	From      string  `json:"from" jsonschema:"unit to convert from, a symbol or name, e.g. 'mi', 'kg', '°F', 'GiB', 'km/h', 'kWh', 'psi'" schema:"minLength=1"`
 	To        string  `json:"to" jsonschema:"unit to convert to, measuring the same kind of quantity" schema:"minLength=1"`
 	Precision int     `json:"precision,omitempty" jsonschema:"significant digits when the result is not exact" schema:"minimum=1,maximum=100,default=15"`

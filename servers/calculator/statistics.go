@@ -16,7 +16,7 @@ import (
 )
 
 type statisticsInput struct {
-	Values      []float64 `json:"values" schema:"minItems=1,maxItems=100000,bare=true"`
+	Values      []float64 `json:"values" jsonschema:"the numbers to summarize" schema:"minItems=1,maxItems=100000"`
 	Percentiles []float64 `json:"percentiles,omitempty" jsonschema:"percentiles to compute, e.g. [90, 99.9]" schema:"minimum=0,maximum=100,maxItems=1000"`
 }
 

@@ -32,7 +32,7 @@ type createEventsInput struct {
 	TimeZone        string     `json:"time_zone,omitempty" jsonschema:"IANA zone; default the calendar's own"`
 	SendUpdates     string     `json:"send_updates,omitempty" jsonschema:"who gets invitation emails" schema:"enum=all|external_only|none,default=all"`
 	RefuseConflicts bool       `json:"refuse_conflicts,omitempty" jsonschema:"skip events over busy time"`
-	Events          []newEvent `json:"events" schema:"minItems=1,maxItems=25,bare=true"`
+	Events          []newEvent `json:"events" jsonschema:"the events to create" schema:"minItems=1,maxItems=25"`
 }
 
 // bulkFailure is an event of create_events that was not created.

@@ -30,7 +30,7 @@ type createEventInput struct {
 	Recurrence      []string `json:"recurrence,omitempty" jsonschema:"RRULE lines, e.g. FREQ=WEEKLY;BYDAY=MO"`
 	ReminderMinutes []int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before" schema:"maxItems=5,minimum=0,maximum=40320"`
 	Meet            bool     `json:"meet,omitempty" jsonschema:"add a Google Meet link"`
-	ColorID         string   `json:"color_id,omitempty" schema:"enum=1|2|3|4|5|6|7|8|9|10|11,bare=true"`
+	ColorID         string   `json:"color_id,omitempty" jsonschema:"Google event colour" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
 	Visibility      string   `json:"visibility,omitempty" schema:"enum=default|public|private|confidential,bare=true"`
 	createExtras
 }
@@ -64,7 +64,7 @@ type updateEventInput struct {
 	SendUpdates     string    `json:"send_updates,omitempty" jsonschema:"who gets update emails" schema:"enum=all|external_only|none,default=all"`
 	Recurrence      *[]string `json:"recurrence,omitempty" jsonschema:"replaces the RRULE lines"`
 	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; [] for defaults" schema:"maxItems=5,minimum=0,maximum=40320"`
-	ColorID         *string   `json:"color_id,omitempty" schema:"enum=1|2|3|4|5|6|7|8|9|10|11,bare=true"`
+	ColorID         *string   `json:"color_id,omitempty" jsonschema:"Google event colour" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
 	Visibility      *string   `json:"visibility,omitempty" schema:"enum=default|public|private|confidential,bare=true"`
 	Optional        *[]string `json:"optional_attendees,omitempty" jsonschema:"replaces the optional attendees"`
 	ShowAsFree      *bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time"`

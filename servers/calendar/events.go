@@ -149,7 +149,7 @@ type listEventsInput struct {
 	Calendars  []string `json:"calendars,omitempty" jsonschema:"calendar ids or names" schema:"default=[\"primary\"]"`
 	TimeMin    string   `json:"time_min,omitempty" jsonschema:"range start; default now"`
 	TimeMax    string   `json:"time_max,omitempty" jsonschema:"range end; default 7 days later"`
-	Query      string   `json:"query,omitempty" schema:"bare=true"`
+	Query      string   `json:"query,omitempty" jsonschema:"only events with this text"`
 	TimeZone   string   `json:"time_zone,omitempty" jsonschema:"IANA zone for times; default each calendar's own"`
 	MaxResults int      `json:"max_results,omitempty" jsonschema:"events per calendar per page" schema:"minimum=1,maximum=250,default=50"`
 	PageToken  string   `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`

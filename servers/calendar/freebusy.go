@@ -61,7 +61,7 @@ func (o freeBusyOutput) Text() string {
 
 type freeSlotsInput struct {
 	Calendars       []string `json:"calendars,omitempty" jsonschema:"calendar ids, names or emails" schema:"default=[\"primary\"]"`
-	DurationMinutes int      `json:"duration_minutes" schema:"minimum=5,maximum=1440,bare=true"`
+	DurationMinutes int      `json:"duration_minutes" jsonschema:"shortest free window wanted" schema:"minimum=5,maximum=1440"`
 	TimeMin         string   `json:"time_min,omitempty" jsonschema:"search start; default now"`
 	TimeMax         string   `json:"time_max,omitempty" jsonschema:"end; default 7 days, at most 3 months"`
 	WorkStart       string   `json:"working_hours_start,omitempty" jsonschema:"start of the working day, HH:MM" schema:"default=09:00"`

@@ -135,8 +135,8 @@ func (spreadsheetOutput) Unshown() map[string]string {
 type addSheetInput struct {
 	SpreadsheetID string `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
 	Title         string `json:"title" jsonschema:"the new sheet's name, unique in the spreadsheet" schema:"minLength=1"`
-	Rows          int    `json:"rows,omitempty" schema:"minimum=1,maximum=100000,default=1000,bare=true"`
-	Columns       int    `json:"columns,omitempty" schema:"minimum=1,maximum=18278,default=26,bare=true"`
+	Rows          int    `json:"rows,omitempty" jsonschema:"grid height" schema:"minimum=1,maximum=100000,default=1000"`
+	Columns       int    `json:"columns,omitempty" jsonschema:"grid width" schema:"minimum=1,maximum=18278,default=26"`
 }
 
 type addSheetOutput struct {

@@ -33,7 +33,7 @@ type uploadInput struct {
 
 type createInput struct {
 	Name     string `json:"name" jsonschema:"file name, e.g. notes.md" schema:"minLength=1"`
-	Content  string `json:"content" schema:"bare=true"`
+	Content  string `json:"content" jsonschema:"the file's text"`
 	FolderID string `json:"folder_id,omitempty" jsonschema:"parent folder; default My Drive root"`
 	MimeType string `json:"mime_type,omitempty" jsonschema:"default from the extension"`
 	Convert  bool   `json:"convert,omitempty" jsonschema:"make it a Google Doc (Markdown) or Sheet (CSV)"`
@@ -41,7 +41,7 @@ type createInput struct {
 
 type updateContentInput struct {
 	FileID        string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
-	Content       string `json:"content,omitempty" schema:"bare=true"`
+	Content       string `json:"content,omitempty" jsonschema:"new text"`
 	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"new bytes, base64"`
 	Path          string `json:"path,omitempty" jsonschema:"local file inside the uploads folder"`
 	MimeType      string `json:"mime_type,omitempty" jsonschema:"content type; for a Google Doc text/markdown or text/html"`

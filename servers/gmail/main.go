@@ -41,7 +41,7 @@ func spec() kit.Spec {
 		Toolsets:     toolsets(),
 		SharedArgs: []kit.SharedArg{
 			{Name: "no_signature", Meaning: "leave out the Gmail signature, which is otherwise added as Gmail does"},
-			{Name: "quote", Meaning: "quote the original below the reply"},
+			{Name: "quote", Meaning: "quote the original below the reply", Short: "quote the original below"},
 			{Name: "reply_all", Meaning: "reply to the original To and Cc too"},
 		},
 		Flags: func(fs *flag.FlagSet) {

@@ -28,9 +28,9 @@ type composeInput struct {
 	Bcc         []string          `json:"bcc,omitempty" schema:"bare=true"`
 	Subject     string            `json:"subject,omitempty" schema:"bare=true"`
 	Text        string            `json:"text,omitempty" jsonschema:"plain-text body"`
-	HTML        string            `json:"html,omitempty" schema:"bare=true"`
+	HTML        string            `json:"html,omitempty" jsonschema:"HTML body"`
 	ReplyTo     []string          `json:"reply_to,omitempty" jsonschema:"Reply-To addresses"`
-	Attachments []attachmentInput `json:"attachments,omitempty" schema:"bare=true"`
+	Attachments []attachmentInput `json:"attachments,omitempty" jsonschema:"files to attach"`
 	identityInput
 }
 
@@ -41,7 +41,7 @@ type replyInput struct {
 	ReplyAll    bool              `json:"reply_all,omitempty" jsonschema:"also answer the original To and Cc"`
 	Quote       bool              `json:"quote,omitempty" jsonschema:"quote the original below the reply"`
 	Cc          []string          `json:"cc,omitempty" jsonschema:"extra cc recipients"`
-	Attachments []attachmentInput `json:"attachments,omitempty" schema:"bare=true"`
+	Attachments []attachmentInput `json:"attachments,omitempty" jsonschema:"files to attach"`
 	identityInput
 }
 

@@ -29,7 +29,7 @@ type createInput struct {
 	Content   string   `json:"content" jsonschema:"Markdown body, without front matter"`
 	Title     string   `json:"title,omitempty" jsonschema:"title (default: the first heading or the file name)"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"tags, without '#'"`
-	Overwrite bool     `json:"overwrite,omitempty" schema:"bare=true"`
+	Overwrite bool     `json:"overwrite,omitempty" jsonschema:"replace an existing note"`
 }
 
 type writeOutput struct {
@@ -165,8 +165,8 @@ func applyEdit(body string, in updateInput) (string, string, error) {
 
 type tagInput struct {
 	Path   string   `json:"path" jsonschema:"the note to tag"`
-	Add    []string `json:"add,omitempty" schema:"bare=true"`
-	Remove []string `json:"remove,omitempty" schema:"bare=true"`
+	Add    []string `json:"add,omitempty" jsonschema:"tags to add"`
+	Remove []string `json:"remove,omitempty" jsonschema:"tags to remove"`
 }
 
 func (n *store) tagNote(ctx context.Context, _ *mcp.CallToolRequest, in tagInput) (*mcp.CallToolResult, writeOutput, error) {

@@ -26,7 +26,7 @@ type runCommandInput struct {
 	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory (default: the work directory)"`
 	TimeoutSeconds float64           `json:"timeout_seconds,omitempty" jsonschema:"seconds before the command is killed" schema:"minimum=0.1,maximum=85,default=30"`
 	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment variables (not PATH, LD_* and the like)"`
-	Stdin          string            `json:"stdin,omitempty" schema:"bare=true"`
+	Stdin          string            `json:"stdin,omitempty" jsonschema:"text for standard input"`
 }
 
 type runCommandOutput struct {

@@ -22,7 +22,7 @@ const (
 )
 
 type copyPathInput struct {
-	Source      string `json:"source" schema:"bare=true"`
+	Source      string `json:"source" jsonschema:"path to copy"`
 	Destination string `json:"destination" jsonschema:"new path (not a folder to copy into)"`
 	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file at destination"`
 }

@@ -53,7 +53,7 @@ func spec() kit.Spec {
 		Instructions: "Commands run as an unprivileged user under a command policy; file tools are confined to the allowed roots.",
 		Toolsets:     toolsets(),
 		SharedArgs: []kit.SharedArg{
-			{Name: "handle", Meaning: "the handle start_process returned"},
+			{Name: "handle", Meaning: "the handle start_process returned", Short: "from start_process"},
 		},
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&st.policy, "policy", string(policy.Blocklist), "command policy: blocklist (refuse destructive patterns), allowlist (only --allow-commands) or off")

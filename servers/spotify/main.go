@@ -32,9 +32,9 @@ func spec() kit.Spec {
 		Toolsets:     toolsets(),
 		SharedArgs: []kit.SharedArg{
 			{Name: "limit", Meaning: "how many to return (search_music: per type)"},
-			{Name: "device", Meaning: "a device name or id from list_devices (default: the active device)"},
-			{Name: "offset", Meaning: "how many to skip, for the next page (next_offset of the last answer)"},
-			{Name: "playlist", Meaning: "a playlist URI, link or id"},
+			{Name: "device", Meaning: "a device name or id from list_devices (default: the active device)", Short: "device name or id; default the active one"},
+			{Name: "offset", Meaning: "how many to skip, for the next page (next_offset of the last answer)", Short: "from next_offset"},
+			{Name: "playlist", Meaning: "a playlist URI, link or id", Short: "playlist URI, link or id"},
 		},
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&st.tokenFile, "spotify-token-file", "", "the Spotify token file, rewritten on every rotation (default: token.json in the state dir; `spotify auth` finds the same file)")

@@ -145,7 +145,7 @@ func TestCommonArgShown(t *testing.T) {
 		s.AddCommonArg(kit.CommonArg{
 			Name:         "profile",
 			Schema:       &jsonschema.Schema{Type: "string", Pattern: "^[a-z]{1,8}$", Description: "which profile"},
-			Shown:        &jsonschema.Schema{Type: "string"},
+			Shown:        &jsonschema.Schema{Type: "string", Description: "profile"},
 			Instructions: "Every tool takes profile.",
 			Bind:         func(ctx context.Context, v any) (context.Context, error) { return ctx, nil },
 		})
@@ -161,7 +161,7 @@ func TestCommonArgShown(t *testing.T) {
 	}
 	tools := mcptest.Tools(t, cs)
 	b, _ := json.Marshal(tools[0].InputSchema)
-	if !strings.Contains(string(b), `"profile":{"type":"string"}`) {
+	if !strings.Contains(string(b), `"profile":{"description":"profile","type":"string"}`) {
 		t.Errorf("listed schema %s, want the shown form of profile", b)
 	}
 	if msg := mcptest.CallError(t, cs, "bound", map[string]any{"text": "x", "profile": "NOT OK"}); !strings.Contains(msg, "profile") {

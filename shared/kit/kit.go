@@ -45,7 +45,8 @@ type Spec struct {
 	Toolsets     []Toolset // the server's toolsets, in the order they are listed; every Tool names one
 	// SharedArgs are arguments many of the server's tools take with one meaning, explained once
 	// in the instructions ("name: meaning.") instead of in every tool: tools/list shows them
-	// without a description. Each argument still has its own description in its struct tag.
+	// with their Short description only. Each argument still has its own description in its
+	// struct tag.
 	SharedArgs []SharedArg
 	Flags      func(fs *flag.FlagSet) // the server's own flags, if any (env fallback applies)
 	Setup      func(s *Server) error  // registers tools and health checks
@@ -181,6 +182,10 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 type SharedArg struct {
 	Name    string // the argument's JSON name, as a top-level property of the tools that take it
 	Meaning string // what it means and where its values come from, for the instructions
+	// Short is the few words every tool's schema shows for it ("Drive file id"), since many
+	// clients drop the instructions; it may be left out only for a self-explaining name
+	// (schema.SelfExplaining: page_size, reply_all).
+	Short string
 }
 
 // ConfigError is a configuration mistake found after parsing; the command exits 2 on it.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -211,17 +212,27 @@ func TestNarrowingRefusesUnknownNames(t *testing.T) {
 	}
 }
 
-// TestSharedArgs: an argument the spec explains once is listed without its description and
-// explained in the instructions.
+// TestSharedArgs: an argument the spec explains once is listed with its short description and
+// explained in full in the instructions; one without a short description, whose name is not
+// self-explaining, fails the server's setup.
 func TestSharedArgs(t *testing.T) {
 	spec := toolsetSpec()
-	spec.SharedArgs = []kit.SharedArg{{Name: "text", Meaning: "what to echo"}}
+	spec.SharedArgs = []kit.SharedArg{{Name: "text", Meaning: "what to echo", Short: "words"}}
 	cs := mcptest.Start(t, spec, "--toolsets", "talk").Connect(t, "")
 	if got := cs.InitializeResult().Instructions; got != "Base. Arguments several tools take: text: what to echo. Echo echoes." {
 		t.Errorf("instructions %q", got)
 	}
 	b, err := json.Marshal(mcptest.Tools(t, cs)[0].InputSchema)
-	if err != nil || !strings.Contains(string(b), `"text":{"type":"string"}`) {
-		t.Errorf("echo's schema %s: want text without its description", b)
+	if err != nil || !strings.Contains(string(b), `"text":{"description":"words","type":"string"}`) {
+		t.Errorf("echo's schema %s: want text with its short description", b)
+	}
+
+	spec.SharedArgs[0].Short = ""
+	cfg, err := config.Parse(spec.Name, spec.Port, nil, func(string) string { return "" }, io.Discard, spec.Flags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kit.New(spec, cfg, io.Discard); err == nil || !strings.Contains(err.Error(), "tool echo lists text without a description") {
+		t.Errorf("New with a shared argument without Short: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -89,7 +90,7 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
-		InputSchema: s.shared(schema.Lean(in.Listed())),
+		InputSchema: s.listed(t.Name, schema.Lean(in.Listed())),
 		Annotations: &mcp.ToolAnnotations{
 			ReadOnlyHint:    t.ReadOnly,
 			DestructiveHint: &destructive,
@@ -164,15 +165,20 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	})
 }
 
-// shared drops the description of the top-level properties that Spec.SharedArgs explains in
-// the instructions; schema is the listing's own copy.
-func (s *Server) shared(schema *jsonschema.Schema) *jsonschema.Schema {
+// listed gives the top-level properties that Spec.SharedArgs explains in the instructions
+// their short description (schema is the listing's own copy), and refuses a listing with an
+// argument that says nothing of itself: many clients give a model the input schema without
+// the instructions, so a model fills each argument from the schema alone.
+func (s *Server) listed(tool string, in *jsonschema.Schema) *jsonschema.Schema {
 	for _, a := range s.spec.SharedArgs {
-		if p, ok := schema.Properties[a.Name]; ok {
-			p.Description = ""
+		if p, ok := in.Properties[a.Name]; ok {
+			p.Description = a.Short
 		}
 	}
-	return schema
+	if bare := schema.Undescribed(in); len(bare) > 0 {
+		s.setupErr = append(s.setupErr, fmt.Errorf("tool %s lists %s without a description: describe each in its struct tag, SharedArg.Short or CommonArg.Shown (a few words are enough), unless its name is self-explaining (schema.SelfExplaining)", tool, strings.Join(bare, ", ")))
+	}
+	return in
 }
 
 // decodeArgs decodes a call's arguments: from the request's envelope, which read them with the

@@ -43,6 +43,9 @@ type (
 	tagBareFalse struct {
 		A string `json:"a" schema:"bare=false"`
 	}
+	tagBareNotSelfExplaining struct {
+		Path string `json:"path" schema:"bare=true"`
+	}
 	tagBare struct {
 		Action string `json:"action" schema:"enum=start|stop,bare=true"`
 		Note   string `json:"note,omitempty" jsonschema:"a note"`
@@ -104,6 +107,7 @@ func TestSchemaTagsRefuseMistakes(t *testing.T) {
 		{"default on a required argument", func() error { _, err := NewArgs[tagDefaultOnRequired](); return err }, "add omitempty"},
 		{"no description", func() error { _, err := NewArgs[tagNoDescription](); return err }, "argument a has no description"},
 		{"bare and described", func() error { _, err := NewArgs[tagBareDescribed](); return err }, "bare=true but described"},
+		{"bare on a name that needs a description", func() error { _, err := NewArgs[tagBareNotSelfExplaining](); return err }, `"path" is not a self-explaining name`},
 		{"bare=false", func() error { _, err := NewArgs[tagBareFalse](); return err }, "bare takes only true"},
 		{"nested no description", func() error { _, err := NewArgs[tagNestedNoDescription](); return err }, "argument a[].b has no description"},
 		{"default inside list items", func() error { _, err := NewArgs[tagDefaultInItems](); return err }, "never applied"},
