@@ -56,7 +56,7 @@ func addClick(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_click",
 		Toolset:     toolsetInteract,
-		Description: "Click a ref or point; reports what changed.",
+		Description: "Click a ref or point; reports what changed. To set a field's value use browser_type or browser_fill_form.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in clickInput) (string, error) {
 		id, err := c.target(ctx, in.Ref, in.At)
@@ -162,7 +162,7 @@ func addHover(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_hover",
 		Toolset:     toolsetInteract,
-		Description: "Hover a ref or point; scroll with the wheel there.",
+		Description: "Hover a ref or point (menus, tooltips); with scroll, turn the wheel there: the way to scroll a page or list.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in hoverInput) (string, error) {
 		if in.Ref == "" && len(in.At) == 0 && len(in.Scroll) == 2 {
@@ -217,7 +217,7 @@ type typeInput struct {
 	where
 	Ref    string `json:"ref" jsonschema:"e.g. e12"`
 	Text   string `json:"text,omitempty" jsonschema:"what to type; empty clears the field"`
-	Secret string `json:"secret,omitempty" jsonschema:"name of the owner's secret to type instead of text; its value is never shown"`
+	Secret string `json:"secret,omitempty" jsonschema:"owner's secret to type instead of text; never shown"`
 	Append bool   `json:"append,omitempty" jsonschema:"keep the value"`
 	Submit bool   `json:"submit,omitempty" jsonschema:"press Enter"`
 }
@@ -226,7 +226,7 @@ func addType(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_type",
 		Toolset:     toolsetInteract,
-		Description: "Type into a field by ref (replaces its value).",
+		Description: "Type into one text field by ref, replacing its value; for dates, selects or several fields use browser_fill_form.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in typeInput) (string, error) {
 		if in.Secret != "" && (in.Text != "" || in.Append) {
@@ -263,13 +263,13 @@ func joinNote(note, out string) string {
 
 type formField struct {
 	Ref    string `json:"ref" jsonschema:"e.g. e12"`
-	Value  string `json:"value,omitempty" jsonschema:"text, option, true/false, date, time, colour or number"`
-	Secret string `json:"secret,omitempty" jsonschema:"name of the owner's secret to type instead of a value; never shown"`
+	Value  string `json:"value,omitempty" jsonschema:"text, option, true/false, date, colour, number"`
+	Secret string `json:"secret,omitempty" jsonschema:"owner's secret to type instead of value; never shown"`
 }
 
 type fillFormInput struct {
 	where
-	Fields []formField `json:"fields" jsonschema:"fields to set; a multi-select once per option" schema:"minItems=1"`
+	Fields []formField `json:"fields" jsonschema:"a multi-select once per option" schema:"minItems=1"`
 	Submit string      `json:"submit,omitempty" jsonschema:"ref to click after"`
 }
 
@@ -277,7 +277,7 @@ func addFillForm(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_fill_form",
 		Toolset:     toolsetInteract,
-		Description: "Set fields by ref, then optionally click submit.",
+		Description: "Set fields by ref (text, select, check, date, colour, range), each read back, then optionally click submit.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in fillFormInput) (string, error) {
 		if len(in.Fields) == 0 {
@@ -369,7 +369,7 @@ func addPressKey(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_press_key",
 		Toolset:     toolsetInteract,
-		Description: "Press a key, optionally in a ref.",
+		Description: "Press a key or chord, optionally in a ref; to enter text use browser_type.",
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in pressKeyInput) (string, error) {
 		if _, err := keyEvents(in.Key); err != nil {

@@ -32,7 +32,7 @@ func addScreenshot(s *kit.Server, m *manager) {
 	addTool(s, m, kit.Tool{
 		Name:        "browser_screenshot",
 		Toolset:     toolsetBrowse,
-		Description: "Screenshot the viewport, full page or a ref; or save a PDF.",
+		Description: "Screenshot the viewport, full page or a ref, or save a PDF; to read a page browser_snapshot is cheaper.",
 		ReadOnly:    true,
 		OpenWorld:   true,
 		Timeout:     actionTimeout,

@@ -27,7 +27,7 @@ func addWaitFor(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_wait_for",
 		Toolset:     toolsetBrowse,
-		Description: "Wait for text to appear or go, a ref to show, or seconds.",
+		Description: "Wait for text to appear or go, a ref to show, or seconds, when a page changes after an action's report.",
 		ReadOnly:    true,
 		Timeout:     50 * time.Second,
 	}, func(ctx context.Context, c *call, in waitInput) (string, error) {
@@ -156,7 +156,7 @@ func addEvaluate(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_evaluate",
 		Toolset:     toolsetEvaluate,
-		Description: "Run a JavaScript function in the page; returns JSON.",
+		Description: "Run a JavaScript function in the page; returns JSON. For what the other tools cannot read or do.",
 		Destructive: true,
 		Timeout:     actionTimeout,
 	}, func(ctx context.Context, c *call, in evaluateInput) (string, error) {

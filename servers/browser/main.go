@@ -27,7 +27,7 @@ func specFor(ready func(*manager)) kit.Spec {
 		Instructions: "Browse the web in a headless Chromium; tabs persist between calls.",
 		Toolsets:     toolsets(),
 		SharedArgs: []kit.SharedArg{
-			{Name: "session", Meaning: "a name for a separate browser with its own logins and tabs; omit for the default", Short: "name of a separate browser; omit for the default"},
+			{Name: "session", Meaning: "a name for a separate browser with its own logins and tabs; omit for the default", Short: "a separate browser's name"},
 		},
 		Flags: opts.register,
 		Setup: func(s *kit.Server) error {

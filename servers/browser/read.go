@@ -26,7 +26,7 @@ func addSnapshot(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_snapshot",
 		Toolset:     toolsetBrowse,
-		Description: "Page as compact text with [eN] refs; scope, filter, page.",
+		Description: "The page's elements with [eN] refs to act on; find and role filter, ref scopes. To read prose use browser_get_text.",
 		ReadOnly:    true,
 		Timeout:     readTimeout,
 	}, func(ctx context.Context, c *call, in snapshotInput) (string, error) {
@@ -86,7 +86,7 @@ func addGetText(s *kit.Server, m *manager) {
 	addTabTool(s, m, kit.Tool{
 		Name:        "browser_get_text",
 		Toolset:     toolsetBrowse,
-		Description: "Main content as Markdown, paged.",
+		Description: "The page's main content as Markdown, to read it; no refs (to act, browser_snapshot). Paged.",
 		ReadOnly:    true,
 		Timeout:     readTimeout,
 	}, func(ctx context.Context, c *call, in getTextInput) (string, error) {

@@ -16,7 +16,7 @@ import (
 
 type convertInput struct {
 	Value     float64 `json:"value" jsonschema:"the amount in from units"`
-	From      string  `json:"from" jsonschema:"unit to convert from, a symbol or name, e.g. 'mi', 'kg', '°F', 'GiB', 'km/h', 'kWh', 'psi'" schema:"minLength=1"`
+	From      string  `json:"from" jsonschema:"unit symbol or name, e.g. 'mi', 'kg', '°F', 'GiB', 'km/h', 'kWh'" schema:"minLength=1"`
 	To        string  `json:"to" jsonschema:"unit to convert to, measuring the same kind of quantity" schema:"minLength=1"`
 	Precision int     `json:"precision,omitempty" jsonschema:"significant digits when the result is not exact" schema:"minimum=1,maximum=100,default=15"`
 }
@@ -45,7 +45,7 @@ func addConvertUnits(s *kit.Server) {
 		Name:        "convert_units",
 		Toolset:     toolsetMath,
 		Title:       "Convert units",
-		Description: "Convert a value between units (length, mass, volume, area, temperature, time, speed, data, energy, power, pressure), exactly where possible.",
+		Description: "Convert a value between units of length, mass, volume, area, temperature, time, speed, data, energy, power or pressure.",
 		ReadOnly:    true,
 		Idempotent:  true,
 		Timeout:     5 * time.Second,

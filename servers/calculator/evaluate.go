@@ -18,8 +18,8 @@ import (
 // engine's DefaultPrecision (TestEvaluateLimitsAgree).
 type evaluateInput struct {
 	Expression string `json:"expression" jsonschema:"e.g. '2^200', '0.1+0.2', 'sqrt(2)', '15% of 80', 'r = 3; pi*r^2', '50!', 'log(8, 2)'" schema:"minLength=1,maxLength=4096"`
-	Precision  int    `json:"precision,omitempty" jsonschema:"significant digits shown; default 34 for rounded results, exact ones in full" schema:"minimum=1,maximum=1000"`
-	Exact      bool   `json:"exact,omitempty" jsonschema:"also give the exact form: a fraction of any length, or every digit precision cut"`
+	Precision  int    `json:"precision,omitempty" jsonschema:"significant digits; default 34 when rounded, exact in full" schema:"minimum=1,maximum=1000"`
+	Exact      bool   `json:"exact,omitempty" jsonschema:"also the exact form: any-length fraction or all digits"`
 	Degrees    bool   `json:"degrees,omitempty" jsonschema:"trig functions take and return degrees instead of radians"`
 }
 
@@ -82,7 +82,7 @@ func addEvaluate(s *kit.Server) {
 // evaluateDescription is the tool description, its limits taken from the engine's constants.
 func evaluateDescription() string {
 	return fmt.Sprintf("Evaluate math: + - * / %% ^ ! comparisons, percentages, variables, sqrt cbrt exp ln log trig hyperbolic round gcd lcm min max nCr nPr. "+
-		"Exact up to %d digits; irrational results rounded to precision digits; magnitudes to about 1e±%d. Use for any arithmetic.",
+		"Exact to %d digits, magnitudes to 1e±%d; irrational results to precision digits. Use for any arithmetic.",
 		expression.MaxDigits, expression.MaxExponent)
 }
 

@@ -23,7 +23,7 @@ type newEvent struct {
 	OptionalAttendees []string `json:"optional_attendees,omitempty" jsonschema:"optional attendees' emails"`
 	Recurrence        []string `json:"recurrence,omitempty" jsonschema:"RRULE lines"`
 	EventType         string   `json:"event_type,omitempty" jsonschema:"as in create_event" schema:"enum=default|outOfOffice|focusTime|workingLocation"`
-	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where (location is the label)" schema:"enum=home|office|custom"`
+	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where" schema:"enum=home|office|custom"`
 	ShowAsFree        bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time"`
 }
 

@@ -70,7 +70,7 @@ func addCalendarTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "list_calendars", Toolset: toolsetRead, Title: "List calendars", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "List the user's calendars: id, name, access role, time zone."}, c.listCalendars)
 	kit.AddTool(s, kit.Tool{Name: "get_current_time", Toolset: toolsetRead, Title: "Current time", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "The current date, time and time zone; call before resolving relative dates like 'tomorrow'."}, c.currentTime)
+		Description: "The current date, time and time zone; call before resolving dates like 'tomorrow'."}, c.currentTime)
 }
 
 // calendars lists the calendar list, all pages.

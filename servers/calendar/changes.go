@@ -40,7 +40,7 @@ type createExtras struct {
 	EventType         string   `json:"event_type,omitempty" jsonschema:"status events (primary calendar only)" schema:"enum=default|outOfOffice|focusTime|workingLocation,default=default"`
 	AutoDecline       string   `json:"auto_decline,omitempty" jsonschema:"outOfOffice, focusTime: decline conflicts" schema:"enum=none|all|new"`
 	DeclineMessage    string   `json:"decline_message,omitempty" jsonschema:"note with the declines"`
-	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where (location is the label)" schema:"enum=home|office|custom"`
+	WorkingLocation   string   `json:"working_location,omitempty" jsonschema:"workingLocation: where" schema:"enum=home|office|custom"`
 	OptionalAttendees []string `json:"optional_attendees,omitempty" jsonschema:"optional attendees' emails"`
 	ShowAsFree        bool     `json:"show_as_free,omitempty" jsonschema:"do not block the time"`
 	Attachments       []string `json:"attachments,omitempty" jsonschema:"Google Drive file links" schema:"maxItems=25"`
@@ -63,7 +63,7 @@ type updateEventInput struct {
 	Attendees       *[]string `json:"attendees,omitempty" jsonschema:"replaces the attendee list"`
 	SendUpdates     string    `json:"send_updates,omitempty" jsonschema:"who gets update emails" schema:"enum=all|external_only|none,default=all"`
 	Recurrence      *[]string `json:"recurrence,omitempty" jsonschema:"replaces the RRULE lines"`
-	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; [] for defaults" schema:"maxItems=5,minimum=0,maximum=40320"`
+	ReminderMinutes *[]int64  `json:"reminder_minutes,omitempty" jsonschema:"popup reminders, minutes before; []: defaults" schema:"maxItems=5,minimum=0,maximum=40320"`
 	ColorID         *string   `json:"color_id,omitempty" jsonschema:"Google event colour" schema:"enum=1|2|3|4|5|6|7|8|9|10|11"`
 	Visibility      *string   `json:"visibility,omitempty" schema:"enum=default|public|private|confidential,bare=true"`
 	Optional        *[]string `json:"optional_attendees,omitempty" jsonschema:"replaces the optional attendees"`
@@ -105,7 +105,7 @@ func (o deleteOutput) Text() string { return o.Detail }
 
 func addChangeTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "create_event", Toolset: toolsetEdit, Title: "Create an event", OpenWorld: true,
-		Description: "Create one event: timed, all-day or recurring, with guests, Meet, attachments, or a status (out of office, focus time, working location)."}, c.createEvent)
+		Description: "Create an event: timed, all-day or recurring, with guests, Meet, attachments, or out of office, focus time, working location."}, c.createEvent)
 	kit.AddTool(s, kit.Tool{Name: "update_event", Toolset: toolsetEdit, Title: "Update an event", OpenWorld: true,
 		Description: "Change the given fields of an event, one occurrence, or a recurring series."}, c.updateEvent)
 	kit.AddTool(s, kit.Tool{Name: "delete_event", Toolset: toolsetEdit, Title: "Delete an event", Destructive: true, OpenWorld: true,
@@ -113,7 +113,7 @@ func addChangeTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "respond_to_event", Toolset: toolsetRespond, Title: "Respond to an invitation", Idempotent: true, OpenWorld: true,
 		Description: "Accept, decline or tentatively accept an invitation, with an optional note."}, c.respond)
 	kit.AddTool(s, kit.Tool{Name: "quick_add", Toolset: toolsetEdit, Title: "Quick add", OpenWorld: true,
-		Description: "Create an event from a sentence with Google Calendar's natural-language parser."}, c.quickAdd)
+		Description: "Create an event from a sentence, parsed by Google Calendar."}, c.quickAdd)
 }
 
 // sendUpdates is Google's spelling of a send_updates value.

@@ -152,7 +152,7 @@ type listEventsInput struct {
 	Query      string   `json:"query,omitempty" jsonschema:"only events with this text"`
 	TimeZone   string   `json:"time_zone,omitempty" jsonschema:"IANA zone for times; default each calendar's own"`
 	MaxResults int      `json:"max_results,omitempty" jsonschema:"events per calendar per page" schema:"minimum=1,maximum=250,default=50"`
-	PageToken  string   `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
+	PageToken  string   `json:"page_token,omitempty" schema:"bare=true"`
 	EventTypes []string `json:"event_types,omitempty" jsonschema:"only these types; default all" schema:"enum=default|outOfOffice|focusTime|workingLocation"`
 }
 
@@ -222,7 +222,7 @@ func (o eventOutput) Text() string {
 
 func addEventTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "list_events", Toolset: toolsetRead, Title: "List events", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "List events (recurring ones expanded) in a time range on one or more calendars, optionally matching text."}, c.listEvents)
+		Description: "List events in a time range on one or more calendars, recurring ones expanded."}, c.listEvents)
 	kit.AddTool(s, kit.Tool{Name: "get_event", Toolset: toolsetRead, Title: "Get an event", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "One event with attendees, description, recurrence and Meet link."}, c.getEvent)
 }

@@ -69,7 +69,7 @@ type freeSlotsInput struct {
 	IncludeWeekends bool     `json:"include_weekends,omitempty" schema:"bare=true"`
 	TimeZone        string   `json:"time_zone,omitempty" jsonschema:"IANA zone of the working hours; default the first calendar's own"`
 	MaxSlots        int      `json:"max_slots,omitempty" schema:"minimum=1,maximum=50,default=10,bare=true"`
-	WorkingLocation string   `json:"working_location,omitempty" jsonschema:"only where your working location events say" schema:"enum=home|office|custom"`
+	WorkingLocation string   `json:"working_location,omitempty" jsonschema:"only where working location events say" schema:"enum=home|office|custom"`
 }
 
 type freeSlotsOutput struct {
@@ -97,7 +97,7 @@ func addFreeBusyTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "free_busy", Toolset: toolsetAvailability, Title: "Free/busy", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "Busy intervals of calendars or people in a range (up to 3 months)."}, c.freeBusy)
 	kit.AddTool(s, kit.Tool{Name: "find_free_slots", Toolset: toolsetAvailability, Title: "Find free slots", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "Free windows of at least a duration within working hours, common to several calendars."}, c.findFreeSlots)
+		Description: "Free windows of at least a duration in working hours, common to calendars."}, c.findFreeSlots)
 }
 
 type busySpan struct{ start, end time.Time }

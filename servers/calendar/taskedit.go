@@ -17,16 +17,16 @@ import (
 const maxTaskBatch = 50
 
 type createTaskInput struct {
-	List     string `json:"list,omitempty" jsonschema:"task list id or title; default the user's default list"`
+	List     string `json:"list,omitempty" jsonschema:"task list id or title"`
 	Title    string `json:"title" schema:"minLength=1,maxLength=1024,bare=true"`
 	Notes    string `json:"notes,omitempty" schema:"maxLength=8192,bare=true"`
 	Due      string `json:"due,omitempty" jsonschema:"the day, YYYY-MM-DD (no time of day)"`
 	Parent   string `json:"parent,omitempty" jsonschema:"task id to make it a subtask of"`
-	Previous string `json:"previous,omitempty" jsonschema:"task id of the sibling to put it after; default first"`
+	Previous string `json:"previous,omitempty" jsonschema:"task id to put it after; default first"`
 }
 
 type updateTaskInput struct {
-	List   string  `json:"list,omitempty" jsonschema:"task list id or title; default the user's default list"`
+	List   string  `json:"list,omitempty" jsonschema:"task list id or title"`
 	TaskID string  `json:"task_id" jsonschema:"from list_tasks" schema:"minLength=1"`
 	Title  *string `json:"title,omitempty" schema:"minLength=1,maxLength=1024,bare=true"`
 	Notes  *string `json:"notes,omitempty" jsonschema:"new notes; empty clears them" schema:"maxLength=8192"`
@@ -35,7 +35,7 @@ type updateTaskInput struct {
 }
 
 type taskIDsInput struct {
-	List    string   `json:"list,omitempty" jsonschema:"task list id or title; default the user's default list"`
+	List    string   `json:"list,omitempty" jsonschema:"task list id or title"`
 	TaskIDs []string `json:"task_ids" jsonschema:"from list_tasks" schema:"minItems=1,maxItems=50,minLength=1"`
 }
 
@@ -45,16 +45,16 @@ type completeTasksInput struct {
 }
 
 type moveTaskInput struct {
-	List     string `json:"list,omitempty" jsonschema:"task list id or title it is in; default the user's default list"`
+	List     string `json:"list,omitempty" jsonschema:"task list id or title"`
 	TaskID   string `json:"task_id" jsonschema:"from list_tasks" schema:"minLength=1"`
-	Parent   string `json:"parent,omitempty" jsonschema:"task id to nest it under; omit for the top level"`
-	Previous string `json:"previous,omitempty" jsonschema:"task id of the sibling to put it after; omit for first"`
-	ToList   string `json:"to_list,omitempty" jsonschema:"list id or title to move it (with its subtasks) to"`
+	Parent   string `json:"parent,omitempty" jsonschema:"task id to nest it under; omit: top level"`
+	Previous string `json:"previous,omitempty" jsonschema:"task id to put it after; omit for first"`
+	ToList   string `json:"to_list,omitempty" jsonschema:"list id or title to move it to"`
 }
 
 type editTaskListInput struct {
 	Action string `json:"action" schema:"enum=create|rename|delete|clear_completed,bare=true"`
-	List   string `json:"list,omitempty" jsonschema:"task list id or title (rename, delete, clear_completed)"`
+	List   string `json:"list,omitempty" jsonschema:"task list id or title"`
 	Title  string `json:"title,omitempty" jsonschema:"the new list's title (create, rename)" schema:"maxLength=1024"`
 }
 
@@ -91,7 +91,7 @@ func (o taskListOutput) Text() string { return o.Action + ": task list " + o.Lis
 
 func addTaskEditTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "create_task", Toolset: toolsetTasks, Title: "Create a task", OpenWorld: true,
-		Description: "Add a task to a Google Tasks list, optionally with notes, a due day, or as a subtask."}, c.createTask)
+		Description: "Add a task to a task list, optionally with notes, a due day, or as a subtask."}, c.createTask)
 	kit.AddTool(s, kit.Tool{Name: "update_task", Toolset: toolsetTasks, Title: "Update a task", Idempotent: true, OpenWorld: true,
 		Description: "Change a task's title, notes, due day or status; only the fields given."}, c.updateTask)
 	kit.AddTool(s, kit.Tool{Name: "complete_task", Toolset: toolsetTasks, Title: "Complete tasks", Idempotent: true, OpenWorld: true,

@@ -194,12 +194,12 @@ func (o listTaskListsOutput) Text() string {
 }
 
 type listTasksInput struct {
-	List             string `json:"list,omitempty" jsonschema:"task list id or title; default the user's default list"`
-	IncludeCompleted bool   `json:"include_completed,omitempty" jsonschema:"also completed tasks, hidden ones included"`
-	DueMin           string `json:"due_min,omitempty" jsonschema:"only tasks due on or after this day, YYYY-MM-DD"`
-	DueMax           string `json:"due_max,omitempty" jsonschema:"only tasks due on or before this day, YYYY-MM-DD"`
+	List             string `json:"list,omitempty" jsonschema:"task list id or title"`
+	IncludeCompleted bool   `json:"include_completed,omitempty" jsonschema:"also completed and hidden tasks"`
+	DueMin           string `json:"due_min,omitempty" jsonschema:"due on or after, YYYY-MM-DD"`
+	DueMax           string `json:"due_max,omitempty" jsonschema:"due on or before, YYYY-MM-DD"`
 	MaxResults       int64  `json:"max_results,omitempty" schema:"minimum=1,maximum=100,default=100,bare=true"`
-	PageToken        string `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
+	PageToken        string `json:"page_token,omitempty" schema:"bare=true"`
 }
 
 type listTasksOutput struct {
@@ -239,7 +239,7 @@ func (o listTasksOutput) Text() string {
 }
 
 type getTaskInput struct {
-	List   string `json:"list,omitempty" jsonschema:"task list id or title; default the user's default list"`
+	List   string `json:"list,omitempty" jsonschema:"task list id or title"`
 	TaskID string `json:"task_id" jsonschema:"from list_tasks" schema:"minLength=1"`
 }
 
@@ -272,11 +272,11 @@ func (o taskOutput) Text() string {
 
 func addTaskTools(s *kit.Server, c *cal) {
 	kit.AddTool(s, kit.Tool{Name: "list_task_lists", Toolset: toolsetTasks, Title: "List task lists", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "List the user's Google Tasks lists: id and title, the default list first."}, c.listTaskLists)
+		Description: "List the user's task lists: id and title, the default first."}, c.listTaskLists)
 	kit.AddTool(s, kit.Tool{Name: "list_tasks", Toolset: toolsetTasks, Title: "List tasks", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "List the tasks of a Google Tasks list, open ones by default, subtasks under their parents, with ids, due days and notes."}, c.listTasks)
+		Description: "List a task list's tasks (open ones by default), subtasks under parents, with ids, due days, notes."}, c.listTasks)
 	kit.AddTool(s, kit.Tool{Name: "get_task", Toolset: toolsetTasks, Title: "Get a task", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "One Google task in full: notes, links (such as the email it came from), completion."}, c.getTask)
+		Description: "One task in full: notes, links (such as the email it came from), completion."}, c.getTask)
 	addTaskEditTools(s, c)
 }
 

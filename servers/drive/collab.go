@@ -187,11 +187,11 @@ func (replyOutput) Unshown() map[string]string {
 
 func addCollabTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "list_shared_drives", Toolset: toolsetRead, Title: "List shared drives", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "The shared drives the account is a member of; list_folder opens one by id."}, d.listDrives)
+		Description: "The shared drives the account is in; list_folder opens one by id."}, d.listDrives)
 	kit.AddTool(s, kit.Tool{Name: "get_share_link", Toolset: toolsetSharing, Title: "Share link and reach", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "A Drive file's link and who can open it."}, d.shareLink)
 	kit.AddTool(s, kit.Tool{Name: "list_comments", Toolset: toolsetComments, Title: "List comments", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "Comments on a Drive file (open ones by default), with quoted text and replies."}, d.listComments)
+		Description: "Comments on a Drive file (open ones by default), with quoted text, replies."}, d.listComments)
 	kit.AddTool(s, kit.Tool{Name: "reply_to_comment", Toolset: toolsetComments, Title: "Reply to, resolve or reopen a comment", OpenWorld: true,
 		Description: "Reply to a comment on a Drive file, resolve it or reopen it."}, d.comment)
 }

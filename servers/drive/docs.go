@@ -43,8 +43,8 @@ func (o replaceTextOutput) Text() string {
 type insertTextInput struct {
 	DocumentID string `json:"document_id" jsonschema:"the Google Doc's file id (search_files kind doc)" schema:"minLength=1"`
 	Text       string `json:"text" jsonschema:"text; each line a paragraph" schema:"minLength=1"`
-	Heading    string `json:"heading,omitempty" jsonschema:"insert under this heading (default: the end)"`
-	At         string `json:"at,omitempty" jsonschema:"with heading: end of its section or right below" schema:"enum=section_end|below_heading,default=section_end"`
+	Heading    string `json:"heading,omitempty" jsonschema:"under this heading (default: the end)"`
+	At         string `json:"at,omitempty" jsonschema:"with heading: its section's end or right below" schema:"enum=section_end|below_heading,default=section_end"`
 }
 
 type insertTextOutput struct {
@@ -69,9 +69,9 @@ func (o insertTextOutput) Text() string {
 
 func addDocTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "replace_doc_text", Toolset: toolsetDocs, Title: "Replace text in a Doc", Destructive: true, OpenWorld: true,
-		Description: "Replace every occurrence of a text in a Google Doc, keeping its formatting."}, d.replaceDocText)
+		Description: "Replace every occurrence of a text in a Google Doc, keeping formatting."}, d.replaceDocText)
 	kit.AddTool(s, kit.Tool{Name: "insert_doc_text", Toolset: toolsetDocs, Title: "Insert text in a Doc", OpenWorld: true,
-		Description: "Insert paragraphs into a Google Doc at the end or under a heading."}, d.insertDocText)
+		Description: "Insert paragraphs into a Google Doc, at the end or under a heading."}, d.insertDocText)
 }
 
 func (d *drv) docsFail(err error, id string) error {

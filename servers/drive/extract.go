@@ -32,13 +32,13 @@ const (
 
 type extractInput struct {
 	FileID   string `json:"file_id" jsonschema:"the PDF's or document's id, from search_files or list_folder" schema:"minLength=1"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to continue from" schema:"minimum=0"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"character offset" schema:"minimum=0"`
 	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return" schema:"minimum=1"`
 }
 
 func addExtractTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "extract_file_text", Toolset: toolsetRead, Title: "Extract text through a temporary copy", ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
-		Description: "Text of a PDF or Word/OpenDocument file, with OCR for scans (via a temporary Google Doc copy); use when read_file says so."}, d.extract)
+		Description: "Text of a PDF or Word/OpenDocument file, with OCR for scans; use when read_file says so."}, d.extract)
 }
 
 func (d *drv) extract(ctx context.Context, _ *mcp.CallToolRequest, in extractInput) (*mcp.CallToolResult, readOutput, error) {

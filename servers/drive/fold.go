@@ -26,7 +26,7 @@ type commentInput struct {
 	FileID    string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	CommentID string `json:"comment_id" jsonschema:"from list_comments" schema:"minLength=1"`
 	Content   string `json:"content,omitempty" jsonschema:"the reply's text"`
-	Resolve   string `json:"resolve,omitempty" jsonschema:"also resolve the comment, or reopen a resolved one" schema:"enum=resolve|reopen"`
+	Resolve   string `json:"resolve,omitempty" jsonschema:"resolve it, or reopen a resolved one" schema:"enum=resolve|reopen"`
 }
 
 // comment replies to, resolves or reopens a comment (replyToComment, resolveComment).
@@ -45,7 +45,7 @@ func (d *drv) comment(ctx context.Context, req *mcp.CallToolRequest, in commentI
 type moveRenameInput struct {
 	FileID   string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	FolderID string `json:"folder_id,omitempty" jsonschema:"destination folder or shared drive id; root for My Drive" schema:"minLength=1"`
-	NewName  string `json:"new_name,omitempty" jsonschema:"the new name, with extension for stored files" schema:"minLength=1"`
+	NewName  string `json:"new_name,omitempty" jsonschema:"new name, with extension for stored files" schema:"minLength=1"`
 }
 
 // moveFile moves a file, renames it, or both (move, then rename).

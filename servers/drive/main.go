@@ -41,12 +41,12 @@ func spec() kit.Spec {
 		Instructions: "Google Drive (My Drive and shared drives) for the signed-in account.",
 		Toolsets:     toolsets(),
 		SharedArgs: []kit.SharedArg{
-			{Name: "folder_id", Meaning: "a folder or shared drive id (root: My Drive): where a file goes, or the folder to list", Short: "folder or shared drive id"},
+			{Name: "folder_id", Meaning: "a folder or shared drive id (root: My Drive): where a file goes, or the folder to list"},
 			{Name: "page_size", Meaning: "how many to return per page"},
-			{Name: "document_id", Meaning: "a Google Doc's file id (search_files kind doc)", Short: "Google Doc's file id"},
-			{Name: "file_id", Meaning: "a Drive file or folder id from search_files or list_folder", Short: "Drive file id"},
-			{Name: "spreadsheet_id", Meaning: "a Google Sheet's file id (search_files kind sheet)", Short: "Google Sheet's file id"},
-			{Name: "page_token", Meaning: "next_page_token of the previous call", Short: "from next_page_token"},
+			{Name: "document_id", Meaning: "a Google Doc's file id (search_files kind doc)"},
+			{Name: "file_id", Meaning: "a Drive file or folder id from search_files or list_folder"},
+			{Name: "spreadsheet_id", Meaning: "a Google Sheet's file id (search_files kind sheet)"},
+			{Name: "page_token", Meaning: "next_page_token of the previous call"},
 		},
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)

@@ -24,7 +24,7 @@ import (
 type readInput struct {
 	FileID   string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	Sheet    string `json:"sheet,omitempty" jsonschema:"spreadsheets: the sheet name; default the first"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to continue from" schema:"minimum=0"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"character offset" schema:"minimum=0"`
 	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters to return" schema:"minimum=1"`
 }
 
@@ -94,9 +94,9 @@ func (o downloadOutput) Text() string {
 
 func addReadTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "read_file", Toolset: toolsetRead, Title: "Read a file", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 60 * time.Second,
-		Description: "Read a Drive file as text: Docs as Markdown, Sheets as CSV, Slides and text files as text; paged."}, d.read)
+		Description: "Read a Drive file as text: Docs as Markdown, Sheets as CSV, Slides and text as text; paged."}, d.read)
 	kit.AddTool(s, kit.Tool{Name: "download_file", Toolset: toolsetRead, Title: "Download a file", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
-		Description: "Save a Drive file to the downloads folder (Google files exported, e.g. as pdf or docx)."}, d.download)
+		Description: "Save a Drive file to the downloads folder (Google files exported, e.g. as pdf)."}, d.download)
 }
 
 // fetch reads a response body up to the byte cap.

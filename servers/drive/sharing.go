@@ -92,7 +92,7 @@ type removePermissionInput struct {
 
 func addShareTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "share_file", Toolset: toolsetSharing, Title: "Share a file", Idempotent: true, OpenWorld: true,
-		Description: "Share a Drive file or folder with a user, group or domain as reader, commenter or writer."}, d.share)
+		Description: "Share a Drive file or folder with a user, group or domain."}, d.share)
 	kit.AddTool(s, kit.Tool{Name: "list_permissions", Toolset: toolsetSharing, Title: "List permissions", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "Who has access to a Drive file, with permission ids."}, d.listPermissions)
 	kit.AddTool(s, kit.Tool{Name: "remove_permission", Toolset: toolsetSharing, Title: "Remove access", Destructive: true, Idempotent: true, OpenWorld: true,

@@ -69,16 +69,16 @@ func cellText(v any) string {
 
 type writeRangeInput struct {
 	SpreadsheetID string  `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
-	Range         string  `json:"range" jsonschema:"A1 top-left cell (Sheet1!B2) or area (Sheet1!B2:D4)" schema:"minLength=1"`
+	Range         string  `json:"range" jsonschema:"A1 cell (Sheet1!B2) or area (Sheet1!B2:D4)" schema:"minLength=1"`
 	Values        [][]any `json:"values" jsonschema:"rows of cells; null leaves a cell, \"\" clears it" schema:"minItems=1"`
-	Raw           bool    `json:"raw,omitempty" jsonschema:"store strings as text, not parsed as if typed"`
+	Raw           bool    `json:"raw,omitempty" jsonschema:"strings as text, not parsed"`
 }
 
 type appendInput struct {
 	SpreadsheetID string  `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
 	Range         string  `json:"range" jsonschema:"a sheet name or columns, e.g. Sheet1!A:D" schema:"minLength=1"`
 	Values        [][]any `json:"values" jsonschema:"rows to add" schema:"minItems=1"`
-	Raw           bool    `json:"raw,omitempty" jsonschema:"store strings as text, not parsed as if typed"`
+	Raw           bool    `json:"raw,omitempty" jsonschema:"strings as text, not parsed"`
 }
 
 type updateOutput struct {
@@ -134,7 +134,7 @@ func (spreadsheetOutput) Unshown() map[string]string {
 
 type addSheetInput struct {
 	SpreadsheetID string `json:"spreadsheet_id" jsonschema:"the Google Sheet's file id (search_files kind sheet)" schema:"minLength=1"`
-	Title         string `json:"title" jsonschema:"the new sheet's name, unique in the spreadsheet" schema:"minLength=1"`
+	Title         string `json:"title" jsonschema:"the new sheet's name" schema:"minLength=1"`
 	Rows          int    `json:"rows,omitempty" jsonschema:"grid height" schema:"minimum=1,maximum=100000,default=1000"`
 	Columns       int    `json:"columns,omitempty" jsonschema:"grid width" schema:"minimum=1,maximum=18278,default=26"`
 }
@@ -152,7 +152,7 @@ func addSheetTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "read_sheet_range", Toolset: toolsetSheets, Title: "Read a sheet range", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "Cells of a Google Sheet by A1 range, as shown, typed, or with formulas."}, d.readRange)
 	kit.AddTool(s, kit.Tool{Name: "write_sheet_range", Toolset: toolsetSheets, Title: "Write a sheet range", Destructive: true, Idempotent: true, OpenWorld: true,
-		Description: "Overwrite cells of a Google Sheet from an A1 range with rows of values or =formulas."}, d.writeRange)
+		Description: "Overwrite cells of a Google Sheet from an A1 range with values or =formulas."}, d.writeRange)
 	kit.AddTool(s, kit.Tool{Name: "append_sheet_rows", Toolset: toolsetSheets, Title: "Append rows to a sheet", OpenWorld: true,
 		Description: "Add rows below the last row of a table in a Google Sheet."}, d.appendRows)
 	kit.AddTool(s, kit.Tool{Name: "create_spreadsheet", Toolset: toolsetSheets, Title: "Create a spreadsheet", OpenWorld: true,

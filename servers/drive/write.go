@@ -23,7 +23,7 @@ import (
 )
 
 type uploadInput struct {
-	Path          string `json:"path,omitempty" jsonschema:"local file inside the server's uploads folder"`
+	Path          string `json:"path,omitempty" jsonschema:"file in the uploads folder"`
 	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"the bytes, base64, instead of path"`
 	Name          string `json:"name,omitempty" jsonschema:"name in Drive; default the file's name"`
 	FolderID      string `json:"folder_id,omitempty" jsonschema:"parent folder; default My Drive root"`
@@ -43,7 +43,7 @@ type updateContentInput struct {
 	FileID        string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
 	Content       string `json:"content,omitempty" jsonschema:"new text"`
 	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"new bytes, base64"`
-	Path          string `json:"path,omitempty" jsonschema:"local file inside the uploads folder"`
+	Path          string `json:"path,omitempty" jsonschema:"file in the uploads folder"`
 	MimeType      string `json:"mime_type,omitempty" jsonschema:"content type; for a Google Doc text/markdown or text/html"`
 }
 
@@ -59,7 +59,7 @@ type moveInput struct {
 
 type renameInput struct {
 	FileID  string `json:"file_id" jsonschema:"a Drive file id from search_files or list_folder" schema:"minLength=1"`
-	NewName string `json:"new_name" jsonschema:"the new name, with extension for stored files" schema:"minLength=1"`
+	NewName string `json:"new_name" jsonschema:"new name, with extension for stored files" schema:"minLength=1"`
 }
 
 type copyInput struct {
@@ -70,7 +70,7 @@ type copyInput struct {
 
 func addWriteTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "upload_file", Toolset: toolsetWrite, Title: "Upload a file", OpenWorld: true, Timeout: 80 * time.Second,
-		Description: "Upload a file from the uploads folder, or base64 bytes, to Drive, optionally as a Google file."}, d.upload)
+		Description: "Upload a file from the uploads folder, or base64 bytes, to Drive, optionally converted."}, d.upload)
 	kit.AddTool(s, kit.Tool{Name: "create_file", Toolset: toolsetWrite, Title: "Create a file", OpenWorld: true,
 		Description: "Create a Drive file from text; Markdown can become a Google Doc."}, d.create)
 	kit.AddTool(s, kit.Tool{Name: "update_file_content", Toolset: toolsetWrite, Title: "Replace file content", Destructive: true, Idempotent: true, OpenWorld: true, Timeout: 80 * time.Second,
@@ -78,7 +78,7 @@ func addWriteTools(s *kit.Server, d *drv) {
 	kit.AddTool(s, kit.Tool{Name: "create_folder", Toolset: toolsetWrite, Title: "Create a folder", OpenWorld: true,
 		Description: "Create a Drive folder."}, d.createFolder)
 	kit.AddTool(s, kit.Tool{Name: "move_file", Toolset: toolsetWrite, Title: "Move or rename a file", Idempotent: true, OpenWorld: true,
-		Description: "Move a Drive file or folder to another folder or shared drive, rename it, or both."}, d.moveFile)
+		Description: "Move a Drive file or folder to another folder or shared drive, and/or rename it."}, d.moveFile)
 	kit.AddTool(s, kit.Tool{Name: "copy_file", Toolset: toolsetWrite, Title: "Copy a file", OpenWorld: true,
 		Description: "Copy a Drive file."}, d.copyFile)
 	kit.AddTool(s, kit.Tool{Name: "trash_file", Toolset: toolsetWrite, Title: "Trash or restore a file", Idempotent: true, OpenWorld: true,

@@ -18,7 +18,7 @@ import (
 type getAttachmentInput struct {
 	MessageID    string `json:"message_id" jsonschema:"a message id from search_messages" schema:"minLength=1"`
 	AttachmentID string `json:"attachment_id" jsonschema:"attachment id from get_message" schema:"minLength=1"`
-	Save         bool   `json:"save,omitempty" jsonschema:"save to the downloads folder even when small"`
+	Save         bool   `json:"save,omitempty" jsonschema:"save to downloads even when small"`
 }
 
 type attachmentOutput struct {
@@ -38,7 +38,7 @@ func (o attachmentOutput) Text() string {
 
 func addAttachmentTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "get_attachment", Toolset: toolsetRead, Title: "Get an attachment", ReadOnly: true, OpenWorld: true, Timeout: 60 * time.Second,
-		Description: "Fetch a Gmail attachment: small ones inline, larger ones saved to the downloads folder."}, m.getAttachment)
+		Description: "Fetch a Gmail attachment: small ones inline, larger ones saved to downloads."}, m.getAttachment)
 }
 
 var unsafeName = regexp.MustCompile(`[^\p{L}\p{N}._ -]+`)

@@ -12,8 +12,8 @@ import (
 // reply to that message, or with forward too a forward of it. One tool per outcome (sent or
 // saved) instead of one per kind of message: the model reads the shared fields once.
 type composeArgs struct {
-	MessageID string `json:"message_id,omitempty" jsonschema:"reply to (or forward) this message from search_messages" schema:"minLength=1"`
-	Forward   bool   `json:"forward,omitempty" jsonschema:"forward message_id with its attachments; text is a note"`
+	MessageID string `json:"message_id,omitempty" jsonschema:"message to reply to or forward" schema:"minLength=1"`
+	Forward   bool   `json:"forward,omitempty" jsonschema:"forward message_id; text is a note"`
 	ReplyAll  bool   `json:"reply_all,omitempty" jsonschema:"reply to the original To and Cc too"`
 	Quote     bool   `json:"quote,omitempty" jsonschema:"quote the original below the reply"`
 	composeInput
@@ -21,7 +21,7 @@ type composeArgs struct {
 
 // draftArgs is save_draft's input: composeArgs, or with draft_id a new version of that draft.
 type draftArgs struct {
-	DraftID string `json:"draft_id,omitempty" jsonschema:"replace this draft (from list_drafts), keeping its thread" schema:"minLength=1"`
+	DraftID string `json:"draft_id,omitempty" jsonschema:"replace this draft, keeping its thread" schema:"minLength=1"`
 	composeArgs
 }
 

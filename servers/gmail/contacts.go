@@ -167,15 +167,15 @@ func (c contactInfo) line() string {
 
 func addContactTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "search_contacts", Toolset: toolsetContacts, Title: "Search contacts", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "Find people's email addresses and phone numbers by name, address, phone or company, in the user's contacts and among the people they have mailed."}, m.searchContacts)
+		Description: "Find people's email addresses and phones by name, address, phone or company, in contacts and people mailed."}, m.searchContacts)
 	kit.AddTool(s, kit.Tool{Name: "get_contact", Toolset: toolsetContacts, Title: "Get a contact", ReadOnly: true, Idempotent: true, OpenWorld: true,
-		Description: "One saved contact in full: addresses, phones, postal addresses, birthday, notes, links, relations."}, m.getContact)
+		Description: "One saved contact in full: emails, phones, addresses, birthday, notes, links."}, m.getContact)
 	kit.AddTool(s, kit.Tool{Name: "list_contacts", Toolset: toolsetContacts, Title: "List contacts", ReadOnly: true, Idempotent: true, OpenWorld: true,
 		Description: "Page through the user's saved contacts, sorted by name."}, m.listContacts)
 }
 
 type searchContactsInput struct {
-	Query      string `json:"query" jsonschema:"the start of a name, address, phone number or company" schema:"minLength=1"`
+	Query      string `json:"query" jsonschema:"start of a name, address, phone or company" schema:"minLength=1"`
 	Sources    string `json:"sources,omitempty" jsonschema:"contacts: saved ones; other: people mailed but not saved" schema:"enum=all|contacts|other,default=all"`
 	MaxResults int64  `json:"max_results,omitempty" schema:"minimum=1,maximum=30,default=10,bare=true"`
 }
@@ -298,7 +298,7 @@ func (m *mailbox) searchSource(ctx context.Context, source, query string, size i
 }
 
 type getContactInput struct {
-	ResourceName string `json:"resource_name" jsonschema:"people/… from search_contacts or list_contacts" schema:"minLength=1"`
+	ResourceName string `json:"resource_name" jsonschema:"people/… from search or list_contacts" schema:"minLength=1"`
 }
 
 type contactOutput struct {
@@ -341,7 +341,7 @@ func (m *mailbox) getContact(ctx context.Context, _ *mcp.CallToolRequest, in get
 type listContactsInput struct {
 	Sort      string `json:"sort,omitempty" schema:"enum=first_name|last_name|last_modified,default=first_name,bare=true"`
 	PageSize  int64  `json:"page_size,omitempty" schema:"minimum=1,maximum=100,default=50,bare=true"`
-	PageToken string `json:"page_token,omitempty" jsonschema:"next_page_token of the previous call"`
+	PageToken string `json:"page_token,omitempty" schema:"bare=true"`
 }
 
 var sortOrders = map[string]string{"first_name": "FIRST_NAME_ASCENDING", "last_name": "LAST_NAME_ASCENDING", "last_modified": "LAST_MODIFIED_DESCENDING"}

@@ -12,18 +12,18 @@ import (
 )
 
 type draftIDInput struct {
-	ID string `json:"id" jsonschema:"draft id (from list_drafts or save_draft)" schema:"minLength=1"`
+	ID string `json:"id" jsonschema:"draft id" schema:"minLength=1"`
 }
 
 type updateDraftInput struct {
-	ID string `json:"id" jsonschema:"draft id (from list_drafts or save_draft)" schema:"minLength=1"`
+	ID string `json:"id" jsonschema:"draft id" schema:"minLength=1"`
 	composeInput
 }
 
 // listDraftsInput caps max_results at 100 (Gmail allows 500): each draft is fetched on its own.
 type listDraftsInput struct {
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"drafts per page" schema:"minimum=1,maximum=100,default=20"`
-	PageToken  string `json:"page_token,omitempty" jsonschema:"next_page_token from the previous page"`
+	PageToken  string `json:"page_token,omitempty" schema:"bare=true"`
 }
 
 type draftOutput struct {

@@ -11,7 +11,7 @@ import (
 // were three tools naming the same label; one tool with an action reaches the same handlers.
 type editLabelInput struct {
 	Action  string `json:"action" schema:"enum=create|rename|delete,bare=true"`
-	Label   string `json:"label" jsonschema:"create: the new name (/ nests); else the name or id" schema:"minLength=1"`
+	Label   string `json:"label" jsonschema:"create: new name (/ nests); else name or id" schema:"minLength=1"`
 	NewName string `json:"new_name,omitempty" jsonschema:"rename: the new name" schema:"minLength=1"`
 }
 

@@ -14,7 +14,7 @@ import (
 // identityInput chooses the sender of mail the server writes: an alias of the account, and
 // whether its Gmail signature goes along.
 type identityInput struct {
-	From        string `json:"from,omitempty" jsonschema:"sender address from list_send_as"`
+	From        string `json:"from,omitempty" jsonschema:"address from list_send_as"`
 	NoSignature bool   `json:"no_signature,omitempty" jsonschema:"leave out the Gmail signature"`
 }
 
@@ -59,7 +59,7 @@ func (o listSendAsOutput) Text() string {
 
 func addIdentityTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "list_send_as", Toolset: toolsetRead, Title: "Send-as addresses", ReadOnly: true, OpenWorld: true,
-		Description: "List the addresses this account can send from, with name, reply-to, verification and signature."}, m.listSendAs)
+		Description: "The addresses this account can send from, with name, reply-to and signature."}, m.listSendAs)
 }
 
 // sendAs lists the account's send-as identities.

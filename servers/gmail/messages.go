@@ -56,9 +56,9 @@ func messageDate(msg *apiMessage) string {
 // searchInput caps max_results at 100 (Gmail allows 500): each hit is fetched on its own, at
 // once, and more than that trips Gmail's per-user concurrency limit.
 type searchInput struct {
-	Query      string `json:"query,omitempty" jsonschema:"Gmail query, e.g. 'from:bob newer_than:30d'; empty lists all"`
+	Query      string `json:"query,omitempty" jsonschema:"e.g. 'from:bob newer_than:30d'; empty lists all"`
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"hits per page" schema:"minimum=1,maximum=100,default=20"`
-	PageToken  string `json:"page_token,omitempty" jsonschema:"next_page_token from the previous page"`
+	PageToken  string `json:"page_token,omitempty" schema:"bare=true"`
 }
 
 type searchOutput struct {
@@ -169,8 +169,8 @@ func (o threadOutput) Text() string {
 
 // labelChange is what modify_messages and modify_threads add and remove.
 type labelChange struct {
-	AddLabels    []string `json:"add_labels,omitempty" jsonschema:"labels to add: STARRED stars, TRASH trashes, UNREAD marks unread"`
-	RemoveLabels []string `json:"remove_labels,omitempty" jsonschema:"labels to remove: INBOX archives, UNREAD marks read, TRASH untrashes"`
+	AddLabels    []string `json:"add_labels,omitempty" jsonschema:"STARRED stars, TRASH trashes, UNREAD marks unread"`
+	RemoveLabels []string `json:"remove_labels,omitempty" jsonschema:"INBOX archives, UNREAD marks read, TRASH untrashes"`
 }
 
 type modifyInput struct {
@@ -206,13 +206,13 @@ func (m *mailbox) resolve(ctx context.Context, c labelChange) (add, remove []str
 
 func addMessageTools(s *kit.Server, m *mailbox) {
 	kit.AddTool(s, kit.Tool{Name: "search_messages", Toolset: toolsetRead, Title: "Search Gmail", ReadOnly: true, OpenWorld: true,
-		Description: "Search Gmail with its query syntax; returns id, thread, sender, recipients, subject, date, snippet and labels."}, m.search)
+		Description: "Search Gmail with its query syntax; returns ids, sender, recipients, subject, date, snippet, labels."}, m.search)
 	kit.AddTool(s, kit.Tool{Name: "get_message", Toolset: toolsetRead, Title: "Read a message", ReadOnly: true, OpenWorld: true,
-		Description: "Read one Gmail message: headers, body as text (or html, raw), attachment list; long bodies page with offset."}, m.getMessage)
+		Description: "Read one Gmail message: headers, body, attachment list; long bodies page with offset."}, m.getMessage)
 	kit.AddTool(s, kit.Tool{Name: "get_thread", Toolset: toolsetRead, Title: "Read a thread", ReadOnly: true, OpenWorld: true,
 		Description: "Read a whole Gmail conversation, oldest first."}, m.getThread)
 	kit.AddTool(s, kit.Tool{Name: "modify_messages", Toolset: toolsetOrganize, Title: "Change labels", Idempotent: true, OpenWorld: true,
-		Description: "Add or remove labels on messages, or with threads on whole conversations: archive, mark read or unread, star, trash, untrash."}, m.modifyLabels)
+		Description: "Add or remove labels on messages or whole threads: archive, read/unread, star, trash, untrash."}, m.modifyLabels)
 }
 
 func (m *mailbox) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {

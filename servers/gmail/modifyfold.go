@@ -13,8 +13,8 @@ const maxThreadIDs = 100
 // modifyLabelsInput is modify_messages' input: label changes on messages, or with threads on
 // whole conversations (one tool where modify_messages and modify_threads took the same changes).
 type modifyLabelsInput struct {
-	IDs     []string `json:"ids" jsonschema:"message ids, or with threads thread ids (at most 100), from search_messages" schema:"minItems=1,maxItems=1000,minLength=1"`
-	Threads bool     `json:"threads,omitempty" jsonschema:"ids are thread_ids: change every message of those conversations"`
+	IDs     []string `json:"ids" jsonschema:"message ids, or thread ids with threads" schema:"minItems=1,maxItems=1000,minLength=1"`
+	Threads bool     `json:"threads,omitempty" jsonschema:"ids are thread_ids: change whole conversations"`
 	labelChange
 }
 

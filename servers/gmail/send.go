@@ -16,9 +16,9 @@ import (
 
 // attachmentInput is a file to attach: a path inside --attachments-dir, or base64 content.
 type attachmentInput struct {
-	Path          string `json:"path,omitempty" jsonschema:"file inside the server's attachments folder"`
-	Name          string `json:"name,omitempty" jsonschema:"file name shown (default: the path's)"`
-	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"the file's bytes, base64, instead of path"`
+	Path          string `json:"path,omitempty" jsonschema:"file in the attachments folder"`
+	Name          string `json:"name,omitempty" jsonschema:"file name shown"`
+	ContentBase64 string `json:"content_base64,omitempty" jsonschema:"bytes, base64, instead of path"`
 	Type          string `json:"type,omitempty" jsonschema:"MIME type (default: from the name)"`
 }
 

@@ -13,7 +13,7 @@ import (
 // fieldFilter is one condition of list_notes' fields argument.
 type fieldFilter struct {
 	Field string `json:"field" jsonschema:"front matter key" schema:"minLength=1"`
-	Op    string `json:"op" jsonschema:"equals, contains: case ignored, any list item; before, after: dates" schema:"enum=equals|contains|before|after|exists"`
+	Op    string `json:"op" jsonschema:"equals, contains: any case, any list item; before, after: dates" schema:"enum=equals|contains|before|after|exists"`
 	Value string `json:"value,omitempty" jsonschema:"not for exists"`
 }
 

@@ -12,14 +12,14 @@ import (
 // full-text search under the same filters. list_notes and search_notes took the same filters,
 // so both fitted "my notes tagged x from last week"; one tool leaves no doubt.
 type findInput struct {
-	Query   string `json:"query,omitempty" jsonschema:"search the text, ranked, with snippets: all words must appear; \"phrase\", prefix*, a OR b, -excluded" schema:"minLength=1"`
+	Query   string `json:"query,omitempty" jsonschema:"full-text search: all words must match; \"phrase\", prefix*, a OR b, -excluded" schema:"minLength=1"`
 	Folder  string `json:"folder,omitempty" jsonschema:"only notes in this folder and below"`
 	Tag     string `json:"tag,omitempty" jsonschema:"only notes with this tag"`
-	Sort    string `json:"sort,omitempty" jsonschema:"without query: updated (default) and created are newest first" schema:"enum=updated|created|path"`
+	Sort    string `json:"sort,omitempty" jsonschema:"without query; newest first" schema:"enum=updated|created|path"`
 	Trashed bool   `json:"trashed,omitempty" jsonschema:"list the trash instead"`
 	dateFilters
-	ChangedSince string `json:"changed_since,omitempty" jsonschema:"list what changed since this date or time"`
-	Limit        int    `json:"limit,omitempty" jsonschema:"at most this many (default 50; with query 10, at most 50)" schema:"minimum=1,maximum=200"`
+	ChangedSince string `json:"changed_since,omitempty" jsonschema:"changed since this date or time"`
+	Limit        int    `json:"limit,omitempty" jsonschema:"default 50, with query 10" schema:"minimum=1,maximum=200"`
 	Offset       int    `json:"offset,omitempty" jsonschema:"skip this many, for the next page" schema:"minimum=0"`
 }
 

@@ -45,7 +45,7 @@ func specWith(st *settings) kit.Spec {
 		SharedArgs: []kit.SharedArg{
 			{Name: "expected_hash", Meaning: "the hash from get_note; the change is refused if the note changed since", Short: "hash from get_note; refused if changed since"},
 			{Name: "folder", Meaning: "only notes in this folder and below", Short: "only notes in this folder"},
-			{Name: "path", Meaning: "a note's path in the notes folder, e.g. 'projects/garden' ('.md' optional)", Short: "note path, e.g. 'projects/garden'"},
+			{Name: "path", Meaning: "a note's path in the notes folder, e.g. 'projects/garden' ('.md' optional)", Short: "note path, e.g. 'dir/name'"},
 		},
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&st.notesDir, "notes-dir", "", "folder the notes live in; must exist unless --create-notes-dir is given (default: STATE-DIR/notes, created 0700)")

@@ -170,7 +170,7 @@ func (n *store) trash(rel string) (string, error) {
 
 type restoreInput struct {
 	TrashPath string `json:"trash_path" jsonschema:"the trash path delete_note returned"`
-	NewPath   string `json:"new_path,omitempty" jsonschema:"where to restore it (default: where it was)"`
+	NewPath   string `json:"new_path,omitempty" jsonschema:"default: where it was"`
 }
 
 var trashStamp = regexp.MustCompile(`\.\d{8}T\d{6}\.\d{9}$`)

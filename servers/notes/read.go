@@ -23,18 +23,18 @@ func addReadTools(s *kit.Server, n *store) {
 	kit.AddTool(s, kit.Tool{Name: "get_note", Toolset: toolsetRead, Title: "Get note", ReadOnly: true, Idempotent: true,
 		Description: "Read a note: all of it, the section under one heading, or its outline."}, n.getNote)
 	kit.AddTool(s, kit.Tool{Name: "list_notes", Toolset: toolsetRead, Title: "Find notes", ReadOnly: true, Idempotent: true,
-		Description: "Find notes: with query a ranked full-text search (also word forms and near spellings), else a listing newest first; filter by folder, tag, dates; changed_since, trashed."}, n.findNotes)
+		Description: "Find notes: with query a ranked full-text search, else newest first; filter by folder, tag, dates, changed_since, trashed."}, n.findNotes)
 	kit.AddTool(s, kit.Tool{Name: "list_note_tags", Toolset: toolsetRead, Title: "List note tags", ReadOnly: true, Idempotent: true,
 		Description: "List the tags used in the notes with how many notes carry each."}, n.listTags)
 	kit.AddTool(s, kit.Tool{Name: "get_note_links", Toolset: toolsetRead, Title: "Get note links", ReadOnly: true, Idempotent: true,
-		Description: "A note's outgoing [[wikilinks]] and backlinks with relation types; hops adds notes up to N links away."}, n.getLinks)
+		Description: "A note's [[wikilinks]] and backlinks with relation types; hops reaches further."}, n.getLinks)
 }
 
 type getNoteInput struct {
 	Path    string `json:"path" jsonschema:"note path in the notes folder, e.g. 'projects/garden'"`
 	Heading string `json:"heading,omitempty" jsonschema:"return only the section under this heading"`
 	Outline bool   `json:"outline,omitempty" jsonschema:"return only the list of headings"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"byte offset to continue a truncated read from" schema:"minimum=0"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"byte offset to continue from" schema:"minimum=0"`
 }
 
 type noteOutput struct {
@@ -484,7 +484,7 @@ type pathInput struct {
 
 type linksInput struct {
 	Path  string `json:"path" jsonschema:"note path in the notes folder"`
-	Hops  int    `json:"hops,omitempty" jsonschema:"also list notes up to this many links away" schema:"minimum=1,maximum=3"`
+	Hops  int    `json:"hops,omitempty" jsonschema:"notes up to this many links away" schema:"minimum=1,maximum=3"`
 	Limit int    `json:"limit,omitempty" jsonschema:"with hops: at most this many notes" schema:"minimum=1,maximum=100,default=20"`
 }
 

@@ -81,7 +81,7 @@ func startSync(s *kit.Server, n *store, ss *syncSettings) error {
 	s.AddHealthCheck("drive sync", sy.Health)
 	s.Background(sy.Run)
 	kit.AddTool(s, kit.Tool{Name: "sync_notes", Toolset: toolsetSync, Title: "Sync notes with Google Drive", Destructive: true, Idempotent: true, OpenWorld: true, Timeout: 85 * time.Second,
-		Description: "Sync the notes folder with Google Drive now, both ways (it also syncs every few minutes); a note changed on both sides gets a conflict copy of Drive's version."},
+		Description: "Sync notes with Google Drive now (also done every few minutes); a note changed on both sides gets a conflict copy."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, syncOutput, error) {
 			rep, err := sy.Sync(ctx)
 			if err != nil && len(rep.Failed) == 0 {

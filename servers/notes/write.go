@@ -15,7 +15,7 @@ func addWriteTools(s *kit.Server, n *store) {
 	kit.AddTool(s, kit.Tool{Name: "create_note", Toolset: toolsetWrite, Title: "Create note", Destructive: true,
 		Description: "Create a Markdown note; replaces an existing one only with overwrite."}, n.createNote)
 	kit.AddTool(s, kit.Tool{Name: "update_note", Toolset: toolsetWrite, Title: "Update note", Destructive: true,
-		Description: "Change a note: replace, append, prepend, find_replace or replace_section; expected_hash refuses to overwrite a newer version."}, n.updateNote)
+		Description: "Change a note: replace, append, prepend, find_replace or replace_section."}, n.updateNote)
 	kit.AddTool(s, kit.Tool{Name: "tag_note", Toolset: toolsetWrite, Title: "Tag note", Idempotent: true,
 		Description: "Add or remove tags on a note (front matter and inline #tags kept in agreement)."}, n.tagNote)
 	kit.AddTool(s, kit.Tool{Name: "set_note_field", Toolset: toolsetWrite, Title: "Set note field", Idempotent: true, Destructive: true,
@@ -27,7 +27,7 @@ func addWriteTools(s *kit.Server, n *store) {
 type createInput struct {
 	Path      string   `json:"path" jsonschema:"path in the notes folder, e.g. 'ideas/garden.md'"`
 	Content   string   `json:"content" jsonschema:"Markdown body, without front matter"`
-	Title     string   `json:"title,omitempty" jsonschema:"title (default: the first heading or the file name)"`
+	Title     string   `json:"title,omitempty" jsonschema:"default: the first heading or file name"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"tags, without '#'"`
 	Overwrite bool     `json:"overwrite,omitempty" jsonschema:"replace an existing note"`
 }
@@ -78,10 +78,10 @@ func (n *store) createNote(ctx context.Context, _ *mcp.CallToolRequest, in creat
 type updateInput struct {
 	Path         string `json:"path" jsonschema:"the note to change"`
 	Mode         string `json:"mode" jsonschema:"find_replace needs find; replace_section needs heading" schema:"enum=replace|append|prepend|find_replace|replace_section"`
-	Content      string `json:"content" jsonschema:"the new text (find_replace: the replacement)"`
+	Content      string `json:"content" jsonschema:"new text (find_replace: the replacement)"`
 	Find         string `json:"find,omitempty" jsonschema:"find_replace: the exact text to replace"`
 	ReplaceAll   bool   `json:"replace_all,omitempty" jsonschema:"find_replace: every occurrence"`
-	Heading      string `json:"heading,omitempty" jsonschema:"replace_section: the heading whose section is replaced"`
+	Heading      string `json:"heading,omitempty" jsonschema:"replace_section: the heading"`
 	Title        string `json:"title,omitempty" jsonschema:"also set the title"`
 	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"hash from get_note; refused if the note changed"`
 }
@@ -206,7 +206,7 @@ func (n *store) tagNote(ctx context.Context, _ *mcp.CallToolRequest, in tagInput
 
 type setFieldInput struct {
 	Path         string `json:"path" jsonschema:"the note"`
-	Field        string `json:"field" jsonschema:"front matter key, e.g. 'status', 'due', 'aliases'" schema:"minLength=1,maxLength=100"`
+	Field        string `json:"field" jsonschema:"front matter key, e.g. 'status'" schema:"minLength=1,maxLength=100"`
 	Value        any    `json:"value,omitempty" jsonschema:"string, number, boolean or list; null removes the field"`
 	Type         string `json:"type,omitempty" jsonschema:"how to write value; auto follows its JSON type" schema:"enum=auto|string|number|date|bool|list,default=auto"`
 	ExpectedHash string `json:"expected_hash,omitempty" jsonschema:"hash from get_note; refused if the note changed"`

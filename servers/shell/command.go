@@ -23,9 +23,9 @@ const (
 
 type runCommandInput struct {
 	Command        string            `json:"command" jsonschema:"bash command line (bash -c)" schema:"minLength=1"`
-	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory (default: the work directory)"`
+	Cwd            string            `json:"cwd,omitempty" jsonschema:"default the work directory"`
 	TimeoutSeconds float64           `json:"timeout_seconds,omitempty" jsonschema:"seconds before the command is killed" schema:"minimum=0.1,maximum=85,default=30"`
-	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment variables (not PATH, LD_* and the like)"`
+	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment variables (not PATH, LD_*)"`
 	Stdin          string            `json:"stdin,omitempty" jsonschema:"text for standard input"`
 }
 
@@ -82,7 +82,7 @@ func addRunCommand(s *kit.Server, sh *shell) {
 		Name:        "run_command",
 		Toolset:     toolsetCommands,
 		Title:       "Run command",
-		Description: "Run a bash command line and return exit code, stdout and stderr. For anything over 85 s or interactive, use start_process.",
+		Description: "Run a bash command line; returns exit code, stdout and stderr. Over 85 s or interactive: start_process.",
 		Destructive: true,
 		OpenWorld:   true,
 		Timeout:     maxCommandTimeout + 3*time.Second,

@@ -28,16 +28,16 @@ func addDocumentTool(s *kit.Server, sh *shell) {
 		Name:        "read_document",
 		Toolset:     toolsetFiles,
 		Title:       "Read document or image",
-		Description: "Text of a PDF, Word (.docx) or spreadsheet (.xlsx, .ods; CSV per sheet) file, or an image (PNG, JPEG, GIF, WebP) as image content, downscaled.",
+		Description: "Text of a PDF, .docx, .xlsx or .ods file (sheets as CSV), or an image (PNG, JPEG, GIF, WebP), downscaled.",
 		ReadOnly:    true,
 	}, sh.readDocument)
 }
 
 type readDocumentInput struct {
-	Path     string `json:"path" jsonschema:"file path, absolute or relative to the work directory"`
+	Path     string `json:"path" jsonschema:"file path, absolute or relative to the work dir"`
 	Sheet    string `json:"sheet,omitempty" jsonschema:"xlsx, ods: the sheet name; default the first"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"character offset of the text to continue from" schema:"minimum=0"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters of text to return (default: the output limit)" schema:"minimum=1"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"characters of text to return" schema:"minimum=1"`
 }
 
 type readDocumentOutput struct {

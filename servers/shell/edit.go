@@ -25,22 +25,22 @@ func addEditTool(s *kit.Server, sh *shell) {
 		Name:        "edit_file",
 		Toolset:     toolsetEdit,
 		Title:       "Edit file",
-		Description: "Replace exact text in a file (each edit must match once, or expected_count times), atomically, answering with a diff.",
+		Description: "Replace exact text in a file atomically (each old_text once, or expected_count times); returns a diff.",
 		Destructive: true,
 	}, sh.editFile)
 }
 
 type textEdit struct {
-	OldText       string `json:"old_text" jsonschema:"exact text to find, whitespace included" schema:"minLength=1"`
-	NewText       string `json:"new_text" jsonschema:"text to put in its place (may be empty to delete)"`
-	ExpectedCount int    `json:"expected_count,omitempty" jsonschema:"how many times old_text must occur (default once)" schema:"minimum=1,maximum=10000"`
+	OldText       string `json:"old_text" jsonschema:"exact text, whitespace included" schema:"minLength=1"`
+	NewText       string `json:"new_text" jsonschema:"replacement; empty deletes"`
+	ExpectedCount int    `json:"expected_count,omitempty" jsonschema:"times old_text must occur (default 1)" schema:"minimum=1,maximum=10000"`
 }
 
 type editFileInput struct {
-	Path           string     `json:"path" jsonschema:"file path, absolute or relative to the work directory"`
+	Path           string     `json:"path" jsonschema:"file path, absolute or relative to the work dir"`
 	Edits          []textEdit `json:"edits" jsonschema:"replacements, applied in order" schema:"minItems=1,maxItems=100"`
 	ExpectedSHA256 string     `json:"expected_sha256,omitempty" jsonschema:"edit only if the file's sha256 is this"`
-	DryRun         bool       `json:"dry_run,omitempty" jsonschema:"answer with the diff but write nothing"`
+	DryRun         bool       `json:"dry_run,omitempty" jsonschema:"diff only, write nothing"`
 }
 
 type editFileOutput struct {

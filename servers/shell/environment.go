@@ -55,7 +55,7 @@ func addGetEnvironment(s *kit.Server, sh *shell) {
 		Name:        "get_environment",
 		Toolset:     toolsetCommands,
 		Title:       "Get environment",
-		Description: "Describe the host: OS, user, shell, work directory, allowed roots, policy, CPU, memory, disk, tool versions.",
+		Description: "Describe the host: OS, user, shell, work directory, allowed roots, policy, resources, tool versions.",
 		ReadOnly:    true,
 		Timeout:     15 * time.Second,
 	}, sh.getEnvironment)

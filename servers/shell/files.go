@@ -33,7 +33,7 @@ func addFileTools(s *kit.Server, sh *shell) {
 		Name:        "find_files",
 		Toolset:     toolsetFiles,
 		Title:       "Find files",
-		Description: "Find files under a directory by name substring or glob (e.g. '*.yaml'), with type, size and modification time.",
+		Description: "Find files under a directory by name substring or glob, with type, size and modification time.",
 		ReadOnly:    true,
 	}, sh.findFiles)
 	kit.AddTool(s, kit.Tool{
@@ -59,12 +59,12 @@ func addFileTools(s *kit.Server, sh *shell) {
 }
 
 type findFilesInput struct {
-	Root       string `json:"root,omitempty" jsonschema:"directory to search (default: the work directory)"`
+	Root       string `json:"root,omitempty" jsonschema:"directory; default the work directory"`
 	Pattern    string `json:"pattern" jsonschema:"glob such as '*.go', or a name substring" schema:"minLength=1"`
 	Type       string `json:"type,omitempty" schema:"enum=file|dir|any,default=any,bare=true"`
 	MaxResults int    `json:"max_results,omitempty" schema:"minimum=1,maximum=1000,default=200,bare=true"`
-	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"directory levels below root to search; 0 means no limit" schema:"minimum=0"`
-	AllDirs    bool   `json:"include_all_dirs,omitempty" jsonschema:"also enter .git, node_modules, .venv and other folders skipped by default"`
+	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"levels below root; 0: no limit" schema:"minimum=0"`
+	AllDirs    bool   `json:"include_all_dirs,omitempty" jsonschema:"also search .git, node_modules and the like"`
 }
 
 type fileEntry struct {
@@ -196,8 +196,8 @@ func entry(rel string, d fs.DirEntry) fileEntry {
 }
 
 type readTextFileInput struct {
-	Path   string `json:"path" jsonschema:"file path, absolute or relative to the work directory"`
-	Offset int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based; 0 is the same as 1" schema:"minimum=0"`
+	Path   string `json:"path" jsonschema:"file path, absolute or relative to the work dir"`
+	Offset int    `json:"offset,omitempty" jsonschema:"first line, 1-based" schema:"minimum=0"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"how many lines to return" schema:"minimum=1,maximum=5000,default=500"`
 }
 
@@ -291,11 +291,11 @@ func (sh *shell) readTextFile(ctx context.Context, _ *mcp.CallToolRequest, in re
 }
 
 type writeTextFileInput struct {
-	Path           string `json:"path" jsonschema:"file path, absolute or relative to the work directory"`
+	Path           string `json:"path" jsonschema:"file path, absolute or relative to the work dir"`
 	Content        string `json:"content" jsonschema:"the file's whole new content"`
 	Overwrite      bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file without checking its content"`
-	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"replace only if the file's sha256 (from read_text_file) is still this"`
-	CreateParents  bool   `json:"create_parents,omitempty" jsonschema:"make the missing folders of path first"`
+	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"replace only if the file's sha256 from read_text_file is still this"`
+	CreateParents  bool   `json:"create_parents,omitempty" jsonschema:"create missing parent folders"`
 }
 
 type writeTextFileOutput struct {

@@ -36,7 +36,7 @@ func addInfoTools(s *kit.Server, sh *shell) {
 }
 
 type getPathInfoInput struct {
-	Path string `json:"path" jsonschema:"path; a final symlink is described, not followed"`
+	Path string `json:"path" jsonschema:"path; a final symlink is not followed"`
 }
 
 type fileInfoOutput struct {
@@ -118,9 +118,9 @@ func entryType(m fs.FileMode) string {
 }
 
 type listDirectoryInput struct {
-	Path   string `json:"path,omitempty" jsonschema:"directory (default: the work directory)"`
-	Depth  int    `json:"depth,omitempty" jsonschema:"levels to list: 1 is the directory's own entries" schema:"minimum=1,maximum=10,default=1"`
-	Offset int    `json:"offset,omitempty" jsonschema:"entries to skip, from next_offset of the page before" schema:"minimum=0"`
+	Path   string `json:"path,omitempty" jsonschema:"directory; default the work directory"`
+	Depth  int    `json:"depth,omitempty" jsonschema:"levels; 1: the directory's own entries" schema:"minimum=1,maximum=10,default=1"`
+	Offset int    `json:"offset,omitempty" jsonschema:"from next_offset" schema:"minimum=0"`
 	Limit  int    `json:"limit,omitempty" schema:"minimum=1,maximum=2000,default=500,bare=true"`
 }
 

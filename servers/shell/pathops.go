@@ -20,7 +20,7 @@ func addPathTools(s *kit.Server, sh *shell) {
 		Name:        "move_path",
 		Toolset:     toolsetEdit,
 		Title:       "Move path",
-		Description: "Move or rename a file, directory or symlink; replaces an existing destination only with overwrite.",
+		Description: "Move or rename a file, directory or symlink; replaces a destination only with overwrite.",
 		Destructive: true,
 	}, sh.movePath)
 	kit.AddTool(s, kit.Tool{
@@ -56,7 +56,7 @@ func (sh *shell) twoEnds(source, destination string) (src, dst resolver.Path, er
 type movePathInput struct {
 	Source      string `json:"source" jsonschema:"path to move (a symlink, not its target)"`
 	Destination string `json:"destination" jsonschema:"new path (not a folder to move into)"`
-	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace what is at destination (not a non-empty directory)"`
+	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace what is at destination (not a full directory)"`
 }
 
 type pathOpOutput struct {
@@ -129,7 +129,7 @@ func (sh *shell) movePath(ctx context.Context, _ *mcp.CallToolRequest, in movePa
 
 type deletePathInput struct {
 	Path      string `json:"path" jsonschema:"file, symlink (not its target) or directory"`
-	Recursive bool   `json:"recursive,omitempty" jsonschema:"delete a non-empty directory and everything in it"`
+	Recursive bool   `json:"recursive,omitempty" jsonschema:"delete a non-empty directory too"`
 }
 
 func (sh *shell) deletePath(ctx context.Context, _ *mcp.CallToolRequest, in deletePathInput) (*mcp.CallToolResult, pathOpOutput, error) {

@@ -197,7 +197,7 @@ func addProcessTools(s *kit.Server, sh *shell) {
 		Name:        "start_process",
 		Toolset:     toolsetProcesses,
 		Title:       "Start background process",
-		Description: "Start a long-running or interactive command in the background and return a handle; optionally wait for an output line matching a regex, answering with that line, its neighbours and the last lines.",
+		Description: "Start a long-running or interactive command in the background; returns a handle, and with wait_for the first matching output line in context.",
 		OpenWorld:   true,
 		Timeout:     maxStartWait + 5*time.Second,
 	}, sh.startProcess)
@@ -205,20 +205,20 @@ func addProcessTools(s *kit.Server, sh *shell) {
 		Name:        "read_process_output",
 		Toolset:     toolsetProcesses,
 		Title:       "Read process output",
-		Description: "Read a background process's output from an offset or its last bytes, with its state.",
+		Description: "Read a background process's output from an offset or its tail, with its state.",
 		ReadOnly:    true,
 	}, sh.readProcessOutput)
 	kit.AddTool(s, kit.Tool{
 		Name:        "send_process_input",
 		Toolset:     toolsetProcesses,
 		Title:       "Send process input",
-		Description: "Write text to a background process's stdin (include \\n to end a line), optionally closing it; returns the output that follows.",
+		Description: "Write to a background process's stdin, optionally closing it; returns the output that follows.",
 	}, sh.sendProcessInput)
 	kit.AddTool(s, kit.Tool{
 		Name:        "stop_process",
 		Toolset:     toolsetProcesses,
 		Title:       "Stop process",
-		Description: "Stop a background process and everything it started: a signal (default TERM), then KILL after a grace period; returns the output not read yet.",
+		Description: "Stop a background process and its children: a signal (default TERM), then KILL; returns unread output.",
 		Destructive: true,
 		Idempotent:  true,
 	}, sh.stopProcess)
@@ -232,11 +232,11 @@ func addProcessTools(s *kit.Server, sh *shell) {
 }
 
 type startProcessInput struct {
-	Command     string            `json:"command" jsonschema:"bash command line to run in the background" schema:"minLength=1"`
-	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory (default: the work directory)"`
-	Env         map[string]string `json:"env,omitempty" jsonschema:"extra environment variables (not PATH, LD_* and the like)"`
-	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"regex (RE2; ^ and $ match at line ends): return once an output line matches it"`
-	WaitSeconds float64           `json:"wait_seconds,omitempty" jsonschema:"seconds to wait (default 0, or 10 with wait_for)" schema:"minimum=0,maximum=60"`
+	Command     string            `json:"command" jsonschema:"bash command line" schema:"minLength=1"`
+	Cwd         string            `json:"cwd,omitempty" jsonschema:"default the work directory"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"extra environment variables (not PATH, LD_*)"`
+	WaitFor     string            `json:"wait_for,omitempty" jsonschema:"RE2 regex: return once an output line matches"`
+	WaitSeconds float64           `json:"wait_seconds,omitempty" jsonschema:"default 0, or 10 with wait_for" schema:"minimum=0,maximum=60"`
 }
 
 type processOutput struct {
@@ -476,8 +476,8 @@ func (sh *shell) output(p *process, offset int64, tail int) processOutput {
 
 type readProcessOutputInput struct {
 	Handle string `json:"handle" jsonschema:"the handle start_process returned"`
-	Offset int64  `json:"offset,omitempty" jsonschema:"byte offset to read from, e.g. the previous next_offset" schema:"minimum=0"`
-	Tail   int    `json:"tail,omitempty" jsonschema:"read the last this many bytes instead of from offset" schema:"minimum=0"`
+	Offset int64  `json:"offset,omitempty" jsonschema:"byte offset, e.g. next_offset" schema:"minimum=0"`
+	Tail   int    `json:"tail,omitempty" jsonschema:"last this many bytes instead" schema:"minimum=0"`
 }
 
 func (sh *shell) readProcessOutput(ctx context.Context, _ *mcp.CallToolRequest, in readProcessOutputInput) (*mcp.CallToolResult, processOutput, error) {
@@ -490,9 +490,9 @@ func (sh *shell) readProcessOutput(ctx context.Context, _ *mcp.CallToolRequest, 
 
 type sendProcessInputInput struct {
 	Handle      string  `json:"handle" jsonschema:"the handle start_process returned"`
-	Input       string  `json:"input,omitempty" jsonschema:"text to write to standard input; include \\n to end a line"`
-	CloseStdin  bool    `json:"close_stdin,omitempty" jsonschema:"close standard input after writing (end of file)"`
-	WaitSeconds float64 `json:"wait_seconds,omitempty" jsonschema:"seconds to wait for output that follows" schema:"minimum=0,maximum=10,default=0.5"`
+	Input       string  `json:"input,omitempty" jsonschema:"text for stdin; \\n ends a line"`
+	CloseStdin  bool    `json:"close_stdin,omitempty" jsonschema:"close stdin after writing"`
+	WaitSeconds float64 `json:"wait_seconds,omitempty" jsonschema:"seconds to wait for output" schema:"minimum=0,maximum=10,default=0.5"`
 }
 
 func (sh *shell) sendProcessInput(ctx context.Context, _ *mcp.CallToolRequest, in sendProcessInputInput) (*mcp.CallToolResult, processOutput, error) {
@@ -556,7 +556,7 @@ var signals = map[string]syscall.Signal{
 type stopProcessInput struct {
 	Handle       string  `json:"handle" jsonschema:"the handle start_process returned"`
 	Signal       string  `json:"signal,omitempty" jsonschema:"the signal to send first" schema:"enum=TERM|INT|HUP|QUIT|USR1|USR2|KILL,default=TERM"`
-	GraceSeconds float64 `json:"grace_seconds,omitempty" jsonschema:"seconds to wait after the signal before KILL" schema:"minimum=0,maximum=30,default=5"`
+	GraceSeconds float64 `json:"grace_seconds,omitempty" jsonschema:"seconds after the signal before KILL" schema:"minimum=0,maximum=30,default=5"`
 }
 
 func (sh *shell) stopProcess(ctx context.Context, _ *mcp.CallToolRequest, in stopProcessInput) (*mcp.CallToolResult, processOutput, error) {

@@ -29,7 +29,7 @@ func addSearchTool(s *kit.Server, sh *shell) {
 		Name:        "search_text",
 		Toolset:     toolsetFiles,
 		Title:       "Search text in files",
-		Description: "Search text files under a directory for a literal or regex, with include/exclude globs, giving line numbers, paged.",
+		Description: "Search text files under a directory for a literal or regex; matching lines with numbers, paged.",
 		ReadOnly:    true,
 		Timeout:     45 * time.Second,
 	}, sh.searchText)
@@ -37,15 +37,15 @@ func addSearchTool(s *kit.Server, sh *shell) {
 
 type searchTextInput struct {
 	Pattern        string   `json:"pattern" jsonschema:"text to find on one line" schema:"minLength=1,maxLength=1000"`
-	Root           string   `json:"root,omitempty" jsonschema:"directory to search (default: the work directory)"`
+	Root           string   `json:"root,omitempty" jsonschema:"directory; default the work directory"`
 	Regex          bool     `json:"regex,omitempty" jsonschema:"pattern is an RE2 regular expression"`
 	IgnoreCase     bool     `json:"ignore_case,omitempty" schema:"bare=true"`
 	Include        []string `json:"include,omitempty" jsonschema:"globs of files to search" schema:"maxItems=20"`
 	Exclude        []string `json:"exclude,omitempty" jsonschema:"globs to skip, e.g. 'dist' or '*.min.js'" schema:"maxItems=20"`
 	MaxResults     int      `json:"max_results,omitempty" jsonschema:"at most this many matching lines" schema:"minimum=1,maximum=1000,default=100"`
-	Offset         int      `json:"offset,omitempty" jsonschema:"matching lines to skip, from next_offset of the page before" schema:"minimum=0"`
-	TimeoutSeconds int      `json:"timeout_seconds,omitempty" jsonschema:"stop after this long with what was found" schema:"minimum=1,maximum=40,default=20"`
-	AllDirs        bool     `json:"include_all_dirs,omitempty" jsonschema:"also enter .git, node_modules, .venv and other folders skipped by default"`
+	Offset         int      `json:"offset,omitempty" jsonschema:"from next_offset" schema:"minimum=0"`
+	TimeoutSeconds int      `json:"timeout_seconds,omitempty" jsonschema:"stop then with what was found" schema:"minimum=1,maximum=40,default=20"`
+	AllDirs        bool     `json:"include_all_dirs,omitempty" jsonschema:"also search .git, node_modules and the like"`
 }
 
 type textMatch struct {

@@ -105,13 +105,13 @@ func trackItem(t *apiTrack) item {
 
 func addCatalogTools(s *kit.Server, c *client) {
 	kit.AddTool(s, kit.Tool{Name: "search_music", Toolset: toolsetCatalog, Description: "Search Spotify for tracks, albums, artists, playlists, shows or episodes.", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 45 * time.Second}, c.searchMusic)
-	kit.AddTool(s, kit.Tool{Name: "get_item", Toolset: toolsetCatalog, Description: "Details of a Spotify track, album (with tracks), artist or playlist by URI or link.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getItem)
+	kit.AddTool(s, kit.Tool{Name: "get_item", Toolset: toolsetCatalog, Description: "Details of a Spotify track, album (with tracks), artist or playlist.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getItem)
 	kit.AddTool(s, kit.Tool{Name: "get_artist_albums", Toolset: toolsetCatalog, Description: "List a Spotify artist's albums and singles, paged.", ReadOnly: true, Idempotent: true, OpenWorld: true, Timeout: 45 * time.Second}, c.getArtistAlbums)
 	kit.AddTool(s, kit.Tool{Name: "get_album_tracks", Toolset: toolsetCatalog, Description: "List a Spotify album's tracks, paged.", ReadOnly: true, Idempotent: true, OpenWorld: true}, c.getAlbumTracks)
 }
 
 type searchInput struct {
-	Query  string   `json:"query" jsonschema:"search text; filters such as 'artist:Radiohead year:1997' work" schema:"minLength=1"`
+	Query  string   `json:"query" jsonschema:"e.g. 'artist:Radiohead year:1997'" schema:"minLength=1"`
 	Types  []string `json:"types,omitempty" schema:"enum=track|album|artist|playlist|show|episode,minItems=1,maxItems=6,default=[\"track\"],bare=true"`
 	Limit  int      `json:"limit,omitempty" jsonschema:"results per type" schema:"minimum=1,maximum=50,default=10"`
 	Offset int      `json:"offset,omitempty" jsonschema:"skip this many results per type, for the next page (next_offset of the last answer)" schema:"minimum=0,maximum=1000,default=0"`

@@ -12,10 +12,10 @@ import (
 // one value each; one tool carries them at a seventh of the cost to every request.
 type controlInput struct {
 	Action     string `json:"action" schema:"enum=pause|next|previous|seek|volume|shuffle|repeat,bare=true"`
-	PositionMS *int   `json:"position_ms,omitempty" jsonschema:"seek: milliseconds from the start of the track" schema:"minimum=0"`
+	PositionMS *int   `json:"position_ms,omitempty" jsonschema:"seek: milliseconds from the start" schema:"minimum=0"`
 	Percent    *int   `json:"percent,omitempty" jsonschema:"volume: 0 to 100" schema:"minimum=0,maximum=100"`
 	On         *bool  `json:"on,omitempty" jsonschema:"shuffle: true to shuffle, false to stop"`
-	Mode       string `json:"mode,omitempty" jsonschema:"repeat: the track, its context (album or playlist), or off" schema:"enum=track|context|off"`
+	Mode       string `json:"mode,omitempty" jsonschema:"repeat: track, context (album, playlist) or off" schema:"enum=track|context|off"`
 	Device     string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`
 }
 

@@ -17,7 +17,7 @@ func addLibraryTools(s *kit.Server, c *client) {
 		return kit.Tool{Name: name, Toolset: toolsetLibrary, Description: desc, ReadOnly: true, Idempotent: true, OpenWorld: true}
 	}
 	kit.AddTool(s, ro("list_saved", "List the user's saved tracks (liked songs), albums or shows, newest first, paged."), c.listSaved)
-	kit.AddTool(s, kit.Tool{Name: "edit_library", Toolset: toolsetLibrary, Description: "Save tracks, albums, episodes or shows to the library or remove them; follow or unfollow playlists.", Destructive: true, Idempotent: true, OpenWorld: true}, c.editLibrary)
+	kit.AddTool(s, kit.Tool{Name: "edit_library", Toolset: toolsetLibrary, Description: "Save tracks, albums, episodes or shows to the library or remove them; (un)follow playlists.", Destructive: true, Idempotent: true, OpenWorld: true}, c.editLibrary)
 	kit.AddTool(s, ro("get_recently_played", "The user's recently played Spotify tracks, newest first."), c.getRecentlyPlayed)
 	kit.AddTool(s, ro("get_top_items", "The user's top Spotify tracks or artists over a time range."), c.getTopItems)
 }

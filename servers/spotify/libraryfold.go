@@ -10,7 +10,7 @@ import (
 // editLibraryInput is edit_library's input: save items to the library or remove them (one
 // tool where save_to_library and remove_from_library took the same list).
 type editLibraryInput struct {
-	Action string   `json:"action" jsonschema:"save (follows a playlist) or remove (unfollows it, which deletes the user's own)" schema:"enum=save|remove"`
+	Action string   `json:"action" jsonschema:"save (follows a playlist) or remove (unfollows; deletes the user's own)" schema:"enum=save|remove"`
 	URIs   []string `json:"uris" jsonschema:"URIs or links (bare ids are tracks)" schema:"minItems=1,maxItems=40"`
 }
 

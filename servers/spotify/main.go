@@ -32,8 +32,8 @@ func spec() kit.Spec {
 		Toolsets:     toolsets(),
 		SharedArgs: []kit.SharedArg{
 			{Name: "limit", Meaning: "how many to return (search_music: per type)"},
-			{Name: "device", Meaning: "a device name or id from list_devices (default: the active device)", Short: "device name or id; default the active one"},
-			{Name: "offset", Meaning: "how many to skip, for the next page (next_offset of the last answer)", Short: "from next_offset"},
+			{Name: "device", Meaning: "a device name or id from list_devices (default: the active device)", Short: "device name or id"},
+			{Name: "offset", Meaning: "how many to skip, for the next page (next_offset of the last answer)"},
 			{Name: "playlist", Meaning: "a playlist URI, link or id", Short: "playlist URI, link or id"},
 		},
 		Flags: func(fs *flag.FlagSet) {

@@ -116,7 +116,7 @@ func (c *client) getPlayback(ctx context.Context, _ *mcp.CallToolRequest, _ stru
 }
 
 type playInput struct {
-	URI    string `json:"uri,omitempty" jsonschema:"URI or link of a track, episode, album, playlist, artist or show"`
+	URI    string `json:"uri,omitempty" jsonschema:"URI or link of a track, episode, album, playlist, artist, show"`
 	Query  string `json:"query,omitempty" jsonschema:"search instead of uri"`
 	Type   string `json:"type,omitempty" jsonschema:"what query looks for" schema:"enum=track|album|artist|playlist|show,default=track"`
 	Device string `json:"device,omitempty" jsonschema:"device name or id (default: the active device)"`

@@ -10,11 +10,11 @@ import (
 // editItemsInput is edit_playlist_items' input: add, remove or move items of one playlist (one
 // tool where add_to_playlist, remove_from_playlist and reorder_playlist named the same playlist).
 type editItemsInput struct {
-	Action       string   `json:"action" jsonschema:"add uris (at position), remove every occurrence of uris, or move a run of items" schema:"enum=add|remove|move"`
+	Action       string   `json:"action" jsonschema:"add uris (at position), remove all of uris, or move a run of items" schema:"enum=add|remove|move"`
 	Playlist     string   `json:"playlist" jsonschema:"playlist URI, link or id" schema:"minLength=1"`
-	URIs         []string `json:"uris,omitempty" jsonschema:"add, remove: track or episode URIs or links (bare ids are tracks)" schema:"minItems=1,maxItems=100"`
-	Position     *int     `json:"position,omitempty" jsonschema:"add: 0-based index to insert at (default: the end)" schema:"minimum=0"`
-	RangeStart   *int     `json:"range_start,omitempty" jsonschema:"move: 0-based index of the first item to move" schema:"minimum=0"`
+	URIs         []string `json:"uris,omitempty" jsonschema:"track or episode URIs or links (bare ids: tracks)" schema:"minItems=1,maxItems=100"`
+	Position     *int     `json:"position,omitempty" jsonschema:"add: 0-based index (default: the end)" schema:"minimum=0"`
+	RangeStart   *int     `json:"range_start,omitempty" jsonschema:"move: 0-based index of the first item" schema:"minimum=0"`
 	RangeLength  int      `json:"range_length,omitempty" jsonschema:"move: how many items (default 1)" schema:"minimum=1"`
 	InsertBefore *int     `json:"insert_before,omitempty" jsonschema:"move: 0-based index to move them before" schema:"minimum=0"`
 }

@@ -71,7 +71,7 @@ func addPlaylistTools(s *kit.Server, c *client) {
 	kit.AddTool(s, ro("list_playlists", "List the user's Spotify playlists (owned and followed)."), c.listPlaylists)
 	kit.AddTool(s, ro("get_playlist_items", "List the tracks of a playlist the user owns or collaborates on, paged."), c.getPlaylistItems)
 	kit.AddTool(s, kit.Tool{Name: "create_playlist", Toolset: toolsetPlaylists, Description: "Create a Spotify playlist for the user.", OpenWorld: true}, c.createPlaylist)
-	kit.AddTool(s, kit.Tool{Name: "edit_playlist_items", Toolset: toolsetPlaylists, Description: "Add tracks or episodes to a Spotify playlist, remove them, or move a run of items.", Destructive: true, OpenWorld: true}, c.editPlaylistItems)
+	kit.AddTool(s, kit.Tool{Name: "edit_playlist_items", Toolset: toolsetPlaylists, Description: "Add tracks or episodes to a playlist, remove them, or move a run of items.", Destructive: true, OpenWorld: true}, c.editPlaylistItems)
 	kit.AddTool(s, kit.Tool{Name: "update_playlist", Toolset: toolsetPlaylists, Description: "Change a Spotify playlist's name, description or visibility.", Destructive: true, Idempotent: true, OpenWorld: true}, c.updatePlaylist)
 }
 

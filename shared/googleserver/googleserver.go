@@ -136,7 +136,7 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	s.AddCommonArg(kit.CommonArg{
 		Name:         ArgName,
 		Schema:       &jsonschema.Schema{Type: "string", Pattern: oauth.LabelPattern, Description: "Google account label; omit for the default"},
-		Shown:        &jsonschema.Schema{Type: "string", Description: "account label; omit for the default"},
+		Shown:        &jsonschema.Schema{Type: "string"},
 		Instructions: "Every tool takes account: the label of a signed-in Google account; omit it for the default account.",
 		Bind:         a.bind,
 	})
