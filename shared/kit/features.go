@@ -88,7 +88,7 @@ func (s *Server) AddResourceTemplate(rt ResourceTemplate) {
 		if err != nil {
 			s.log.Info("resource read failed", "uri", uri, "caller", s.callerLabel(ctx), "error", err.Error())
 			if errors.Is(err, ErrResourceNotFound) {
-				return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: err.Error()}
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()} // the code of the go-sdk's ResourceNotFoundError, with our reason
 			}
 			return nil, fmt.Errorf("reading %s: %w", uri, err)
 		}
@@ -162,6 +162,24 @@ func (s *Server) templateFor(uri string) *template {
 		}
 	}
 	return nil
+}
+
+// ExpandURI fills an RFC 6570 URI template (a ResourceTemplate's) with vars, encoding them as
+// the template says; a template that does not parse gives "".
+func ExpandURI(uriTemplate string, vars map[string]string) string {
+	t, err := uritemplate.New(uriTemplate)
+	if err != nil {
+		return ""
+	}
+	v := uritemplate.Values{}
+	for name, val := range vars {
+		v.Set(name, uritemplate.String(val))
+	}
+	uri, err := t.Expand(v)
+	if err != nil {
+		return ""
+	}
+	return uri
 }
 
 // ResourceLink returns a resource_link content for uri, for a tool's answer.
