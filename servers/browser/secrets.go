@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -52,6 +53,9 @@ func loadSecrets(path string) (*secrets, error) {
 	// The project's rule for a secret that is only read: the file this user's (or root's) and
 	// open to nobody else, its folder writable by nobody else; a systemd credential passes.
 	data, err := secretfile.Read(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf(`secrets file %s does not exist: create it, private to you (chmod 600), holding {"NAME": {"value": "...", "origins": ["https://example.com"]}} (docs/browser.md#secrets), or leave out --secrets-file`, path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("secrets file: %w", err)
 	}

@@ -82,6 +82,16 @@ func TestLoadSecrets(t *testing.T) {
 	}
 }
 
+// TestLoadSecretsMissing: a secrets file that is not there is named with what to write in it,
+// never a bare lstat error.
+func TestLoadSecretsMissing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nope", "secrets.json")
+	_, err := loadSecrets(path)
+	if err == nil || !strings.Contains(err.Error(), "secrets file "+path+" does not exist: create it") || !strings.Contains(err.Error(), "or leave out --secrets-file") || strings.Contains(err.Error(), "lstat") {
+		t.Fatalf("got %v, want the missing file named with the fix", err)
+	}
+}
+
 func TestSecretsPath(t *testing.T) {
 	dir := t.TempDir()
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }

@@ -104,8 +104,25 @@ func TestLoadTokens(t *testing.T) {
 			}
 		})
 	}
-	if _, err := LoadTokens(filepath.Join(t.TempDir(), "missing")); err == nil {
-		t.Error("missing file: want an error")
+}
+
+// TestLoadTokensMissing: a tokens file that is not there, or whose folder is not, is named with
+// the command that makes one, never a bare lstat error.
+func TestLoadTokensMissing(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{filepath.Join(dir, "auth-tokens"), filepath.Join(dir, "nope", "auth-tokens")} {
+		_, err := LoadTokens(p)
+		if err == nil {
+			t.Fatalf("%s: want an error", p)
+		}
+		for _, want := range []string{"auth tokens file " + p + " does not exist", "openssl rand -hex 32", "> " + p + ")", "or leave out --auth-tokens-file"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v\nwant %q", p, err, want)
+			}
+		}
+		if strings.Contains(err.Error(), "lstat") {
+			t.Errorf("%s: %v: the bare lstat error", p, err)
+		}
 	}
 }
 

@@ -6,9 +6,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -36,6 +39,9 @@ type tokenEntry struct {
 // (secretfile.Read); a systemd credential passes.
 func LoadTokens(path string) (*Tokens, error) {
 	data, err := secretfile.Read(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("auth tokens file %s does not exist: create it with one label:token line, e.g. (umask 077; mkdir -p %s; printf 'me:%%s\\n' \"$(openssl rand -hex 32)\" > %s) (docs/configuration.md), or leave out --auth-tokens-file (MCP_AUTH_TOKENS_FILE)", path, filepath.Dir(path), path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("auth tokens file: %w", err)
 	}
