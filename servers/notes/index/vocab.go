@@ -36,7 +36,7 @@ const (
 
 // vocab is the index's vocabulary in memory, safe for concurrent use.
 type vocab struct {
-	mu      sync.RWMutex
+	mu    sync.RWMutex
 	terms map[string]struct{}
 	// byStem maps a stem key to the words with it, other than the word the key spells: most
 	// words are their own stem (every number, code and name), and a vault of 100,000 notes
