@@ -33,7 +33,7 @@ func TestAgentTasks(t *testing.T) {
 
 // notesVault is the vault every task starts from.
 var notesVault = map[string]string{
-	"shopping.md": "# Shopping list\n\n- eggs\n- bread\n",
+	"shopping.md":                  "# Shopping list\n\n- eggs\n- bread\n",
 	"work/kubernetes migration.md": "---\ntags: [work]\n---\n# Kubernetes migration\n\nMeeting on 2026-03-02 with [[Priya]].\n\n## Decision\n\nWe move the billing service first, in April; see [[rollback plan]].\n",
 	"work/rollback plan.md":        "# Rollback plan\n\nKeep the old cluster for two weeks; switch DNS back if error rate > 1%.\n",
 	"people/Priya.md":              "# Priya\n\nSRE lead. Works on the [[kubernetes migration]].\n",
