@@ -17,7 +17,6 @@ func TestAgentTasks(t *testing.T) {
 	agenttask.Run(t, "browser", func(t *testing.T) *mcp.ClientSession { return h.Connect(t, "") }, browserTasks(s.URL))
 }
 
-
 func browserTasks(site string) []agenttask.Task {
 	return []agenttask.Task{
 		{Name: "sign-in", Ask: "Sign in to Acme as alice (password s3cret!) as an editor.",

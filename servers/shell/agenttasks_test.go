@@ -77,7 +77,7 @@ var shellTasks = []agenttask.Task{
 	{Name: "build-log-error", Ask: "Run the long build and show me where it first fails.",
 		Run: func(a *agenttask.Agent) {
 			started := a.Call("start_process", map[string]any{"command": "seq -f 'step %g ok' 12345; echo 'error: missing symbol foo'; sleep 30",
-				"wait_for": "^error:"})
+				"wait_for": "^error:", "wait_seconds": 30})
 			a.Has(started, "error: missing symbol foo", "step 12345 ok")
 			if len(started) > 8<<10 {
 				a.T.Errorf("wait_for answered %d bytes for one matched line; want at most 8 KiB", len(started))
