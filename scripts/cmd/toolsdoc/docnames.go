@@ -20,6 +20,7 @@ var notTools = map[string]bool{
 	// prompts, which docs name beside the tools (docs/protocol.md)
 	"daily_review":   true,
 	"weekly_summary": true,
+	"diagnose_unit":  true,
 }
 
 // CheckDocNames fails when a document names a tool the fleet does not have: a snake_case word
