@@ -21,6 +21,8 @@ var notTools = map[string]bool{
 	"daily_review":   true,
 	"weekly_summary": true,
 	"diagnose_unit":  true,
+	"triage_inbox":   true,
+	"plan_my_day":    true,
 }
 
 // CheckDocNames fails when a document names a tool the fleet does not have: a snake_case word
