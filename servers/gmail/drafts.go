@@ -252,7 +252,7 @@ func (m *mailbox) sendDraft(ctx context.Context, req *mcp.CallToolRequest, in dr
 	if err := m.checkRecipients(splitHeaderList(header(p, "To")), splitHeaderList(header(p, "Cc")), splitHeaderList(header(p, "Bcc"))); err != nil {
 		return nil, sentOutput{}, err
 	}
-	if err := m.confirmStrangers(ctx, req, "Send the draft "+in.ID+" as", draftOutgoing(p)); err != nil {
+	if err := m.confirmStrangers(ctx, req, "Send the draft "+in.ID, draftOutgoing(p), nil); err != nil {
 		return nil, sentOutput{}, err
 	}
 	sent, err := m.gm.Users.Drafts.Send(me, &apiDraft{Id: in.ID}).Context(ctx).Do()
