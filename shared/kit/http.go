@@ -17,7 +17,7 @@ import (
 
 // Handler is the whole HTTP surface, guards in order: body limit, Host/Origin, the gate (who
 // is calling: a credential, or a request provably from this machine), then the route. /mcp,
-// its narrowed URLs and /metrics are behind the gate; /healthz answers everyone, with details
+// its narrowed URLs, their REST counterparts (rest.go) and /metrics are behind the gate; /healthz answers everyone, with details
 // only for a trusted request; the OAuth metadata is public.
 func (s *Server) Handler() (http.Handler, error) {
 	creds, err := s.credentials()
