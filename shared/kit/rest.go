@@ -35,23 +35,32 @@ const restMaxName = 128
 // restEnvelopeBytes is what the JSON-RPC envelope adds to a REST body (restMaxName included).
 const restEnvelopeBytes = 512
 
-// restStatus is the HTTP status of each REST error code; a code not here is a tool's own: 422.
-var restStatus = map[string]int{
-	"invalid":            http.StatusBadRequest,
-	"unauthorized":       http.StatusUnauthorized,
-	"forbidden":          http.StatusForbidden,
-	"insufficient_scope": http.StatusForbidden,
-	CodeDeclined:         http.StatusForbidden,
-	CodeNotFound:         http.StatusNotFound,
-	"method_not_allowed": http.StatusMethodNotAllowed,
-	CodeDisabled:         http.StatusConflict,
-	"too_large":          http.StatusRequestEntityTooLarge,
-	CodeLimit:            http.StatusUnprocessableEntity,
-	codeTool:             http.StatusUnprocessableEntity,
-	CodeInternal:         http.StatusInternalServerError,
-	CodeUnavailable:      http.StatusServiceUnavailable,
-	CodeCancelled:        http.StatusServiceUnavailable,
-	CodeTimeout:          http.StatusGatewayTimeout,
+// restStatus is the HTTP status of a REST error code; a code it does not know is a tool's own,
+// a failure: 422.
+func restStatus(code string) int {
+	switch code {
+	case "invalid":
+		return http.StatusBadRequest
+	case "unauthorized":
+		return http.StatusUnauthorized
+	case "forbidden", "insufficient_scope", CodeDeclined:
+		return http.StatusForbidden
+	case CodeNotFound:
+		return http.StatusNotFound
+	case "method_not_allowed":
+		return http.StatusMethodNotAllowed
+	case CodeDisabled:
+		return http.StatusConflict
+	case "too_large":
+		return http.StatusRequestEntityTooLarge
+	case CodeInternal:
+		return http.StatusInternalServerError
+	case CodeUnavailable, CodeCancelled:
+		return http.StatusServiceUnavailable
+	case CodeTimeout:
+		return http.StatusGatewayTimeout
+	}
+	return http.StatusUnprocessableEntity // codeTool, CodeLimit and any code of a server's own
 }
 
 // restCode is the REST error code of a call's code in logs and metrics.
@@ -155,7 +164,7 @@ func (s *Server) restCall(route http.Handler) http.Handler {
 			case e.Code == jsonrpc.CodeInvalidParams:
 				code = "invalid"
 			}
-			writeRESTError(w, restStatus[code], code, e.Message)
+			writeRESTError(w, restStatus(code), code, e.Message)
 			return
 		}
 		texts := make([]string, 0, len(msg.Result.Content))
@@ -167,7 +176,7 @@ func (s *Server) restCall(route http.Handler) http.Handler {
 		text := strings.Join(texts, "\n")
 		if msg.Result.IsError {
 			code := restCode(out.get())
-			writeRESTError(w, cmp.Or(restStatus[code], http.StatusUnprocessableEntity), code, text)
+			writeRESTError(w, restStatus(code), code, text)
 			return
 		}
 		writeJSON(w, http.StatusOK, struct {

@@ -35,19 +35,21 @@ type Info struct {
 	Bearer      bool   // the server takes bearer tokens: every operation needs one
 }
 
-// Statuses are the error answers an operation may give, with what each means; the envelope's
+// statuses are the error answers an operation may give, with what each means; the envelope's
 // code says more.
-var Statuses = map[int]string{
-	http.StatusBadRequest:            "invalid: the arguments do not fit the input schema, or the body is no JSON object",
-	http.StatusUnauthorized:          "unauthorized: no token, or one this server does not accept",
-	http.StatusForbidden:             "insufficient_scope or declined: the token may not call this tool, or the owner declined it",
-	http.StatusNotFound:              "not_found: no such tool here, or the thing it names does not exist",
-	http.StatusConflict:              "disabled: the owner switched the tool off at run time",
-	http.StatusRequestEntityTooLarge: "too_large: the body is over the server's --max-body-bytes",
-	http.StatusUnprocessableEntity:   "tool_error or limit: the tool ran and failed; the message says why",
-	http.StatusInternalServerError:   "internal: a bug in the server, logged",
-	http.StatusServiceUnavailable:    "unavailable or cancelled: a dependency cannot be used now, or the call was stopped",
-	http.StatusGatewayTimeout:        "timeout: the tool did not finish within its timeout",
+func statuses() map[int]string {
+	return map[int]string{
+		http.StatusBadRequest:            "invalid: the arguments do not fit the input schema, or the body is no JSON object",
+		http.StatusUnauthorized:          "unauthorized: no token, or one this server does not accept",
+		http.StatusForbidden:             "insufficient_scope or declined: the token may not call this tool, or the owner declined it",
+		http.StatusNotFound:              "not_found: no such tool here, or the thing it names does not exist",
+		http.StatusConflict:              "disabled: the owner switched the tool off at run time",
+		http.StatusRequestEntityTooLarge: "too_large: the body is over the server's --max-body-bytes",
+		http.StatusUnprocessableEntity:   "tool_error or limit: the tool ran and failed; the message says why",
+		http.StatusInternalServerError:   "internal: a bug in the server, logged",
+		http.StatusServiceUnavailable:    "unavailable or cancelled: a dependency cannot be used now, or the call was stopped",
+		http.StatusGatewayTimeout:        "timeout: the tool did not finish within its timeout",
+	}
 }
 
 type object = map[string]any
@@ -120,7 +122,7 @@ func operation(t Tool, bearer bool) (object, error) {
 			}}},
 		},
 	}
-	for status := range Statuses {
+	for status := range statuses() {
 		if status == http.StatusUnauthorized && !bearer {
 			continue
 		}
@@ -150,7 +152,7 @@ func operation(t Tool, bearer bool) (object, error) {
 // errorResponses are the shared error answers, each the envelope.
 func errorResponses() object {
 	out := object{}
-	for status, desc := range Statuses {
+	for status, desc := range statuses() {
 		out[strconv.Itoa(status)] = object{
 			"description": desc,
 			"content": object{"application/json": object{"schema": object{
