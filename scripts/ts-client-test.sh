@@ -4,7 +4,9 @@
 # servers/auth/testdata/tsclient/package-lock.json) into a cache folder, then runs servers/auth's
 # TestTypeScriptClient, TestMcpRemote and TestInspector, which drive them through discovery, DCR,
 # a passkey sign-in and consent in headless Chromium, the token exchange, a tool call and a
-# refresh against the auth server and a protected MCP server (the last two: the fleet's calculator).
+# refresh against the auth server and a protected MCP server (the last two: the fleet's calculator);
+# then the TestTypeScriptSDK* tests of shell, calendar and gmail, which drive the same SDK's client
+# through cancellation, progress, the owner's confirmation and every shell tool.
 # Needs node (18 or newer), npm, go and chromium (scripts/test-deps.sh). The first run fetches
 # about 230 packages (130 MB) from the npm registry; later runs reuse the cache.
 set -euo pipefail
@@ -45,5 +47,10 @@ if [[ ! -f $cache/.installed ]]; then
 	touch "$cache/.installed"
 fi
 
-cd "$REPO/servers/auth"
-MCP_TS_CLIENT_DIR=$cache exec go test -count=1 -run '^(TestTypeScriptClient|TestMcpRemote|TestInspector)$' -v .
+rc=0
+(cd "$REPO/servers/auth" && MCP_TS_CLIENT_DIR=$cache go test -count=1 -run '^(TestTypeScriptClient|TestMcpRemote|TestInspector)$' -v .) || rc=1
+# The same SDK through the protocol's other features (shared/mcptest/tsdriver.mjs): a cancelled
+# run_command leaves no process, progress resets the client's timeout, the owner's confirmation
+# over stdio for the shell, calendar and gmail, and every shell tool at 2025-11-25.
+(cd "$REPO" && MCP_TS_CLIENT_DIR=$cache go test -count=1 -run '^TestTypeScriptSDK' -v ./servers/shell/ ./servers/calendar/ ./servers/gmail/) || rc=1
+exit "$rc"

@@ -189,13 +189,20 @@ func (m *mailbox) updateDraft(ctx context.Context, _ *mcp.CallToolRequest, in up
 	return nil, draftInfo(d, "updated"), nil
 }
 
-func (m *mailbox) sendDraft(ctx context.Context, _ *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, sentOutput, error) {
-	d, err := m.readDraft(ctx, in.ID, "metadata")
+func (m *mailbox) sendDraft(ctx context.Context, req *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, sentOutput, error) {
+	format := "metadata"
+	if confirm.Possible(ctx, req) {
+		format = "full" // the question shows the body
+	}
+	d, err := m.readDraft(ctx, in.ID, format)
 	if err != nil {
 		return nil, sentOutput{}, err
 	}
 	p := d.Message.Payload
 	if err := m.checkRecipients(splitHeaderList(header(p, "To")), splitHeaderList(header(p, "Cc")), splitHeaderList(header(p, "Bcc"))); err != nil {
+		return nil, sentOutput{}, err
+	}
+	if err := m.confirmStrangers(ctx, req, "Send the draft "+in.ID+" as", draftOutgoing(p)); err != nil {
 		return nil, sentOutput{}, err
 	}
 	sent, err := m.gm.Users.Drafts.Send(me, &apiDraft{Id: in.ID}).Context(ctx).Do()

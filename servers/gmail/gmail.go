@@ -39,6 +39,8 @@ type mailbox struct {
 	peopleAcct     *googleserver.Account // the sign-in, naming Google Contacts in its errors
 	warm           warmups               // when each account's contact searches were warmed
 
+	correspondents correspondents // addresses found in Sent, for confirmStrangers
+
 	labelsMu sync.Mutex
 	address  map[string]string // each account's address by label, for reply-all
 }

@@ -163,23 +163,39 @@ type threading struct {
 // composed turns compose input into a message ready for Gmail, in the thread th names (none when
 // zero).
 func (m *mailbox) composed(ctx context.Context, in composeInput, th threading) (*apiMessage, error) {
-	if in.Text == "" && in.HTML == "" {
-		return nil, kit.Errorf(kit.CodeInvalidInput, "give text or html")
-	}
-	att, err := m.loadAttachments(in.Attachments)
+	msg, err := m.composeMessage(in, th)
 	if err != nil {
 		return nil, err
 	}
-	return m.build(ctx, mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, ReplyTo: in.ReplyTo, Subject: in.Subject, Text: in.Text, HTML: in.HTML,
-		InReplyTo: th.inReplyTo, References: th.references, Attach: att}, th.threadID, in.identityInput)
+	return m.build(ctx, msg, th.threadID, in.identityInput)
 }
 
-func (m *mailbox) send(ctx context.Context, _ *mcp.CallToolRequest, in composeInput) (*mcp.CallToolResult, sentOutput, error) {
-	msg, err := m.composed(ctx, in, threading{})
+// composeMessage is the message compose input describes, attachments read, not yet encoded.
+func (m *mailbox) composeMessage(in composeInput, th threading) (mime.Message, error) {
+	if in.Text == "" && in.HTML == "" {
+		return mime.Message{}, kit.Errorf(kit.CodeInvalidInput, "give text or html")
+	}
+	att, err := m.loadAttachments(in.Attachments)
+	if err != nil {
+		return mime.Message{}, err
+	}
+	return mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, ReplyTo: in.ReplyTo, Subject: in.Subject, Text: in.Text, HTML: in.HTML,
+		InReplyTo: th.inReplyTo, References: th.references, Attach: att}, nil
+}
+
+func (m *mailbox) send(ctx context.Context, req *mcp.CallToolRequest, in composeInput) (*mcp.CallToolResult, sentOutput, error) {
+	msg, err := m.composeMessage(in, threading{})
 	if err != nil {
 		return nil, sentOutput{}, err
 	}
-	return m.deliver(ctx, msg, "Sent")
+	if err := m.confirmStrangers(ctx, req, "Send", outgoingOf(msg)); err != nil {
+		return nil, sentOutput{}, err
+	}
+	raw, err := m.build(ctx, msg, "", in.identityInput)
+	if err != nil {
+		return nil, sentOutput{}, err
+	}
+	return m.deliver(ctx, raw, "Sent")
 }
 
 func (m *mailbox) deliver(ctx context.Context, msg *apiMessage, action string) (*mcp.CallToolResult, sentOutput, error) {
@@ -260,21 +276,37 @@ func (m *mailbox) replyMessage(ctx context.Context, in replyInput) (*apiMessage,
 	return m.build(ctx, mime.Message{To: toList, Cc: cc, Subject: subject, Text: text, HTML: html, InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadId, in.identityInput)
 }
 
-func (m *mailbox) forward(ctx context.Context, _ *mcp.CallToolRequest, in forwardInput) (*mcp.CallToolResult, sentOutput, error) {
-	msg, err := m.forwardMessage(ctx, in)
+func (m *mailbox) forward(ctx context.Context, req *mcp.CallToolRequest, in forwardInput) (*mcp.CallToolResult, sentOutput, error) {
+	msg, thread, err := m.forwardMime(ctx, in)
 	if err != nil {
 		return nil, sentOutput{}, err
 	}
-	return m.deliver(ctx, msg, "Forwarded")
+	if err := m.confirmStrangers(ctx, req, "Forward", outgoingOf(msg)); err != nil {
+		return nil, sentOutput{}, err
+	}
+	raw, err := m.build(ctx, msg, thread, in.identityInput)
+	if err != nil {
+		return nil, sentOutput{}, err
+	}
+	return m.deliver(ctx, raw, "Forwarded")
 }
 
 func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*apiMessage, error) {
-	if err := m.checkRecipients(in.To, in.Cc, in.Bcc); err != nil {
+	msg, thread, err := m.forwardMime(ctx, in)
+	if err != nil {
 		return nil, err
+	}
+	return m.build(ctx, msg, thread, in.identityInput)
+}
+
+// forwardMime is the forward of a message, its attachments along, and the thread it goes in.
+func (m *mailbox) forwardMime(ctx context.Context, in forwardInput) (mime.Message, string, error) {
+	if err := m.checkRecipients(in.To, in.Cc, in.Bcc); err != nil {
+		return mime.Message{}, "", err
 	}
 	orig, err := m.fetch(ctx, in.MessageID, "text")
 	if err != nil {
-		return nil, err
+		return mime.Message{}, "", err
 	}
 	p := orig.Payload
 	body, _ := bodyText(p, "text")
@@ -285,11 +317,11 @@ func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*apiMess
 	for _, a := range attachments(p) {
 		total += int(a.Size)
 		if total > m.maxAttachBytes {
-			return nil, kit.Errorf(kit.CodeLimit, "the attachments total over the %d-byte limit; forward without them by sending a new message", m.maxAttachBytes)
+			return mime.Message{}, "", kit.Errorf(kit.CodeLimit, "the attachments total over the %d-byte limit; forward without them by sending a new message", m.maxAttachBytes)
 		}
 		data, err := m.download(ctx, orig.Id, a.ID, a.Size)
 		if err != nil {
-			return nil, err
+			return mime.Message{}, "", err
 		}
 		att = append(att, mime.Attachment{Name: a.Name, Type: a.Type, Data: data})
 	}
@@ -300,7 +332,7 @@ func (m *mailbox) forwardMessage(ctx context.Context, in forwardInput) (*apiMess
 	// Like Gmail's own forward, it stays in the original's conversation.
 	msgID := header(p, "Message-ID")
 	refs := strings.TrimSpace(header(p, "References") + " " + msgID)
-	return m.build(ctx, mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, Subject: subject, Text: strings.TrimLeft(text, "\n"), InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadId, in.identityInput)
+	return mime.Message{To: in.To, Cc: in.Cc, Bcc: in.Bcc, Subject: subject, Text: strings.TrimLeft(text, "\n"), InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadId, nil
 }
 
 func splitHeaderList(v string) []string {

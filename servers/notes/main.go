@@ -78,6 +78,9 @@ func specWith(st *settings) kit.Spec {
 			s.Background(n.run)
 			s.AddHealthCheck("index", n.health)
 			addReadTools(s, n)
+			addResources(s, n)
+			addPrompts(s, n)
+			n.onIndexed = changed(s)
 			addWriteTools(s, n)
 			addOrganizeTools(s, n)
 			if st.sync.mode == "drive" {

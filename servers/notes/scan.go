@@ -90,6 +90,7 @@ func (n *store) scanInto(ctx context.Context, ix *index.Index, progress bool) (c
 		if err != nil {
 			return changed, 0, err
 		}
+		n.indexed(docs, nil)
 		changed += len(docs)
 		done += len(b.docs)
 		if progress {
@@ -110,7 +111,11 @@ func (n *store) scanInto(ctx context.Context, ix *index.Index, progress bool) (c
 			gone = append(gone, p)
 		}
 	}
-	return changed, len(gone), ix.Apply(ctx, nil, gone)
+	if err := ix.Apply(ctx, nil, gone); err != nil {
+		return changed, 0, err
+	}
+	n.indexed(nil, gone)
+	return changed, len(gone), nil
 }
 
 // readBatches reads and parses files into batches sent to out, which it closes.

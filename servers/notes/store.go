@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +27,9 @@ type store struct {
 	now func() time.Time
 	// onWrite, when set, is told after every change a tool makes (the sync uses it).
 	onWrite func()
+	// onIndexed, when set, is told (in a goroutine of its own) of the paths the index took in
+	// or dropped: notes written by a tool, by the sync or outside the server.
+	onIndexed func(paths []string)
 	// searchLimit, when set, replaces searchTimeout (tests shorten it).
 	searchLimit time.Duration
 	// retryMin and retryMax bound the wait between attempts to write an index that could not be
@@ -194,7 +198,21 @@ func (n *store) indexPaths(ctx context.Context, paths ...string) {
 	}
 	if err := ix.Apply(ctx, docs, gone); err != nil {
 		n.failed(ix, err)
+		return
 	}
+	n.indexed(docs, gone)
+}
+
+// indexed tells onIndexed of the paths of docs and gone.
+func (n *store) indexed(docs []index.Doc, gone []string) {
+	if n.onIndexed == nil || len(docs)+len(gone) == 0 {
+		return
+	}
+	paths := slices.Clip(gone)
+	for _, d := range docs {
+		paths = append(paths, d.Path)
+	}
+	go n.onIndexed(paths)
 }
 
 // notePath cleans a caller's note path into a kit error on failure.

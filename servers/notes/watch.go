@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -26,10 +27,95 @@ const (
 	settleMax = 300 * time.Millisecond
 )
 
+// maxQueued bounds the events waiting for watchLoop; past it they are dropped and every file
+// is compared instead, as when the kernel's own queue overflows.
+const maxQueued = 4096
+
 // watcher is the folder's watch.
 type watcher struct {
 	fw      *fsnotify.Watcher
-	folders map[string]bool // watched folders, relative ("" for the root); run's alone
+	folders map[string]bool // watched folders, relative ("" for the root); watchLoop's alone
+	queue   eventQueue
+}
+
+// eventQueue holds the watch's events between pump and watchLoop. fsnotify can send an error
+// while holding the lock its Add takes (a watched folder moved away), so the goroutine that
+// calls Add (watchLoop, for a new folder) must never be the one fsnotify waits on: pump
+// receives, always, and never calls into fsnotify.
+type eventQueue struct {
+	mu     sync.Mutex
+	events []fsnotify.Event
+	lost   error         // the first error or overflow since the last take
+	closed bool          // fsnotify closed its channels
+	ready  chan struct{} // signalled (capacity 1) when something is waiting
+}
+
+// pump moves the watch's events and errors into the queue until the watch closes. When ctx
+// ends it closes the watch, and keeps receiving until fsnotify has let go: its Close waits on
+// the same lock as a pending send.
+func (w *watcher) pump(ctx context.Context) {
+	stopping := ctx.Done()
+	var closed chan struct{}
+	for {
+		select {
+		case <-stopping:
+			stopping = nil
+			closed = make(chan struct{})
+			go func() {
+				_ = w.fw.Close()
+				close(closed)
+			}()
+		case err, ok := <-w.fw.Errors:
+			if !ok {
+				w.queue.put(func(q *eventQueue) { q.closed = true })
+				if closed != nil {
+					<-closed
+				}
+				return
+			}
+			w.queue.put(func(q *eventQueue) {
+				if q.lost == nil {
+					q.lost = err
+				}
+			})
+		case ev, ok := <-w.fw.Events:
+			if !ok {
+				w.queue.put(func(q *eventQueue) { q.closed = true })
+				if closed != nil {
+					<-closed
+				}
+				return
+			}
+			w.queue.put(func(q *eventQueue) {
+				if len(q.events) < maxQueued {
+					q.events = append(q.events, ev)
+				} else if q.lost == nil {
+					q.lost = fmt.Errorf("more than %d events waiting", maxQueued)
+				}
+			})
+		}
+	}
+}
+
+// put changes the queue under its lock and signals watchLoop.
+func (q *eventQueue) put(change func(*eventQueue)) {
+	q.mu.Lock()
+	change(q)
+	q.mu.Unlock()
+	select {
+	case q.ready <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the waiting events, the first error since the last take, and whether the
+// watch has closed.
+func (q *eventQueue) take() (events []fsnotify.Event, lost error, closed bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	events, lost, closed = q.events, q.lost, q.closed
+	q.events, q.lost = nil, nil
+	return events, lost, closed
 }
 
 func (w *watcher) close() {
@@ -52,6 +138,7 @@ func (n *store) watch(ctx context.Context) {
 	}
 	n.watcher = w
 	n.up.update(func(st *upkeepState) { st.watching = true })
+	n.bg.Go(func() { w.pump(ctx) })
 	n.bg.Go(func() { n.watchLoop(ctx, w) })
 }
 
@@ -60,7 +147,7 @@ func (n *store) startWatch() (*watcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &watcher{fw: fw, folders: map[string]bool{}}
+	w := &watcher{fw: fw, folders: map[string]bool{}, queue: eventQueue{ready: make(chan struct{}, 1)}}
 	if _, err := n.watchFolders(w, ""); err != nil {
 		_ = fw.Close()
 		return nil, err
@@ -106,13 +193,6 @@ func (n *store) watchLoop(ctx context.Context, w *watcher) {
 		select {
 		case <-ctx.Done():
 			return
-		case err, ok := <-w.fw.Errors:
-			if !ok {
-				return
-			}
-			n.log.Info("the folder watch lost events; comparing every file", "error", err.Error())
-			n.wantScan()
-			continue
 		case <-timer.C:
 			paths := slices.Sorted(func(yield func(string) bool) {
 				for p := range pending {
@@ -125,34 +205,18 @@ func (n *store) watchLoop(ctx context.Context, w *watcher) {
 			n.mu.Lock()
 			n.indexPaths(ctx, paths...)
 			n.mu.Unlock()
-			continue
-		case ev, ok := <-w.fw.Events:
-			if !ok {
-				return
-			}
-			rel, err := filepath.Rel(n.v.Dir(), ev.Name)
-			if err != nil || !filepath.IsLocal(rel) {
-				continue
-			}
-			rel = filepath.ToSlash(rel)
-			wasEmpty := len(pending) == 0
-			switch {
-			case vault.IsNote(rel):
-				pending[rel] = true
-			case w.folders[rel] && ev.Has(fsnotify.Remove|fsnotify.Rename):
-				delete(w.folders, rel) // gone with its watch; its notes with it
+		case <-w.queue.ready:
+			events, lost, closed := w.queue.take()
+			if lost != nil {
+				n.log.Info("the folder watch lost events; comparing every file", "error", lost.Error())
 				n.wantScan()
-			case ev.Has(fsnotify.Create):
-				if info, err := n.v.Lstat(rel); err == nil && info.IsDir() && !strings.HasPrefix(filepath.Base(rel), ".") {
-					notes, err := n.watchFolders(w, rel)
-					if err != nil {
-						n.log.Warn("a new folder is not watched; comparing every file", "error", err.Error())
-						n.wantScan()
-					}
-					for _, p := range notes {
-						pending[p] = true
-					}
-				}
+			}
+			wasEmpty := len(pending) == 0
+			for _, ev := range events {
+				n.watched(w, ev, pending)
+			}
+			if closed {
+				return
 			}
 			if len(pending) == 0 {
 				continue
@@ -161,6 +225,35 @@ func (n *store) watchLoop(ctx context.Context, w *watcher) {
 				first = time.Now()
 			}
 			timer.Reset(max(0, min(settle, settleMax-time.Since(first))))
+		}
+	}
+}
+
+// watched adds the notes one event changed to pending; a new folder is watched first.
+func (n *store) watched(w *watcher, ev fsnotify.Event, pending map[string]bool) {
+	rel, err := filepath.Rel(n.v.Dir(), ev.Name)
+	if err != nil || !filepath.IsLocal(rel) {
+		return
+	}
+	rel = filepath.ToSlash(rel)
+	switch {
+	case vault.IsNote(rel):
+		pending[rel] = true
+	case w.folders[rel] && ev.Has(fsnotify.Remove|fsnotify.Rename):
+		delete(w.folders, rel) // gone with its watch; its notes with it
+		n.wantScan()
+	case ev.Has(fsnotify.Create):
+		info, err := n.v.Lstat(rel)
+		if err != nil || !info.IsDir() || strings.HasPrefix(filepath.Base(rel), ".") {
+			return
+		}
+		notes, err := n.watchFolders(w, rel)
+		if err != nil {
+			n.log.Warn("a new folder is not watched; comparing every file", "error", err.Error())
+			n.wantScan()
+		}
+		for _, p := range notes {
+			pending[p] = true
 		}
 	}
 }

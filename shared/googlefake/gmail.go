@@ -103,12 +103,54 @@ func (g *Gmail) decode(rq Request, v any) {
 func (g *Gmail) listMessages(w http.ResponseWriter, r *http.Request, _ Request) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	start, end, next := page(r.URL.Query(), "maxResults", 100, len(g.Order))
-	res := &gmail.ListMessagesResponse{ResultSizeEstimate: int64(len(g.Order)), NextPageToken: next}
-	for _, id := range g.Order[start:end] {
+	ids := g.Order
+	if match, ok := addressQuery(r.URL.Query().Get("q")); ok {
+		ids = nil
+		for _, id := range g.Order {
+			if match(g.Messages[id]) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	start, end, next := page(r.URL.Query(), "maxResults", 100, len(ids))
+	res := &gmail.ListMessagesResponse{ResultSizeEstimate: int64(len(ids)), NextPageToken: next}
+	for _, id := range ids[start:end] {
 		res.Messages = append(res.Messages, &gmail.Message{Id: id, ThreadId: g.Messages[id].ThreadId})
 	}
 	WriteJSON(w, res)
+}
+
+// addressQuery understands the searches for mail with an address: in:sent and from:, to:,
+// cc:, bcc: terms, the address terms taken as alternatives (Gmail's {…}). Any other query is
+// not searched: the list holds every message, as it always did.
+func addressQuery(q string) (func(*gmail.Message) bool, bool) {
+	inSent := false
+	var terms [][2]string // header, address
+	for _, tok := range strings.Fields(strings.NewReplacer("{", " ", "}", " ").Replace(q)) {
+		op, addr, _ := strings.Cut(strings.ToLower(tok), ":")
+		switch {
+		case tok == "in:sent":
+			inSent = true
+		case addr != "" && (op == "from" || op == "to" || op == "cc" || op == "bcc"):
+			terms = append(terms, [2]string{op, addr})
+		default:
+			return nil, false
+		}
+	}
+	if !inSent && len(terms) == 0 {
+		return nil, false
+	}
+	return func(m *gmail.Message) bool {
+		if inSent && !slices.Contains(m.LabelIds, "SENT") {
+			return false
+		}
+		for _, t := range terms {
+			if strings.Contains(strings.ToLower(headerOf(m.Payload, t[0])), t[1]) {
+				return true
+			}
+		}
+		return len(terms) == 0
+	}, true
 }
 
 func (g *Gmail) getMessage(w http.ResponseWriter, r *http.Request, _ Request) {

@@ -29,10 +29,13 @@ func (s *Server) viewOf(ctx context.Context) inventory.View {
 	return s.inv.View(inventory.Narrowing{}, inventory.Scope{})
 }
 
-// viewMiddleware applies the request's view to the MCP layer: tools/list shows only what it
-// allows, the instructions name only the toolsets it shows, and tools/call refuses the rest.
+// viewMiddleware applies the request's view to the MCP layer: tools/list (and the lists of
+// resources and prompts) show only what it allows, the instructions name only the toolsets it shows, and tools/call refuses the rest.
 func (s *Server) viewMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if res, err, ok := s.featureLists(ctx, method, req, next); ok {
+			return res, err
+		}
 		switch method {
 		case "tools/list":
 			return s.listFor(ctx, method, req, next)
@@ -121,11 +124,11 @@ func (s *Server) withInstructions(ctx context.Context, method string, req mcp.Re
 	switch r := res.(type) {
 	case *mcp.InitializeResult:
 		cp := *r
-		cp.Instructions = text
+		cp.Instructions, cp.Capabilities = text, s.withoutUnused(r.Capabilities)
 		return &cp, nil
 	case *mcp.DiscoverResult:
 		cp := *r
-		cp.Instructions = text
+		cp.Instructions, cp.Capabilities = text, s.withoutUnused(r.Capabilities)
 		return &cp, nil
 	}
 	return res, nil

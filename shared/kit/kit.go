@@ -79,6 +79,7 @@ type Server struct {
 	// textCheck, when set (CheckTexts), hears of every text that lacks a next-call field.
 	textCheck func(tool string, missing []string, text string)
 	asker     *confirm.Asker  // signs the owner's confirmations (package confirm)
+	features  features        // resource templates and prompts (AddResourceTemplate, AddPrompt)
 	inflight  inflight        // calls over HTTP by caller and id, for notifications/cancelled
 	life      context.Context // ends when the server stops: the calls still running end with it
 	endLife   context.CancelCauseFunc
@@ -145,8 +146,11 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 	s.life, s.endLife = context.WithCancelCause(context.Background())
 	s.health = health.NewRegistry(spec.Name, version, inv.OfferedCount)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: spec.Name, Title: spec.Title, Version: version}, &mcp.ServerOptions{
-		Instructions: spec.Instructions,
-		Logger:       sdkLog,
+		Instructions:       spec.Instructions,
+		Logger:             sdkLog,
+		CompletionHandler:  s.complete,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 		// The tools capability also while a run-time switch has taken every tool out of the list;
 		// logging as the go-sdk offers it by default (deprecated in the protocol, still asked for).
 		Capabilities: &mcp.ServerCapabilities{

@@ -160,6 +160,7 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 		}
 		res.StructuredContent = json.RawMessage(structured)
 		res.Content = s.render(t.Name, res.Content, out, structured, generic, string(req.Params.Arguments), unshown)
+		res.Content = append(res.Content, s.links(ctx, out)...)
 		return res, nil
 	})
 }

@@ -39,6 +39,8 @@ func WatchDir(dir string) (*Watch, error) {
 
 // run moves the generation on every event. A lost event queue (overflow) moves it too; a
 // folder removed or renamed, or a closed watcher, ends the watch: Gen is then 0 for good.
+// It receives until fsnotify closes its channels, whatever happened: fsnotify can send while
+// holding the lock its Close takes, so a watch nobody drains could never be closed.
 func (w *Watch) run() {
 	defer close(w.done)
 	defer w.gen.Store(0)
@@ -49,7 +51,7 @@ func (w *Watch) run() {
 				return
 			}
 			if filepath.Clean(ev.Name) == w.dir && ev.Has(fsnotify.Remove|fsnotify.Rename) {
-				return
+				w.gen.Store(0)
 			}
 			w.bump()
 		case _, ok := <-w.w.Errors:

@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -78,5 +79,43 @@ func TestUnwatchedSourceLooksEveryCall(t *testing.T) {
 	}
 	if s.looks != 10 {
 		t.Fatalf("10 unwatched calls looked %d times; want 10", s.looks)
+	}
+}
+
+// TestWatchEndsWhenTheFolderGoes: a token folder moved away and deleted ends the watch (Gen 0,
+// so sources look at the files again), and the watch still closes promptly.
+func TestWatchEndsWhenTheFolderGoes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tokens")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	w, err := WatchDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := filepath.Join(t.TempDir(), "moved")
+	if err := os.Rename(dir, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(moved); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); w.Gen() != 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("Gen() = %d ten seconds after the folder went; want 0", w.Gen())
+		}
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- w.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return within 10 s")
+	}
+	if w.Gen() != 0 {
+		t.Errorf("Gen() = %d after Close; want 0", w.Gen())
 	}
 }

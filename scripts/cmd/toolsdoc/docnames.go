@@ -17,6 +17,9 @@ var toolLike = regexp.MustCompile(`(?:^|[^\w./-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)
 var notTools = map[string]bool{
 	"read_only":   true, // a compose key (docs/containers.md)
 	"quick_check": true, // SQLite's PRAGMA quick_check (docs/notes.md)
+	// prompts, which docs name beside the tools (docs/protocol.md)
+	"daily_review":   true,
+	"weekly_summary": true,
 }
 
 // CheckDocNames fails when a document names a tool the fleet does not have: a snake_case word

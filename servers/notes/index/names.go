@@ -33,3 +33,23 @@ func (ix *Index) Named(ctx context.Context, name string, limit int) ([]string, e
 	}
 	return nil, nil
 }
+
+// PathsFrom lists, up to limit and in order, the paths of the notes that start with prefix.
+func (ix *Index) PathsFrom(ctx context.Context, prefix string, limit int) ([]string, error) {
+	// Paths compare as bytes: every path starting with prefix sorts below prefix+"\xff", a
+	// byte that valid UTF-8 never holds. The path's unique index answers it.
+	rows, err := ix.read.QueryContext(ctx, `SELECT path FROM notes WHERE path >= ? AND path < ? ORDER BY path LIMIT ?`, prefix, prefix+"\xff", limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var paths []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, rows.Err()
+}

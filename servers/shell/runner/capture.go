@@ -11,17 +11,15 @@ import (
 type Capture struct {
 	mu       sync.Mutex
 	headSize int
-	tailSize int
 	head     []byte
-	tail     []byte // a ring once full; tailPos is where the oldest byte is
-	tailPos  int
+	tail     lastBytes
 	total    int64
 }
 
 // NewCapture returns a capture that keeps at most limit bytes: half from the start, half from the end.
 func NewCapture(limit int) *Capture {
 	limit = max(limit, 2)
-	return &Capture{headSize: limit / 2, tailSize: limit - limit/2}
+	return &Capture{headSize: limit / 2, tail: lastBytes{size: limit - limit/2}}
 }
 
 // Write keeps what fits in the head and rolls the rest through the tail.
@@ -35,22 +33,7 @@ func (c *Capture) Write(p []byte) (int, error) {
 		c.head = append(c.head, p[:k]...)
 		p = p[k:]
 	}
-	if len(p) >= c.tailSize {
-		c.tail = append(c.tail[:0], p[len(p)-c.tailSize:]...)
-		c.tailPos = 0
-		return n, nil
-	}
-	for len(p) > 0 {
-		if len(c.tail) < c.tailSize {
-			k := min(c.tailSize-len(c.tail), len(p))
-			c.tail = append(c.tail, p[:k]...)
-			p = p[k:]
-			continue
-		}
-		k := copy(c.tail[c.tailPos:], p)
-		c.tailPos = (c.tailPos + k) % c.tailSize
-		p = p[k:]
-	}
+	c.tail.write(p)
 	return n, nil
 }
 
@@ -68,16 +51,14 @@ func (c *Capture) Cut() int64 {
 	return c.cut()
 }
 
-func (c *Capture) cut() int64 { return c.total - int64(len(c.head)) - int64(len(c.tail)) }
+func (c *Capture) cut() int64 { return c.total - int64(len(c.head)) - int64(len(c.tail.buf)) }
 
 // String returns the stream, or its head and tail joined by a marker saying how many bytes were cut.
 // Cuts fall on UTF-8 character boundaries.
 func (c *Capture) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	tail := make([]byte, 0, len(c.tail))
-	tail = append(tail, c.tail[c.tailPos:]...)
-	tail = append(tail, c.tail[:c.tailPos]...)
+	tail := c.tail.bytes()
 	cut := c.cut()
 	if cut == 0 {
 		return string(c.head) + string(tail)

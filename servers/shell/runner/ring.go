@@ -6,38 +6,54 @@ import "sync"
 // It is safe for concurrent use.
 type Ring struct {
 	mu    sync.Mutex
-	buf   []byte
-	size  int
-	pos   int // where the oldest byte is once the ring is full
+	last  lastBytes
 	total int64
 }
 
+// lastBytes keeps the last size bytes written to it; it is not safe for concurrent use.
+type lastBytes struct {
+	buf  []byte
+	size int
+	pos  int // where the oldest byte is once buf is full
+}
+
+// write appends p, dropping the oldest bytes beyond size.
+func (l *lastBytes) write(p []byte) {
+	if len(p) >= l.size {
+		l.buf = append(l.buf[:0], p[len(p)-l.size:]...)
+		l.pos = 0
+		return
+	}
+	for len(p) > 0 {
+		if len(l.buf) < l.size {
+			k := min(l.size-len(l.buf), len(p))
+			l.buf = append(l.buf, p[:k]...)
+			p = p[k:]
+			continue
+		}
+		k := copy(l.buf[l.pos:], p)
+		l.pos = (l.pos + k) % l.size
+		p = p[k:]
+	}
+}
+
+// bytes returns a copy of the bytes kept, oldest first.
+func (l *lastBytes) bytes() []byte {
+	out := make([]byte, 0, len(l.buf))
+	out = append(out, l.buf[l.pos:]...)
+	return append(out, l.buf[:l.pos]...)
+}
+
 // NewRing returns a ring that keeps the last size bytes.
-func NewRing(size int) *Ring { return &Ring{size: max(size, 1)} }
+func NewRing(size int) *Ring { return &Ring{last: lastBytes{size: max(size, 1)}} }
 
 // Write appends p, dropping the oldest bytes beyond the ring's size.
 func (r *Ring) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	n := len(p)
-	r.total += int64(n)
-	if len(p) >= r.size {
-		r.buf = append(r.buf[:0], p[len(p)-r.size:]...)
-		r.pos = 0
-		return n, nil
-	}
-	for len(p) > 0 {
-		if len(r.buf) < r.size {
-			k := min(r.size-len(r.buf), len(p))
-			r.buf = append(r.buf, p[:k]...)
-			p = p[k:]
-			continue
-		}
-		k := copy(r.buf[r.pos:], p)
-		r.pos = (r.pos + k) % r.size
-		p = p[k:]
-	}
-	return n, nil
+	r.total += int64(len(p))
+	r.last.write(p)
+	return len(p), nil
 }
 
 // Total is the stream's length so far: the offset the next byte will have.
@@ -56,7 +72,8 @@ func (r *Ring) Read(offset int64, limit int) ([]byte, int64) {
 }
 
 func (r *Ring) read(offset int64, limit int) ([]byte, int64) {
-	first := r.total - int64(len(r.buf))
+	buf := r.last.buf
+	first := r.total - int64(len(buf))
 	offset = min(max(offset, first), r.total)
 	n := int(min(int64(limit), r.total-offset))
 	out := make([]byte, 0, max(n, 0))
@@ -64,10 +81,10 @@ func (r *Ring) read(offset int64, limit int) ([]byte, int64) {
 		return out, offset
 	}
 	// The bytes run from i to the end of buf, then on from its start when the ring wrapped.
-	i := (r.pos + int(offset-first)) % len(r.buf)
-	k := min(n, len(r.buf)-i)
-	out = append(out, r.buf[i:i+k]...)
-	return append(out, r.buf[:n-k]...), offset
+	i := (r.last.pos + int(offset-first)) % len(buf)
+	k := min(n, len(buf)-i)
+	out = append(out, buf[i:i+k]...)
+	return append(out, buf[:n-k]...), offset
 }
 
 // Tail returns the last n bytes kept and the offset they start at.
