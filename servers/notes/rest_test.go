@@ -72,7 +72,9 @@ func TestREST(t *testing.T) {
 	dir := filepath.Join(state, "notes")
 
 	code, body := restDo(t, http.MethodPost, h.URL+"/tools/create_note", `{"path":"kept.md","content":"from a phone shortcut"}`, "")
-	var refused struct{ Error struct{ Code, Message string } }
+	var refused struct {
+		Error struct{ Code, Message string }
+	}
 	if err := json.Unmarshal(body, &refused); err != nil || code != http.StatusUnauthorized || refused.Error.Code != "unauthorized" {
 		t.Errorf("create_note without a token: %d %s (%v), want 401 unauthorized", code, body, err)
 	}
