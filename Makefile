@@ -22,7 +22,7 @@ GOLANGCI := $(CURDIR)/.tools/golangci-lint-$(GOLANGCI_VERSION)
 test-deps: ## install the Debian packages the tests need (as root), or say which
 	@scripts/test-deps.sh
 
-.PHONY: help build test test-deps test-go lint lint-tools ts-client-test run conformance conformance-run memcheck memcheck-run bench bench-browser toolsnaps docs docs-check deploy-test e2e-systemd release images images-load containers-test kustomize clean
+.PHONY: help build test test-deps test-go lint lint-tools ts-client-test run conformance conformance-run memcheck memcheck-run bench bench-browser toolsnaps docs docs-check deploy-test agent-tasks e2e-systemd release images images-load containers-test kustomize clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -90,9 +90,14 @@ toolsnaps: ## rewrite every server's tool snapshots (servers/*/testdata/toolsnap
 docs: toolsnaps ## rewrite the tool snapshots, then docs/tools.md from them
 	@go run ./scripts/cmd/toolsdoc -servers servers -out docs/tools.md
 
-docs-check: ## fail when a tool snapshot or docs/tools.md is stale, tool names repeat across the fleet, or a document names a tool no server has
+docs-check: ## fail when a tool snapshot, docs/tools.md or docs/agent-tasks.md is stale, tool names repeat across the fleet, or a document names a tool no server has
 	@go test -count=1 -run '^TestToolSnaps$$' $(addprefix ./servers/,$(MCP_SERVERS))
 	@go run ./scripts/cmd/toolsdoc -servers servers -out docs/tools.md -check
+	@go test -count=1 -run '^TestAgentTasksDoc$$' ./shared/agenttask
+
+agent-tasks: ## the agent task suite: everyday requests played over MCP against every server, facts read from the text only, each task held to its budget of calls and text bytes (docs/agent-tasks.md); UPDATE=1 rewrites the budgets and the table
+	@AGENT_TASKS_UPDATE=$(if $(UPDATE),1,0) go test -count=1 -run '^TestAgentTasks$$' $(addprefix ./servers/,$(MCP_SERVERS))
+	@AGENT_TASKS_UPDATE=$(if $(UPDATE),1,0) go test -count=1 -run '^TestAgentTasksDoc$$' ./shared/agenttask
 
 ts-client-test: ## the official TypeScript MCP SDK client, mcp-remote and the MCP Inspector CLI (pinned, npm) through DCR, passkey sign-in, consent, a tool call and a refresh against auth and a protected server
 	@PATH="$(CURDIR)/.conformance/node_modules/.bin:$$PATH" scripts/ts-client-test.sh

@@ -17,6 +17,7 @@ Usage:
   deploy.sh [HOST] --logs NAME [--lines N] [--follow]           the server's journal
   deploy.sh [HOST] --add-token NAME LABEL                       new bearer token for a client
   deploy.sh [HOST] --remove-token NAME LABEL                    revoke a client's token
+  deploy.sh [HOST] --console on|off                             the owner's console on auth
 
 With HOST (user@host or an ssh alias), this script and the release are copied to HOST over
 ssh and run there (as root, or through sudo). Without HOST it works on this machine, as root.
@@ -44,6 +45,13 @@ deployed server is not running or not healthy.
 
 --add-token prints the new token once, on standard output; the server is restarted so that
 it loads it. --remove-token refuses to remove the last token (the unit needs the file).
+
+--console on turns on the owner's console (docs/console.md): it makes the console token
+(/etc/mcp-servers/credentials/auth/console-token, 0600 root, kept if there is one), gives
+the auth server its file through LoadCredential= (drop-in 50-console.conf) and the list of
+servers set up here (MCP_CONSOLE_SERVERS in auth.env), gives every other server the token's
+SHA-256 (MCP_ADMIN_TOKEN_SHA256 in its env file), then restarts them with the health gate.
+--console off takes all of that away again and deletes the token.
 
 Environment: MCP_HEALTH_TIMEOUT (--timeout), MCP_KEEP_RELEASES (--keep),
 MCP_SSH (ssh command, default ssh), MCP_SCP (default scp).
@@ -93,6 +101,9 @@ while [[ $# -gt 0 ]]; do
 	--logs)
 		[[ $# -ge 2 ]] || die "--logs needs a server name"
 		set_action logs; name=$2; shift 2 ;;
+	--console)
+		[[ $# -ge 2 && ($2 == on || $2 == off) ]] || die "--console takes on or off"
+		set_action console; name=$2; shift 2 ;;
 	--add-token | --remove-token)
 		[[ $# -ge 3 ]] || die "$1 needs a server name and a label"
 		set_action "${1#--}"; name=$2; label=$3; shift 3 ;;
@@ -122,6 +133,7 @@ done
 [[ $lines =~ ^[0-9]+$ ]] || die "--lines must be a number, not '$lines'"
 [[ -z $to_version || $action == rollback ]] || die "--to goes with --rollback"
 [[ -z $name || $name == all || $name =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "'$name' is not a server name"
+[[ $action != console || $name == on || $name == off ]] || die "--console takes on or off"
 [[ -z $label || $label =~ ^[A-Za-z0-9._-]+$ ]] || die "a label may hold only letters, digits and . _ -"
 [[ -z $to_version || $to_version =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] || die "'$to_version' is not a version"
 [[ $action != logs || $name != all ]] || die "--logs takes one server"
@@ -171,6 +183,7 @@ if [[ -n $host ]]; then
 		args+=(--logs "$name" --lines "$lines")
 		[[ $follow -eq 1 ]] && args+=(--follow) ;;
 	add-token | remove-token) args+=("--$action" "$name" "$label" --timeout "$timeout") ;;
+	console) args+=(--console "$name" --timeout "$timeout") ;;
 	esac
 	"${scp_cmd[@]}" -q "${files[@]}" "$host:$rdir/" || die "copying to $host failed"
 	quoted=$(printf ' %q' "$rdir/deploy.sh" "${args[@]}")
@@ -668,6 +681,79 @@ do_remove_token() {
 	reload_if_running "$name"
 }
 
+# set_env FILE KEY VALUE: KEY=VALUE in a systemd environment file, replacing any KEY= line;
+# an empty VALUE removes the key. The file is replaced in one rename, with its mode kept.
+set_env() {
+	local f=$1 key=$2 value=$3 tmp
+	tmp=$(mktemp "$(dirname "$f")/.env.XXXXXX")
+	grep -v -E "^[[:space:]]*${key}[[:space:]]*=" "$f" >"$tmp" || true
+	[[ -z $value ]] || printf '%s=%s\n' "$key" "$value" >>"$tmp"
+	chmod --reference="$f" "$tmp"
+	chown --reference="$f" "$tmp"
+	mv -f "$tmp" "$f"
+}
+
+# server_url NAME: the server's own address as this host reaches it (its /healthz's base).
+server_url() {
+	local u
+	u=$(health_url "$1")
+	printf '%s' "${u%/healthz}"
+}
+
+do_console() {
+	require_setup
+	lock
+	local cur n token=$CREDS/auth/console-token dropin=$UNIT_DIR/mcp-server@auth.service.d/50-console.conf
+	local names=() list=() hash=
+	cur=$(current_dir)
+	[[ -n $cur ]] || die "nothing is deployed yet"
+	{ managed auth && has_server "$cur" auth; } || die "the console is served by the auth server: set it up first (setup-host.sh --servers auth, then deploy)"
+	while IFS= read -r n; do
+		[[ $n != auth ]] && managed "$n" && names+=("$n")
+	done < <(release_servers "$cur")
+	if [[ $name == on ]]; then
+		[[ ${#names[@]} -gt 0 ]] || die "no server besides auth is set up here for the console to manage"
+		if [[ ! -s $token ]]; then
+			install -d -m 0700 "$CREDS/auth"
+			local tmp
+			tmp=$(mktemp "$CREDS/auth/.console-token.XXXXXX")
+			head -c 32 /dev/urandom | base64 >"$tmp"
+			chmod 0600 "$tmp"
+			mv -f "$tmp" "$token"
+			say "made the console token $token"
+		fi
+		hash=$(tr -d '\n' <"$token" | sha256sum)
+		hash=${hash%% *}
+		for n in "${names[@]}"; do
+			set_env "$ETC/$n.env" MCP_ADMIN_TOKEN_SHA256 "$hash"
+			list+=("$n=$(server_url "$n")")
+		done
+		set_env "$ETC/auth.env" MCP_CONSOLE_SERVERS "$(IFS=,; printf '%s' "${list[*]}")"
+		install -d -m 0755 "$(dirname "$dropin")"
+		cat >"$dropin.new" <<'UNIT'
+# Written by deploy.sh --console on: the console token reaches the auth server as a credential.
+[Service]
+LoadCredential=console-token:/etc/mcp-servers/credentials/auth/console-token
+Environment=MCP_CONSOLE_TOKEN_FILE=%d/console-token
+UNIT
+		mv -f "$dropin.new" "$dropin"
+	else
+		for n in "${names[@]}"; do set_env "$ETC/$n.env" MCP_ADMIN_TOKEN_SHA256 ""; done
+		set_env "$ETC/auth.env" MCP_CONSOLE_SERVERS ""
+		rm -f "$dropin" "$token"
+	fi
+	systemctl daemon-reload
+	if ! restart_and_check "$cur" auth "${names[@]}"; then
+		for n in "${FAILED[@]}"; do show_journal "$n"; done
+		exit 1
+	fi
+	if [[ $name == on ]]; then
+		say "console on: sign in with an enrolled passkey at the auth server's /console (it manages ${names[*]})"
+	else
+		say "console off: /console and every server's /admin/ answer 404"
+	fi
+}
+
 do_status() {
 	[[ -d $OPT ]] || die "this host is not set up: run deploy/setup-host.sh first"
 	command -v jq >/dev/null || die "jq is missing: run deploy/setup-host.sh (it installs it)"
@@ -732,4 +818,5 @@ restart) do_restart ;;
 logs) do_logs ;;
 add-token) do_add_token ;;
 remove-token) do_remove_token ;;
+console) do_console ;;
 esac

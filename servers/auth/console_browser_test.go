@@ -13,8 +13,8 @@ import (
 
 // TestConsoleInBrowser is the console as the owner meets it: headless Chromium with a virtual
 // passkey enrols, opens /console, is sent to sign in, signs in with the passkey, sees the fleet,
-// switches alpha_write off (alpha's tools/list loses it) and on again, and reads the activity
-// and devices pages. With MCP_CONSOLE_SCREENSHOTS=DIR it writes each page's screenshot there
+// switches alpha_write off (alpha's tools/list loses it) and on again, and reads the activity,
+// devices and charts pages. With MCP_CONSOLE_SCREENSHOTS=DIR it writes each page's screenshot there
 // (docs/console.md shows them).
 func TestConsoleInBrowser(t *testing.T) {
 	e := startFleet(t, withConsole(t))
@@ -46,6 +46,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	if err != nil || !strings.Contains(fleet, "alpha ok") || !strings.Contains(fleet, "beta ok") || !strings.Contains(fleet, "cannot tell") {
 		t.Fatalf("fleet page: %v\n%s", err, fleet)
 	}
+	e.app.console.sampleOnce(t.Context()) // the charts' first sample; the calls below follow it
 	if err := b.run(chromedp.Navigate(e.Issuer+consoleSwitchesPath), pageIs("switches"), chromedp.Click(chromedp.ID("sw-tool-alpha_write")),
 		chromedp.WaitVisible(chromedp.CSS(`tr#tool-alpha_write[data-off="true"]`)), shot("switches")); err != nil {
 		body, _ := b.value(chromedp.Text(chromedp.CSS("body")))
@@ -72,5 +73,13 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	if err := b.run(chromedp.Navigate(e.Issuer+consoleDevicesPath), pageIs("devices"), shot("devices")); err != nil {
 		t.Fatalf("devices: %v", err)
+	}
+	e.app.console.sampleOnce(t.Context())
+	if err := b.run(chromedp.Navigate(e.Issuer+consoleChartsPath), pageIs("charts"), chromedp.WaitVisible(chromedp.CSS("#charts-alpha svg polyline")), shot("charts")); err != nil {
+		t.Fatalf("charts: %v", err)
+	}
+	charts, err := b.value(chromedp.Text(chromedp.ID("charts-alpha")))
+	if err != nil || !strings.Contains(charts, "calls per minute: last 1") || !strings.Contains(charts, "errors per minute: last 1") {
+		t.Errorf("alpha's charts after its one call, refused as disabled: %v\n%s", err, charts)
 	}
 }

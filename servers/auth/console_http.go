@@ -20,6 +20,7 @@ const (
 	consoleSwitchesPath    = "/console/switches"
 	consoleActivityPath    = "/console/activity"
 	consoleDevicesPath     = "/console/devices"
+	consoleChartsPath      = "/console/charts"
 	consoleRevokePath      = "/console/devices/revoke"
 	consoleFleetAPIPath    = "/console/api/fleet"
 	consoleActivityAPIPath = "/console/api/activity"
@@ -227,6 +228,7 @@ func (cu *consoleUI) routes(mux *http.ServeMux, limit func(http.Handler) http.Ha
 	mux.Handle("POST "+consoleSwitchesPath, limit(cu.action(cu.setSwitch, true)))
 	mux.Handle(consoleActivityPath, cu.page(cu.activityPage, false))
 	mux.Handle(consoleDevicesPath, cu.page(cu.devicesPage, false))
+	mux.Handle(consoleChartsPath, cu.page(cu.chartsPage, false))
 	mux.Handle(consoleRevokePath, limit(cu.action(cu.revokeDevice, true)))
 	mux.Handle(consoleFleetAPIPath, cu.page(cu.fleetJSON, true))
 	mux.Handle(consoleActivityAPIPath, cu.page(cu.activityJSON, true))

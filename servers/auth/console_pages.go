@@ -21,7 +21,7 @@ var consoleTmpl = template.Must(template.New("console").Funcs(template.FuncMap{
 
 // consoleData fills the console's template; Page picks the part shown.
 type consoleData struct {
-	Page     string // fleet, switches, activity, devices
+	Page     string // fleet, switches, activity, devices, charts
 	Title    string
 	Owner    *owner
 	Fresh    time.Duration
@@ -36,6 +36,9 @@ type consoleData struct {
 	// devices
 	Devices []device
 	Lapse   time.Duration
+	// charts
+	Range  string // hour or day
+	Charts []serverCharts
 }
 
 func (cu *consoleUI) show(w http.ResponseWriter, status int, d consoleData) {

@@ -144,7 +144,7 @@ func TestConsoleRefusesWithoutSession(t *testing.T) {
 	e := startFleet(t, withConsole(t))
 	tunnel := map[string]string{"X-Forwarded-For": "203.0.113.9", "Cf-Connecting-Ip": "203.0.113.9", "X-Forwarded-Proto": "https"}
 	for _, h := range []map[string]string{nil, tunnel} {
-		for _, p := range []string{consolePath, consoleSwitchesPath, consoleActivityPath, consoleDevicesPath} {
+		for _, p := range []string{consolePath, consoleSwitchesPath, consoleActivityPath, consoleDevicesPath, consoleChartsPath} {
 			status, _, loc := e.consoleReq(t, http.MethodGet, p, "", nil, h)
 			if status != http.StatusSeeOther || !strings.HasPrefix(loc, consoleSignInPath) {
 				t.Errorf("GET %s (headers %v) without a session: %d %q, want a redirect to sign in", p, h, status, loc)

@@ -268,6 +268,9 @@ func serve(ctx context.Context, o *serveOptions, getenv func(string) string, std
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	go a.janitor(ctx)
+	if a.console != nil {
+		go a.console.sampler(ctx)
+	}
 	log.Info("serving", "url", "http://"+ln.Addr().String(), "issuer", o.Issuer, "resources", strings.Join(o.Fleet.names, ","),
 		"cimd", o.CIMD, "dcr", o.DCR, "console_servers", len(o.Console), "version", buildinfo.String())
 	notify := getenv("NOTIFY_SOCKET")

@@ -44,6 +44,7 @@ type app struct {
 	handler  http.Handler
 	health   *health.Registry
 	metrics  *metrics.Registry
+	console  *console // nil without --console-servers
 }
 
 // newApp opens the state and builds the HTTP surface.
@@ -189,7 +190,8 @@ func (a *app) build(iss *url.URL) error {
 	mux.Handle(enrolFinishPath, limit(http.HandlerFunc(u.enrolFinish)))
 	mux.HandleFunc(scriptPath, u.script)
 	if len(a.Console) > 0 {
-		cu := &consoleUI{ui: u, c: &console{servers: a.Console, db: a.db, log: a.Logger}, logins: &ceremonies{m: map[string]*ceremony{}},
+		a.console = &console{servers: a.Console, db: a.db, log: a.Logger}
+		cu := &consoleUI{ui: u, c: a.console, logins: &ceremonies{m: map[string]*ceremony{}},
 			origin: iss.Scheme + "://" + iss.Host, now: a.db.now}
 		cu.routes(mux, limit)
 	}

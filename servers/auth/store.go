@@ -94,6 +94,13 @@ CREATE TABLE IF NOT EXISTS sessions (
 	created INTEGER NOT NULL,
 	expires INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS console_samples (
+	server TEXT NOT NULL,      -- a server the console manages
+	at INTEGER NOT NULL,       -- unix milliseconds
+	boot TEXT NOT NULL,        -- the server's boot id then (a new one: it restarted)
+	totals TEXT NOT NULL       -- its metrics.Totals, JSON
+);
+CREATE INDEX IF NOT EXISTS console_samples_server_at ON console_samples (server, at);
 CREATE TABLE IF NOT EXISTS console_audit (
 	at INTEGER NOT NULL,       -- unix milliseconds
 	passkey TEXT NOT NULL,     -- base64url id of the passkey of the console session
@@ -261,6 +268,7 @@ func (d *db) gc(ctx context.Context) error {
 		{"DELETE FROM refresh_tokens WHERE grant_id IN (SELECT id FROM grants WHERE revoked > 0 AND revoked < ?)", []any{now - 7*86400}},
 		{"DELETE FROM grants WHERE revoked > 0 AND revoked < ?", []any{now - 7*86400}},
 		{"DELETE FROM console_audit WHERE at < ?", []any{(now - 90*86400) * 1000}},
+		{"DELETE FROM console_samples WHERE at < ?", []any{(now - int64(sampleKeep.Seconds())) * 1000}},
 		{"DELETE FROM clients WHERE used = 0 AND created < ? AND id NOT IN (SELECT client_id FROM grants)", []any{now - int64(unusedClientLifetime.Seconds())}},
 	}
 	for _, s := range stmts {

@@ -140,6 +140,12 @@ func (e eventInfo) line() string {
 	if e.RecurringEventID != "" {
 		b.WriteString(" (recurring)")
 	}
+	for _, a := range e.Attendees {
+		// An invitation: who sent it and whether the user has answered (respond_to_event).
+		if a.Self && e.Organizer != "" && e.Organizer != a.Email && a.Response != "" {
+			fmt.Fprintf(&b, " (invited by %s; your response: %s)", e.Organizer, a.Response)
+		}
+	}
 	return b.String()
 }
 

@@ -61,6 +61,7 @@ func spec() kit.Spec {
 			addBulkTools(s, c)
 			addFreeBusyTools(s, c)
 			addTaskTools(s, c)
+			addPrompts(s, c)
 			return nil
 		},
 		Commands: map[string]kit.Command{"auth": oauth.Google.Command("calendar", nil)},

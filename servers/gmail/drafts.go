@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/base64"
 	"fmt"
+	stdmime "mime"
+	"net/mail"
 	"strings"
 
 	"github.com/jck411/mcp-servers/shared/kit"
@@ -31,10 +35,25 @@ type draftOutput struct {
 	MessageID string `json:"message_id"`
 	ThreadID  string `json:"thread_id"`
 	Action    string `json:"action"`
+	To        string `json:"to,omitempty"`
+	Cc        string `json:"cc,omitempty"`
+	Subject   string `json:"subject,omitempty"`
 }
 
+// Text names who the draft goes to, so that the user can confirm it before send_draft.
 func (o draftOutput) Text() string {
-	return fmt.Sprintf("Draft %s %s (message %s, thread %s).", o.ID, o.Action, o.MessageID, o.ThreadID)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Draft %s %s (message %s, thread %s).", o.ID, o.Action, o.MessageID, o.ThreadID)
+	if o.To != "" {
+		fmt.Fprintf(&b, "\nTo: %s", o.To)
+	}
+	if o.Cc != "" {
+		fmt.Fprintf(&b, "\nCc: %s", o.Cc)
+	}
+	if o.Subject != "" {
+		fmt.Fprintf(&b, "\nSubject: %s", o.Subject)
+	}
+	return b.String()
 }
 
 type draftSummary struct {
@@ -102,7 +121,7 @@ func (m *mailbox) saveDraft(ctx context.Context, msg *apiMessage) (*mcp.CallTool
 	if err != nil {
 		return nil, draftOutput{}, m.google.Fail(err, what)
 	}
-	return nil, draftInfo(d, "created"), nil
+	return nil, draftInfo(d, "created", msg), nil
 }
 
 func (m *mailbox) draftReply(ctx context.Context, _ *mcp.CallToolRequest, in replyInput) (*mcp.CallToolResult, draftOutput, error) {
@@ -121,12 +140,43 @@ func (m *mailbox) draftForward(ctx context.Context, _ *mcp.CallToolRequest, in f
 	return m.saveDraft(ctx, msg)
 }
 
-func draftInfo(d *apiDraft, action string) draftOutput {
+// draftInfo describes the draft Gmail answered with, addressed as the message saved in it.
+func draftInfo(d *apiDraft, action string, saved *apiMessage) draftOutput {
 	out := draftOutput{ID: d.Id, Action: action}
 	if d.Message != nil {
 		out.MessageID, out.ThreadID = d.Message.Id, d.Message.ThreadId
 	}
+	out.To, out.Cc, out.Subject = addressed(saved.Raw)
 	return out
+}
+
+// addressed reads the To, Cc and Subject headers of a raw (base64url RFC 822) message we
+// composed; a message it cannot read gives empty ones.
+func addressed(raw string) (to, cc, subject string) {
+	data, err := base64.URLEncoding.DecodeString(raw)
+	if err != nil {
+		return "", "", ""
+	}
+	m, err := mail.ReadMessage(bytes.NewReader(data))
+	if err != nil {
+		return "", "", ""
+	}
+	list := func(key string) string {
+		addrs, err := m.Header.AddressList(key)
+		if err != nil {
+			return m.Header.Get(key)
+		}
+		out := make([]string, len(addrs))
+		for i, a := range addrs {
+			out[i] = a.String()
+		}
+		return strings.Join(out, ", ")
+	}
+	subject, err = new(stdmime.WordDecoder).DecodeHeader(m.Header.Get("Subject"))
+	if err != nil {
+		subject = m.Header.Get("Subject")
+	}
+	return list("To"), list("Cc"), subject
 }
 
 // readDraft gets a draft in a format ("full", "metadata").
@@ -186,7 +236,7 @@ func (m *mailbox) updateDraft(ctx context.Context, _ *mcp.CallToolRequest, in up
 	if err != nil {
 		return nil, draftOutput{}, m.google.Fail(err, "draft "+in.ID)
 	}
-	return nil, draftInfo(d, "updated"), nil
+	return nil, draftInfo(d, "updated", msg), nil
 }
 
 func (m *mailbox) sendDraft(ctx context.Context, req *mcp.CallToolRequest, in draftIDInput) (*mcp.CallToolResult, sentOutput, error) {
@@ -202,7 +252,7 @@ func (m *mailbox) sendDraft(ctx context.Context, req *mcp.CallToolRequest, in dr
 	if err := m.checkRecipients(splitHeaderList(header(p, "To")), splitHeaderList(header(p, "Cc")), splitHeaderList(header(p, "Bcc"))); err != nil {
 		return nil, sentOutput{}, err
 	}
-	if err := m.confirmStrangers(ctx, req, "Send the draft "+in.ID+" as", draftOutgoing(p)); err != nil {
+	if err := m.confirmStrangers(ctx, req, "Send the draft "+in.ID, draftOutgoing(p), nil); err != nil {
 		return nil, sentOutput{}, err
 	}
 	sent, err := m.gm.Users.Drafts.Send(me, &apiDraft{Id: in.ID}).Context(ctx).Do()

@@ -68,6 +68,7 @@ func spec() kit.Spec {
 			addLabelTools(s, m)
 			addFilterTools(s, m)
 			addContactTools(s, m)
+			addPrompts(s, m)
 			return nil
 		},
 		Commands: map[string]kit.Command{"auth": oauth.Google.Command("gmail", nil)},

@@ -188,7 +188,7 @@ func (m *mailbox) send(ctx context.Context, req *mcp.CallToolRequest, in compose
 	if err != nil {
 		return nil, sentOutput{}, err
 	}
-	if err := m.confirmStrangers(ctx, req, "Send", outgoingOf(msg)); err != nil {
+	if err := m.confirmStrangers(ctx, req, "Send this message", outgoingOf(msg), nil); err != nil {
 		return nil, sentOutput{}, err
 	}
 	raw, err := m.build(ctx, msg, "", in.identityInput)
@@ -206,23 +206,42 @@ func (m *mailbox) deliver(ctx context.Context, msg *apiMessage, action string) (
 	return nil, sentOutput{ID: sent.Id, ThreadID: sent.ThreadId, Action: action}, nil
 }
 
-func (m *mailbox) reply(ctx context.Context, _ *mcp.CallToolRequest, in replyInput) (*mcp.CallToolResult, sentOutput, error) {
-	msg, err := m.replyMessage(ctx, in)
+func (m *mailbox) reply(ctx context.Context, req *mcp.CallToolRequest, in replyInput) (*mcp.CallToolResult, sentOutput, error) {
+	msg, thread, err := m.replyMime(ctx, in)
 	if err != nil {
 		return nil, sentOutput{}, err
 	}
-	return m.deliver(ctx, msg, "Replied")
+	// The person answered is not asked about; the people the model adds in cc are.
+	if len(in.Cc) > 0 {
+		if err := m.confirmStrangers(ctx, req, "Send this reply", outgoingOf(msg), in.Cc); err != nil {
+			return nil, sentOutput{}, err
+		}
+	}
+	raw, err := m.build(ctx, msg, thread, in.identityInput)
+	if err != nil {
+		return nil, sentOutput{}, err
+	}
+	return m.deliver(ctx, raw, "Replied")
 }
 
-// replyMessage builds the answer to a message: recipients, Re: subject, In-Reply-To,
-// References and thread, and the quote.
+// replyMessage builds the answer to a message, encoded for Gmail.
 func (m *mailbox) replyMessage(ctx context.Context, in replyInput) (*apiMessage, error) {
+	msg, thread, err := m.replyMime(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return m.build(ctx, msg, thread, in.identityInput)
+}
+
+// replyMime is the answer to a message: recipients, Re: subject, In-Reply-To, References and
+// the quote, and the thread it goes in.
+func (m *mailbox) replyMime(ctx context.Context, in replyInput) (mime.Message, string, error) {
 	if in.Text == "" && in.HTML == "" {
-		return nil, kit.Errorf(kit.CodeInvalidInput, "give text or html")
+		return mime.Message{}, "", kit.Errorf(kit.CodeInvalidInput, "give text or html")
 	}
 	orig, err := m.fetch(ctx, in.MessageID, "text")
 	if err != nil {
-		return nil, err
+		return mime.Message{}, "", err
 	}
 	p := orig.Payload
 	to := header(p, "Reply-To")
@@ -271,9 +290,9 @@ func (m *mailbox) replyMessage(ctx context.Context, in replyInput) (*apiMessage,
 	}
 	att, err := m.loadAttachments(in.Attachments)
 	if err != nil {
-		return nil, err
+		return mime.Message{}, "", err
 	}
-	return m.build(ctx, mime.Message{To: toList, Cc: cc, Subject: subject, Text: text, HTML: html, InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadId, in.identityInput)
+	return mime.Message{To: toList, Cc: cc, Subject: subject, Text: text, HTML: html, InReplyTo: msgID, References: refs, Attach: att}, orig.ThreadId, nil
 }
 
 func (m *mailbox) forward(ctx context.Context, req *mcp.CallToolRequest, in forwardInput) (*mcp.CallToolResult, sentOutput, error) {
@@ -281,7 +300,7 @@ func (m *mailbox) forward(ctx context.Context, req *mcp.CallToolRequest, in forw
 	if err != nil {
 		return nil, sentOutput{}, err
 	}
-	if err := m.confirmStrangers(ctx, req, "Forward", outgoingOf(msg)); err != nil {
+	if err := m.confirmStrangers(ctx, req, "Forward this message", outgoingOf(msg), nil); err != nil {
 		return nil, sentOutput{}, err
 	}
 	raw, err := m.build(ctx, msg, thread, in.identityInput)

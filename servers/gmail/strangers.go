@@ -66,17 +66,21 @@ func (m *mailbox) known(ctx context.Context, addr string) (bool, error) {
 }
 
 // confirmStrangers asks the owner, where the client can ask, before msg goes to an address
-// they have never written to: action ("Send", "Forward", "Send the draft") and the message as
-// it will go. It returns nil when every recipient is known, the owner accepted, or the client
+// they have never written to, among the addresses in among (nil: every recipient): action
+// ("Send this message", "Forward this message", "Send the draft d1") and the message as it
+// will go. It returns nil when those addresses are known, the owner accepted, or the client
 // cannot ask (the mail goes as it always did); else the error to return before sending.
-func (m *mailbox) confirmStrangers(ctx context.Context, req *mcp.CallToolRequest, action string, msg outgoing) error {
+func (m *mailbox) confirmStrangers(ctx context.Context, req *mcp.CallToolRequest, action string, msg outgoing, among []string) error {
 	if !confirm.Possible(ctx, req) {
 		return nil
 	}
 	if err := m.checkRecipients(msg.To, msg.Cc, msg.Bcc); err != nil {
 		return err
 	}
-	all, err := mime.ParseAddresses(append(append(append([]string{}, msg.To...), msg.Cc...), msg.Bcc...))
+	if among == nil {
+		among = append(append(append([]string{}, msg.To...), msg.Cc...), msg.Bcc...)
+	}
+	all, err := mime.ParseAddresses(among)
 	if err != nil {
 		return kit.Errorf(kit.CodeInvalidInput, "%v: give an address (search_contacts finds a person's)", err)
 	}
@@ -131,7 +135,7 @@ func draftOutgoing(p *apiPart) outgoing {
 // the attachments and the body.
 func strangerQuestion(action string, strangers []string, msg outgoing) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s this message? You have never written to %s.\n\n", action, strings.Join(strangers, ", "))
+	fmt.Fprintf(&b, "%s? You have never written to %s.\n\n", action, strings.Join(strangers, ", "))
 	for _, h := range []struct {
 		name string
 		list []string

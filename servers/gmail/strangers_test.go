@@ -14,7 +14,8 @@ import (
 // owner has never written to (none of their Sent mail has it) asks the person behind a client
 // that can ask, showing the recipients, subject, attachments and body; the mail goes when they
 // accept and not when they decline. Known correspondents and a client that cannot ask are not
-// asked, and the mail goes as before. Mail from an address does not make it known.
+// asked, and the mail goes as before. Mail from an address does not make it known. A reply is
+// asked about only for the addresses added in cc.
 func TestMailToStrangersAsksTheOwner(t *testing.T) {
 	t.Parallel()
 	send := func(to string) (string, map[string]any) {
@@ -22,6 +23,13 @@ func TestMailToStrangersAsksTheOwner(t *testing.T) {
 	}
 	forward := func(to string) (string, map[string]any) {
 		return "send_message", map[string]any{"message_id": "nested", "forward": true, "to": []string{to}, "text": "FYI"}
+	}
+	reply := func(cc string) (string, map[string]any) {
+		args := map[string]any{"message_id": "nested", "text": "Thanks"}
+		if cc != "" {
+			args["cc"] = []string{cc}
+		}
+		return "send_message", args
 	}
 	for _, tt := range []struct {
 		name, version, action string
@@ -43,6 +51,11 @@ func TestMailToStrangersAsksTheOwner(t *testing.T) {
 			[]string{"Forward this message? You have never written to eve@evil.example.", "Subject: Fwd: Report\n",
 				"Attachment: report.pdf (2015 bytes)\n", "FYI\n\n---------- Forwarded message ---------\nFrom: Carol <carol@example.com>"}, true},
 		{"a forward, declined", mcptest.Stateless, "decline", forward, "eve@evil.example", []string{"Forward this message?"}, false},
+		// A reply answers someone who wrote: only the people added in cc are asked about.
+		{"a reply to a first-time sender", mcptest.Stateless, "decline", reply, "", nil, true},
+		{"a reply with a stranger in cc", mcptest.Stateless, "decline", reply, "eve@evil.example",
+			[]string{"Send this reply? You have never written to eve@evil.example.\n\nTo: Carol <carol@example.com>\nCc: eve@evil.example\nSubject: Re: Report\n\nThanks"}, false},
+		{"a reply with a correspondent in cc", mcptest.Stateless, "decline", reply, "bob@example.com", nil, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -94,7 +107,7 @@ func TestDraftToStrangerAsksTheOwner(t *testing.T) {
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}})
 	msg := mcptest.CallError(t, cs, "send_draft", map[string]any{"id": "d9"})
-	want := "Send the draft d9 as this message? You have never written to eve@evil.example.\n\nTo: eve@evil.example\nCc: bob@example.com\nSubject: Keys\n\nThe code is 1234."
+	want := "Send the draft d9? You have never written to eve@evil.example.\n\nTo: eve@evil.example\nCc: bob@example.com\nSubject: Keys\n\nThe code is 1234."
 	if len(asked) != 1 || asked[0] != want || !strings.Contains(msg, "declined") {
 		t.Errorf("asked %q, answer %q; want %q", asked, msg, want)
 	}

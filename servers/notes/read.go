@@ -58,7 +58,11 @@ func (o noteOutput) Text() string {
 	if len(o.Tags) > 0 {
 		fmt.Fprintf(&b, " [#%s]", strings.Join(o.Tags, " #"))
 	}
-	fmt.Fprintf(&b, " (updated %s, hash %s)\n", o.Updated, o.Hash)
+	if o.Updated != "" { // a note without an updated field and without a write yet has none
+		fmt.Fprintf(&b, " (updated %s, hash %s)\n", o.Updated, o.Hash)
+	} else {
+		fmt.Fprintf(&b, " (hash %s)\n", o.Hash)
+	}
 	if len(o.Fields) > 0 {
 		keys := slices.Sorted(maps.Keys(o.Fields))
 		for _, k := range keys {

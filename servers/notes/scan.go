@@ -52,7 +52,15 @@ type batch struct {
 
 // scanInto brings ix up to date with the files; the caller holds scanMu.
 func (n *store) scanInto(ctx context.Context, ix *index.Index, progress bool) (changed, removed int, err error) {
-	files, err := n.v.Walk("")
+	var found func(int)
+	if progress {
+		n.up.update(func(st *upkeepState) { st.listing, st.done, st.total = true, 0, 0 })
+		found = func(c int) { n.up.update(func(st *upkeepState) { st.total = c }) }
+	}
+	files, err := n.v.WalkCounting("", found)
+	if progress {
+		n.up.update(func(st *upkeepState) { st.listing = false })
+	}
 	if err != nil {
 		return 0, 0, err
 	}

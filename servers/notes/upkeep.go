@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,6 +37,7 @@ const (
 type upkeepState struct {
 	phase       phase
 	done, total int       // the build's (or rebuild's) progress, in notes
+	listing     bool      // the build is listing the folder: total is the notes found so far
 	err         error     // behind or missing: why
 	since       time.Time // behind: when it fell behind
 	retryAt     time.Time // behind or missing: the next attempt
@@ -186,6 +188,9 @@ func (n *store) step(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := n.finish(ctx); err != nil {
+		return err
+	}
 	n.up.update(func(st *upkeepState) { st.phase, st.err, st.caughtUp = phaseReady, nil, true })
 	n.log.Info("index ready", "rebuilt", fresh, "indexed", changed, "removed", removed, "duration_ms", time.Since(start).Milliseconds())
 	if fresh || changed+removed > 0 {
@@ -215,6 +220,21 @@ func (n *store) openIndex(ctx context.Context) (fresh bool, err error) {
 	return rebuilt, nil
 }
 
+// finish makes the lookup indexes a new index is built without, once it holds every note
+// (a no-op when they are there).
+func (n *store) finish(ctx context.Context) error {
+	ix, release := n.writable()
+	if ix == nil {
+		return nil
+	}
+	defer release()
+	if err := ix.Finish(ctx); err != nil {
+		n.failed(ix, err)
+		return fmt.Errorf("make the lookup indexes: %w", err)
+	}
+	return nil
+}
+
 // tidy gives the write-ahead log's space back after a scan that changed the index, and after
 // a build of many notes (merge) merges the full-text index's segments. Failing at it costs
 // speed, not correctness.
@@ -228,6 +248,9 @@ func (n *store) tidy(ctx context.Context, merge bool) {
 		if err := ix.Optimize(ctx); err != nil {
 			n.log.Warn("merging the index failed", "error", err.Error())
 		}
+		// The build's batches are garbage now: hand their pages back rather than hold them
+		// until the runtime's next collection, minutes away on an idle server.
+		defer debug.FreeOSMemory()
 	}
 	if err := ix.Checkpoint(ctx); err != nil {
 		n.log.Info("checkpoint after the scan", "error", err.Error())
@@ -392,11 +415,20 @@ func (n *store) readable(ctx context.Context) (*index.Index, func(), string, err
 func (st upkeepState) note() string {
 	switch st.phase {
 	case phaseOpening, phaseBuilding:
-		return fmt.Sprintf("the index is being built: %d of %d notes indexed so far, so results may be incomplete", st.done, st.total)
+		return "the index is being built: " + st.progress() + ", so results may be incomplete"
 	case phaseBehind:
 		return fmt.Sprintf("the index has not taken changes since %s (%v), so results may be out of date", st.since.Format(time.RFC3339), st.err)
 	}
 	return ""
+}
+
+// progress is how far a build is: the notes found while it lists the folder, then the notes
+// indexed of those to index.
+func (st upkeepState) progress() string {
+	if st.listing {
+		return fmt.Sprintf("listing the notes folder, %d notes found so far", st.total)
+	}
+	return fmt.Sprintf("%d of %d notes indexed so far", st.done, st.total)
 }
 
 // health reports the index's state on /healthz: warn (the server is "degraded") while it is
@@ -411,7 +443,7 @@ func (n *store) health(ctx context.Context) health.Result {
 	case phaseOpening:
 		return health.Result{Status: health.Warn, Detail: "opening the index"}
 	case phaseBuilding:
-		return health.Result{Status: health.Warn, Detail: fmt.Sprintf("building the index: %d of %d notes indexed; searches answer from those", st.done, st.total)}
+		return health.Result{Status: health.Warn, Detail: "building the index: " + st.progress() + "; searches answer from those indexed"}
 	case phaseMissing:
 		return health.Result{Status: health.Warn, Detail: fmt.Sprintf("no index: %v; retrying %s. Notes are read and written by path; search waits for the index", st.err, retry)}
 	}
@@ -429,7 +461,7 @@ func (n *store) health(ctx context.Context) health.Result {
 		return health.Result{Status: health.Warn, Detail: fmt.Sprintf("%s notes indexed; the index has taken no change since %s: %v; retrying %s. Reads by path, and searches of what is indexed, go on",
 			count, st.since.Format(time.RFC3339), st.err, retry)}
 	case st.rebuilding:
-		return health.Result{Status: health.Warn, Detail: fmt.Sprintf("the index is damaged: rebuilding it aside, %d of %d notes; searches use the old one meanwhile", st.done, st.total)}
+		return health.Result{Status: health.Warn, Detail: "the index is damaged: rebuilding it aside, " + st.progress() + "; searches use the old one meanwhile"}
 	case st.watchErr != nil:
 		return health.Result{Status: health.OK, Detail: fmt.Sprintf("%s notes; outside changes are found by a scan every %s (the folder is not watched: %v)", count, n.cfg.scanInterval, st.watchErr)}
 	}
@@ -453,6 +485,9 @@ func (n *store) rebuildAside(ctx context.Context) error {
 	n.scanMu.Lock()
 	changed, _, err := n.scanInto(ctx, nix, true)
 	n.scanMu.Unlock()
+	if err == nil {
+		err = nix.Finish(ctx)
+	}
 	if err == nil && changed >= optimizeAfter {
 		err = nix.Optimize(ctx)
 	}

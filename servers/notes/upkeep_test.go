@@ -187,3 +187,24 @@ func TestDamagedIndexRebuiltAside(t *testing.T) {
 		t.Errorf("the rebuild's file is left: %v", err)
 	}
 }
+
+func TestProgressSaysWhatTheBuildDoes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		st   upkeepState
+		want string
+	}{
+		{upkeepState{phase: phaseBuilding, listing: true, total: 42000}, "building the index: listing the notes folder, 42000 notes found so far; searches answer from those indexed"},
+		{upkeepState{phase: phaseBuilding, done: 500, total: 100000}, "building the index: 500 of 100000 notes indexed so far; searches answer from those indexed"},
+	} {
+		n := &store{}
+		n.up.init()
+		n.up.st = tc.st
+		if got := n.health(t.Context()); got.Detail != tc.want || got.Status != "warn" {
+			t.Errorf("health = %+v, want warn %q", got, tc.want)
+		}
+		if got := tc.st.note(); !strings.Contains(got, strings.TrimPrefix(strings.Split(tc.want, ";")[0], "building the index: ")) {
+			t.Errorf("note = %q", got)
+		}
+	}
+}

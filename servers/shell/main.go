@@ -75,6 +75,8 @@ func spec() kit.Spec {
 			addProcessTools(s, sh)
 			addGetEnvironment(s, sh)
 			addFileTools(s, sh)
+			addResources(s, sh)
+			addPrompts(s)
 			s.OnClose(sh.roots.Close)
 			s.OnClose(sh.enforce.close)
 			s.OnClose(sh.runner.Close)

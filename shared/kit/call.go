@@ -146,6 +146,7 @@ func (s *Server) toolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		s.log.LogAttrs(context.Background(), level, "tool call", attrs...)
 		s.recordCall(name, caller, outcome, code, start, d)
+		reportOutcome(ctx, code)
 		return r.res, r.err
 	}
 }

@@ -17,7 +17,7 @@ import (
 
 // Handler is the whole HTTP surface, guards in order: body limit, Host/Origin, the gate (who
 // is calling: a credential, or a request provably from this machine), then the route. /mcp,
-// its narrowed URLs and /metrics are behind the gate; /healthz answers everyone, with details
+// its narrowed URLs, their REST counterparts (rest.go) and /metrics are behind the gate; /healthz answers everyone, with details
 // only for a trusted request; the OAuth metadata is public.
 func (s *Server) Handler() (http.Handler, error) {
 	creds, err := s.credentials()
@@ -38,6 +38,8 @@ func (s *Server) Handler() (http.Handler, error) {
 		auth := creds.at(path)
 		mux.Handle(path, gate.Require(auth, s.mcpRoute(path, n, auth, mcpHandler)))
 	}
+	// Plain REST for the same tools, each route behind the gate of its MCP URL (rest.go).
+	s.restRoutes(mux, gate, creds)
 	mux.Handle("/metrics", gate.Require(creds.at("/mcp"), s.metrics.Handler()))
 	// A request may see /healthz's details when it surely comes from this machine or carries a
 	// valid static token. A wrong token gets the summary, not a 401, so that probes keep working.
@@ -73,7 +75,7 @@ func (s *Server) Handler() (http.Handler, error) {
 		}
 		guarded.ServeHTTP(w, r)
 	})
-	return s.quiet.Track(guard.LimitBody(s.cfg.MaxBodyBytes, "--max-body-bytes", route)), nil
+	return s.quiet.Track(restErrors(guard.LimitBody(s.cfg.MaxBodyBytes, "--max-body-bytes", route))), nil
 }
 
 // credentials are the server's credential schemes, read once from its configuration: static

@@ -33,7 +33,8 @@ const trustToken = "trust-0123456789abcdef0123456789"
 //   - started with --allowed-hosts naming a tunnel host, or on a LAN address, and no credential
 //     scheme, the command refuses to start with exit code 2, naming what to add;
 //   - on loopback without a scheme, a request with any one proxy header gets 401 at /mcp,
-//     /mcp/readonly, every /mcp/x/{toolset} and /metrics, and one without is served as "local";
+//     /mcp/readonly, every /mcp/x/{toolset}, /metrics and the REST routes of each (openapi.json,
+//     a tool's call), and one without is served as "local";
 //   - with a tokens file and a tunnel host, a request without a token gets 401 at every one of
 //     those, through the tunnel (its Host, its headers) or from this machine, and one with the
 //     token is served and logged under the token's label, never as "local".
@@ -82,7 +83,15 @@ func CheckTrust(t *testing.T, spec func() kit.Spec, args ...string) {
 	}
 	withToken := map[string]string{"Host": tunnel, "Cf-Connecting-Ip": "203.0.113.9", "Authorization": "Bearer " + trustToken}
 	for _, path := range paths {
-		if code := trustGet(t, guarded, path, withToken); code != http.StatusOK {
+		code := trustGet(t, guarded, path, withToken)
+		// A REST call with empty arguments may fail for them, never for want of a credential.
+		if strings.Contains(path, "/tools/") {
+			if code == http.StatusUnauthorized || code == http.StatusForbidden {
+				t.Errorf("tokens file, %s through the tunnel with the token: %d, want it served", path, code)
+			}
+			continue
+		}
+		if code != http.StatusOK {
 			t.Errorf("tokens file, %s through the tunnel with the token: %d, want 200", path, code)
 		}
 	}
@@ -98,21 +107,47 @@ func CheckTrust(t *testing.T, spec func() kit.Spec, args ...string) {
 	}
 }
 
-// trustPaths are the routes behind the gate: /mcp, its narrowed URLs and /metrics.
+// trustPaths are the routes behind the gate: /mcp, its narrowed URLs, /metrics, and the REST
+// routes of each (openapi.json, and a call of a read tool).
 func trustPaths(h *Harness) []string {
-	paths := []string{"/mcp", "/mcp/readonly", "/mcp/x/all", "/metrics"}
+	prefixes := []string{"", "/readonly", "/x/all"}
 	for _, ts := range h.Server.Toolsets() {
-		paths = append(paths, "/mcp/x/"+ts.Name, "/mcp/x/"+ts.Name+"/readonly")
+		prefixes = append(prefixes, "/x/"+ts.Name, "/x/"+ts.Name+"/readonly")
+	}
+	paths := []string{"/metrics"}
+	tool := readTool(h)
+	for _, p := range prefixes {
+		paths = append(paths, "/mcp"+p, p+"/openapi.json")
+		if tool != "" && (p == "" || p == "/readonly" || p == "/x/all") {
+			paths = append(paths, p+"/tools/"+tool)
+		}
 	}
 	return paths
 }
 
-// trustGet asks path as a client would (tools/list for the MCP routes, GET for /metrics) and
-// returns the status.
+// readTool is the name of a tool the server offers that changes nothing, "" if none.
+func readTool(h *Harness) string {
+	tools, err := h.Server.ListTools(context.Background())
+	if err != nil {
+		return ""
+	}
+	for _, tool := range tools {
+		if tool.Annotations != nil && tool.Annotations.ReadOnlyHint {
+			return tool.Name
+		}
+	}
+	return ""
+}
+
+// trustGet asks path as a client would (tools/list for the MCP routes, GET for /metrics and
+// openapi.json, a call with empty arguments for a REST tool) and returns the status.
 func trustGet(t *testing.T, h *Harness, path string, headers map[string]string) int {
 	t.Helper()
-	if path == "/metrics" {
+	switch {
+	case path == "/metrics" || strings.HasSuffix(path, "/openapi.json"):
 		return trustDo(t, h, http.MethodGet, path, "", headers)
+	case strings.Contains(path, "/tools/"):
+		return trustPost(t, h, path, "{}", headers)
 	}
 	return trustPost(t, h, path, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, headers)
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed" // the TypeScript driver
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -120,14 +119,23 @@ func tsCommand(t testing.TB, args ...string) *exec.Cmd {
 	if err != nil {
 		t.Fatalf("node is needed: %v", err)
 	}
-	// Written whole under a name of its own, then renamed: test binaries run side by side.
+	// Written whole under a name of its own, then renamed: tests and test binaries run side by
+	// side, and a reader sees the old file or the new one, never half of one.
 	script := filepath.Join(dir, "tsdriver.mjs")
-	tmp := fmt.Sprintf("%s.%d.tmp", script, os.Getpid())
-	if err := os.WriteFile(tmp, tsDriver, 0o644); err != nil {
+	tmp, err := os.CreateTemp(dir, "tsdriver-*.tmp")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Rename(tmp, script); err != nil {
-		t.Fatal(err)
+	_, err = tmp.Write(tsDriver)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), script)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+		t.Fatalf("write the TypeScript driver: %v", err)
 	}
 	return exec.Command(node, append([]string{script}, args...)...)
 }

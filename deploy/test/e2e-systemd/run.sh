@@ -510,6 +510,30 @@ for suite in $suites; do
 		ok "the token is not in the server's environment"
 	fi
 
+	echo "== $suite: deploy.sh --console on and off"
+	if out=$(ct /root/release/deploy/deploy.sh --console on 2>&1); then ok "deploy.sh --console on: every server restarted healthy"; else bad "deploy.sh --console on" "$out"; fi
+	ctok=$(ct cat /etc/mcp-servers/credentials/auth/console-token 2>/dev/null | tr -d '\n') || ctok=
+	mode=$(ct stat -c '%a %U' /etc/mcp-servers/credentials/auth/console-token 2>/dev/null) || mode=
+	[[ ${#ctok} -ge 32 && $mode == "600 root" ]] && ok "the console token: ${#ctok} characters, $mode" || bad "the console token: ${#ctok} characters, mode '$mode'"
+	code=$(ct curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:9002/console/signin) || code=
+	[[ $code == 200 ]] && ok "auth serves /console/signin (the console's token came through LoadCredential=)" || bad "auth /console/signin: HTTP $code" "$(ct journalctl -u mcp-server@auth.service -n 20 --no-pager 2>&1)"
+	code=$(ct curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:9002/console/api/fleet) || code=
+	[[ $code == 401 ]] && ok "the console's JSON without a session: 401" || bad "the console's JSON without a session: HTTP $code"
+	admin_ok=0 admin_bad=()
+	for id in "${IDS[@]}"; do
+		[[ $id == auth ]] && continue
+		port=$(port_of "$id")
+		with=$(ct curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $ctok" "http://127.0.0.1:$port/admin/status") || with=
+		without=$(ct curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/admin/status") || without=
+		if [[ $with == 200 && $without == 401 ]]; then admin_ok=$((admin_ok + 1)); else admin_bad+=("$id: with the token $with, without $without"); fi
+	done
+	[[ ${#admin_bad[@]} -eq 0 && $admin_ok -eq 8 ]] && ok "the eight servers' /admin/status: 200 with the console token, 401 without" || bad "/admin/status on $admin_ok of 8" "${admin_bad[*]}"
+	if out=$(ct /root/release/deploy/deploy.sh --console off 2>&1); then ok "deploy.sh --console off"; else bad "deploy.sh --console off" "$out"; fi
+	code=$(ct curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:9002/console/signin) || code=
+	with=$(ct curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $ctok" http://127.0.0.1:9003/admin/status) || with=
+	[[ $code == 404 && $with == 404 ]] && ct test ! -e /etc/mcp-servers/credentials/auth/console-token &&
+		ok "console off: /console and /admin/ answer 404, the token is gone" || bad "console off: /console $code, calculator /admin/status $with"
+
 	echo "== $suite: shell and notes"
 	tok=$(token_of shell)
 	out=$(mcp_call 9001 "$tok" run_command '{"command":"id -un; echo \"$HOME\"; cat /proc/self/status | grep -E \"^NoNewPrivs\""}')

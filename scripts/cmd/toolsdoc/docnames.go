@@ -20,6 +20,9 @@ var notTools = map[string]bool{
 	// prompts, which docs name beside the tools (docs/protocol.md)
 	"daily_review":   true,
 	"weekly_summary": true,
+	"diagnose_unit":  true,
+	"triage_inbox":   true,
+	"plan_my_day":    true,
 }
 
 // CheckDocNames fails when a document names a tool the fleet does not have: a snake_case word

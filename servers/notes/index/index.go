@@ -35,23 +35,32 @@ CREATE TABLE notes(
 	hash TEXT NOT NULL
 );
 CREATE INDEX notes_updated ON notes(updated);
-CREATE INDEX notes_stem ON notes(stem);
-CREATE INDEX notes_pkey ON notes(pkey);
-CREATE INDEX notes_tkey ON notes(tkey);
 CREATE TABLE tags(note INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY(note, tag)) WITHOUT ROWID;
 CREATE INDEX tags_tag ON tags(tag, note);
 -- rel is a typed relation's type ("- works_at [[Acme]]"), '' for a plain link
 CREATE TABLE links(src INTEGER NOT NULL, target TEXT NOT NULL, key TEXT NOT NULL, rel TEXT NOT NULL, PRIMARY KEY(src, key, rel)) WITHOUT ROWID;
-CREATE INDEX links_key ON links(key, src);
 -- front matter fields other than the owned four: one row per value (per item of a list); at is a
 -- date's or time's Unix nanoseconds, NULL for a value that is not one
 CREATE TABLE fields(note INTEGER NOT NULL, key TEXT NOT NULL COLLATE NOCASE, value TEXT NOT NULL COLLATE NOCASE, at INTEGER, PRIMARY KEY(note, key, value)) WITHOUT ROWID;
-CREATE INDEX fields_key ON fields(key, value);
 CREATE TABLE terms(term TEXT PRIMARY KEY) WITHOUT ROWID; -- every word of the notes (see vocab.go)
 CREATE TABLE deletions(path TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID; -- notes gone, and when
 CREATE INDEX deletions_at ON deletions(at);
 CREATE VIRTUAL TABLE fts USING fts5(title, body, tags, content='', contentless_delete=1, tokenize='unicode61');
 INSERT INTO fts(fts, rank) VALUES ('automerge', 2); -- fewer segments for searches to walk
+`
+
+// lookupIndexes are the indexes whose keys come in no order as notes are indexed (names,
+// titles, link targets, field values). A new index is created without them and gets them when
+// its first build ends (Finish): at 100,000 notes, keeping them up to date note by note dirties
+// a page of each for nearly every row, which the write-ahead log then writes twice per batch,
+// while making them at the end is one sort. Open makes any that are missing (a build stopped
+// half way), so an index is never used long without them.
+const lookupIndexes = `
+CREATE INDEX IF NOT EXISTS notes_stem ON notes(stem);
+CREATE INDEX IF NOT EXISTS notes_pkey ON notes(pkey);
+CREATE INDEX IF NOT EXISTS notes_tkey ON notes(tkey);
+CREATE INDEX IF NOT EXISTS links_key ON links(key, src);
+CREATE INDEX IF NOT EXISTS fields_key ON fields(key, value);
 `
 
 // Doc is what the index holds of one note.
@@ -222,6 +231,11 @@ func open(ctx context.Context, file, root string) (*Index, error) {
 	if err == nil && (meta["schema"] != schemaVersion || meta["root"] != root) {
 		err = errStale
 	}
+	if err == nil { // an index that cannot be written now is used without the missing ones
+		if _, ierr := db.ExecContext(ctx, lookupIndexes); ierr != nil && !Unwritable(ierr) {
+			err = ierr
+		}
+	}
 	if err != nil {
 		_ = db.Close()
 		return nil, err
@@ -233,7 +247,16 @@ func open(ctx context.Context, file, root string) (*Index, error) {
 	return ix, err
 }
 
-// Create makes a new, empty index at file (which must not exist) for the notes folder root.
+// Finish makes the lookup indexes that a new index is created without; its first build calls
+// it when it has indexed every note. Until then, lookups by name and backlinks read whole
+// tables.
+func (ix *Index) Finish(ctx context.Context) error {
+	_, err := ix.db.ExecContext(ctx, lookupIndexes)
+	return err
+}
+
+// Create makes a new, empty index at file (which must not exist) for the notes folder root,
+// without its lookup indexes: call Finish once it holds the notes.
 func Create(ctx context.Context, file, root string) (*Index, error) {
 	db, err := connect(file, 1, false)
 	if err != nil {

@@ -36,10 +36,13 @@ const (
 
 // vocab is the index's vocabulary in memory, safe for concurrent use.
 type vocab struct {
-	mu      sync.RWMutex
-	terms   map[string]struct{}
-	byStem  map[string][]string // stem key -> the words with it
-	byFirst map[rune][]string   // first letter -> the words starting with it (typo candidates)
+	mu    sync.RWMutex
+	terms map[string]struct{}
+	// byStem maps a stem key to the words with it, other than the word the key spells: most
+	// words are their own stem (every number, code and name), and a vault of 100,000 notes
+	// holds a few hundred thousand words, so those are found in terms instead of here.
+	byStem  map[string][]string
+	byFirst map[rune][]string // first letter -> the words starting with it (typo candidates)
 }
 
 func newVocab() *vocab {
@@ -85,7 +88,9 @@ func (v *vocab) add(terms []string) {
 		}
 		v.terms[t] = struct{}{}
 		for _, k := range stemKeys(t) {
-			v.byStem[k] = append(v.byStem[k], t)
+			if k != t {
+				v.byStem[k] = append(v.byStem[k], t)
+			}
 		}
 		r, _ := utf8.DecodeRuneInString(t)
 		v.byFirst[r] = append(v.byFirst[r], t)
@@ -97,6 +102,9 @@ func (v *vocab) forms(word string) []string {
 	out := []string{word}
 	v.mu.RLock()
 	for _, k := range stemKeys(word) {
+		if _, ok := v.terms[k]; ok && k != word && slices.Contains(stemKeys(k), k) {
+			out = append(out, k) // a word that is its own stem, kept in terms alone
+		}
 		for _, t := range v.byStem[k] {
 			if t != word {
 				out = append(out, t)

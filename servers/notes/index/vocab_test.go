@@ -202,3 +202,27 @@ func TestVocabularyMatchesTokenizer(t *testing.T) {
 		t.Errorf("vocabulary %q, tokenizer %q", got, want)
 	}
 }
+
+// TestFormsAreTheWordsSharingAStem checks forms against the rule it keeps, word by word: the
+// known words with a stem key in common with the word (those that are their own stem are
+// kept out of byStem, to save memory, and must be found all the same).
+func TestFormsAreTheWordsSharingAStem(t *testing.T) {
+	t.Parallel()
+	words := []string{"wolf", "wolves", "run", "running", "runs", "ran", "rune", "knife", "knives", "leaf", "leaves",
+		"pony", "ponies", "child", "children", "man", "men", "garden", "gardening", "gardens", "connect", "connection",
+		"write", "written", "wrote", "writing", "news", "new", "x2", "x2s", "2024", "kalomisu", "happiness", "happy", "general", "generous"}
+	v := newVocab()
+	v.add(words)
+	for _, w := range append(slices.Clone(words), "wolfs", "happily", "connected", "unknownword") {
+		want := []string{}
+		for _, t := range words {
+			if t != w && slices.ContainsFunc(stemKeys(w), func(k string) bool { return slices.Contains(stemKeys(t), k) }) {
+				want = append(want, t)
+			}
+		}
+		slices.Sort(want)
+		if got := v.forms(w); got[0] != w || !slices.Equal(got[1:], want) {
+			t.Errorf("forms(%q) = %q, want %q then %q", w, got, w, want)
+		}
+	}
+}

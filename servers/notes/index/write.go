@@ -63,10 +63,22 @@ type writer struct {
 	ctx context.Context // without cancellation: Apply checks ctx between notes instead
 	tx  *sql.Tx
 	w   *writeStmts
+	// bound are the statements bound to tx, made once per transaction rather than per row.
+	bound map[*sql.Stmt]*sql.Stmt
+}
+
+// stmt is st bound to the transaction.
+func (t writer) stmt(st *sql.Stmt) *sql.Stmt {
+	b, ok := t.bound[st]
+	if !ok {
+		b = t.tx.StmtContext(t.ctx, st)
+		t.bound[st] = b
+	}
+	return b
 }
 
 func (t writer) exec(st *sql.Stmt, args ...any) (sql.Result, error) {
-	return t.tx.StmtContext(t.ctx, st).ExecContext(t.ctx, args...)
+	return t.stmt(st).ExecContext(t.ctx, args...)
 }
 
 // Apply puts docs into the index and removes the paths in remove, in one transaction. The
@@ -78,7 +90,7 @@ func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
 		return err
 	}
 	defer func() { _ = tx.Rollback() }()
-	t := writer{ctx: context.WithoutCancel(ctx), tx: tx, w: &ix.w}
+	t := writer{ctx: context.WithoutCancel(ctx), tx: tx, w: &ix.w, bound: map[*sql.Stmt]*sql.Stmt{}}
 	now := ix.now().UnixNano()
 	for _, p := range remove {
 		existed, err := t.deleteDoc(p)
@@ -129,7 +141,7 @@ func (ix *Index) Optimize(ctx context.Context) error {
 // deleteDoc removes the note at path from the index and reports whether it was there.
 func (t writer) deleteDoc(path string) (bool, error) {
 	var id int64
-	err := t.tx.StmtContext(t.ctx, t.w.noteID).QueryRowContext(t.ctx, path).Scan(&id)
+	err := t.stmt(t.w.noteID).QueryRowContext(t.ctx, path).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

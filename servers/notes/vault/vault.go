@@ -71,12 +71,16 @@ func (v *Vault) ReadHead(rel string, max int) (data []byte, more bool, err error
 		return nil, false, err
 	}
 	defer f.Close()
-	buf := make([]byte, max+1)
+	size := max // the buffer fits the file: most notes are a few KiB, and max is far more
+	if info, err := f.Stat(); err == nil && info.Size() < int64(max) {
+		size = int(info.Size())
+	}
+	buf := make([]byte, size+1)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, false, err
 	}
-	return buf[:min(n, max)], n > max, nil
+	return buf[:min(n, size)], n > size, nil // a file grown since the Stat goes on
 }
 
 // Stat stats rel, following symlinks that stay inside the folder.
@@ -199,7 +203,14 @@ type File struct {
 // Walk lists every note file under folder ("" for all; TrashDir for the trash). Hidden folders
 // are skipped unless folder is inside one, symlinks are not followed, and files whose names
 // CleanPath refuses are left out.
-func (v *Vault) Walk(folder string) ([]File, error) {
+func (v *Vault) Walk(folder string) ([]File, error) { return v.WalkCounting(folder, nil) }
+
+// walkReport is how many notes WalkCounting finds between two calls of its found.
+const walkReport = 1000
+
+// WalkCounting is Walk that calls found (when not nil) with the number of notes found so far,
+// every walkReport notes: a walk of a large vault takes seconds.
+func (v *Vault) WalkCounting(folder string, found func(n int)) ([]File, error) {
 	start := "."
 	if folder != "" {
 		start = folder
@@ -227,6 +238,9 @@ func (v *Vault) Walk(folder string) ([]File, error) {
 		}
 		if info, ierr := d.Info(); ierr == nil { // a file gone since the listing is skipped
 			out = append(out, File{Path: p, Size: info.Size(), MTime: info.ModTime().UnixNano()})
+			if found != nil && len(out)%walkReport == 0 {
+				found(len(out))
+			}
 		}
 		return nil
 	})

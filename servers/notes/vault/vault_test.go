@@ -2,6 +2,7 @@ package vault
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -263,5 +264,50 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestWalkCountingReportsAsItGoes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for i := range 2*walkReport + 500 {
+		sub := filepath.Join(dir, fmt.Sprintf("f%d", i%7))
+		must(t, os.MkdirAll(sub, 0o700))
+		must(t, os.WriteFile(filepath.Join(sub, fmt.Sprintf("n%d.md", i)), []byte("x"), 0o600))
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "not-a-note.txt"), []byte("x"), 0o600))
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	var calls []int
+	files, err := v.WalkCounting("", func(n int) { calls = append(calls, n) })
+	if err != nil || len(files) != 2*walkReport+500 {
+		t.Fatalf("walk = %d files, %v", len(files), err)
+	}
+	if want := []int{walkReport, 2 * walkReport}; !slices.Equal(calls, want) {
+		t.Errorf("found called with %v, want %v", calls, want)
+	}
+}
+
+func TestReadHead(t *testing.T) {
+	t.Parallel()
+	v, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for _, tc := range []struct {
+		size, max int
+		more      bool
+	}{{0, 10, false}, {5, 10, false}, {10, 10, false}, {11, 10, true}, {5000, 100, true}} {
+		rel := fmt.Sprintf("h%d-%d.md", tc.size, tc.max)
+		content := strings.Repeat("a", tc.size)
+		must(t, v.Write(rel, []byte(content), true))
+		data, more, err := v.ReadHead(rel, tc.max)
+		if want := content[:min(tc.size, tc.max)]; err != nil || string(data) != want || more != tc.more {
+			t.Errorf("ReadHead(%d bytes, %d) = %d bytes, more %v, %v; want %d bytes, more %v", tc.size, tc.max, len(data), more, err, len(want), tc.more)
+		}
 	}
 }
