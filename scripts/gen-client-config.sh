@@ -9,6 +9,7 @@ SERVER_TABLE="shell:9001 auth:9002 calculator:9003 calendar:9004 gmail:9005 driv
 usage() {
 	cat <<'EOF'
 Usage: scripts/gen-client-config.sh --base-url URL [options]
+       scripts/gen-client-config.sh --stdio [--bin-dir DIR] [options]
 
 Server URLs:
   --base-url http://192.168.1.110        LAN: each server at http://192.168.1.110:PORT/mcp
@@ -25,13 +26,24 @@ Options:
   --out-dir DIR        write the files instead of printing them:
                          DIR/.mcp.json  DIR/.vscode/mcp.json  DIR/.cursor/mcp.json
                          DIR/claude_desktop_config.json  DIR/backend-servers.json
-Bearer tokens (the servers' auth; without one of these no Authorization header is written):
+Local (stdio) entries, for a client that starts each server itself on this machine:
+  --stdio              each entry runs BIN-DIR/<id> --transport stdio (no URL, no token:
+                       nothing listens on the network); not for the backend
+  --bin-dir DIR        where the server binaries are (default /opt/mcp-servers/current/bin;
+                       make build puts them in bin/)
+Bearer tokens (the servers' auth). Without one of these no Authorization header is written,
+and that is refused where a server would refuse the client: for the shell (it always needs a
+token), and for every server when --base-url is not loopback, unless --oauth says the clients
+sign in through the fleet's authorization server:
   --token TOKEN        the same token for every server
   --token-label LABEL  each server's token with that label, read from
                        CREDS/<id>/auth-tokens (run on the host as root)
   --credentials-dir D  CREDS for --token-label (default /etc/mcp-servers/credentials)
   --token-env          no secret in the output: reference environment variables
                        MCP_TOKEN_<ID> (e.g. MCP_TOKEN_CALCULATOR), or VS Code password prompts
+  --oauth              no token: the clients sign in with OAuth (docs/oauth.md); the servers'
+                       401 tells them where
+  --no-auth            no token: the servers run with --insecure-no-auth (docs/configuration.md)
 Cloudflare Access service token (second layer in front of a tunnel):
   --cf-access-id ID --cf-access-secret SECRET
                        adds CF-Access-Client-Id / CF-Access-Client-Secret headers
@@ -100,6 +112,7 @@ label_token() {
 
 base_url='' servers_arg=all client=all out_dir='' token='' token_label='' creds_dir=/etc/mcp-servers/credentials
 token_env=0 cf_id='' cf_secret='' cf_env=0 port_offset=${FLEET_PORT_OFFSET:-0}
+stdio=0 bin_dir=/opt/mcp-servers/current/bin oauth=0 no_auth=0
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--base-url) [[ $# -ge 2 ]] || die "--base-url needs a value"; base_url=$2; shift 2 ;;
@@ -111,6 +124,10 @@ while [[ $# -gt 0 ]]; do
 	--token-label) [[ $# -ge 2 ]] || die "--token-label needs a value"; token_label=$2; shift 2 ;;
 	--credentials-dir) [[ $# -ge 2 ]] || die "--credentials-dir needs a value"; creds_dir=$2; shift 2 ;;
 	--token-env) token_env=1; shift ;;
+	--oauth) oauth=1; shift ;;
+	--no-auth) no_auth=1; shift ;;
+	--stdio) stdio=1; shift ;;
+	--bin-dir) [[ $# -ge 2 ]] || die "--bin-dir needs a value"; bin_dir=$2; shift 2 ;;
 	--cf-access-id) [[ $# -ge 2 ]] || die "--cf-access-id needs a value"; cf_id=$2; shift 2 ;;
 	--cf-access-secret) [[ $# -ge 2 ]] || die "--cf-access-secret needs a value"; cf_secret=$2; shift 2 ;;
 	--cf-access-env) cf_env=1; shift ;;
@@ -119,9 +136,17 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 
-[[ -n $base_url ]] || die "--base-url is required (e.g. http://192.168.1.110 or 'https://mcp-{id}.example.com')"
-[[ $base_url =~ ^https?://[^/[:space:]]+/?$ ]] || die "--base-url '$base_url' must be scheme://host, without a path"
-base_url=${base_url%/}
+if [[ $stdio -eq 1 ]]; then
+	[[ -z $base_url ]] || die "--stdio entries run the servers on this machine: leave out --base-url"
+	[[ $client != backend ]] || die "the backend reaches servers over HTTP: leave out --stdio"
+	[[ -z $token && -z $token_label && $token_env -eq 0 && $oauth -eq 0 && $no_auth -eq 0 && -z $cf_id && $cf_env -eq 0 ]] ||
+		die "--stdio entries need no token or Access header: nothing listens on the network"
+	[[ $bin_dir == /* ]] || die "--bin-dir must be an absolute path (clients start the command from their own folder), got '$bin_dir'"
+else
+	[[ -n $base_url ]] || die "--base-url is required (e.g. http://192.168.1.110 or 'https://mcp-{id}.example.com'), or --stdio for local entries"
+	[[ $base_url =~ ^https?://[^/[:space:]]+/?$ ]] || die "--base-url '$base_url' must be scheme://host, without a path"
+	base_url=${base_url%/}
+fi
 [[ $port_offset =~ ^[0-9]+$ ]] || die "--port-offset (or FLEET_PORT_OFFSET) must be a whole number, got '$port_offset'"
 # A port in the base URL ("http://192.168.1.110:9003") is the one server's port, used as given.
 url_port=''
@@ -131,7 +156,9 @@ modes=0
 [[ -n $token ]] && modes=$((modes + 1))
 [[ -n $token_label ]] && modes=$((modes + 1))
 [[ $token_env -eq 1 ]] && modes=$((modes + 1))
-[[ $modes -le 1 ]] || die "give only one of --token, --token-label, --token-env"
+[[ $oauth -eq 1 ]] && modes=$((modes + 1))
+[[ $no_auth -eq 1 ]] && modes=$((modes + 1))
+[[ $modes -le 1 ]] || die "give only one of --token, --token-label, --token-env, --oauth, --no-auth"
 [[ -z $cf_id && -z $cf_secret || -n $cf_id && -n $cf_secret ]] || die "--cf-access-id and --cf-access-secret go together"
 [[ $cf_env -eq 0 || -z $cf_id ]] || die "give either --cf-access-env or --cf-access-id/--cf-access-secret"
 refs=0
@@ -151,6 +178,14 @@ else
 	done
 fi
 [[ ${#servers[@]} -gt 0 ]] || die "no server chosen"
+# loopback_base: the base URL names this machine (127.x, ::1, localhost).
+loopback_base() { [[ $base_url =~ ^https?://(127\.[0-9.]+|localhost|\[::1\])(:[0-9]+)?$ ]]; }
+if [[ $stdio -eq 0 && $modes -eq 0 ]]; then
+	for s in "${servers[@]}"; do
+		[[ $s != shell ]] || die "the shell server always needs a bearer token (it runs commands): give --token, --token-label or --token-env (deploy.sh --add-token shell LABEL makes one; make run prints its own), --oauth if clients sign in through the fleet's authorization server, or leave shell out (--servers)"
+	done
+	loopback_base || die "servers reached at $base_url refuse clients without credentials: give --token, --token-label or --token-env, --oauth if clients sign in through the fleet's authorization server (docs/oauth.md), or --no-auth if they run with --insecure-no-auth"
+fi
 if [[ -n $url_port && ${#servers[@]} -gt 1 ]]; then
 	die "--base-url $base_url names port $url_port, but each of the ${#servers[@]} servers has its own port: give the host alone (--base-url ${base_url%:*}, with --port-offset N for a fleet run with FLEET_PORT_OFFSET), or one server (--servers ID)"
 fi
@@ -158,7 +193,9 @@ fi
 urls=() secrets=()
 for s in "${servers[@]}"; do
 	port=$(table_port "$s") || die "unknown server '$s'"
-	if [[ $base_url == *"{id}"* ]]; then
+	if [[ $stdio -eq 1 ]]; then
+		urls+=("")
+	elif [[ $base_url == *"{id}"* ]]; then
 		urls+=("${base_url//\{id\}/$s}/mcp")
 	elif [[ -n $url_port ]]; then
 		urls+=("$base_url/mcp")
@@ -177,7 +214,7 @@ for s in "${servers[@]}"; do
 	secrets+=("$t")
 done
 auth=0
-[[ $modes -eq 1 ]] && auth=1
+[[ $modes -eq 1 && $oauth -eq 0 && $no_auth -eq 0 ]] && auth=1
 cf=0
 [[ -n $cf_id || $cf_env -eq 1 ]] && cf=1
 
@@ -218,12 +255,21 @@ headers() {
 	printf '{%s}' "${joined%, }"
 }
 
+# stdio_entry I TYPE: the entry that starts server I itself; TYPE adds "type": "stdio" (Claude
+# Code, VS Code), empty leaves it out (Cursor, Claude Desktop).
+stdio_entry() {
+	local t=''
+	[[ -n $2 ]] && t='"type": "stdio", '
+	printf '%s{%s"command": %s, "args": ["--transport", "stdio"]}' "$(json "${servers[$1]}"): " "$t" "$(json "$bin_dir/${servers[$1]}")"
+}
+
 # A comma between entries, not after the last.
 sep() { if [[ $1 -lt $((${#servers[@]} - 1)) ]]; then printf ','; fi; }
 
 gen_claude_code() {
 	printf '{\n  "mcpServers": {\n'
 	for i in "${!servers[@]}"; do
+		if [[ $stdio -eq 1 ]]; then printf '    %s%s\n' "$(stdio_entry "$i" stdio)" "$(sep "$i")"; continue; fi
 		printf '    %s: {"type": "http", "url": %s' "$(json "${servers[i]}")" "$(json "${urls[i]}")"
 		h=$(headers "$i" claude)
 		[[ -n $h ]] && printf ', "headers": %s' "$h"
@@ -256,6 +302,7 @@ gen_vscode() {
 	fi
 	printf '  "servers": {\n'
 	for i in "${!servers[@]}"; do
+		if [[ $stdio -eq 1 ]]; then printf '    %s%s\n' "$(stdio_entry "$i" stdio)" "$(sep "$i")"; continue; fi
 		printf '    %s: {"type": "http", "url": %s' "$(json "${servers[i]}")" "$(json "${urls[i]}")"
 		h=$(headers "$i" vscode)
 		[[ -n $h ]] && printf ', "headers": %s' "$h"
@@ -267,6 +314,7 @@ gen_vscode() {
 gen_cursor() {
 	printf '{\n  "mcpServers": {\n'
 	for i in "${!servers[@]}"; do
+		if [[ $stdio -eq 1 ]]; then printf '    %s%s\n' "$(stdio_entry "$i" "")" "$(sep "$i")"; continue; fi
 		printf '    %s: {"url": %s' "$(json "${servers[i]}")" "$(json "${urls[i]}")"
 		h=$(headers "$i" cursor)
 		[[ -n $h ]] && printf ', "headers": %s' "$h"
@@ -281,6 +329,7 @@ gen_cursor() {
 gen_claude_desktop() {
 	printf '{\n  "mcpServers": {\n'
 	for i in "${!servers[@]}"; do
+		if [[ $stdio -eq 1 ]]; then printf '    %s%s\n' "$(stdio_entry "$i" "")" "$(sep "$i")"; continue; fi
 		local s=${servers[i]} args env=() a
 		args=("-y" "mcp-remote" "${urls[i]}")
 		[[ ${urls[i]} == http://* ]] && args+=("--allow-http")
@@ -322,6 +371,8 @@ gen_backend() {
 clients=(claude-code vscode cursor claude-desktop backend)
 if [[ $client != all ]]; then
 	clients=("$client")
+elif [[ $stdio -eq 1 ]]; then
+	clients=(claude-code vscode cursor claude-desktop)
 elif [[ $refs -eq 1 ]]; then
 	clients=(claude-code vscode cursor)
 	printf 'gen-client-config: note: claude-desktop and backend skipped: they need literal tokens\n' >&2

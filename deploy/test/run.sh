@@ -11,7 +11,8 @@
 #      that fails its health check (rollback), --status, --rollback, --restart, --logs,
 #      tokens, pruning, a refused tampered tarball, a failing first install
 #   4. scripts/gen-tunnel-config.sh: its YAML parsed and checked against what cloudflared needs
-#   5. scripts/gen-client-config.sh: valid JSON with the keys each client expects
+#   5. scripts/gen-client-config.sh: valid JSON with the keys each client expects, stdio
+#      entries, and the refusals of a protected server without its token
 # Needs: root, bash, shellcheck, systemd (systemd-analyze), go, curl, jq, python3 with yaml.
 # Ends with "deploy tests: N passed, M failed"; exits 1 if anything failed.
 set -euo pipefail
@@ -594,9 +595,31 @@ jqcheck "claude-desktop: npx mcp-remote URL --allow-http with the header through
 	'.mcpServers.calculator.command == "npx" and .mcpServers.calculator.args == ["-y","mcp-remote","http://192.168.1.110:9003/mcp","--allow-http","--header","Authorization:${AUTH_HEADER}"] and .mcpServers.calculator.env.AUTH_HEADER == "Bearer 0123456789abcdef"'
 jqcheck "backend: the registry format" "$T/c-backend.json" \
 	'.servers[0] == {"id":"calculator","url":"http://192.168.1.110:9003/mcp","enabled":true,"disabled_tools":[],"headers":{"Authorization":"Bearer 0123456789abcdef"}} and (.servers | length) == 2'
-"$GC" --base-url $LAN --servers calculator --client backend >"$T/c-noauth.json"
-jqcheck "backend without auth: exactly the registry example" "$T/c-noauth.json" \
+"$GC" --base-url $LAN --servers calculator --client backend --no-auth >"$T/c-noauth.json"
+jqcheck "backend with --no-auth: exactly the registry example" "$T/c-noauth.json" \
 	'. == {"servers":[{"id":"calculator","url":"http://192.168.1.110:9003/mcp","enabled":true,"disabled_tools":[]}]}'
+"$GC" --base-url $LAN --servers calculator,shell --client claude-code --oauth >"$T/c-oauth.json"
+jqcheck "--oauth: URLs without a header (the 401 sends the client to sign in)" "$T/c-oauth.json" \
+	'.mcpServers.shell == {"type":"http","url":"http://192.168.1.110:9001/mcp"} and .mcpServers.calculator.headers == null'
+"$GC" --base-url http://127.0.0.1 --servers calculator,notes --client cursor >"$T/c-loop.json"
+jqcheck "loopback without a token (as make run serves them)" "$T/c-loop.json" '.mcpServers.notes == {"url":"http://127.0.0.1:9009/mcp"}'
+check "the shell without a token is refused, with the ways out" bash -c \
+	"out=\$('$GC' --base-url http://127.0.0.1 --servers shell,calculator --client cursor 2>&1) && exit 1; grep -qF 'the shell server always needs a bearer token' <<<\"\$out\" && grep -qF -- '--token-label' <<<\"\$out\""
+check "servers on the LAN without a token are refused, with the ways out" bash -c \
+	"out=\$('$GC' --base-url $LAN --servers calculator --client cursor 2>&1) && exit 1; grep -qF 'refuse clients without credentials' <<<\"\$out\" && grep -qF -- '--oauth' <<<\"\$out\""
+check "two ways of auth at once are refused" bash -c "! '$GC' --base-url $LAN --servers calculator --token $TOKEN --oauth >/dev/null 2>&1"
+"$GC" --stdio --bin-dir /opt/mcp-servers/current/bin --servers calculator,shell --client claude-code >"$T/c-stdio.json"
+jqcheck "--stdio (Claude Code): type stdio, the binary and --transport stdio, no token" "$T/c-stdio.json" \
+	'.mcpServers.shell == {"type":"stdio","command":"/opt/mcp-servers/current/bin/shell","args":["--transport","stdio"]} and (.mcpServers | length) == 2'
+"$GC" --stdio --bin-dir /usr/local/bin --servers notes --client vscode >"$T/c-stdio-vs.json"
+jqcheck "--stdio (VS Code): servers with type stdio" "$T/c-stdio-vs.json" '.servers.notes == {"type":"stdio","command":"/usr/local/bin/notes","args":["--transport","stdio"]}'
+"$GC" --stdio --servers notes --client claude-desktop >"$T/c-stdio-cd.json"
+jqcheck "--stdio (Claude Desktop): the binary itself, no mcp-remote" "$T/c-stdio-cd.json" '.mcpServers.notes == {"command":"/opt/mcp-servers/current/bin/notes","args":["--transport","stdio"]}'
+"$GC" --stdio --servers calculator --out-dir "$T/out-stdio" 2>/dev/null
+check "--stdio --out-dir writes the four clients' files, not the backend's" bash -c \
+	"jq -e . '$T/out-stdio/.cursor/mcp.json' >/dev/null && [[ ! -e '$T/out-stdio/backend-servers.json' ]]"
+check "--stdio refuses the backend, a token, a base URL and a relative --bin-dir" bash -c \
+	"! '$GC' --stdio --client backend >/dev/null 2>&1 && ! '$GC' --stdio --token $TOKEN >/dev/null 2>&1 && ! '$GC' --stdio --base-url $LAN >/dev/null 2>&1 && ! '$GC' --stdio --bin-dir bin >/dev/null 2>&1"
 "$GC" --base-url 'https://mcp-{id}.example.com' --servers calculator --client claude-desktop --token $TOKEN \
 	--cf-access-id id.access --cf-access-secret 's3cr"et' >"$T/c-tun.json"
 jqcheck "tunnel URL template, no --allow-http, Access headers, JSON escaping" "$T/c-tun.json" \
@@ -614,13 +637,13 @@ jqcheck "--token-label reads that label's token, without its trailing comment" "
 jqcheck "--token-label: spaces around the colon, a tab before the comment" "$T/c-label2.json" '.mcpServers.calculator.headers.Authorization == "Bearer ccc"'
 check "--token-label refuses a token followed by more than a comment, naming file and line" bash -c \
 	"out=\$('$GC' --base-url $LAN --servers calculator --client cursor --token-label spaced --credentials-dir '$T/creds' 2>&1) && exit 1; grep -qF '$T/creds/calculator/auth-tokens: line 6:' <<<\"\$out\""
-"$GC" --base-url $LAN:9003 --servers calculator --client backend >"$T/c-port.json"
+"$GC" --base-url $LAN:9003 --servers calculator --client backend --no-auth >"$T/c-port.json"
 jqcheck "a port in the base URL is used as given for one server" "$T/c-port.json" '.servers[0].url == "http://192.168.1.110:9003/mcp"'
 check "a port in the base URL is refused for several servers, with the fix" bash -c \
-	"out=\$('$GC' --base-url $LAN:9003 --servers calculator,notes --client backend 2>&1) && exit 1; grep -qF 'give the host alone (--base-url $LAN' <<<\"\$out\""
-"$GC" --base-url $LAN --servers calculator,notes --client backend --port-offset 100 >"$T/c-off.json"
+	"out=\$('$GC' --base-url $LAN:9003 --servers calculator,notes --client backend --no-auth 2>&1) && exit 1; grep -qF 'give the host alone (--base-url $LAN' <<<\"\$out\""
+"$GC" --base-url $LAN --servers calculator,notes --client backend --port-offset 100 --no-auth >"$T/c-off.json"
 jqcheck "--port-offset moves every port" "$T/c-off.json" '[.servers[].url] == ["http://192.168.1.110:9103/mcp","http://192.168.1.110:9109/mcp"]'
-FLEET_PORT_OFFSET=7 "$GC" --base-url $LAN --servers notes --client backend >"$T/c-envoff.json"
+FLEET_PORT_OFFSET=7 "$GC" --base-url $LAN --servers notes --client backend --no-auth >"$T/c-envoff.json"
 jqcheck "FLEET_PORT_OFFSET is --port-offset's default" "$T/c-envoff.json" '.servers[0].url == "http://192.168.1.110:9016/mcp"'
 check "--port-offset must be a number" bash -c "! '$GC' --base-url $LAN --port-offset x >/dev/null 2>&1"
 "$GC" --base-url $LAN --servers calculator,notes --token $TOKEN --out-dir "$T/out" 2>/dev/null
