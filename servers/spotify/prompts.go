@@ -57,18 +57,28 @@ func addPrompts(s *kit.Server, c *client) {
 // of the user's playlists.
 func (c *client) playPlaylist(ctx context.Context, args map[string]string) (*mcp.GetPromptResult, error) {
 	name := strings.TrimSpace(args["playlist"])
+	var shuffle string // control_playback's on, "" to leave shuffle as it is
+	switch sh := strings.ToLower(strings.TrimSpace(args["shuffle"])); sh {
+	case "":
+	case "yes", "true", "on":
+		shuffle = "true"
+	case "no", "false", "off":
+		shuffle = "false"
+	default:
+		return nil, fmt.Errorf("shuffle %q: give yes or no", sh)
+	}
 	var steps []string
 	if uri, kind, _, err := parseURI(name, ""); err == nil && kind == "playlist" {
 		steps = append(steps, fmt.Sprintf("play with uri %s", uri))
 	} else {
 		found, err := c.playlistNamed(ctx, name)
 		if err != nil {
-			return nil, fmt.Errorf("looking up the playlist %q: %w", name, err)
+			return nil, c.fail(ctx, err, "your playlists")
 		}
 		if found != "" {
 			steps = append(steps, fmt.Sprintf("play with uri %s (my playlist %q)", found, name))
 		} else {
-			steps = append(steps, fmt.Sprintf("None of my playlists is called %q: list_playlists (every page) for the closest name, else search_music with types [\"playlist\"]; ask me before playing one I do not own.", name),
+			steps = append(steps, fmt.Sprintf("None of my playlists is called %q: list_playlists (every page) for the closest name, else search_music with types [\"playlist\"]; ask me before playing one I do not own", name),
 				"play with the uri of the one I confirm")
 		}
 	}
@@ -77,14 +87,8 @@ func (c *client) playPlaylist(ctx context.Context, args map[string]string) (*mcp
 	} else {
 		steps[len(steps)-1] += " on the active device (if there is none, list_devices and ask me which)"
 	}
-	switch sh := strings.ToLower(strings.TrimSpace(args["shuffle"])); sh {
-	case "":
-	case "yes", "true", "on":
-		steps = append(steps, "control_playback with action shuffle, on true")
-	case "no", "false", "off":
-		steps = append(steps, "control_playback with action shuffle, on false")
-	default:
-		return nil, fmt.Errorf("shuffle %q: give yes or no", sh)
+	if shuffle != "" {
+		steps = append(steps, "control_playback with action shuffle, on "+shuffle)
 	}
 	steps = append(steps, "get_playback, and tell me in one line what is playing and where")
 	for i := range steps {
@@ -124,7 +128,7 @@ func (c *client) completePlay(ctx context.Context, arg, value string, _ map[stri
 	case "playlist":
 		lists, err := c.myPlaylists(ctx)
 		if err != nil {
-			return nil, err
+			return nil, c.fail(ctx, err, "your playlists")
 		}
 		for _, p := range lists {
 			names = append(names, p.Name)
@@ -132,7 +136,7 @@ func (c *client) completePlay(ctx context.Context, arg, value string, _ map[stri
 	case "device":
 		devs, err := c.devices(ctx)
 		if err != nil {
-			return nil, err
+			return nil, c.fail(ctx, err, "your devices")
 		}
 		for _, d := range devs {
 			names = append(names, d.Name)

@@ -67,6 +67,14 @@ func TestPlayPlaylistPrompt(t *testing.T) {
 			t.Errorf("play_playlist %v: %v, want %q", args, err, want)
 		}
 	}
+	// Without a sign-in the lookup fails as the tools do, naming the login that fixes it.
+	out := start(t, false)
+	if _, err := promptText(t, out.cs, "play_playlist", map[string]string{"playlist": "Running"}); err == nil || !strings.Contains(err.Error(), "spotify auth login") {
+		t.Errorf("play_playlist signed out: %v", err)
+	}
+	if _, err := complete(t, out.cs, "play_playlist", "playlist", "r"); err == nil || !strings.Contains(err.Error(), "spotify auth login") {
+		t.Errorf("complete playlist signed out: %v", err)
+	}
 }
 
 // TestPlaylistCompletion: playlist names complete from GET /me/playlists, prefix matches
