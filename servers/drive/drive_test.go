@@ -68,7 +68,7 @@ func TestSearchAndPaging(t *testing.T) {
 	}
 	// Raw syntax passes through and is ordered; trashed files stay out unless asked.
 	var seen []string
-	args := map[string]any{"query": "name contains 'o'", "page_size": 3}
+	args := map[string]any{"query": "modifiedTime > '2020-01-01T00:00:00'", "page_size": 3}
 	for range 10 {
 		page, res := mcptest.CallFor[filesOutput](t, cs, "search_files", args)
 		seen = append(seen, ids(page.Files)...)
@@ -83,7 +83,7 @@ func TestSearchAndPaging(t *testing.T) {
 	if len(seen) != 8 || slices.Contains(seen, "old1") {
 		t.Errorf("paged %v", seen)
 	}
-	if q := f.Calls("GET", "/drive/v3/files")[1].Query; q.Get("orderBy") != "modifiedTime desc" || q.Get("q") != "(name contains 'o') and trashed = false" {
+	if q := f.Calls("GET", "/drive/v3/files")[1].Query; q.Get("orderBy") != "modifiedTime desc" || q.Get("q") != "(modifiedTime > '2020-01-01T00:00:00') and trashed = false" {
 		t.Errorf("raw query %v", q)
 	}
 	out, _ = mcptest.CallFor[filesOutput](t, cs, "search_files", map[string]any{"query": "old", "include_trashed": true})

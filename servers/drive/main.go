@@ -67,6 +67,7 @@ func spec() kit.Spec {
 			s.OnClose(d.close)
 			addFindTools(s, d)
 			addReadTools(s, d)
+			addResources(s, d)
 			addExtractTools(s, d)
 			addWriteTools(s, d)
 			addShareTools(s, d)

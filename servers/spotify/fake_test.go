@@ -30,6 +30,7 @@ type fakeSpotify struct {
 	found      int      // tracks a search finds
 	library    []string // saved URIs (followed playlists too), newest first
 	devices    []any    // the devices online; the first is the active one when active
+	others     []any    // playlists GET /me/playlists lists after pl1
 	refuseMove bool     // PUT /me/player answers 404 "Device not found"
 	details    map[string]any
 	srv        *httptest.Server
@@ -383,7 +384,10 @@ func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
 			items = append(items, map[string]any{"id": "pl1", "name": f.details["name"], "uri": "spotify:playlist:pl1",
 				"owner": map[string]any{"id": "me", "display_name": "Me"}, "items": map[string]any{"total": len(f.playlist)}})
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"items": items, "total": len(items), "next": nil})
+		limit, offset, ok := pageParams(w, q, 50)
+		if ok {
+			pageOf(w, append(items, f.others...), limit, offset)
+		}
 	case path == "/me/playlists" && r.Method == http.MethodPost:
 		var b map[string]any
 		_ = json.Unmarshal(body, &b)

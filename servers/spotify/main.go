@@ -52,6 +52,7 @@ func spec() kit.Spec {
 			addCatalogTools(s, c)
 			addPlaylistTools(s, c)
 			addLibraryTools(s, c)
+			addPrompts(s, c)
 			return nil
 		},
 		Commands: map[string]kit.Command{"auth": oauth.Spotify.Command("spotify", nil)},

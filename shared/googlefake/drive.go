@@ -213,6 +213,7 @@ func (d *Drive) reply(w http.ResponseWriter, r *http.Request, rq Request) {
 var (
 	propQuery     = regexp.MustCompile(`appProperties has \{ key='([^']*)' and value='((?:[^'\\]|\\.)*)' \}`)
 	nameQuery     = regexp.MustCompile(`name = '((?:[^'\\]|\\.)*)'`)
+	namePrefix    = regexp.MustCompile(`name contains '((?:[^'\\]|\\.)*)'`)
 	mimeQuery     = regexp.MustCompile(`mimeType = '([^']*)'`)
 	fullTextQuery = regexp.MustCompile(`fullText contains '((?:[^'\\]|\\.)*)'`)
 	parentQuery   = regexp.MustCompile(`'([^']*)' in parents`)
@@ -221,14 +222,20 @@ var (
 func unquote(s string) string { return strings.NewReplacer(`\'`, `'`, `\\`, `\`).Replace(s) }
 
 // matches evaluates the query clauses the servers send, all of which must hold: app property,
-// name, mime type, full text (over the name), parent and trashed = false. Other clauses are
-// not evaluated.
+// name, name contains (as Drive does, a prefix of the name or of a word in it), mime type,
+// full text (over the name), parent and trashed = false. Other clauses are not evaluated.
 func matches(file *drive.File, q string) bool {
 	if m := propQuery.FindStringSubmatch(q); m != nil && file.AppProperties[m[1]] != unquote(m[2]) {
 		return false
 	}
 	if m := nameQuery.FindStringSubmatch(q); m != nil && file.Name != unquote(m[1]) {
 		return false
+	}
+	if m := namePrefix.FindStringSubmatch(q); m != nil {
+		name, prefix := strings.ToLower(file.Name), strings.ToLower(unquote(m[1]))
+		if !strings.HasPrefix(name, prefix) && !strings.Contains(name, " "+prefix) {
+			return false
+		}
 	}
 	if m := mimeQuery.FindStringSubmatch(q); m != nil && file.MimeType != m[1] {
 		return false

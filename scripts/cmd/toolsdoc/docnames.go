@@ -23,6 +23,8 @@ var notTools = map[string]bool{
 	"diagnose_unit":  true,
 	"triage_inbox":   true,
 	"plan_my_day":    true,
+	"play_playlist":  true,
+	"music_for":      true,
 }
 
 // CheckDocNames fails when a document names a tool the fleet does not have: a snake_case word
