@@ -69,7 +69,7 @@ func TestEvaluateLimitsAgree(t *testing.T) {
 		got  []int
 		want []int
 	}{
-		{"exact digits", stated(`Exact up to (\d+) digits`, desc), []int{expression.MaxDigits}},
+		{"exact digits", stated(`Exact to (\d+) digits`, desc), []int{expression.MaxDigits}},
 		{"magnitude", stated(`1e±(\d+)`, desc), []int{expression.MaxExponent}},
 		{"precision default", stated(`default (\d+)`, precision.Description), []int{expression.DefaultPrecision}},
 		{"precision range", []int{int(*precision.Minimum), int(*precision.Maximum)}, []int{1, expression.MaxPrecision}},
