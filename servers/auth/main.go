@@ -24,6 +24,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/sdnotify"
+	"github.com/jck411/mcp-servers/shared/secretfile"
 )
 
 // defaultPort is the auth server's place in the fleet's port table.
@@ -224,11 +225,9 @@ func consoleFlags(servers, tokenFile string) ([]consoleServer, error) {
 	case servers == "" || tokenFile == "":
 		return nil, errors.New("--console-servers and --console-token-file go together: give both to turn the console on, or neither")
 	}
-	info, err := os.Stat(tokenFile)
-	if err == nil && info.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("invalid --console-token-file %s: others can read it (mode %v): chmod 600 it", tokenFile, info.Mode().Perm())
-	}
-	b, err := os.ReadFile(tokenFile)
+	// secretfile checks it as every server checks its tokens: only its owner (and, for a
+	// systemd credential, the unit's own group) may read it, nobody else may write its folder.
+	b, err := secretfile.Read(tokenFile)
 	if err != nil {
 		return nil, fmt.Errorf("invalid --console-token-file: %w (make one: head -c 32 /dev/urandom | base64 > FILE; chmod 600 FILE)", err)
 	}

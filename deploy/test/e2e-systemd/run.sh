@@ -511,7 +511,11 @@ for suite in $suites; do
 	fi
 
 	echo "== $suite: deploy.sh --console on and off"
-	if out=$(ct /root/release/deploy/deploy.sh --console on 2>&1); then ok "deploy.sh --console on: every server restarted healthy"; else bad "deploy.sh --console on" "$out"; fi
+	if out=$(ct /root/release/deploy/deploy.sh --console on 2>&1); then
+		ok "deploy.sh --console on: every server restarted healthy"
+	else
+		bad "deploy.sh --console on" "$(grep -v ' is healthy: \|  [a-z]* checks: ' <<<"$out"; ct journalctl -u mcp-server@auth.service -n 15 --no-pager 2>&1)"
+	fi
 	ctok=$(ct cat /etc/mcp-servers/credentials/auth/console-token 2>/dev/null | tr -d '\n') || ctok=
 	mode=$(ct stat -c '%a %U' /etc/mcp-servers/credentials/auth/console-token 2>/dev/null) || mode=
 	[[ ${#ctok} -ge 32 && $mode == "600 root" ]] && ok "the console token: ${#ctok} characters, $mode" || bad "the console token: ${#ctok} characters, mode '$mode'"
