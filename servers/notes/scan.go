@@ -68,24 +68,24 @@ func (n *store) scanInto(ctx context.Context, ix *index.Index, progress bool) (c
 	if err != nil {
 		return 0, 0, err
 	}
-	var todo []vault.File
+	var stale []vault.File
 	for _, f := range files {
 		st, ok := stamps[f.Path]
 		delete(stamps, f.Path)
 		if !ok || st.MTime != f.MTime || st.Size != f.Size {
-			todo = append(todo, f)
+			stale = append(stale, f)
 		}
 	}
 	// Oldest first: a note's id then follows when it last changed, which broad searches use
 	// (the index gives every note it re-indexes a new, highest id).
-	slices.SortStableFunc(todo, func(a, b vault.File) int { return cmp.Compare(a.MTime, b.MTime) })
+	slices.SortStableFunc(stale, func(a, b vault.File) int { return cmp.Compare(a.MTime, b.MTime) })
 	if progress {
-		n.up.update(func(st *upkeepState) { st.done, st.total = 0, len(todo) })
+		n.up.update(func(st *upkeepState) { st.done, st.total = 0, len(stale) })
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	batches := make(chan batch, 1)
-	go n.readBatches(ctx, todo, batches)
+	go n.readBatches(ctx, stale, batches)
 	done := 0
 	for b := range batches {
 		if b.err != nil {

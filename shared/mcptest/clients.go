@@ -35,10 +35,9 @@ func (h *Harness) ConnectAs(t testing.TB, token, version string, opts *mcp.Clien
 	return cs
 }
 
-// StartStdio serves spec with the given flags (and --transport stdio) over in-process pipes,
-// as a client that spawns the server would reach it, and connects a go-sdk client with opts.
-// The server's logs go to logs when it is not nil.
-func StartStdio(t testing.TB, spec kit.Spec, opts *mcp.ClientOptions, logs io.Writer, args ...string) (*kit.Server, *mcp.ClientSession) {
+// newStdioServer builds spec's server with the given flags and --transport stdio, logging to
+// logs (nothing when nil), for a test to serve over pipes.
+func newStdioServer(t testing.TB, spec kit.Spec, logs io.Writer, args ...string) *kit.Server {
 	t.Helper()
 	if logs == nil {
 		logs = io.Discard
@@ -51,6 +50,15 @@ func StartStdio(t testing.TB, spec kit.Spec, opts *mcp.ClientOptions, logs io.Wr
 	if err != nil {
 		t.Fatalf("new server: %v", err)
 	}
+	return s
+}
+
+// StartStdio serves spec with the given flags (and --transport stdio) over in-process pipes,
+// as a client that spawns the server would reach it, and connects a go-sdk client with opts.
+// The server's logs go to logs when it is not nil.
+func StartStdio(t testing.TB, spec kit.Spec, opts *mcp.ClientOptions, logs io.Writer, args ...string) (*kit.Server, *mcp.ClientSession) {
+	t.Helper()
+	s := newStdioServer(t, spec, logs, args...)
 	toServer, clientOut := io.Pipe()
 	clientIn, fromServer := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jck411/mcp-servers/shared/config"
 	"github.com/jck411/mcp-servers/shared/kit"
 )
 
@@ -67,17 +66,7 @@ func StartTSClientHTTP(t testing.TB, url string) *TSClient {
 func StartTSClientStdio(t testing.TB, spec kit.Spec, logs io.Writer, args ...string) *TSClient {
 	t.Helper()
 	cmd := tsCommand(t, "pipe")
-	if logs == nil {
-		logs = io.Discard
-	}
-	cfg, err := config.Parse(spec.Name, spec.Port, append([]string{"--transport", "stdio"}, args...), func(string) string { return "" }, logs, spec.Flags)
-	if err != nil {
-		t.Fatalf("config: %v", err)
-	}
-	s, err := kit.New(spec, cfg, logs)
-	if err != nil {
-		t.Fatalf("new server: %v", err)
-	}
+	s := newStdioServer(t, spec, logs, args...)
 	toServer, clientOut, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

@@ -364,13 +364,13 @@ func parallelRuns(w wrapper, args []word) wrapping {
 		return r
 	}
 	r.cmd = cmd
-	placeholder := false
+	replaces := false
 	for _, w := range cmd {
-		placeholder = placeholder || w.static && strings.Contains(w.val, "{")
+		replaces = replaces || w.static && strings.Contains(w.val, "{")
 	}
 	for _, in := range inputs {
 		line := append(append([]word{}, cmd...), in)
-		if placeholder {
+		if replaces {
 			line = line[:len(line)-1]
 			for i, w := range line {
 				if w.static && in.static {
