@@ -6,7 +6,8 @@
 # a passkey sign-in and consent in headless Chromium, the token exchange, a tool call and a
 # refresh against the auth server and a protected MCP server (the last two: the fleet's calculator);
 # then the TestTypeScriptSDK* tests of shell, calendar and gmail, which drive the same SDK's client
-# through cancellation, progress, the owner's confirmation and every shell tool.
+# through cancellation, progress, the owner's confirmation and every shell tool; then every
+# server's TestOpenAPI with the OpenAPI 3.1 validator (shared/mcptest/testdata/openapi).
 # Needs node (18 or newer), npm, go and chromium (scripts/test-deps.sh). The first run fetches
 # about 230 packages (130 MB) from the npm registry; later runs reuse the cache.
 set -euo pipefail
@@ -17,6 +18,8 @@ Usage: scripts/ts-client-test.sh [-h]
 
 Environment:
   MCP_TS_CACHE   where the SDK is installed (default: ${XDG_CACHE_HOME:-~/.cache}/mcp-servers/ts-client/<lock hash>)
+  MCP_OPENAPI_VALIDATOR_DIR
+                 where the OpenAPI validator is installed (default: ${XDG_CACHE_HOME:-~/.cache}/mcp-servers/openapi-validator/<lock hash>)
 EOF_USAGE
 }
 [[ ${1:-} == -h || ${1:-} == --help ]] && { usage; exit 0; }
@@ -47,10 +50,29 @@ if [[ ! -f $cache/.installed ]]; then
 	touch "$cache/.installed"
 fi
 
+# The OpenAPI validator (shared/mcptest/testdata/openapi: @seriousme/openapi-schema-validator,
+# 9 packages) in a cache folder of its own, so its lock does not reinstall the SDK's.
+OA_SRC=$REPO/shared/mcptest/testdata/openapi
+oa_hash=$(cat "$OA_SRC/package.json" "$OA_SRC/package-lock.json" | sha256sum | cut -c1-16)
+oa_cache=${MCP_OPENAPI_VALIDATOR_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-servers/openapi-validator/$oa_hash}
+if [[ ! -f $oa_cache/.installed ]]; then
+	mkdir -p "$oa_cache"
+	cp "$OA_SRC/package.json" "$OA_SRC/package-lock.json" "$oa_cache/"
+	printf 'ts-client-test: installing the OpenAPI validator into %s\n' "$oa_cache" >&2
+	(cd "$oa_cache" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error) || die "npm ci failed in $oa_cache"
+	touch "$oa_cache/.installed"
+fi
+
 rc=0
 (cd "$REPO/servers/auth" && MCP_TS_CLIENT_DIR=$cache go test -count=1 -run '^(TestTypeScriptClient|TestMcpRemote|TestInspector)$' -v .) || rc=1
 # The same SDK through the protocol's other features (shared/mcptest/tsdriver.mjs): a cancelled
 # run_command leaves no process, progress resets the client's timeout, the owner's confirmation
 # over stdio for the shell, calendar and gmail, and every shell tool at 2025-11-25.
 (cd "$REPO" && MCP_TS_CLIENT_DIR=$cache go test -count=1 -run '^TestTypeScriptSDK' -v ./servers/shell/ ./servers/calendar/ ./servers/gmail/) || rc=1
+# Every server's openapi.json, under each narrowing, toolset, read-only flag and switch,
+# validated as OpenAPI 3.1 and held to the tools tools/list offers (mcptest.CheckOpenAPI).
+# Without -race, like the rest of this lane: the point is the documents, not the scheduling.
+(cd "$REPO" && MCP_OPENAPI_VALIDATOR_DIR=$oa_cache go test -count=1 -run '^TestOpenAPI$' \
+	./servers/browser/ ./servers/calculator/ ./servers/calendar/ ./servers/drive/ \
+	./servers/gmail/ ./servers/notes/ ./servers/shell/ ./servers/spotify/) || rc=1
 exit "$rc"

@@ -11,6 +11,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/admin"
 	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/kit/switches"
+	"github.com/jck411/mcp-servers/shared/routes"
 )
 
 // maxAdminBody bounds what the console may send to /admin/.
@@ -18,8 +19,7 @@ const maxAdminBody = 64 << 10
 
 // adminHandler is the admin surface, /admin/, which the owner's console on the auth server
 // uses: the server's status, its recent calls and its run-time switches. It is off (404) without --admin-token-sha256; see adminGate for who may use it.
-func (s *Server) adminHandler() http.Handler {
-	mux := http.NewServeMux()
+func (s *Server) adminHandler(mux *routes.Mux) http.Handler {
 	mux.HandleFunc("GET "+admin.PathStatus, func(w http.ResponseWriter, r *http.Request) {
 		writeAdmin(w, http.StatusOK, s.AdminStatus(r.Context()))
 	})

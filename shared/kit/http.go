@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/jck411/mcp-servers/shared/config"
@@ -12,6 +13,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/kit/envelope"
 	"github.com/jck411/mcp-servers/shared/kit/inventory"
 	"github.com/jck411/mcp-servers/shared/resource"
+	"github.com/jck411/mcp-servers/shared/routes"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,7 +33,7 @@ func (s *Server) Handler() (http.Handler, error) {
 		Logger:                     s.sdkLog,
 	})
 	gate := guard.NewGate(config.IsLoopback(s.cfg.Host), s.cfg.InsecureNoAuth, s.metrics.Refused)
-	mux := http.NewServeMux()
+	mux := routes.New()
 	// /mcp and the narrowed URLs for clients that take only a URL (/mcp/x/{toolset}[/readonly],
 	// /mcp/readonly): the same endpoint, behind the same guards, offering less.
 	for path, n := range s.mcpRoutes() {
@@ -61,7 +63,9 @@ func (s *Server) Handler() (http.Handler, error) {
 	hosts := guard.NewHosts(s.cfg.Host, s.cfg.AllowedHosts, s.cfg.AllowedOrigins)
 	hosts.Refused = s.metrics.Refused
 	guarded, public := hosts.Middleware(mux), hosts.HostMiddleware(mux)
-	adminSurface := s.adminHandler()
+	adminMux := routes.New()
+	adminSurface := s.adminHandler(adminMux)
+	s.routes = slices.Concat(mux.Patterns(), adminMux.Patterns())
 	route := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The OAuth metadata is public (CORS *): browser-based clients on any origin read it.
 		if creds.oauth != nil && strings.HasPrefix(r.URL.Path, resource.MetadataPath) {

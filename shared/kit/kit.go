@@ -65,6 +65,7 @@ type Server struct {
 	version  string
 	log      *slog.Logger
 	sdkLog   *slog.Logger // for the go-sdk, which is chatty at info
+	routes   []string     // the patterns Handler serves (Routes)
 	mcp      *mcp.Server
 	health   *health.Registry
 	metrics  *metrics.Registry
@@ -276,6 +277,10 @@ func (s *Server) Close() {
 	}
 	s.closers = nil
 }
+
+// Routes returns the pattern of every route Handler serves: the main routes, sorted, then the
+// admin surface's; nil before Handler. Tests try each one (mcptest.CheckTunnel).
+func (s *Server) Routes() []string { return slices.Clone(s.routes) }
 
 // ToolNames lists the offered tools, sorted.
 func (s *Server) ToolNames() []string { return slices.Sorted(maps.Keys(s.tools)) }

@@ -17,6 +17,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/kit/inventory"
 	"github.com/jck411/mcp-servers/shared/kit/openapi"
+	"github.com/jck411/mcp-servers/shared/routes"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -78,7 +79,7 @@ func restCode(code string) string {
 
 // restRoutes adds the REST routes of every MCP URL to mux, behind the gate with that URL's
 // credential scheme.
-func (s *Server) restRoutes(mux *http.ServeMux, gate *guard.Gate, creds credentials) {
+func (s *Server) restRoutes(mux *routes.Mux, gate *guard.Gate, creds credentials) {
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true, // one JSON-RPC answer, no event stream to parse
