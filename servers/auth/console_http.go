@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-webauthn/webauthn/protocol"
 	"github.com/go-webauthn/webauthn/webauthn"
+	"github.com/jck411/mcp-servers/shared/routes"
 )
 
 // Paths of the console.
@@ -221,7 +222,7 @@ func (cu *consoleUI) signOut(w http.ResponseWriter, r *http.Request, o *owner) {
 }
 
 // routes adds the console's routes to mux; limit rate-limits the sign-in and every change.
-func (cu *consoleUI) routes(mux *http.ServeMux, limit func(http.Handler) http.Handler) {
+func (cu *consoleUI) routes(mux *routes.Mux, limit func(http.Handler) http.Handler) {
 	mux.Handle(consolePath, cu.page(cu.fleetPage, false))
 	mux.Handle(consolePath+"/", http.NotFoundHandler())
 	mux.Handle("GET "+consoleSwitchesPath, cu.page(cu.switchesPage, false))

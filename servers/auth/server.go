@@ -19,6 +19,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/metrics"
+	"github.com/jck411/mcp-servers/shared/routes"
 )
 
 // settings configure the authorization server.
@@ -46,6 +47,7 @@ type app struct {
 	health   *health.Registry
 	metrics  *metrics.Registry
 	console  *console // nil without --console-servers
+	routes   []string // every pattern handler serves, for the tests that try each one
 }
 
 // newApp opens the state and builds the HTTP surface.
@@ -168,7 +170,7 @@ func (a *app) build(iss *url.URL) error {
 	limit := func(h http.Handler) http.Handler {
 		return newLimiter(a.Limits, a.metrics.Refused, a.Now).forOwner(u.ownerRequest).wrap(h)
 	}
-	mux := http.NewServeMux()
+	mux := routes.New()
 	meta := srv.metadataHandler(issuer)
 	// RFC 8414 only: this server issues no ID tokens, so it publishes no OpenID Connect
 	// discovery document (/.well-known/openid-configuration is a 404, and clients fall back
@@ -199,6 +201,7 @@ func (a *app) build(iss *url.URL) error {
 	mux.Handle("/healthz", a.health.Handler(guard.IsLocal))
 	mux.Handle("/metrics", localOnly(a.metrics.Handler()))
 	mux.Handle("/", http.NotFoundHandler())
+	a.routes = mux.Patterns()
 	a.handler = guard.LimitBody(1<<20, "", mux)
 	return nil
 }
