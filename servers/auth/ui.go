@@ -186,6 +186,9 @@ func (u *ui) consent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	server, _ := u.store.fleet.server(a.Resource)
+	if u.store.fleet.isDoor(a.Resource) {
+		server = "front door's" // one URL for the servers ticked below
+	}
 	d := pageData{Kind: "consent", Title: "Allow access?", ID: a.ID, CSRF: a.CSRF, ClientName: visible(c.Name), Server: server, Resource: a.Resource}
 	if c.Kind == kindCIMD {
 		d.ClientSource = "described by " + hostOf(c.ID)
@@ -263,7 +266,7 @@ func parseConsent(form url.Values) (*consentForm, error) {
 			f.Scopes = append(f.Scopes, s)
 		}
 	}
-	if len(f.Scopes) > 16 {
+	if len(f.Scopes) > 2*maxDoorServers {
 		return nil, errors.New("too many scopes")
 	}
 	return f, nil
