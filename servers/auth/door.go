@@ -86,7 +86,8 @@ type doorTarget struct {
 // parseDoorPath reads /mcp, /mcp/readonly, /mcp/x/NAME and /mcp/x/NAME/readonly.
 func parseDoorPath(p string) (doorTarget, bool) {
 	p = strings.TrimSuffix(p, "/")
-	if p != "/mcp" && !(strings.HasPrefix(p, "/mcp") && narrowed.MatchString(p[len("/mcp"):])) {
+	rest, ok := strings.CutPrefix(p, "/mcp")
+	if !ok || (rest != "" && !narrowed.MatchString(rest)) {
 		return doorTarget{}, false
 	}
 	t := doorTarget{path: p}
@@ -251,7 +252,7 @@ func (d *door) call(ctx context.Context, g *doorGrant, ds downstream, req *mcp.C
 		return nil, err
 	}
 	defer sess.Close()
-	params := &mcp.CallToolParams{Name: req.Params.Name, Arguments: json.RawMessage(req.Params.Arguments)}
+	params := &mcp.CallToolParams{Name: req.Params.Name, Arguments: req.Params.Arguments}
 	if len(req.Params.Arguments) == 0 {
 		params.Arguments = map[string]any{}
 	}
