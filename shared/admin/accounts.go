@@ -24,6 +24,7 @@ type Accounts struct {
 	Services     []string  `json:"services"`      // every service a sign-in may cover
 	Shared       bool      `json:"shared"`        // one sign-in folder for several servers (Google)
 	MultiAccount bool      `json:"multi_account"` // accounts besides the default one may sign in
+	ShowDialog   bool      `json:"show_dialog"`   // the provider can be asked to show its consent page again
 	ClientError  string    `json:"client_error,omitempty"`
 	Redirect     string    `json:"redirect"` // the loopback address the provider sends the browser to
 	Accounts     []Account `json:"accounts"`
@@ -51,6 +52,7 @@ type SignInStart struct {
 
 // SignInStarted is where the owner gives consent. The code verifier stays on the server.
 type SignInStarted struct {
+	Provider   string    `json:"provider_name"` // Google, Spotify
 	ConsentURL string    `json:"consent_url"`
 	Redirect   string    `json:"redirect"` // the address the browser is sent to afterwards, which may not load
 	Label      string    `json:"label"`

@@ -84,7 +84,7 @@ func (s *SignIns) label(l string) (string, error) {
 // Accounts reports the accounts signed in now.
 func (s *SignIns) Accounts() (admin.Accounts, error) {
 	out := admin.Accounts{Provider: s.p.ID, ProviderName: s.p.Name, Service: s.server, Services: s.p.serviceNames(),
-		Shared: s.p.Shared, MultiAccount: s.p.MultiAccount, Redirect: s.redirect(), Accounts: []admin.Account{}}
+		Shared: s.p.Shared, MultiAccount: s.p.MultiAccount, ShowDialog: s.p.ShowDialog != "", Redirect: s.redirect(), Accounts: []admin.Account{}}
 	if _, err := s.p.loadClient(s.files.Client); err != nil {
 		out.ClientError = err.Error()
 	}
@@ -140,7 +140,7 @@ func (s *SignIns) Start(req admin.SignInStart) (admin.SignInStarted, error) {
 	s.prune(now)
 	s.pending[state] = ps
 	s.mu.Unlock()
-	return admin.SignInStarted{ConsentURL: conf.AuthCodeURL(state, opts...), Redirect: conf.RedirectURL, Label: label, Services: services, Expires: ps.expires}, nil
+	return admin.SignInStarted{Provider: s.p.Name, ConsentURL: conf.AuthCodeURL(state, opts...), Redirect: conf.RedirectURL, Label: label, Services: services, Expires: ps.expires}, nil
 }
 
 // prune drops the expired sign-ins, and the oldest while there are too many. Call it locked.
