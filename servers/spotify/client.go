@@ -65,9 +65,9 @@ func newClient(s *kit.Server, st *settings) (*client, error) {
 	}
 	// The owner's console signs the account in and out through the admin surface; the token
 	// stays in this server's state folder, written the way `spotify auth login` writes it.
-	signins := oauth.NewSignIns(p, cfg.Name, files, st.apiURL, nil).Handler()
-	s.HandleAdmin(admin.PathAccounts, signins)
-	s.HandleAdmin(admin.PathAccounts+"/", signins)
+	signIns := oauth.NewSignIns(p, cfg.Name, files, st.apiURL, nil).Handler()
+	s.HandleAdmin(admin.PathAccounts, signIns)
+	s.HandleAdmin(admin.PathAccounts+"/", signIns)
 	hc := src.HTTPClient(st.concurrent, nil)
 	hc.Transport = s.Metrics().Upstream("spotify", hc.Transport) // mcp_upstream_* metrics
 	api := strings.TrimSuffix(st.apiURL, "/") + "/"

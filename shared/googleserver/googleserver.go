@@ -130,9 +130,9 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	}
 	// The owner's console signs accounts in and out through the admin surface; the token
 	// stays in the shared folder, written the way `auth login` writes it.
-	signins := oauth.NewSignIns(oauth.Google, p.Server, files, "", nil).Handler()
-	s.HandleAdmin(admin.PathAccounts, signins)
-	s.HandleAdmin(admin.PathAccounts+"/", signins)
+	signIns := oauth.NewSignIns(oauth.Google, p.Server, files, "", nil).Handler()
+	s.HandleAdmin(admin.PathAccounts, signIns)
+	s.HandleAdmin(admin.PathAccounts+"/", signIns)
 	a.HTTP = &http.Client{Transport: s.Metrics().Upstream(p.service(), roundTripper(a.roundTrip))} // mcp_upstream_* metrics
 	// A Background product uses one account, the default: its check alone.
 	if p.Background {
