@@ -188,7 +188,7 @@ type SharedArg struct {
 	Meaning string // what it means and where its values come from, for the instructions
 	// Short is the few words every tool's schema shows for it ("Drive file id"), since many
 	// clients drop the instructions; it may be left out only for a self-explaining name
-	// (schema.SelfExplaining: page_size, reply_all).
+	// (schema.SelfExplaining: page_size, reply_all) that no tool requires.
 	Short string
 }
 
