@@ -25,7 +25,7 @@ func TestAccountArgument(t *testing.T) {
 	cs := h.Connect(t, "")
 
 	for _, tl := range mcptest.Tools(t, cs) {
-		if !strings.Contains(string(mustJSON(t, tl.InputSchema)), `"account":{"description":"Google account; omit for default","enum":["default","work"],"type":"string"}`) {
+		if !strings.Contains(string(mustJSON(t, tl.InputSchema)), `"account":{"description":"omit for default","enum":["default","work"],"type":"string"}`) {
 			t.Errorf("%s lacks the account argument: %s", tl.Name, mustJSON(t, tl.InputSchema))
 		}
 	}

@@ -26,7 +26,7 @@ func (a *Account) shownArg() *jsonschema.Schema {
 	for i, l := range list {
 		labels[i] = l
 	}
-	return &jsonschema.Schema{Type: "string", Enum: labels, Description: "Google account; omit for " + list[0]}
+	return &jsonschema.Schema{Type: "string", Enum: labels, Description: "omit for " + list[0]}
 }
 
 // relistOnSignIn lists the tools again whenever the signed-in accounts change (`auth login

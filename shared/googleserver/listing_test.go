@@ -62,7 +62,7 @@ func TestAccountArgListed(t *testing.T) {
 	}
 
 	googletest.AddAccount(t, args, "work", "ada@work.example", "work-token", hour, time.Time{}, driveScope)
-	const want = `"account":{"description":"Google account; omit for default","enum":["default","work"],"type":"string"}`
+	const want = `"account":{"description":"omit for default","enum":["default","work"],"type":"string"}`
 	eventually(func() bool { return strings.Contains(listed(), want) })
 	if got := listed(); !strings.Contains(got, want) {
 		t.Errorf("two accounts signed in, listed %s; want %s", got, want)
