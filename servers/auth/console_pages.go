@@ -39,6 +39,12 @@ type consoleData struct {
 	// charts
 	Range  string // hour or day
 	Charts []serverCharts
+	// accounts
+	SignIns  []signInGroup
+	Started  *startedSignIn // a sign-in just started (or one whose finish failed: no URL then)
+	EndsSoon time.Time      // a sign-in that ends before this is warned about
+	// clients
+	Networks []clientNetwork
 }
 
 func (cu *consoleUI) show(w http.ResponseWriter, status int, d consoleData) {

@@ -92,6 +92,7 @@ type Server struct {
 	switchErr     error                    // why the switches file could not be read at start, if it could not
 	switchUnknown []string                 // entries of the switches in force that name nothing of this server
 	recent        *recentCalls             // the last calls, for the console's activity page
+	adminRoutes   []adminRoute             // routes the server added to its admin surface (HandleAdmin)
 	boot          string                   // a random id of this run of the process
 	started       time.Time
 }
