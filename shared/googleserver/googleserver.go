@@ -142,11 +142,12 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	s.AddCommonArg(kit.CommonArg{
 		Name:         ArgName,
 		Schema:       &jsonschema.Schema{Type: "string", Pattern: oauth.LabelPattern, Description: "Google account label; omit for the default"},
-		Shown:        &jsonschema.Schema{Type: "string"},
-		Instructions: "Every tool takes account: the label of a signed-in Google account; omit it for the default account.",
+		Show:         a.shownArg,
+		Instructions: "With more than one Google account signed in, every tool takes account: the label of one of them; omit it for the default account.",
 		Bind:         a.bind,
 	})
 	s.AddHealthChecks("google token", a.HealthChecks)
+	s.Background(func(ctx context.Context) { a.relistOnSignIn(ctx, s) })
 	return a, nil
 }
 
