@@ -63,6 +63,9 @@ func TestAccountArgListed(t *testing.T) {
 
 	googletest.AddAccount(t, args, "work", "ada@work.example", "work-token", hour, time.Time{}, driveScope)
 	const want = `"account":{"description":"omit for default","enum":["default","work"],"type":"string"}`
+	if n := len("," + want); n != 87 {
+		t.Errorf("the listed argument costs %d bytes a tool; docs/google.md section 8 says 87: update it", n)
+	}
 	eventually(func() bool { return strings.Contains(listed(), want) })
 	if got := listed(); !strings.Contains(got, want) {
 		t.Errorf("two accounts signed in, listed %s; want %s", got, want)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/kit/switches"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -203,5 +204,58 @@ func TestCommonArgShown(t *testing.T) {
 	}
 	if got := schemaOf(); !strings.Contains(got, `"profile":{"description":"profile","enum":["home","work"],"type":"string"}`) {
 		t.Errorf("listed schema %s, want the shown form of profile", got)
+	}
+}
+
+// TestRelistSwitchedOff: a tool a run-time switch has taken out of the list stays out when the
+// tools are listed again, and comes back in its new form when switched on.
+func TestRelistSwitchedOff(t *testing.T) {
+	var shown atomic.Bool
+	spec := kit.Spec{Name: "relisttest", Port: 9998, Setup: func(s *kit.Server) error {
+		s.AddCommonArg(kit.CommonArg{
+			Name:   "profile",
+			Schema: &jsonschema.Schema{Type: "string", Description: "which profile"},
+			Show: func() *jsonschema.Schema {
+				if !shown.Load() {
+					return nil
+				}
+				return &jsonschema.Schema{Type: "string", Description: "profile"}
+			},
+			Bind: func(ctx context.Context, _ any) (context.Context, error) { return ctx, nil },
+		})
+		for _, name := range []string{"kept", "switched"} {
+			kit.AddTool(s, kit.Tool{Name: name, Description: "Echo.", ReadOnly: true},
+				func(context.Context, *mcp.CallToolRequest, limitIn) (*mcp.CallToolResult, boundOut, error) {
+					return nil, boundOut{}, nil
+				})
+		}
+		return nil
+	}}
+	h := mcptest.Start(t, spec, "--state-dir", t.TempDir())
+	cs := h.Connect(t, "")
+	listing := func() map[string]string {
+		out := map[string]string{}
+		for _, tl := range mcptest.Tools(t, cs) {
+			b, _ := json.Marshal(tl.InputSchema)
+			out[tl.Name] = string(b)
+		}
+		return out
+	}
+	if _, err := h.Server.SetSwitches(switches.State{Format: switches.Format, Version: 1, Tools: []string{"switched"}}); err != nil {
+		t.Fatal(err)
+	}
+	shown.Store(true)
+	if !h.Server.RelistTools() {
+		t.Fatal("RelistTools reported no change")
+	}
+	got := listing()
+	if _, ok := got["switched"]; ok || !strings.Contains(got["kept"], `"profile"`) {
+		t.Errorf("listed again while switched off: %v", got)
+	}
+	if _, err := h.Server.SetSwitches(switches.State{Format: switches.Format, Version: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if got := listing(); !strings.Contains(got["switched"], `"profile"`) {
+		t.Errorf("switched on again: %v", got)
 	}
 }
