@@ -6,30 +6,34 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/jck411/mcp-servers/shared/resource"
 )
 
 // publicRoutes are the auth server's routes a stranger reaches by design, each with why it is
 // safe; TestTunnelShape refuses a route that is neither here nor under /console.
 var publicRoutes = map[string]string{
 	"/.well-known/oauth-authorization-server": "RFC 8414 metadata: where to sign in",
-	"/authorize":           "the OAuth entry; it leads to the passkey sign-in",
-	"/authorize/callback":  "mints a code only for the browser whose consent it bound",
-	"/token":               "needs a code with its PKCE verifier, or a refresh token",
-	"/revoke":              "needs the token it revokes",
-	"/keys":                "the public keys that check access tokens",
-	"/register":            "RFC 7591 registration, open by design and rate limited",
-	loginPath:              "the passkey sign-in of an OAuth flow",
-	loginBeginPath:         "needs this browser's sign-in page",
-	loginFinishPath:        "needs the owner's passkey",
-	consentPath:            "needs this browser's passkey sign-in",
-	enrolPath:              "needs the one-time code auth enroll prints",
-	enrolBeginPath:         "needs the one-time code",
-	enrolFinishPath:        "needs the one-time code",
-	scriptPath:             "the sign-in pages' script",
-	consoleSignInPath:      "the console's passkey sign-in page",
-	consoleSignInBeginPath: "needs this browser's sign-in page",
-	consoleSignInEndPath:   "needs the owner's passkey",
-	"/healthz":             "for probes: the summary only, without its checks, to a request from elsewhere",
+	"/authorize":                    "the OAuth entry; it leads to the passkey sign-in",
+	"/authorize/callback":           "mints a code only for the browser whose consent it bound",
+	"/token":                        "needs a code with its PKCE verifier, or a refresh token",
+	"/revoke":                       "needs the token it revokes",
+	"/keys":                         "the public keys that check access tokens",
+	"/register":                     "RFC 7591 registration, open by design and rate limited",
+	loginPath:                       "the passkey sign-in of an OAuth flow",
+	loginBeginPath:                  "needs this browser's sign-in page",
+	loginFinishPath:                 "needs the owner's passkey",
+	consentPath:                     "needs this browser's passkey sign-in",
+	enrolPath:                       "needs the one-time code auth enroll prints",
+	enrolBeginPath:                  "needs the one-time code",
+	enrolFinishPath:                 "needs the one-time code",
+	scriptPath:                      "the sign-in pages' script",
+	consoleSignInPath:               "the console's passkey sign-in page",
+	consoleSignInBeginPath:          "needs this browser's sign-in page",
+	consoleSignInEndPath:            "needs the owner's passkey",
+	"/healthz":                      "for probes: the summary only, without its checks, to a request from elsewhere",
+	resource.MetadataPath + "/mcp":  "RFC 9728 metadata of the front door: where to sign in",
+	resource.MetadataPath + "/mcp/": "RFC 9728 metadata of the front door's narrowed URLs",
 }
 
 // tunnelShape is what a request through the tunnel carries: the public host and the proxy's
@@ -45,7 +49,13 @@ var tunnelShape = map[string]string{"Host": "mcp-auth.example.com", "Cf-Connecti
 // nothing changes; the public OAuth and sign-in routes start no session; /metrics is refused.
 // The servers' own routes (/mcp, REST, /admin/) are tried by every server's TestTunnel.
 func TestTunnelShape(t *testing.T) {
-	e := startFleet(t, withConsole(t), withLAN("http://192.168.1.110"))
+	// The front door on too, before alpha and beta: its /mcp is on this server's mux.
+	door := func(s *settings) {
+		for _, n := range []string{"alpha", "beta"} {
+			s.Door = append(s.Door, doorServer{Name: n, Base: strings.TrimSuffix(s.Fleet.byName[n], "/mcp")})
+		}
+	}
+	e := startFleet(t, withConsole(t), withLAN("http://192.168.1.110"), door)
 	access, _ := e.tokenFor(t, "alpha", e.Alpha)
 	strangers := map[string]struct{ cookie, auth string }{
 		"no credential":              {},
@@ -84,6 +94,10 @@ func TestTunnelShape(t *testing.T) {
 						body[k] = v
 					}
 				}
+				if strings.HasPrefix(path, "/mcp") { // an MCP client's request
+					h["Content-Type"], h["Accept"], h["Mcp-Protocol-Version"] = "application/json", "application/json, text/event-stream", "2025-11-25"
+					body = nil
+				}
 				status, page, loc, cookies := e.tunnelReq(t, m, probePath(path), s.cookie, body, h)
 				tried++
 				what := m + " " + path + " with " + who
@@ -104,6 +118,11 @@ func TestTunnelShape(t *testing.T) {
 						t.Errorf("%s shows the checks: %.300s", what, page)
 					}
 				case publicRoutes[path] != "":
+				case path == "/mcp" || path == "/mcp/":
+					// The front door: an MCP request needs an access token for the door.
+					if status != http.StatusUnauthorized && status != http.StatusForbidden && !(m == http.MethodGet && status == http.StatusMethodNotAllowed) {
+						t.Errorf("%s: %d %.200s — served to a stranger", what, status, page)
+					}
 				case path == consolePath || strings.HasPrefix(path, consolePath+"/"):
 					if !consoleRefused(status, loc) {
 						t.Errorf("%s: %d %q %.200s — served to a stranger", what, status, loc, page)
@@ -171,6 +190,9 @@ func consoleRefused(status int, loc string) bool {
 
 // probePath is a concrete path for a pattern: a catch-all gets a name under it.
 func probePath(path string) string {
+	if path == "/mcp/" {
+		return "/mcp/x/alpha" // the front door narrowed to one server
+	}
 	if strings.HasSuffix(path, "/") {
 		return path + "probe"
 	}
@@ -186,6 +208,8 @@ func (e *fleetEnv) tunnelReq(t *testing.T, method, path, cookie string, form url
 	body := strings.NewReader("")
 	if form != nil {
 		body = strings.NewReader(form.Encode())
+	} else if header["Content-Type"] == "application/json" {
+		body = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	}
 	req, _ := http.NewRequest(method, e.Issuer+path, body)
 	if form != nil {
