@@ -115,8 +115,8 @@ case ${1:-} in
 	;;
 --build | --run | "")
 	[[ $(id -u) -eq 0 ]] || die "run as root: Podman here runs rootful, in a network namespace of its own"
-	for tool in podman podman-compose runc catatonit mmdebstrap jq curl python3 unshare ip; do
-		command -v "$tool" >/dev/null || [[ -x /usr/libexec/podman/$tool ]] || die "$tool is missing: apt-get install podman podman-compose runc catatonit netavark aardvark-dns iproute2 mmdebstrap jq curl python3-yaml"
+	for tool in podman podman-compose runc catatonit iptables mmdebstrap jq curl python3 unshare ip; do
+		command -v "$tool" >/dev/null || [[ -x /usr/libexec/podman/$tool ]] || die "$tool is missing: apt-get install podman podman-compose runc catatonit netavark aardvark-dns iptables iproute2 mmdebstrap jq curl python3-yaml"
 	done
 	KUSTOMIZE=$(make --no-print-directory -s kustomize) || die "make kustomize"
 	export KUSTOMIZE
