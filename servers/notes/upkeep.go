@@ -175,6 +175,9 @@ func (n *store) step(ctx context.Context) error {
 			return fmt.Errorf("rebuild the damaged index: %w", err)
 		}
 	}
+	if fresh {
+		defer limitBuildMemory()()
+	}
 	n.up.rescan.Store(false)
 	if st := n.up.get(); st.phase == phaseBehind {
 		// A failed write may have left the log long: give its space back first, if it can be.
@@ -480,6 +483,7 @@ func (n *store) rebuildAside(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer limitBuildMemory()()
 	n.up.update(func(st *upkeepState) { st.rebuilding, st.done, st.total = true, 0, 0 })
 	defer n.up.update(func(st *upkeepState) { st.rebuilding = false })
 	n.scanMu.Lock()

@@ -284,14 +284,14 @@ type tier struct {
 // tiers are the passes of a search, exact first; a pass that would match no more than the
 // one before is left out.
 func (ix *Index) tiers(p query) []tier {
-	stemWords := func(t qterm) []string { return ix.vocab.forms(t.word) }
-	nearWords := func(t qterm) []string {
-		forms := ix.vocab.forms(t.word)
+	stemWords := remember(func(t qterm) []string { return ix.vocab.forms(t.word) })
+	nearWords := remember(func(t qterm) []string {
+		forms := stemWords(t)
 		if len(forms) == 1 && !ix.vocab.has(t.word) { // in no note: perhaps a typo
-			forms = append(forms, ix.vocab.near(t.word)...)
+			forms = append(slices.Clip(forms), ix.vocab.near(t.word)...)
 		}
 		return forms
-	}
+	})
 	quoted := func(words func(qterm) []string) expand {
 		return func(t qterm) []string {
 			if t.word == "" {
@@ -312,6 +312,21 @@ func (ix *Index) tiers(p query) []tier {
 		}
 	}
 	return out
+}
+
+// remember returns words, which looks a plain word's forms up in the vocabulary, with each
+// word's answer kept: a search renders and highlights every tier from the same forms, and the
+// near spellings of a typo cost a pass over the words sharing its first letters.
+func remember(words func(qterm) []string) func(qterm) []string {
+	seen := map[string][]string{}
+	return func(t qterm) []string {
+		if out, ok := seen[t.word]; ok {
+			return out
+		}
+		out := words(t)
+		seen[t.word] = out
+		return out
+	}
 }
 
 // groups are the wanted terms as snippets look for them, each plain word widened by words

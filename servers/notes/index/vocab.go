@@ -136,14 +136,19 @@ func (v *vocab) near(word string) []string {
 		dist int
 	}
 	var cands []cand
-	seen := map[string]bool{}
+	firsts := []rune{w[0]}
+	if w[1] != w[0] {
+		firsts = append(firsts, w[1]) // each word is under one first letter: no word is seen twice
+	}
 	v.mu.RLock()
-	for _, first := range []rune{w[0], w[1]} {
+	for _, first := range firsts {
 		for _, t := range v.byFirst[first] {
-			if seen[t] || t == word {
+			if t == word {
 				continue
 			}
-			seen[t] = true
+			if l := utf8.RuneCountInString(t); l > n+maxDist || l < n-maxDist {
+				continue // too long or too short to be near: no need to measure
+			}
 			if d := editDistance(w, t, maxDist); d <= maxDist {
 				cands = append(cands, cand{t, d})
 			}
