@@ -30,8 +30,8 @@
 # IMAGES (default all nine) the servers whose images are built and run, at least auth, calculator
 # and notes (kube play runs them): without browser and shell no Debian root filesystem is made,
 # and the images' CA bundle is this machine's /etc/ssl/certs/ca-certificates.crt (Debian's
-# ca-certificates, as in the root filesystems). `make test`'s containers lane runs
-# ARCHES=amd64 IMAGES="auth calculator calendar drive gmail notes spotify".
+# ca-certificates, as in the root filesystems). `make test`'s containers lane (root) runs all of it,
+# as --prepare, --build and --run.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 REPO=$(pwd)
@@ -115,8 +115,8 @@ case ${1:-} in
 	;;
 --build | --run | "")
 	[[ $(id -u) -eq 0 ]] || die "run as root: Podman here runs rootful, in a network namespace of its own"
-	for tool in podman podman-compose runc catatonit mmdebstrap jq curl python3 unshare ip; do
-		command -v "$tool" >/dev/null || [[ -x /usr/libexec/podman/$tool ]] || die "$tool is missing: apt-get install podman podman-compose runc catatonit netavark aardvark-dns iproute2 mmdebstrap jq curl python3-yaml"
+	for tool in podman podman-compose runc catatonit iptables mmdebstrap jq curl python3 unshare ip; do
+		command -v "$tool" >/dev/null || [[ -x /usr/libexec/podman/$tool ]] || die "$tool is missing: apt-get install podman podman-compose runc catatonit netavark aardvark-dns iptables iproute2 mmdebstrap jq curl python3-yaml (scripts/test-deps.sh does, as root)"
 	done
 	KUSTOMIZE=$(make --no-print-directory -s kustomize) || die "make kustomize"
 	export KUSTOMIZE
