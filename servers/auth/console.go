@@ -78,10 +78,12 @@ func (f fleetSwitches) stateFor(name string) switches.State {
 // console is the owner's console: the fleet's state read from each server's admin surface,
 // the switches it sets there, and the record of what the owner did.
 type console struct {
-	servers []consoleServer
-	db      *db
-	log     *slog.Logger
-	mu      sync.Mutex // orders changes of the fleet's switches
+	servers   []consoleServer
+	lan       string // --console-lan-url: where LAN clients reach the servers; "" unknown
+	resources *fleet // the servers OAuth clients reach through the tunnel
+	db        *db
+	log       *slog.Logger
+	mu        sync.Mutex // orders changes of the fleet's switches
 }
 
 // switches loads the fleet's switches; none were set yet is the zero value.

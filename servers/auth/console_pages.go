@@ -39,6 +39,8 @@ type consoleData struct {
 	// charts
 	Range  string // hour or day
 	Charts []serverCharts
+	// clients
+	Networks []clientNetwork
 }
 
 func (cu *consoleUI) show(w http.ResponseWriter, status int, d consoleData) {

@@ -113,7 +113,7 @@ func usage(fs *flag.FlagSet, out io.Writer, head string) func() {
 // parseServe reads the server's flags, with MCP_* environment fallbacks.
 func parseServe(args []string, getenv func(string) string, out io.Writer) (*serveOptions, error) {
 	o := &serveOptions{}
-	var resources, registration, level, stateDir, proxies, consoleServers, consoleToken string
+	var resources, registration, level, stateDir, proxies, consoleServers, consoleToken, consoleLAN string
 	fs := flag.NewFlagSet("auth", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // the caller prints an error once; the usage is for --help only
 	fs.StringVar(&o.Issuer, "issuer", "", "public URL of this server, e.g. https://auth.example.com (required; http only on loopback)")
@@ -128,6 +128,7 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (*serv
 	fs.StringVar(&proxies, "trusted-proxies", "", "addresses (or CIDR prefixes) of the proxy whose CF-Connecting-IP header names the client, e.g. 127.0.0.1,::1 for cloudflared on this host; others' header is ignored")
 	fs.StringVar(&consoleServers, "console-servers", "", "turns on the owner's console at /console: the servers it manages, NAME=URL comma-separated, each URL the server's own address as this host reaches it directly, e.g. gmail=http://127.0.0.1:9005 (docs/console.md)")
 	fs.StringVar(&consoleToken, "console-token-file", "", "file holding the console token, whose SHA-256 each managed server is given as --admin-token-sha256 (needed with --console-servers)")
+	fs.StringVar(&consoleLAN, "console-lan-url", "", "scheme and host LAN clients reach the managed servers at, e.g. http://192.168.1.110: the console's Clients page then offers LAN configurations too, each server at the port of its --console-servers URL")
 	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	printUsage := usage(fs, out, "Usage: auth [flags]\n       auth COMMAND --help\n\nServes the fleet's OAuth 2.1 authorization server. Every flag can also be set by the environment variable shown.\n\n")
@@ -181,6 +182,12 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (*serv
 	}
 	if o.Console, err = consoleFlags(consoleServers, consoleToken); err != nil {
 		return nil, err
+	}
+	if o.ConsoleLAN, err = parseLAN(consoleLAN); err != nil {
+		return nil, err
+	}
+	if o.ConsoleLAN != "" && o.Console == nil {
+		return nil, errors.New("--console-lan-url needs the console: give --console-servers and --console-token-file too")
 	}
 	o.StateDir = stateDirOr(stateDir, getenv)
 	return o, nil

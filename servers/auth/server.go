@@ -32,6 +32,7 @@ type settings struct {
 	Logger      *slog.Logger
 	CIMDClient  *http.Client    // fetches metadata documents; nil means public addresses only
 	Console     []consoleServer // the servers the owner's console manages; none leaves /console off
+	ConsoleLAN  string          // scheme and host LAN clients reach the servers at, for the console's client configurations
 	Now         func() time.Time
 }
 
@@ -190,7 +191,7 @@ func (a *app) build(iss *url.URL) error {
 	mux.Handle(enrolFinishPath, limit(http.HandlerFunc(u.enrolFinish)))
 	mux.HandleFunc(scriptPath, u.script)
 	if len(a.Console) > 0 {
-		a.console = &console{servers: a.Console, db: a.db, log: a.Logger}
+		a.console = &console{servers: a.Console, lan: a.ConsoleLAN, resources: a.Fleet, db: a.db, log: a.Logger}
 		cu := &consoleUI{ui: u, c: a.console, logins: &ceremonies{m: map[string]*ceremony{}},
 			origin: iss.Scheme + "://" + iss.Host, now: a.db.now}
 		cu.routes(mux, limit)
