@@ -18,6 +18,7 @@ Usage:
   deploy.sh [HOST] --add-token NAME LABEL                       new bearer token for a client
   deploy.sh [HOST] --remove-token NAME LABEL                    revoke a client's token
   deploy.sh [HOST] --console on|off                             the owner's console on auth
+  deploy.sh [HOST] --front-door on|off                          one MCP URL for phones, on auth
 
 With HOST (user@host or an ssh alias), this script and the release are copied to HOST over
 ssh and run there (as root, or through sudo). Without HOST it works on this machine, as root.
@@ -52,6 +53,11 @@ the auth server its file through LoadCredential= (drop-in 50-console.conf) and t
 servers set up here (MCP_CONSOLE_SERVERS in auth.env), gives every other server the token's
 SHA-256 (MCP_ADMIN_TOKEN_SHA256 in its env file), then restarts them with the health gate.
 --console off takes all of that away again and deletes the token.
+
+--front-door on turns on the front door (docs/front-door.md): the auth server's /mcp lists
+and routes the tools of every server set up here that auth.env's MCP_RESOURCES names
+(MCP_FRONT_DOOR_SERVERS in auth.env), then restarts auth with the health gate.
+--front-door off empties the list: /mcp on the auth server answers 404 again.
 
 Environment: MCP_HEALTH_TIMEOUT (--timeout), MCP_KEEP_RELEASES (--keep),
 MCP_SSH (ssh command, default ssh), MCP_SCP (default scp).
@@ -104,6 +110,9 @@ while [[ $# -gt 0 ]]; do
 	--console)
 		[[ $# -ge 2 && ($2 == on || $2 == off) ]] || die "--console takes on or off"
 		set_action console; name=$2; shift 2 ;;
+	--front-door)
+		[[ $# -ge 2 && ($2 == on || $2 == off) ]] || die "--front-door takes on or off"
+		set_action front-door; name=$2; shift 2 ;;
 	--add-token | --remove-token)
 		[[ $# -ge 3 ]] || die "$1 needs a server name and a label"
 		set_action "${1#--}"; name=$2; label=$3; shift 3 ;;
@@ -134,6 +143,7 @@ done
 [[ -z $to_version || $action == rollback ]] || die "--to goes with --rollback"
 [[ -z $name || $name == all || $name =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "'$name' is not a server name"
 [[ $action != console || $name == on || $name == off ]] || die "--console takes on or off"
+[[ $action != front-door || $name == on || $name == off ]] || die "--front-door takes on or off"
 [[ -z $label || $label =~ ^[A-Za-z0-9._-]+$ ]] || die "a label may hold only letters, digits and . _ -"
 [[ -z $to_version || $to_version =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] || die "'$to_version' is not a version"
 [[ $action != logs || $name != all ]] || die "--logs takes one server"
@@ -184,6 +194,7 @@ if [[ -n $host ]]; then
 		[[ $follow -eq 1 ]] && args+=(--follow) ;;
 	add-token | remove-token) args+=("--$action" "$name" "$label" --timeout "$timeout") ;;
 	console) args+=(--console "$name" --timeout "$timeout") ;;
+	front-door) args+=(--front-door "$name" --timeout "$timeout") ;;
 	esac
 	"${scp_cmd[@]}" -q "${files[@]}" "$host:$rdir/" || die "copying to $host failed"
 	quoted=$(printf ' %q' "$rdir/deploy.sh" "${args[@]}")
@@ -754,6 +765,33 @@ UNIT
 	fi
 }
 
+do_front_door() {
+	require_setup
+	lock
+	local cur n resources list=()
+	cur=$(current_dir)
+	[[ -n $cur ]] || die "nothing is deployed yet"
+	{ managed auth && has_server "$cur" auth; } || die "the front door is served by the auth server: set it up first (setup-host.sh --servers auth, then deploy)"
+	if [[ $name == on ]]; then
+		# Only servers auth issues tokens for: the door mints each call's token for its server.
+		resources=",$(env_value "$ETC/auth.env" MCP_RESOURCES),"
+		while IFS= read -r n; do
+			[[ $n != auth ]] && managed "$n" && [[ $resources == *",$n="* ]] && list+=("$n=$(server_url "$n")")
+		done < <(release_servers "$cur")
+		[[ ${#list[@]} -gt 0 ]] || die "no server set up here is in auth.env's MCP_RESOURCES for the front door to route to"
+	fi
+	set_env "$ETC/auth.env" MCP_FRONT_DOOR_SERVERS "$(IFS=,; printf '%s' "${list[*]}")"
+	if ! restart_and_check "$cur" auth; then
+		show_journal auth
+		exit 1
+	fi
+	if [[ $name == on ]]; then
+		say "front door on: the auth server's /mcp routes to ${list[*]%%=*}"
+	else
+		say "front door off: the auth server's /mcp answers 404"
+	fi
+}
+
 do_status() {
 	[[ -d $OPT ]] || die "this host is not set up: run deploy/setup-host.sh first"
 	command -v jq >/dev/null || die "jq is missing: run deploy/setup-host.sh (it installs it)"
@@ -819,4 +857,5 @@ logs) do_logs ;;
 add-token) do_add_token ;;
 remove-token) do_remove_token ;;
 console) do_console ;;
+front-door) do_front_door ;;
 esac

@@ -48,7 +48,7 @@ if [[ ! -f $cache/.installed ]]; then
 fi
 
 rc=0
-(cd "$REPO/servers/auth" && MCP_TS_CLIENT_DIR=$cache go test -count=1 -run '^(TestTypeScriptClient|TestMcpRemote|TestInspector)$' -v .) || rc=1
+(cd "$REPO/servers/auth" && MCP_TS_CLIENT_DIR=$cache go test -count=1 -run '^(TestTypeScriptClient|TestTypeScriptFrontDoor|TestMcpRemote|TestInspector)$' -v .) || rc=1
 # The same SDK through the protocol's other features (shared/mcptest/tsdriver.mjs): a cancelled
 # run_command leaves no process, progress resets the client's timeout, the owner's confirmation
 # over stdio for the shell, calendar and gmail, and every shell tool at 2025-11-25.

@@ -17,6 +17,7 @@ var consoleTmpl = template.Must(template.New("console").Funcs(template.FuncMap{
 	"since": func(t time.Time) string { return time.Since(t).Truncate(time.Second).String() },
 	"when":  func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") },
 	"has":   slices.Contains[[]string],
+	"join":  strings.Join,
 }).Parse(consoleHTML))
 
 // consoleData fills the console's template; Page picks the part shown.
@@ -39,6 +40,10 @@ type consoleData struct {
 	// charts
 	Range  string // hour or day
 	Charts []serverCharts
+	// accounts
+	SignIns  []signInGroup
+	Started  *startedSignIn // a sign-in just started (or one whose finish failed: no URL then)
+	EndsSoon time.Time      // a sign-in that ends before this is warned about
 	// clients
 	Networks []clientNetwork
 }

@@ -144,18 +144,18 @@ func TestConsoleRefusesWithoutSession(t *testing.T) {
 	e := startFleet(t, withConsole(t))
 	tunnel := map[string]string{"X-Forwarded-For": "203.0.113.9", "Cf-Connecting-Ip": "203.0.113.9", "X-Forwarded-Proto": "https"}
 	for _, h := range []map[string]string{nil, tunnel} {
-		for _, p := range []string{consolePath, consoleSwitchesPath, consoleActivityPath, consoleDevicesPath, consoleChartsPath} {
+		for _, p := range []string{consolePath, consoleSwitchesPath, consoleActivityPath, consoleDevicesPath, consoleChartsPath, consoleAccountsPath} {
 			status, _, loc := e.consoleReq(t, http.MethodGet, p, "", nil, h)
 			if status != http.StatusSeeOther || !strings.HasPrefix(loc, consoleSignInPath) {
 				t.Errorf("GET %s (headers %v) without a session: %d %q, want a redirect to sign in", p, h, status, loc)
 			}
 		}
-		for _, p := range []string{consoleFleetAPIPath, consoleActivityAPIPath} {
+		for _, p := range []string{consoleFleetAPIPath, consoleActivityAPIPath, consoleAccountsAPIPath} {
 			if status, body, _ := e.consoleReq(t, http.MethodGet, p, "", nil, h); status != http.StatusUnauthorized || strings.Contains(body, "alpha") {
 				t.Errorf("GET %s without a session: %d %s", p, status, body)
 			}
 		}
-		for _, p := range []string{consoleSwitchesPath, consoleRevokePath, consoleSignOutPath} {
+		for _, p := range []string{consoleSwitchesPath, consoleRevokePath, consoleSignOutPath, consoleAccountStart, consoleAccountFinish, consoleAccountSignOut} {
 			form := url.Values{"csrf": {csrfFor("")}, "kind": {"read_only"}, "to": {"off"}}
 			if status, _, _ := e.consoleReq(t, http.MethodPost, p, "", form, h); status != http.StatusForbidden {
 				t.Errorf("POST %s without a session: %d, want 403", p, status)
@@ -195,6 +195,12 @@ func TestConsoleRefusesWithoutSession(t *testing.T) {
 	off.Set("csrf", csrfFor(cookie))
 	if status, body, _ := e.consoleReq(t, http.MethodPost, consoleSwitchesPath, cookie, off, nil); status != http.StatusForbidden || !strings.Contains(body, "Sign in again") {
 		t.Errorf("stale session, POST: %d %s", status, body)
+	}
+	for _, p := range []string{consoleAccountStart, consoleAccountFinish, consoleAccountSignOut} {
+		form := url.Values{"csrf": {csrfFor(cookie)}, "server": {"alpha"}}
+		if status, body, _ := e.consoleReq(t, http.MethodPost, p, cookie, form, nil); status != http.StatusForbidden || !strings.Contains(body, "Sign in again") {
+			t.Errorf("stale session, POST %s: %d %s", p, status, body)
+		}
 	}
 	f, err := (&console{db: e.app.db}).switches(t.Context())
 	if err != nil || f.Version != 0 {

@@ -113,7 +113,7 @@ func usage(fs *flag.FlagSet, out io.Writer, head string) func() {
 // parseServe reads the server's flags, with MCP_* environment fallbacks.
 func parseServe(args []string, getenv func(string) string, out io.Writer) (*serveOptions, error) {
 	o := &serveOptions{}
-	var resources, registration, level, stateDir, proxies, consoleServers, consoleToken, consoleLAN string
+	var resources, registration, level, stateDir, proxies, consoleServers, consoleToken, consoleLAN, doorServers string
 	fs := flag.NewFlagSet("auth", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // the caller prints an error once; the usage is for --help only
 	fs.StringVar(&o.Issuer, "issuer", "", "public URL of this server, e.g. https://auth.example.com (required; http only on loopback)")
@@ -129,6 +129,7 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (*serv
 	fs.StringVar(&consoleServers, "console-servers", "", "turns on the owner's console at /console: the servers it manages, NAME=URL comma-separated, each URL the server's own address as this host reaches it directly, e.g. gmail=http://127.0.0.1:9005 (docs/console.md)")
 	fs.StringVar(&consoleToken, "console-token-file", "", "file holding the console token, whose SHA-256 each managed server is given as --admin-token-sha256 (needed with --console-servers)")
 	fs.StringVar(&consoleLAN, "console-lan-url", "", "scheme and host LAN clients reach the managed servers at, e.g. http://192.168.1.110: the console's Clients page then offers LAN configurations too, each server at the port of its --console-servers URL")
+	fs.StringVar(&doorServers, "front-door-servers", "", "turns on the front door at /mcp, one MCP URL for the fleet: the servers it routes to, NAME=URL comma-separated, each NAME in --resources and each URL the server's address as this host reaches it, e.g. calculator=http://127.0.0.1:9003 (docs/front-door.md)")
 	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	printUsage := usage(fs, out, "Usage: auth [flags]\n       auth COMMAND --help\n\nServes the fleet's OAuth 2.1 authorization server. Every flag can also be set by the environment variable shown.\n\n")
@@ -188,6 +189,9 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (*serv
 	}
 	if o.ConsoleLAN != "" && o.Console == nil {
 		return nil, errors.New("--console-lan-url needs the console: give --console-servers and --console-token-file too")
+	}
+	if o.Door, err = parseDoorServers(doorServers, f); err != nil {
+		return nil, err
 	}
 	o.StateDir = stateDirOr(stateDir, getenv)
 	return o, nil
@@ -278,7 +282,7 @@ func serve(ctx context.Context, o *serveOptions, getenv func(string) string, std
 		go a.console.sampler(ctx)
 	}
 	log.Info("serving", "url", "http://"+ln.Addr().String(), "issuer", o.Issuer, "resources", strings.Join(o.Fleet.names, ","),
-		"cimd", o.CIMD, "dcr", o.DCR, "console_servers", len(o.Console), "version", buildinfo.String())
+		"cimd", o.CIMD, "dcr", o.DCR, "console_servers", len(o.Console), "front_door_servers", len(o.Door), "version", buildinfo.String())
 	notify := getenv("NOTIFY_SOCKET")
 	if err := sdnotify.Notify(notify, sdnotify.Ready); err != nil {
 		log.Warn("systemd readiness not reported", "error", err.Error())

@@ -183,6 +183,11 @@ func (s *oauthServer) sign(ctx context.Context, req op.TokenRequest, clientID, i
 	}
 	claims := oidc.NewAccessTokenClaims(op.IssuerFromContext(ctx), req.GetSubject(), req.GetAudience(), exp, id, clientID, 0)
 	claims.Scopes = req.GetScopes()
+	return signAccessToken(key, claims)
+}
+
+// signAccessToken signs access token claims with key as an RFC 9068 JWT (typ at+jwt, ES256).
+func signAccessToken(key *signingKey, claims *oidc.AccessTokenClaims) (string, error) {
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: &jose.JSONWebKey{Key: key.priv, KeyID: key.id}},
 		(&jose.SignerOptions{}).WithType("at+jwt"))
 	if err != nil {

@@ -16,6 +16,10 @@ import (
 type fleet struct {
 	byName map[string]string
 	names  []string // sorted
+	// door is the front door's resource (ISSUER/mcp) when it is on, and doorNames the servers
+	// it routes to (sorted): a token for the door carries the scopes of several of them.
+	door      string
+	doorNames []string
 }
 
 var serverName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
@@ -101,6 +105,9 @@ func (f *fleet) resolve(resources []string, scopes []string) (resource string, g
 	if len(resources) > 1 {
 		return "", nil, errors.New("give one resource: a token is for one server")
 	}
+	if len(resources) == 1 && f.isDoor(resources[0]) {
+		return f.resolveDoor(resources[0], scopes)
+	}
 	var name string
 	explicit := len(resources) == 1
 	if explicit {
@@ -150,4 +157,60 @@ func (f *fleet) resolve(resources []string, scopes []string) (resource string, g
 		return strings.TrimSuffix(resources[0], "/"), granted, nil
 	}
 	return f.byName[name], granted, nil
+}
+
+// isDoor reports whether res is the front door's resource or one of its narrowed URLs.
+func (f *fleet) isDoor(res string) bool {
+	if f.door == "" {
+		return false
+	}
+	res = strings.TrimSuffix(res, "/")
+	return res == f.door || (strings.HasPrefix(res, f.door) && narrowed.MatchString(res[len(f.door):]))
+}
+
+// doorScope reports whether a scope is one of the servers' the front door routes to.
+func (f *fleet) doorScope(s string) bool {
+	name, ok := f.scopeServer(s)
+	return ok && slices.Contains(f.doorNames, name)
+}
+
+// resolveDoor decides the scopes of an authorization request for the front door: any scopes
+// of the servers it routes to (none asked: every one of them, read and write), which the owner
+// narrows at consent to the servers the app may use. A URL narrowed to one server
+// (/mcp/x/NAME) takes only that server's scopes; a read-only URL only read scopes.
+func (f *fleet) resolveDoor(res string, scopes []string) (string, []string, error) {
+	res = strings.TrimSuffix(res, "/")
+	only := ""
+	if rest, ok := strings.CutPrefix(res, f.door+"/x/"); ok {
+		if n, _, _ := strings.Cut(rest, "/"); slices.Contains(f.doorNames, n) {
+			only = n
+		}
+	}
+	keep := func(s string) bool {
+		if !f.doorScope(s) || (readOnlyResource(res) && !strings.HasSuffix(s, ":read")) {
+			return false
+		}
+		n, _, _ := strings.Cut(s, ":")
+		return only == "" || n == only
+	}
+	var granted []string
+	for _, s := range scopes {
+		if keep(s) && !slices.Contains(granted, s) {
+			granted = append(granted, s)
+		}
+	}
+	if len(granted) == 0 {
+		for _, n := range f.doorNames {
+			for _, s := range []string{n + ":read", n + ":write"} {
+				if keep(s) {
+					granted = append(granted, s)
+				}
+			}
+		}
+	}
+	if len(granted) == 0 {
+		return "", nil, fmt.Errorf("resource %q offers no server of this fleet", res)
+	}
+	slices.Sort(granted)
+	return res, granted, nil
 }

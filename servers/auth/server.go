@@ -19,6 +19,7 @@ import (
 	"github.com/jck411/mcp-servers/shared/guard"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/metrics"
+	"github.com/jck411/mcp-servers/shared/resource"
 )
 
 // settings configure the authorization server.
@@ -33,6 +34,7 @@ type settings struct {
 	CIMDClient  *http.Client    // fetches metadata documents; nil means public addresses only
 	Console     []consoleServer // the servers the owner's console manages; none leaves /console off
 	ConsoleLAN  string          // scheme and host LAN clients reach the servers at, for the console's client configurations
+	Door        []doorServer    // the servers the front door (/mcp) routes to; none leaves it off
 	Now         func() time.Time
 }
 
@@ -93,6 +95,13 @@ func (a *app) build(iss *url.URL) error {
 	issuer := strings.TrimSuffix(a.Issuer, "/")
 	clients := &clientStore{db: a.db, fetch: a.CIMDClient, cimd: a.CIMD, log: a.Logger, maxUnused: maxUnusedClients,
 		loginURL: func(id string) string { return issuer + loginPath + "?id=" + url.QueryEscape(id) }}
+	if len(a.Door) > 0 {
+		a.Fleet.door = issuer + "/mcp"
+		a.Fleet.doorNames = nil
+		for _, s := range a.Door {
+			a.Fleet.doorNames = append(a.Fleet.doorNames, s.Name)
+		}
+	}
 	a.store = &storage{db: a.db, keys: newKeyring(a.db, a.KeyLifetime), clients: clients, fleet: a.Fleet}
 	if _, err := a.store.keys.current(context.Background()); err != nil {
 		return err
@@ -195,6 +204,15 @@ func (a *app) build(iss *url.URL) error {
 		cu := &consoleUI{ui: u, c: a.console, logins: &ceremonies{m: map[string]*ceremony{}},
 			origin: iss.Scheme + "://" + iss.Host, now: a.db.now}
 		cu.routes(mux, limit)
+	}
+	if len(a.Door) > 0 {
+		// The front door: one MCP URL for the servers a grant names (docs/front-door.md).
+		d := &door{issuer: issuer, servers: a.Door, store: a.store, fleet: a.Fleet, lists: newToolLists(a.db.now),
+			log: a.Logger, metrics: a.metrics, now: a.db.now}
+		mux.Handle("/mcp", d)
+		mux.Handle("/mcp/", d)
+		mux.Handle(resource.MetadataPath+"/mcp", d.metadataHandler())
+		mux.Handle(resource.MetadataPath+"/mcp/", d.metadataHandler())
 	}
 	mux.Handle("/healthz", a.health.Handler(guard.IsLocal))
 	mux.Handle("/metrics", localOnly(a.metrics.Handler()))

@@ -53,6 +53,7 @@ type pageData struct {
 	ClientSource string
 	RedirectHost string
 	Server       string
+	Door         bool // the front door: one token for the servers whose scopes are ticked
 	Resource     string
 	Scopes       []scopeChoice
 }
@@ -186,7 +187,8 @@ func (u *ui) consent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	server, _ := u.store.fleet.server(a.Resource)
-	d := pageData{Kind: "consent", Title: "Allow access?", ID: a.ID, CSRF: a.CSRF, ClientName: visible(c.Name), Server: server, Resource: a.Resource}
+	d := pageData{Kind: "consent", Title: "Allow access?", ID: a.ID, CSRF: a.CSRF, ClientName: visible(c.Name), Server: server, Resource: a.Resource,
+		Door: u.store.fleet.isDoor(a.Resource)}
 	if c.Kind == kindCIMD {
 		d.ClientSource = "described by " + hostOf(c.ID)
 	} else {
@@ -263,7 +265,7 @@ func parseConsent(form url.Values) (*consentForm, error) {
 			f.Scopes = append(f.Scopes, s)
 		}
 	}
-	if len(f.Scopes) > 16 {
+	if len(f.Scopes) > 2*maxDoorServers {
 		return nil, errors.New("too many scopes")
 	}
 	return f, nil

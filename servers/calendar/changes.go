@@ -85,7 +85,7 @@ type deleteEventInput struct {
 type respondInput struct {
 	Calendar string `json:"calendar,omitempty" jsonschema:"calendar id or name from list_calendars" schema:"default=primary"`
 	EventID  string `json:"event_id" jsonschema:"the invitation's event or occurrence id from list_events" schema:"minLength=1"`
-	Response string `json:"response" schema:"enum=accepted|declined|tentative,bare=true"`
+	Response string `json:"response" jsonschema:"your answer" schema:"enum=accepted|declined|tentative"`
 	Note     string `json:"note,omitempty" jsonschema:"comment shown to the organizer"`
 }
 

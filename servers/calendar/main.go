@@ -37,12 +37,12 @@ func spec() kit.Spec {
 		Instructions: "Google Calendar for the signed-in account. Call get_current_time first to learn today's date and the user's time zone. Calendars are named by id or by name ('primary' is the user's own). Times without an offset are read in the calendar's time zone; a date alone (YYYY-MM-DD) means an all-day event, whose end date is inclusive.",
 		Toolsets:     toolsets(),
 		SharedArgs: []kit.SharedArg{
-			{Name: "scope", Meaning: "for a recurring event: this occurrence, it and the following ones, or all (default: this for an occurrence id, all for a series)"},
+			{Name: "scope", Meaning: "for a recurring event: this occurrence, it and the following ones, or all (default: this for an occurrence id, all for a series)", Short: "of a recurring event"},
 			{Name: "refuse_conflicts", Meaning: "refuse (or with several events, skip) busy time instead of listing the conflicts"},
 			{Name: "send_updates", Meaning: "who gets the invitation, update or cancellation emails"},
-			{Name: "time_zone", Meaning: "an IANA time zone for the times given and returned; default the calendar's own"},
+			{Name: "time_zone", Meaning: "an IANA time zone for the times given and returned; default the calendar's own", Short: "IANA zone"},
 			{Name: "calendar", Meaning: "a calendar id or name from list_calendars (default primary)", Short: "calendar id or name"},
-			{Name: "event_id", Meaning: "an event or occurrence id from list_events"},
+			{Name: "event_id", Meaning: "an event or occurrence id from list_events", Short: "id from list_events"},
 		},
 		Flags: func(fs *flag.FlagSet) {
 			st.google.Register(fs, product)

@@ -18,7 +18,7 @@ const maxTaskBatch = 50
 
 type createTaskInput struct {
 	List     string `json:"list,omitempty" jsonschema:"task list id or title"`
-	Title    string `json:"title" schema:"minLength=1,maxLength=1024,bare=true"`
+	Title    string `json:"title" jsonschema:"task title" schema:"minLength=1,maxLength=1024"`
 	Notes    string `json:"notes,omitempty" schema:"maxLength=8192,bare=true"`
 	Due      string `json:"due,omitempty" jsonschema:"the day, YYYY-MM-DD (no time of day)"`
 	Parent   string `json:"parent,omitempty" jsonschema:"task id to make it a subtask of"`
@@ -28,7 +28,7 @@ type createTaskInput struct {
 type updateTaskInput struct {
 	List   string  `json:"list,omitempty" jsonschema:"task list id or title"`
 	TaskID string  `json:"task_id" jsonschema:"from list_tasks" schema:"minLength=1"`
-	Title  *string `json:"title,omitempty" schema:"minLength=1,maxLength=1024,bare=true"`
+	Title  *string `json:"title,omitempty" jsonschema:"new title" schema:"minLength=1,maxLength=1024"`
 	Notes  *string `json:"notes,omitempty" jsonschema:"new notes; empty clears them" schema:"maxLength=8192"`
 	Due    *string `json:"due,omitempty" jsonschema:"new day, YYYY-MM-DD; empty clears it"`
 	Status string  `json:"status,omitempty" schema:"enum=needsAction|completed,bare=true"`
@@ -53,7 +53,7 @@ type moveTaskInput struct {
 }
 
 type editTaskListInput struct {
-	Action string `json:"action" schema:"enum=create|rename|delete|clear_completed,bare=true"`
+	Action string `json:"action" jsonschema:"what to do" schema:"enum=create|rename|delete|clear_completed"`
 	List   string `json:"list,omitempty" jsonschema:"task list id or title"`
 	Title  string `json:"title,omitempty" jsonschema:"the new list's title (create, rename)" schema:"maxLength=1024"`
 }

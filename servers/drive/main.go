@@ -41,11 +41,11 @@ func spec() kit.Spec {
 		Instructions: "Google Drive (My Drive and shared drives) for the signed-in account.",
 		Toolsets:     toolsets(),
 		SharedArgs: []kit.SharedArg{
-			{Name: "folder_id", Meaning: "a folder or shared drive id (root: My Drive): where a file goes, or the folder to list"},
+			{Name: "folder_id", Meaning: "a folder or shared drive id (root: My Drive): where a file goes, or the folder to list", Short: "folder id or root"},
 			{Name: "page_size", Meaning: "how many to return per page"},
-			{Name: "document_id", Meaning: "a Google Doc's file id (search_files kind doc)"},
-			{Name: "file_id", Meaning: "a Drive file or folder id from search_files or list_folder"},
-			{Name: "spreadsheet_id", Meaning: "a Google Sheet's file id (search_files kind sheet)"},
+			{Name: "document_id", Meaning: "a Google Doc's file id (search_files kind doc)", Short: "Doc's file id"},
+			{Name: "file_id", Meaning: "a Drive file or folder id from search_files or list_folder", Short: "id from search_files"},
+			{Name: "spreadsheet_id", Meaning: "a Google Sheet's file id (search_files kind sheet)", Short: "Sheet's file id"},
 			{Name: "page_token", Meaning: "next_page_token of the previous call"},
 		},
 		Flags: func(fs *flag.FlagSet) {

@@ -99,7 +99,7 @@ func (o updateOutput) Text() string {
 }
 
 type createSheetInput struct {
-	Title    string   `json:"title" schema:"minLength=1,bare=true"`
+	Title    string   `json:"title" jsonschema:"spreadsheet name" schema:"minLength=1"`
 	Sheets   []string `json:"sheets,omitempty" jsonschema:"sheet names (default Sheet1)"`
 	FolderID string   `json:"folder_id,omitempty" jsonschema:"folder to put it in; default My Drive root"`
 }

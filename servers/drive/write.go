@@ -48,7 +48,7 @@ type updateContentInput struct {
 }
 
 type createFolderInput struct {
-	Name     string `json:"name" schema:"minLength=1,bare=true"`
+	Name     string `json:"name" jsonschema:"folder name" schema:"minLength=1"`
 	ParentID string `json:"parent_id,omitempty" jsonschema:"parent folder or shared drive id; default My Drive root"`
 }
 

@@ -10,7 +10,7 @@ import (
 // editLabelInput is edit_label's input: create, rename or delete one label. The three changes
 // were three tools naming the same label; one tool with an action reaches the same handlers.
 type editLabelInput struct {
-	Action  string `json:"action" schema:"enum=create|rename|delete,bare=true"`
+	Action  string `json:"action" jsonschema:"what to do" schema:"enum=create|rename|delete"`
 	Label   string `json:"label" jsonschema:"create: new name (/ nests); else name or id" schema:"minLength=1"`
 	NewName string `json:"new_name,omitempty" jsonschema:"rename: the new name" schema:"minLength=1"`
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jck411/mcp-servers/shared/admin"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/oauth"
@@ -62,6 +63,11 @@ func newClient(s *kit.Server, st *settings) (*client, error) {
 	if err := src.ClientErr(); err != nil {
 		s.Logger().Warn("Spotify client not loaded; tools will say so", "error", err.Error())
 	}
+	// The owner's console signs the account in and out through the admin surface; the token
+	// stays in this server's state folder, written the way `spotify auth login` writes it.
+	signIns := oauth.NewSignIns(p, cfg.Name, files, st.apiURL, nil).Handler()
+	s.HandleAdmin(admin.PathAccounts, signIns)
+	s.HandleAdmin(admin.PathAccounts+"/", signIns)
 	hc := src.HTTPClient(st.concurrent, nil)
 	hc.Transport = s.Metrics().Upstream("spotify", hc.Transport) // mcp_upstream_* metrics
 	api := strings.TrimSuffix(st.apiURL, "/") + "/"

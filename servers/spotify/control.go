@@ -11,7 +11,7 @@ import (
 // value that action takes. The seven single-verb controls shared the device argument and their
 // one value each; one tool carries them at a seventh of the cost to every request.
 type controlInput struct {
-	Action     string `json:"action" schema:"enum=pause|next|previous|seek|volume|shuffle|repeat,bare=true"`
+	Action     string `json:"action" jsonschema:"what to do" schema:"enum=pause|next|previous|seek|volume|shuffle|repeat"`
 	PositionMS *int   `json:"position_ms,omitempty" jsonschema:"seek: milliseconds from the start" schema:"minimum=0"`
 	Percent    *int   `json:"percent,omitempty" jsonschema:"volume: 0 to 100" schema:"minimum=0,maximum=100"`
 	On         *bool  `json:"on,omitempty" jsonschema:"shuffle: true to shuffle, false to stop"`

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -32,6 +34,7 @@ type fakeSpotify struct {
 	devices    []any    // the devices online; the first is the active one when active
 	others     []any    // playlists GET /me/playlists lists after pl1
 	refuseMove bool     // PUT /me/player answers 404 "Device not found"
+	challenge  string   // the PKCE challenge of the consent the test gave: the code exchange checks its verifier
 	details    map[string]any
 	srv        *httptest.Server
 }
@@ -197,6 +200,17 @@ func (f *fakeSpotify) serve(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/api/token" {
 		_ = r.ParseForm()
 		form, _ := url.ParseQuery(string(body))
+		if form.Get("grant_type") == "authorization_code" {
+			sum := sha256.Sum256([]byte(form.Get("code_verifier")))
+			if form.Get("code") != "good-code" || f.challenge == "" || base64.RawURLEncoding.EncodeToString(sum[:]) != f.challenge {
+				writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant", "error_description": "Invalid authorization code"})
+				return
+			}
+			f.revoked = false
+			writeJSON(w, http.StatusOK, map[string]any{"access_token": "access-0", "token_type": "Bearer", "expires_in": 3600,
+				"refresh_token": "refresh-0", "scope": strings.Join(f.granted, " ")})
+			return
+		}
 		if f.revoked || form.Get("refresh_token") == "" {
 			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant", "error_description": "Refresh token revoked"})
 			return

@@ -188,7 +188,7 @@ func (c *client) getPlaylistItems(ctx context.Context, _ *mcp.CallToolRequest, i
 }
 
 type createPlaylistInput struct {
-	Name        string `json:"name" schema:"minLength=1,bare=true"`
+	Name        string `json:"name" jsonschema:"playlist name" schema:"minLength=1"`
 	Description string `json:"description,omitempty" schema:"bare=true"`
 	Public      bool   `json:"public,omitempty" jsonschema:"show it on the profile (default: private)"`
 }

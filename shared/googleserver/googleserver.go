@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/jck411/mcp-servers/shared/admin"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit"
 	"github.com/jck411/mcp-servers/shared/oauth"
@@ -127,6 +128,11 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	if si := a.set.open(oauth.DefaultAccount); si.src.ClientErr() != nil {
 		s.Logger().Warn("Google OAuth client not loaded; tools will say so", "error", si.src.ClientErr().Error())
 	}
+	// The owner's console signs accounts in and out through the admin surface; the token
+	// stays in the shared folder, written the way `auth login` writes it.
+	signIns := oauth.NewSignIns(oauth.Google, p.Server, files, "", nil).Handler()
+	s.HandleAdmin(admin.PathAccounts, signIns)
+	s.HandleAdmin(admin.PathAccounts+"/", signIns)
 	a.HTTP = &http.Client{Transport: s.Metrics().Upstream(p.service(), roundTripper(a.roundTrip))} // mcp_upstream_* metrics
 	// A Background product uses one account, the default: its check alone.
 	if p.Background {
@@ -136,11 +142,12 @@ func Open(s *kit.Server, f *Flags, p Product) (*Account, error) {
 	s.AddCommonArg(kit.CommonArg{
 		Name:         ArgName,
 		Schema:       &jsonschema.Schema{Type: "string", Pattern: oauth.LabelPattern, Description: "Google account label; omit for the default"},
-		Shown:        &jsonschema.Schema{Type: "string"},
-		Instructions: "Every tool takes account: the label of a signed-in Google account; omit it for the default account.",
+		Show:         a.shownArg,
+		Instructions: "With more than one Google account signed in, every tool takes account: the label of one of them; omit it for the default account.",
 		Bind:         a.bind,
 	})
 	s.AddHealthChecks("google token", a.HealthChecks)
+	s.Background(func(ctx context.Context) { a.relistOnSignIn(ctx, s) })
 	return a, nil
 }
 

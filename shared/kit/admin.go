@@ -25,10 +25,26 @@ func (s *Server) adminHandler() http.Handler {
 	})
 	mux.HandleFunc("PUT "+admin.PathSwitches, s.adminSwitches)
 	mux.HandleFunc("GET "+admin.PathCalls, s.adminCalls)
+	for _, r := range s.adminRoutes {
+		mux.Handle(r.pattern, r.h)
+	}
 	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
 		writeAdmin(w, http.StatusNotFound, admin.Problem{Error: "no such admin route: " + r.Method + " " + r.URL.Path})
 	})
 	return s.adminGate(mux)
+}
+
+// adminRoute is a route a server adds to its admin surface (HandleAdmin).
+type adminRoute struct {
+	pattern string
+	h       http.Handler
+}
+
+// HandleAdmin adds a route to the server's admin surface, behind the same gate as the kit's
+// own (the console token, directly): a Google or Spotify server's sign-ins. Call it from
+// Setup; pattern is an http.ServeMux pattern under /admin/.
+func (s *Server) HandleAdmin(pattern string, h http.Handler) {
+	s.adminRoutes = append(s.adminRoutes, adminRoute{pattern, h})
 }
 
 // adminGate admits a request to the admin surface only with the console token, whose SHA-256

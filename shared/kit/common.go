@@ -1,7 +1,6 @@
 package kit
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -16,10 +15,11 @@ import (
 type CommonArg struct {
 	Name   string             // the argument's name; no tool may have an argument of that name
 	Schema *jsonschema.Schema // its schema, with a description; a string, number or boolean
-	// Shown, when set, is what tools/list shows instead of Schema: a shorter form for an
-	// argument every tool repeats, whose rules Bind enforces anyway, explained once in
-	// Instructions rather than in every tool.
-	Shown *jsonschema.Schema
+	// Show, when set, returns what tools/list shows for the argument now instead of Schema, or
+	// nil to leave it out of the list while it means nothing (the Google servers' account with
+	// one account signed in); a call may give it all the same. When its answer changes, call
+	// Server.RelistTools. The form shown needs a description like Schema.
+	Show func() *jsonschema.Schema
 	// Instructions, when set, is added to the server's instructions: what the argument means,
 	// said once for every tool.
 	Instructions string
@@ -51,8 +51,9 @@ func (s *Server) AddCommonArg(a CommonArg) {
 }
 
 // withCommon returns the tool's input schema with the common arguments added as optional
-// properties; schema itself is left as it is (its resolved form validates the tool's own).
-func withCommon(tool string, schema *jsonschema.Schema, common []commonArg) *jsonschema.Schema {
+// properties: as tools/list shows them now when listing (Show), else their full Schema.
+// schema itself is left as it is (its resolved form validates the tool's own).
+func withCommon(tool string, schema *jsonschema.Schema, common []commonArg, listing bool) *jsonschema.Schema {
 	if len(common) == 0 {
 		return schema
 	}
@@ -65,12 +66,28 @@ func withCommon(tool string, schema *jsonschema.Schema, common []commonArg) *jso
 		if _, ok := cp.Properties[c.Name]; ok {
 			panic(fmt.Sprintf("kit.AddTool %s: argument %q is the server's common argument", tool, c.Name))
 		}
-		cp.Properties[c.Name] = cmp.Or(c.Shown, c.Schema)
+		shown := c.Schema
+		if listing && c.Show != nil {
+			if shown = c.Show(); shown == nil {
+				continue
+			}
+		}
+		cp.Properties[c.Name] = shown
 		if len(cp.PropertyOrder) > 0 {
 			cp.PropertyOrder = append(append([]string(nil), cp.PropertyOrder...), c.Name)
 		}
 	}
 	return &cp
+}
+
+// listsLive reports whether any common argument's listing can change (CommonArg.Show).
+func listsLive(common []commonArg) bool {
+	for _, c := range common {
+		if c.Show != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // commonNames are the names decodeWith takes out of the arguments.

@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/jck411/mcp-servers/shared/kit"
+	"github.com/jck411/mcp-servers/shared/kit/switches"
 	"github.com/jck411/mcp-servers/shared/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -138,33 +141,121 @@ func TestCommonArgOrder(t *testing.T) {
 	}
 }
 
-// TestCommonArgShown: a common argument's Shown form is what tools/list lists, its Instructions
-// join the server's, and its full Schema still validates.
+// TestCommonArgShown: a common argument's Show decides how tools/list lists it: left out while
+// Show answers nil (a call may give it all the same, and its full Schema still validates), in
+// the shown form after RelistTools, which tells a connected session that the list changed and
+// changes nothing when nothing changed. Its Instructions join the server's.
 func TestCommonArgShown(t *testing.T) {
+	var shown atomic.Bool
+	var srv *kit.Server
 	spec := kit.Spec{Name: "showntest", Port: 9998, Instructions: "Base.", Setup: func(s *kit.Server) error {
+		srv = s
 		s.AddCommonArg(kit.CommonArg{
-			Name:         "profile",
-			Schema:       &jsonschema.Schema{Type: "string", Pattern: "^[a-z]{1,8}$", Description: "which profile"},
-			Shown:        &jsonschema.Schema{Type: "string", Description: "profile"},
+			Name:   "profile",
+			Schema: &jsonschema.Schema{Type: "string", Pattern: "^[a-z]{1,8}$", Description: "which profile"},
+			Show: func() *jsonschema.Schema {
+				if !shown.Load() {
+					return nil
+				}
+				return &jsonschema.Schema{Type: "string", Enum: []any{"home", "work"}, Description: "profile"}
+			},
 			Instructions: "Every tool takes profile.",
-			Bind:         func(ctx context.Context, v any) (context.Context, error) { return ctx, nil },
+			Bind: func(ctx context.Context, v any) (context.Context, error) {
+				return context.WithValue(ctx, profileKey{}, v), nil
+			},
 		})
 		kit.AddTool(s, kit.Tool{Name: "bound", Description: "Echo.", ReadOnly: true},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in limitIn) (*mcp.CallToolResult, boundOut, error) {
-				return nil, boundOut{Text: in.Text}, nil
+				p, _ := ctx.Value(profileKey{}).(string)
+				return nil, boundOut{Text: in.Text, Profile: p}, nil
 			})
 		return nil
 	}}
-	cs := mcptest.Start(t, spec).Connect(t, "")
+	h := mcptest.Start(t, spec)
+	changed := make(chan struct{}, 8)
+	cs := h.ConnectAs(t, "", "", &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }})
 	if got := cs.InitializeResult().Instructions; got != "Base. Every tool takes profile." {
 		t.Errorf("instructions %q", got)
 	}
-	tools := mcptest.Tools(t, cs)
-	b, _ := json.Marshal(tools[0].InputSchema)
-	if !strings.Contains(string(b), `"profile":{"description":"profile","type":"string"}`) {
-		t.Errorf("listed schema %s, want the shown form of profile", b)
+	schemaOf := func() string {
+		b, _ := json.Marshal(mcptest.Tools(t, cs)[0].InputSchema)
+		return string(b)
+	}
+	if got := schemaOf(); strings.Contains(got, "profile") {
+		t.Errorf("listed schema %s while Show answers nil", got)
+	}
+	if got, _ := mcptest.CallFor[boundOut](t, cs, "bound", map[string]any{"text": "x", "profile": "work"}); got.Profile != "work" {
+		t.Errorf("a call giving the unlisted argument: %+v", got)
 	}
 	if msg := mcptest.CallError(t, cs, "bound", map[string]any{"text": "x", "profile": "NOT OK"}); !strings.Contains(msg, "profile") {
 		t.Errorf("a profile breaking the full schema: %q", msg)
+	}
+	if srv.RelistTools() {
+		t.Error("RelistTools reported a change with nothing changed")
+	}
+	shown.Store(true)
+	if !srv.RelistTools() {
+		t.Error("RelistTools reported no change after Show changed")
+	}
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no tools/list_changed after RelistTools")
+	}
+	if got := schemaOf(); !strings.Contains(got, `"profile":{"description":"profile","enum":["home","work"],"type":"string"}`) {
+		t.Errorf("listed schema %s, want the shown form of profile", got)
+	}
+}
+
+// TestRelistSwitchedOff: a tool a run-time switch has taken out of the list stays out when the
+// tools are listed again, and comes back in its new form when switched on.
+func TestRelistSwitchedOff(t *testing.T) {
+	var shown atomic.Bool
+	spec := kit.Spec{Name: "relisttest", Port: 9998, Setup: func(s *kit.Server) error {
+		s.AddCommonArg(kit.CommonArg{
+			Name:   "profile",
+			Schema: &jsonschema.Schema{Type: "string", Description: "which profile"},
+			Show: func() *jsonschema.Schema {
+				if !shown.Load() {
+					return nil
+				}
+				return &jsonschema.Schema{Type: "string", Description: "profile"}
+			},
+			Bind: func(ctx context.Context, _ any) (context.Context, error) { return ctx, nil },
+		})
+		for _, name := range []string{"kept", "switched"} {
+			kit.AddTool(s, kit.Tool{Name: name, Description: "Echo.", ReadOnly: true},
+				func(context.Context, *mcp.CallToolRequest, limitIn) (*mcp.CallToolResult, boundOut, error) {
+					return nil, boundOut{}, nil
+				})
+		}
+		return nil
+	}}
+	h := mcptest.Start(t, spec, "--state-dir", t.TempDir())
+	cs := h.Connect(t, "")
+	listing := func() map[string]string {
+		out := map[string]string{}
+		for _, tl := range mcptest.Tools(t, cs) {
+			b, _ := json.Marshal(tl.InputSchema)
+			out[tl.Name] = string(b)
+		}
+		return out
+	}
+	if _, err := h.Server.SetSwitches(switches.State{Format: switches.Format, Version: 1, Tools: []string{"switched"}}); err != nil {
+		t.Fatal(err)
+	}
+	shown.Store(true)
+	if !h.Server.RelistTools() {
+		t.Fatal("RelistTools reported no change")
+	}
+	got := listing()
+	if _, ok := got["switched"]; ok || !strings.Contains(got["kept"], `"profile"`) {
+		t.Errorf("listed again while switched off: %v", got)
+	}
+	if _, err := h.Server.SetSwitches(switches.State{Format: switches.Format, Version: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if got := listing(); !strings.Contains(got["switched"], `"profile"`) {
+		t.Errorf("switched on again: %v", got)
 	}
 }

@@ -85,14 +85,15 @@ type Server struct {
 	life      context.Context // ends when the server stops: the calls still running end with it
 	endLife   context.CancelCauseFunc
 
-	registered    map[string]registration // the offered tools as given to the go-sdk, for the switches
-	sdkOff        map[string]bool         // offered tools taken out of the go-sdk's list by a switch
-	switchMu      sync.Mutex              // orders writers of the switches (admin, the file watch)
-	switchStamp   switches.Stamp          // the switches file as last read or written
-	switchErr     error                   // why the switches file could not be read at start, if it could not
-	switchUnknown []string                // entries of the switches in force that name nothing of this server
-	recent        *recentCalls            // the last calls, for the console's activity page
-	boot          string                  // a random id of this run of the process
+	registered    map[string]*registration // the offered tools as given to the go-sdk, for the switches
+	sdkOff        map[string]bool          // offered tools taken out of the go-sdk's list by a switch
+	switchMu      sync.Mutex               // orders writers of the switches (admin, the file watch)
+	switchStamp   switches.Stamp           // the switches file as last read or written
+	switchErr     error                    // why the switches file could not be read at start, if it could not
+	switchUnknown []string                 // entries of the switches in force that name nothing of this server
+	recent        *recentCalls             // the last calls, for the console's activity page
+	adminRoutes   []adminRoute             // routes the server added to its admin surface (HandleAdmin)
+	boot          string                   // a random id of this run of the process
 	started       time.Time
 }
 
@@ -138,7 +139,7 @@ func New(spec Spec, cfg *config.Config, logOut io.Writer) (*Server, error) {
 		quiet:   memory.NewQuietRelease(),
 		asker:   confirm.NewAsker(),
 
-		registered: map[string]registration{},
+		registered: map[string]*registration{},
 		sdkOff:     map[string]bool{},
 		recent:     newRecentCalls(recentCallsKept),
 		boot:       rand.Text(),
@@ -188,7 +189,7 @@ type SharedArg struct {
 	Meaning string // what it means and where its values come from, for the instructions
 	// Short is the few words every tool's schema shows for it ("Drive file id"), since many
 	// clients drop the instructions; it may be left out only for a self-explaining name
-	// (schema.SelfExplaining: page_size, reply_all).
+	// (schema.SelfExplaining: page_size, reply_all) that no tool requires.
 	Short string
 }
 

@@ -1,7 +1,9 @@
 package kit
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"maps"
@@ -10,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/jck411/mcp-servers/shared/health"
 	"github.com/jck411/mcp-servers/shared/kit/switches"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,16 +23,49 @@ import (
 const switchWatchEvery = 2 * time.Second
 
 // registration is an offered tool as it was given to the go-sdk, kept so that a tool switched
-// on again is given back.
+// on again is given back, and listed again when its common arguments' listing changes.
 type registration struct {
 	tool    *mcp.Tool
 	handler mcp.ToolHandler
+	relist  func() (*jsonschema.Schema, error) // its input schema as tools/list shows it now; nil when that cannot change
 }
 
 // addToSDK registers an offered tool with the go-sdk and keeps it for the switches.
-func (s *Server) addToSDK(t *mcp.Tool, h mcp.ToolHandler) {
-	s.registered[t.Name] = registration{t, h}
+func (s *Server) addToSDK(t *mcp.Tool, relist func() (*jsonschema.Schema, error), h mcp.ToolHandler) {
+	s.registered[t.Name] = &registration{t, h, relist}
 	s.mcp.AddTool(t, h)
+}
+
+// RelistTools builds the input schema of every offered tool again, for a common argument whose
+// listing changed (CommonArg.Show), and gives the go-sdk the tools whose schema changed: it
+// tells every session that listens that the list changed. It reports whether any did.
+func (s *Server) RelistTools() bool {
+	s.switchMu.Lock()
+	defer s.switchMu.Unlock()
+	changed := false
+	for _, name := range slices.Sorted(maps.Keys(s.registered)) {
+		r := s.registered[name]
+		if r.relist == nil {
+			continue
+		}
+		in, err := r.relist()
+		if err != nil {
+			s.log.Error("tool not listed again", "tool", name, "error", err.Error())
+			continue
+		}
+		was, _ := json.Marshal(r.tool.InputSchema)
+		now, _ := json.Marshal(in)
+		if bytes.Equal(was, now) {
+			continue
+		}
+		t := *r.tool
+		t.InputSchema = in
+		r.tool, changed = &t, true
+		if !s.sdkOff[name] {
+			s.mcp.AddTool(r.tool, r.handler)
+		}
+	}
+	return changed
 }
 
 // switchesPath is where the server keeps its switches: switches.json in its state folder.

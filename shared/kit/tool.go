@@ -80,7 +80,18 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 	common := s.common
 	pull := commonNames(common)
 	if len(common) > 0 {
-		in.ShowAs(withCommon(t.Name, in.Schema(), common))
+		in.ShowAs(withCommon(t.Name, in.Schema(), common, false))
+	}
+	listing := func() (*jsonschema.Schema, error) {
+		return s.listed(t.Name, schema.Lean(withCommon(t.Name, in.Schema(), common, true)))
+	}
+	inSchema, err := listing()
+	if err != nil {
+		s.setupErr = append(s.setupErr, err)
+	}
+	var relist func() (*jsonschema.Schema, error)
+	if listsLive(common) {
+		relist = listing
 	}
 	// The listing carries no output schema: the clients in use send a model only the name, the
 	// description and the input schema, and every tools/list would carry the output schemas
@@ -90,7 +101,7 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
-		InputSchema: s.listed(t.Name, schema.Lean(in.Listed())),
+		InputSchema: inSchema,
 		Annotations: &mcp.ToolAnnotations{
 			ReadOnlyHint:    t.ReadOnly,
 			DestructiveHint: &destructive,
@@ -98,7 +109,7 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 			OpenWorldHint:   &openWorld,
 		},
 	}
-	s.addToSDK(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.addToSDK(tool, relist, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, given, err := decodeArgs(ctx, in, t.Name, req.Params.Arguments, pull)
 		if err != nil {
 			return errorResult(err.Error()), nil
@@ -170,16 +181,16 @@ func AddTool[In, Out any](s *Server, t Tool, h mcp.ToolHandlerFor[In, Out]) {
 // their short description (schema is the listing's own copy), and refuses a listing with an
 // argument that says nothing of itself: many clients give a model the input schema without
 // the instructions, so a model fills each argument from the schema alone.
-func (s *Server) listed(tool string, in *jsonschema.Schema) *jsonschema.Schema {
+func (s *Server) listed(tool string, in *jsonschema.Schema) (*jsonschema.Schema, error) {
 	for _, a := range s.spec.SharedArgs {
 		if p, ok := in.Properties[a.Name]; ok {
 			p.Description = a.Short
 		}
 	}
 	if bare := schema.Undescribed(in); len(bare) > 0 {
-		s.setupErr = append(s.setupErr, fmt.Errorf("tool %s lists %s without a description: describe each in its struct tag, SharedArg.Short or CommonArg.Shown (a few words are enough), unless its name is self-explaining (schema.SelfExplaining)", tool, strings.Join(bare, ", ")))
+		return in, fmt.Errorf("tool %s lists %s without a description: describe each in its struct tag, SharedArg.Short or CommonArg.Show (a few words are enough), unless its name is self-explaining (schema.SelfExplaining)", tool, strings.Join(bare, ", "))
 	}
-	return in
+	return in, nil
 }
 
 // decodeArgs decodes a call's arguments: from the request's envelope, which read them with the

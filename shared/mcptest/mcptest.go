@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,6 +32,14 @@ type Harness struct {
 func Start(t testing.TB, spec kit.Spec, args ...string) *Harness {
 	t.Helper()
 	logs := &LogBuffer{}
+	if !slices.ContainsFunc(args, func(a string) bool {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		return strings.HasPrefix(a, "-") && name == "state-dir"
+	}) {
+		// Without one the server would keep its state (switches, indexes) in a folder every test
+		// process shares: one test's switched-off tool would be missing from another's list.
+		args = append(slices.Clone(args), "--state-dir", t.TempDir())
+	}
 	cfg, err := config.Parse(spec.Name, spec.Port, args, func(string) string { return "" }, logs, spec.Flags)
 	if err != nil {
 		t.Fatalf("config: %v", err)

@@ -224,12 +224,10 @@ func (c *cmd) login(ctx context.Context, args []string) int {
 	if err != nil {
 		return c.fail(1, "%v", err)
 	}
-	if tok.RefreshToken == "" {
-		return c.fail(1, "no refresh token came back from %s; run the login again", p.Name)
+	rec, err := p.newRecord(ctx, c.hc, c.api, conf, scopes, tok, time.Now())
+	if err != nil {
+		return c.fail(1, "%v", err)
 	}
-	now := time.Now()
-	rec := &Record{ClientID: conf.ClientID, Scopes: scopes, SignedIn: now, Account: p.Account(ctx, c.hc, c.api, tok)}
-	rec.apply(tok, now)
 	if err := SaveRecord(c.files.Token, rec); err != nil {
 		return c.fail(1, "save the token: %v", err)
 	}
@@ -241,11 +239,7 @@ func (c *cmd) login(ctx context.Context, args []string) int {
 		who += " (account " + c.account + ")"
 	}
 	fmt.Fprintf(c.stdout, "Signed in to %s as %s; token saved to %s. Running servers pick it up on their next call.\n", p.Name, who, c.files.Token)
-	ends := rec.RefreshExpiry
-	if ends.IsZero() && p.Lifetime > 0 {
-		ends = now.Add(p.Lifetime)
-	}
-	if !ends.IsZero() {
+	if ends := p.ends(rec); !ends.IsZero() {
 		fmt.Fprintf(c.stdout, "This sign-in ends %s (%s); sign in again before then.\n", ends.Format(time.DateOnly), p.EndsBecause)
 	}
 	return 0
@@ -356,7 +350,7 @@ func (c *cmd) logout(ctx context.Context, args []string) int {
 		return 0
 	}
 	if err == nil && c.p.RevokeURL != "" && !keep {
-		if err := c.revoke(ctx, rec.RefreshToken); err != nil {
+		if err := c.p.revoke(ctx, c.hc, rec.RefreshToken); err != nil {
 			return c.fail(1, "%v (the token file is kept; --keep-grant deletes it anyway)", err)
 		}
 	}
@@ -376,28 +370,48 @@ func (c *cmd) logout(ctx context.Context, args []string) int {
 
 func (f Files) remove() error { return secretFile{Path: f.Token}.Remove() }
 
+// newRecord is the token file's record of a sign-in just made: the token the code was
+// exchanged for, its scopes and client, and the account it names. A sign-in without a refresh
+// token is refused: the servers could not renew it.
+func (p *Provider) newRecord(ctx context.Context, hc *http.Client, api string, conf *oauth2.Config, scopes []string, tok *oauth2.Token, now time.Time) (*Record, error) {
+	if tok.RefreshToken == "" {
+		return nil, fmt.Errorf("no refresh token came back from %s; sign in again", p.Name)
+	}
+	rec := &Record{ClientID: conf.ClientID, Scopes: scopes, SignedIn: now, Account: p.Account(ctx, hc, api, tok)}
+	rec.apply(tok, now)
+	return rec, nil
+}
+
+// ends is when the provider ends the sign-in rec holds: as it said, or by its Lifetime rule;
+// zero when neither tells.
+func (p *Provider) ends(rec *Record) time.Time {
+	if rec.RefreshExpiry.IsZero() && p.Lifetime > 0 {
+		return rec.SignedIn.Add(p.Lifetime)
+	}
+	return rec.RefreshExpiry
+}
+
 // revoke withdraws the grant at the provider; an answer that the token is already invalid is
-// what logout wants too.
-func (c *cmd) revoke(ctx context.Context, token string) error {
-	hc := c.hc
+// what a sign-out wants too.
+func (p *Provider) revoke(ctx context.Context, hc *http.Client, token string) error {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.p.RevokeURL, strings.NewReader(url.Values{"token": {token}}.Encode()))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.RevokeURL, strings.NewReader(url.Values{"token": {token}}.Encode()))
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	resp, err := hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("revoke at %s: %w", c.p.Name, err)
+		return fmt.Errorf("revoke at %s: %w", p.Name, err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 	if resp.StatusCode != http.StatusOK && !strings.Contains(string(body), "invalid_token") {
-		return fmt.Errorf("revoke at %s: %s: %s", c.p.Name, resp.Status, strings.TrimSpace(string(body)))
+		return fmt.Errorf("revoke at %s: %s: %s", p.Name, resp.Status, strings.TrimSpace(string(body)))
 	}
 	return nil
 }

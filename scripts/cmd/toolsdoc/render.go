@@ -101,7 +101,7 @@ func Render(servers []Server) []byte {
 		fmt.Fprintf(&b, "| [%s](#%s) | %d | %d | %d | %d |\n", s.Server, s.Server, s.Port, m.Tools, m.Model, m.Whole)
 	}
 	fmt.Fprintf(&b, "| all | | %d | %d | %d |\n\n", total.Tools, total.Model, total.Whole)
-	fmt.Fprintf(&b, "Bytes of the tools each server offers with default flags, as compact JSON: **model bytes** is the part a model reads on every request (name, description, input schema), **tools/list bytes** the whole definitions (with title and annotations). Budget over the fleet: %d model bytes and %d tools/list bytes; `make docs-check` fails past it. Offering fewer toolsets (`--toolsets`, `X-MCP-Toolsets`, [toolsets.md](toolsets.md)) makes the list smaller.\n", ModelBudget, WholeBudget)
+	fmt.Fprintf(&b, "Bytes of the tools each server offers with default flags and one Google account signed in (a second adds the `account` argument to every Google tool, [google.md](google.md) section 8), as compact JSON: **model bytes** is the part a model reads on every request (name, description, input schema), **tools/list bytes** the whole definitions (with title and annotations). Budget over the fleet: %d model bytes and %d tools/list bytes; `make docs-check` fails past it. Offering fewer toolsets (`--toolsets`, `X-MCP-Toolsets`, [toolsets.md](toolsets.md)) makes the list smaller.\n", ModelBudget, WholeBudget)
 	for _, s := range servers {
 		fmt.Fprintf(&b, "\n## %s\n\nPort %d. `%s --read-only` keeps only the RO tools.\n\n", s.Server, s.Port, s.Server)
 		if len(s.Toolsets) > 0 {

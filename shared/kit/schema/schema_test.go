@@ -44,11 +44,14 @@ type (
 		A string `json:"a" schema:"bare=false"`
 	}
 	tagBareNotSelfExplaining struct {
-		Path string `json:"path" schema:"bare=true"`
+		Path string `json:"path,omitempty" schema:"bare=true"`
+	}
+	tagBareRequired struct {
+		Subject string `json:"subject" schema:"bare=true"`
 	}
 	tagBare struct {
-		Action string `json:"action" schema:"enum=start|stop,bare=true"`
-		Note   string `json:"note,omitempty" jsonschema:"a note"`
+		Kind string `json:"kind,omitempty" schema:"enum=start|stop,bare=true"`
+		Note string `json:"note,omitempty" jsonschema:"a note"`
 	}
 	tagNestedNoDescription struct {
 		A []struct {
@@ -108,6 +111,7 @@ func TestSchemaTagsRefuseMistakes(t *testing.T) {
 		{"no description", func() error { _, err := NewArgs[tagNoDescription](); return err }, "argument a has no description"},
 		{"bare and described", func() error { _, err := NewArgs[tagBareDescribed](); return err }, "bare=true but described"},
 		{"bare on a name that needs a description", func() error { _, err := NewArgs[tagBareNotSelfExplaining](); return err }, `"path" is not a self-explaining name`},
+		{"bare on a required argument", func() error { _, err := NewArgs[tagBareRequired](); return err }, "argument subject is required"},
 		{"bare=false", func() error { _, err := NewArgs[tagBareFalse](); return err }, "bare takes only true"},
 		{"nested no description", func() error { _, err := NewArgs[tagNestedNoDescription](); return err }, "argument a[].b has no description"},
 		{"default inside list items", func() error { _, err := NewArgs[tagDefaultInItems](); return err }, "never applied"},
@@ -134,7 +138,7 @@ func TestSchemaTagBare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"action":{"type":"string","enum":["start","stop"]}`, `"note":{"type":"string","description":"a note"}`} {
+	for _, want := range []string{`"kind":{"type":"string","enum":["start","stop"]}`, `"note":{"type":"string","description":"a note"}`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("schema %s\nlacks %s", b, want)
 		}

@@ -35,8 +35,8 @@ import (
 //   - default=V: the value used when the argument is absent (JSON for numbers, booleans and
 //     lists; a bare string for strings); the handler receives it as if the caller had sent it
 //   - bare=true: the argument has no description, because its name, type and allowed values
-//     already say what to send (cc, subject, an action enum); only a name SelfExplaining
-//     allows may be bare, every other argument needs a description
+//     already say what to send (cc, subject, a kind enum); only an optional argument whose
+//     name SelfExplaining allows may be bare, every other argument needs a description
 //
 // A malformed tag, a key the kit does not know, or a default that breaks the field's own
 // constraints panics at registration, so that a mistake cannot ship.
@@ -98,6 +98,8 @@ func constrain(t reflect.Type, s *jsonschema.Schema, path string) error {
 			return fmt.Errorf("argument %s is bare=true but described %q: keep one of the two", where, desc)
 		case !bare && desc == "":
 			return fmt.Errorf("argument %s has no description: add a `jsonschema:\"...\"` tag that tells a model what to send (a few words are enough), or schema:\"bare=true\" when its name is self-explaining (schema.SelfExplaining)", where)
+		case bare && slices.Contains(s.Required, f.name):
+			return fmt.Errorf("argument %s is required and bare=true: every argument a model must fill says what it means; describe it in a `jsonschema:\"...\"` tag, a few words are enough", where)
 		case bare:
 			if err := checkBare(f.name, where); err != nil {
 				return err
