@@ -208,6 +208,23 @@ func TestFrontDoor(t *testing.T) {
 		}
 	})
 
+	t.Run("cancel", func(t *testing.T) {
+		// A 2026-07-28 client cancels by closing its request; the door's call to the shell ends
+		// with it, and the shell kills the command before it leaves its mark.
+		cs := doorSession(t, door, token, "", nil)
+		ctx, cancel := context.WithTimeout(t.Context(), 1500*time.Millisecond)
+		defer cancel()
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": "sleep 4; touch door-cancel-mark"}})
+		if err == nil {
+			t.Fatal("the cancelled call returned no error")
+		}
+		time.Sleep(5 * time.Second)
+		got := callJSON(t, cs, "run_command", map[string]any{"command": "test -e door-cancel-mark && echo present || echo absent"})
+		if strings.TrimSpace(fmt.Sprint(got["stdout"])) != "absent" {
+			t.Errorf("the command of a cancelled call ran to its end on the shell: %v", got)
+		}
+	})
+
 	t.Run("narrowing", func(t *testing.T) {
 		for _, c := range []struct {
 			path      string

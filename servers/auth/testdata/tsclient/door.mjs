@@ -80,7 +80,7 @@ try {
   say({ step: "switch" });
   await lines.next();
   let tools = await toolNames(client);
-  for (let i = 0; i < 50 && tools.includes("evaluate"); i++) {
+  for (const end = Date.now() + 20000; tools.includes("evaluate") && Date.now() < end;) {
     await new Promise((r) => setTimeout(r, 200));
     tools = await toolNames(client);
   }
