@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # scripts/test-all.sh — `make test`: every check CI runs, the independent ones side by side.
 #
-# After the Debian packages (test-deps), five lanes run at once, each a chain of steps that waits
+# After the Debian packages (test-deps), six lanes run at once, each a chain of steps that waits
 # only for what it needs (the binaries, the root filesystems), never for a fixed time:
 #   go:       build → test-go (race) → docs-check → (golangci-lint) lint
 #   tools:    deploy-test → golangci-lint install (when missing)
 #   conform:  Node 22 and the suite from npm → (binaries) → conformance → TypeScript SDK client
 #   memory:   (binaries) → memcheck
 #   systemd:  (root only) the containers' root filesystems → (binaries, race tests done) → release → e2e-systemd
+#   containers: (root only) the images' Debian root filesystems → (binaries) → releases and images
+#             → (race tests done) → the images, compose and kube play run with Podman
 # Each step's output goes to $TEST_LOGS/STEP.log (default .test-logs/) and is printed whole when
 # the step ends, so lanes never interleave mid-step. The run ends with a table of each step's
 # start, seconds and outcome, and fails when any step failed (a step whose prerequisite failed is
@@ -121,6 +123,21 @@ if [[ -n $ROOT ]]; then
 	} &
 	lanes+=($!)
 fi
+if [[ -n $ROOT ]]; then
+	{
+		# deploy/test/containers/run.sh in three steps: mmdebstrap waits on the network beside the
+		# compiles; the release after make build reuses its amd64 compiles (same flags); the
+		# containers start once the race tests are done, for the same reason as e2e-systemd.
+		cw=$(mktemp -d /var/tmp/mcp-containers.XXXXXX)
+		step containers-rootfs deploy/test/containers/run.sh --prepare || true
+		await build || true
+		then_step containers-rootfs containers-build deploy/test/containers/run.sh --build "$cw" || true
+		await test-go || true
+		then_step containers-build containers deploy/test/containers/run.sh --run "$cw" || true
+		rm -rf --one-file-system "$cw"
+	} &
+	lanes+=($!)
+fi
 for p in "${lanes[@]}"; do wait "$p" || true; done
 lanes=()
 
@@ -133,7 +150,7 @@ while read -r name start took outcome; do
 done < <(sort -k2,2n "$LOGS/steps")
 printf '  %-18s %6s %6s\n' total 0 "$(($(date +%s) - T0))"
 if [[ -z $ROOT ]]; then
-	echo "make test: e2e-systemd not run: it boots containers and needs root (sudo make e2e-systemd)"
+	echo "make test: e2e-systemd and the containers lane not run: they boot containers and need root (sudo make test)"
 fi
 if [[ $failed -gt 0 ]]; then
 	echo "make test: $failed step(s) did not pass (their output is above, and in $LOGS/)"

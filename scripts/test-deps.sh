@@ -4,7 +4,8 @@
 # (systemd-analyze), jq, curl and PyYAML for the deploy tests; a Chromium (its headless shell)
 # for the browser server's tests; npm (with Debian's nodejs) for the conformance step, which
 # fetches Node 22 and the suite from the npm registry; and, when run as root (make test then
-# runs make e2e-systemd), mmdebstrap and systemd-container to build and boot Debian containers.
+# runs make e2e-systemd), mmdebstrap and systemd-container to build and boot Debian containers,
+# and Podman with what it runs on for the containers lane.
 # As root it runs apt-get; otherwise it names every missing package and the command, and fails.
 # Go 1.26+, git and make are not installed here: make and this script need them to start.
 set -euo pipefail
@@ -32,6 +33,16 @@ command -v npm >/dev/null || need[npm]="conformance: npm fetches Node 22 and the
 if [ "$(id -u)" -eq 0 ]; then
 	command -v mmdebstrap >/dev/null || need[mmdebstrap]="e2e-systemd: builds the Debian root filesystems"
 	command -v systemd-nspawn >/dev/null || need[systemd-container]="e2e-systemd: boots them (systemd-nspawn)"
+	# The containers lane (deploy/test/containers/run.sh): rootful Podman with runc and netavark,
+	# whose bridges need iptables; compose, kube play and a network namespace of its own.
+	command -v podman >/dev/null || need[podman]="containers: runs the images"
+	command -v podman-compose >/dev/null || need[podman-compose]="containers: compose.yaml"
+	command -v runc >/dev/null || need[runc]="containers: Podman's runtime"
+	[ -x /usr/libexec/podman/catatonit ] || command -v catatonit >/dev/null || need[catatonit]="containers: kube play's pod infra"
+	[ -x /usr/lib/podman/netavark ] || need[netavark]="containers: Podman's networks"
+	[ -x /usr/lib/podman/aardvark-dns ] || need[aardvark-dns]="containers: names on compose's network"
+	command -v iptables >/dev/null || need[iptables]="containers: netavark's bridges (NAT, port publishing)"
+	command -v ip >/dev/null || need[iproute2]="containers: the test's network namespace"
 fi
 
 if [ ${#need[@]} -eq 0 ]; then

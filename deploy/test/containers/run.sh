@@ -8,17 +8,21 @@
 #        deploy/test/containers/run.sh               all of it in a fresh folder:
 #   1. the release tarballs (scripts/release.sh, amd64 and arm64) and, from them, every server's
 #      image (scripts/cmd/images); a second build from the same inputs with an empty layer cache
-#      must give the same digests; the arm64 images are inspected (platform, user, entry point);
+#      must give the same digests; the arm64 images are inspected (each index holds linux/amd64
+#      and linux/arm64; the arm64 image's user, entry point and labels, and its server binary, read
+#      from its layer, an aarch64 ELF file);
 #   2. in a network namespace of its own (the fixed ports and Podman's bridges stay private) with
 #      a Podman configuration of its own (storage, runc, lowered ulimits — runc refuses the
 #      default ones on the CI machine — and netavark):
 #      a. each image alone with `podman run`: /healthz through the image's own health check
-#         command, the server process's uid (65532) and its read-only root, one tool call;
+#         command, the server process's uid (65532) and its read-only root, one tool call (gmail,
+#         calendar and drive signed in with a token in their volume, against google_fake.py);
 #      b. three spotify replicas sharing one token against a fake Spotify that rotates refresh
 #         tokens and revokes a grant whose old refresh token comes back: one refresh, no reuse;
 #         and the same with a token copy per replica, which must be caught reusing it;
 #      c. `podman-compose up` of deploy/compose/compose.yaml: every server healthy, one tool call
-#         each through its published port and bearer token;
+#         each through its published port and bearer token (the Google and Spotify servers not
+#         signed in: the error that names the sign-in);
 #      d. `podman kube play` of the Kubernetes manifests (kustomize build of the test overlay,
 #         then kubeplay.py): auth, calculator and notes up; a passkey enrolled with the code
 #         `auth enroll` prints in the auth pod, an OAuth sign-in and consent in headless Chromium
@@ -30,8 +34,8 @@
 # IMAGES (default all nine) the servers whose images are built and run, at least auth, calculator
 # and notes (kube play runs them): without browser and shell no Debian root filesystem is made,
 # and the images' CA bundle is this machine's /etc/ssl/certs/ca-certificates.crt (Debian's
-# ca-certificates, as in the root filesystems). `make test`'s containers lane runs
-# ARCHES=amd64 IMAGES="auth calculator calendar drive gmail notes spotify".
+# ca-certificates, as in the root filesystems). `make test`'s containers lane (root) runs all of it,
+# as --prepare, --build and --run.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 REPO=$(pwd)
@@ -87,18 +91,29 @@ build() {
 		return 0
 	fi
 	step "the arm64 images, inspected"
-	local version id idx man cfg got
+	local version id idx man cfg got layer machine revision
 	version=$(tar -xOzf "$(ls "$W"/dist/*-linux-arm64.tar.gz)" VERSION)
+	revision=$(git rev-parse HEAD)
 	blob() { cat "$W/oci/blobs/${1/://}"; }
 	for id in "${SERVERS[@]}"; do
 		idx=$(jq -r --arg id "$id" '.manifests[] | select(.annotations["org.opencontainers.image.ref.name"] == $id) | .digest' "$W/oci/index.json")
 		[[ -n $idx ]] || die "no $id in the layout"
+		got=$(blob "$idx" | jq -r '[.manifests[].platform | .os + "/" + .architecture] | sort | join(" ")')
+		[[ $got == "linux/amd64 linux/arm64" ]] || die "$id's index holds $got, not linux/amd64 and linux/arm64"
 		man=$(blob "$idx" | jq -r '.manifests[] | select(.platform.architecture == "arm64" and .platform.os == "linux") | .digest')
-		[[ -n $man ]] || die "$id has no linux/arm64 image"
 		cfg=$(blob "$man" | jq -r .config.digest)
 		got=$(blob "$cfg" | jq -r '[.architecture, .variant, .config.User, .config.Entrypoint[0], .config.Labels["org.opencontainers.image.version"]] | join(" ")')
 		[[ $got == "arm64 v8 65532:65532 /usr/local/bin/$id $version" ]] || die "$id arm64: $got"
-		echo "$id arm64: $got"
+		blob "$cfg" | jq -e --arg r "$revision" '.config.Labels | .["org.opencontainers.image.revision"] == $r and (.["org.opencontainers.image.source"] | startswith("https://")) and .["org.opencontainers.image.licenses"] != null' >/dev/null ||
+			die "$id arm64: labels $(blob "$cfg" | jq -c .config.Labels)"
+		# The server binary in the image's layers: an ELF file for the machine 183 (EM_AARCH64).
+		machine=
+		for layer in $(blob "$man" | jq -r '.layers | reverse | .[].digest'); do
+			machine=$(blob "$layer" | tar -xzOf - "usr/local/bin/$id" 2>/dev/null | head -c 20 | od -An -tu1 -w20 | tr -s ' ') || true
+			[[ -n $machine ]] && break
+		done
+		[[ $machine == " 127 69 76 70 2 1 1 "*" 183 0" ]] || die "$id arm64: /usr/local/bin/$id is not a 64-bit aarch64 ELF file (header:$machine)"
+		echo "$id arm64: $got, labels (revision ${revision:0:12}), /usr/local/bin/$id aarch64 ELF"
 	done
 	wait "$authtest" || { cat "$W/authtest.log"; die "go test -c ./servers/auth"; }
 }
@@ -116,7 +131,7 @@ case ${1:-} in
 --build | --run | "")
 	[[ $(id -u) -eq 0 ]] || die "run as root: Podman here runs rootful, in a network namespace of its own"
 	for tool in podman podman-compose runc catatonit iptables mmdebstrap jq curl python3 unshare ip; do
-		command -v "$tool" >/dev/null || [[ -x /usr/libexec/podman/$tool ]] || die "$tool is missing: apt-get install podman podman-compose runc catatonit netavark aardvark-dns iptables iproute2 mmdebstrap jq curl python3-yaml"
+		command -v "$tool" >/dev/null || [[ -x /usr/libexec/podman/$tool ]] || die "$tool is missing: apt-get install podman podman-compose runc catatonit netavark aardvark-dns iptables iproute2 mmdebstrap jq curl python3-yaml (scripts/test-deps.sh does, as root)"
 	done
 	KUSTOMIZE=$(make --no-print-directory -s kustomize) || die "make kustomize"
 	export KUSTOMIZE
@@ -244,6 +259,13 @@ secret_dir() { # secret_dir DIR FILE CONTENT: FILE in DIR, both the images' user
 }
 secret_dir "$W/google" client.json '{"installed":{"client_id":"container-test.apps.googleusercontent.com","client_secret":"container-test","auth_uri":"https://accounts.google.com/o/oauth2/auth","token_uri":"https://oauth2.googleapis.com/token","redirect_uris":["http://localhost"]}}'
 secret_dir "$W/spotify-client" client.json '{"client_id":"container-test"}'
+# A fake Google (google_fake.py) and a live sign-in for it: the shared token folder the Google
+# images mount at /var/lib/mcp-servers/google, as compose's google-token volume is.
+GOOGLE_ACCESS=live-token-for-the-container-test
+/usr/bin/python3 "$HERE/google_fake.py" 18095 "$GOOGLE_ACCESS" >"$W/google-fake.log" 2>&1 &
+pids+=($!)
+secret_dir "$W/google-signin" token.json "$(jq -cn --arg a "$GOOGLE_ACCESS" --arg g https://www.googleapis.com/auth/ \
+	'{account:"ada@example.com",client_id:"container-test.apps.googleusercontent.com",scopes:["openid","email",($g+"gmail.modify"),($g+"gmail.settings.basic"),($g+"calendar"),($g+"drive")],access_token:$a,token_type:"Bearer",refresh_token:"refresh-1",expiry:"2099-01-01T00:00:00Z",signed_in:(now|todate)}')"
 
 step "each image alone: health, uid 65532, no capabilities, read-only root, one tool call"
 start_one() { # start_one ID: the image as its own container, the way compose.yaml runs it
@@ -257,12 +279,30 @@ start_one() { # start_one ID: the image as its own container, the way compose.ya
 	case $id in
 	auth) args+=(-e MCP_ISSUER=http://localhost:9002 -e MCP_RESOURCES=calculator=http://localhost:9003/mcp) ;;
 	browser) args+=(--cap-add SYS_CHROOT -e "MCP_ALLOW_PRIVATE_HOSTS=$GW") ;;
-	gmail | calendar | drive) args+=(-v "$W/google:/run/secrets/google:ro" -e MCP_GOOGLE_CLIENT_FILE=/run/secrets/google/client.json) ;;
+	gmail | calendar | drive) args+=(-v "$W/google:/run/secrets/google:ro" -e MCP_GOOGLE_CLIENT_FILE=/run/secrets/google/client.json
+		-v "$W/google-signin:/var/lib/mcp-servers/google" -e "MCP_GMAIL_ENDPOINT=http://$GW:18095/"
+		-e "MCP_CALENDAR_ENDPOINT=http://$GW:18095/calendar/v3/" -e "MCP_DRIVE_ENDPOINT=http://$GW:18095/drive/v3/") ;;
 	spotify) args+=(-v "$W/spotify-client:/run/secrets/spotify:ro" -e MCP_SPOTIFY_CLIENT_FILE=/run/secrets/spotify/client.json) ;;
 	esac
 	podman run "${args[@]}" "localhost/mcp-$id:$VERSION" >/dev/null
 }
-# tool_check ID PORT TOKEN: one tool call the server must answer as expected.
+# google_check ID PORT TOKEN: one call of a signed-in Google server, answered by the fake Google.
+google_check() {
+	local out
+	case $1 in
+	gmail)
+		out=$(mcp_call "$2" "$3" get_gmail_profile '{}')
+		expect "gmail get_gmail_profile from the fake Google" "$out" '"email":"ada@example.com","messages_total":42' ;;
+	calendar)
+		out=$(mcp_call "$2" "$3" list_calendars '{}')
+		expect "calendar list_calendars from the fake Google" "$out" '"name":"Container calendar"' ;;
+	drive)
+		out=$(mcp_call "$2" "$3" search_files '{"query":"report"}')
+		expect "drive search_files from the fake Google" "$out" '"name":"Container report.txt"' ;;
+	esac
+}
+# tool_check ID PORT TOKEN GATEWAY [signed-in]: one tool call the server must answer as
+# expected; with signed-in the Google servers call the fake Google with their volume's token.
 tool_check() {
 	local id=$1 port=$2 tok=$3 out
 	case $id in
@@ -282,6 +322,10 @@ tool_check() {
 		out=$(mcp_call "$port" "$tok" run_command '{"command":"id -un; touch /usr/x 2>&1; echo done"}')
 		expect "shell run_command as mcp on a read-only root" "$out" 'mcp\\n.*Read-only file system.*done' ;;
 	gmail | calendar | drive | spotify)
+		if [[ ${5:-} == signed-in && $id != spotify ]]; then
+			google_check "$id" "$port" "$tok"
+			return 0
+		fi
 		# Not signed in: a tool error that names the command that signs in.
 		local tool
 		case $id in gmail) tool=search_messages ;; calendar) tool=list_events ;; drive) tool=search_files ;; spotify) tool=get_playback ;; esac
@@ -293,8 +337,16 @@ for id in "${SERVERS[@]}"; do start_one "$id"; done
 for id in "${SERVERS[@]}"; do
 	healthy "t-$id" "$id"
 	confined "t-$id" "$id"
-	tool_check "$id" "$(port_of "$id")" "token-of-$id$TOKEN_SUFFIX" "$GW"
+	tool_check "$id" "$(port_of "$id")" "token-of-$id$TOKEN_SUFFIX" "$GW" signed-in
 done
+if has gmail || has calendar || has drive; then
+	stats=$(curl -sS http://127.0.0.1:18095/stats)
+	echo "fake Google: $stats"
+	for id in gmail calendar drive; do
+		! has "$id" || [[ $(jq ".$id" <<<"$stats") -ge 1 ]] || die "$id's call did not reach the fake Google: $stats"
+	done
+	[[ $(jq .unauthorized <<<"$stats") == 0 ]] || die "the fake Google refused a token: $stats"
+fi
 podman rm -f -t 5 "${SERVERS[@]/#/t-}" >/dev/null
 
 if has spotify; then
