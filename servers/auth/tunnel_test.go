@@ -120,7 +120,8 @@ func TestTunnelShape(t *testing.T) {
 				case publicRoutes[path] != "":
 				case path == "/mcp" || path == "/mcp/":
 					// The front door: an MCP request needs an access token for the door.
-					if status != http.StatusUnauthorized && status != http.StatusForbidden && !(m == http.MethodGet && status == http.StatusMethodNotAllowed) {
+					refused := status == http.StatusUnauthorized || status == http.StatusForbidden || (m == http.MethodGet && status == http.StatusMethodNotAllowed)
+					if !refused {
 						t.Errorf("%s: %d %.200s — served to a stranger", what, status, page)
 					}
 				case path == consolePath || strings.HasPrefix(path, consolePath+"/"):
