@@ -538,6 +538,28 @@ for suite in $suites; do
 	[[ $code == 404 && $with == 404 ]] && ct test ! -e /etc/mcp-servers/credentials/auth/console-token &&
 		ok "console off: /console and /admin/ answer 404, the token is gone" || bad "console off: /console $code, calculator /admin/status $with"
 
+	echo "== $suite: deploy.sh --front-door on and off"
+	# setup-host.sh's auth.env names every server's loopback /mcp in MCP_RESOURCES, so the door
+	# routes to all eight; a call without a token is challenged with the door's own metadata.
+	if out=$(ct /root/release/deploy/deploy.sh --front-door on 2>&1); then
+		ok "deploy.sh --front-door on: auth restarted healthy"
+	else
+		bad "deploy.sh --front-door on" "$(grep -v ' is healthy: \|  [a-z]* checks: ' <<<"$out"; ct journalctl -u mcp-server@auth.service -n 15 --no-pager 2>&1)"
+	fi
+	challenge=$(ct curl -s -o /dev/null -w '%{http_code} %header{www-authenticate}' -X POST -H 'Host: localhost:9002' \
+		-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+		-d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' http://127.0.0.1:9002/mcp) || challenge=
+	meta=$(ct curl -s -H 'Host: localhost:9002' http://127.0.0.1:9002/.well-known/oauth-protected-resource/mcp) || meta=
+	if [[ $challenge == "401 Bearer resource_metadata=\"http://localhost:9002/.well-known/oauth-protected-resource/mcp\""* &&
+		$meta == *'"resource":"http://localhost:9002/mcp"'* ]]; then
+		ok "the front door: /mcp challenges for its own resource, whose metadata names it"
+	else
+		bad "the front door: /mcp answered '$challenge'" "metadata: $meta"
+	fi
+	if out=$(ct /root/release/deploy/deploy.sh --front-door off 2>&1); then ok "deploy.sh --front-door off"; else bad "deploy.sh --front-door off" "$out"; fi
+	code=$(ct curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Host: localhost:9002' -d '{}' http://127.0.0.1:9002/mcp) || code=
+	[[ $code == 404 ]] && ok "front door off: /mcp answers 404" || bad "front door off: /mcp answered HTTP $code"
+
 	echo "== $suite: shell and notes"
 	tok=$(token_of shell)
 	out=$(mcp_call 9001 "$tok" run_command '{"command":"id -un; echo \"$HOME\"; cat /proc/self/status | grep -E \"^NoNewPrivs\""}')
