@@ -3,8 +3,6 @@ package mcptest
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -157,30 +155,9 @@ func trustPost(t *testing.T, h *Harness, path, body string, headers map[string]s
 	return trustDo(t, h, http.MethodPost, path, body, headers)
 }
 
-// trustDo sends one request; a "Host" entry sets the Host header.
+// trustDo sends one request and returns its status; a "Host" entry sets the Host header.
 func trustDo(t *testing.T, h *Harness, method, path, body string, headers map[string]string) int {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, h.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", ProtocolVersion)
-	for k, v := range headers {
-		if k == "Host" {
-			req.Host = v
-			continue
-		}
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
-		t.Fatalf("%s %s: %v", method, path, fmt.Errorf("reading the answer: %w", err))
-	}
-	return resp.StatusCode
+	status, _ := tunnelDo(t, h, tunnelRequest{method: method, path: path, body: body}, headers)
+	return status
 }
