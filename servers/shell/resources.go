@@ -36,7 +36,7 @@ func addResources(s *kit.Server, sh *shell) {
 		Tool: "read_text_file",
 		Template: &mcp.ResourceTemplate{
 			Name: "file", Title: "File", URITemplate: fileTemplate,
-			Description: "A text file inside the allowed roots, by its absolute path (file:///home/me/todo.txt); read-only, up to 1 MiB.",
+			Description: "A text file inside the allowed roots, by its absolute path (file:///home/me/plans.txt); read-only, up to 1 MiB.",
 		},
 		Read:     sh.readResource,
 		Complete: sh.completeFile,

@@ -322,7 +322,7 @@ func (g *gen) fields(b *strings.Builder, n *note) {
 	}
 	switch n.kind {
 	case "project", "inbox":
-		fmt.Fprintf(b, "status: %s\npriority: %d\n", []string{"todo", "doing", "done", "waiting"}[r.IntN(4)], 1+r.IntN(5))
+		fmt.Fprintf(b, "status: %s\npriority: %d\n", []string{"open", "doing", "done", "waiting"}[r.IntN(4)], 1+r.IntN(5))
 		if r.IntN(2) == 0 {
 			fmt.Fprintf(b, "due: %s\n", n.created.AddDate(0, 0, r.IntN(90)).Format("2006-01-02"))
 		}

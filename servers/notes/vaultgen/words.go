@@ -21,7 +21,7 @@ gardener plant plants planted planting tomato tomatoes seed seeds soil water wat
 run runs running ran runner walk walked walking hike hiking trail mountain river lake
 forest tree trees leaf leaves wolf wolves knife knives child children man men woman women
 book books reading read wrote write writing written author chapter story stories novel
-idea ideas note notes notebook journal diary list lists task tasks todo done review
+idea ideas note notes notebook journal diary list lists task tasks backlog done review
 reviewed reviewing draft drafts edit edited editing publish published budget budgets cost
 costs price prices money pay paid payment invoice invoices tax taxes bank account accounts
 email emails call calls called phone message messages reply replied send sent letter
@@ -90,7 +90,7 @@ fen gil hart ivo jas kel lum mer nix ost pra rud sel tam ulm ver wes xan yor zan
 
 // tagWords are the tags a vault uses, with a few nested ones.
 var tagWords = strings.Fields(`work home idea project meeting reading book recipe travel
-health finance family todo someday reference journal review people place learning
+health finance family errands someday reference journal review people place learning
 research writing draft important urgent waiting follow-up archive inbox garden music film
 code design ops security personal goals habits fitness cooking shopping house car pets
 kids school taxes insurance legal career interview conference talk podcast article paper
