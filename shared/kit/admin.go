@@ -3,7 +3,6 @@ package kit
 import (
 	"context"
 	"crypto/subtle"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -21,7 +20,7 @@ const maxAdminBody = 64 << 10
 // uses: the server's status, its recent calls and its run-time switches. It is off (404) without --admin-token-sha256; see adminGate for who may use it.
 func (s *Server) adminHandler(mux *routes.Mux) http.Handler {
 	mux.HandleFunc("GET "+admin.PathStatus, func(w http.ResponseWriter, r *http.Request) {
-		writeAdmin(w, http.StatusOK, s.AdminStatus(r.Context()))
+		admin.Write(w, http.StatusOK, s.AdminStatus(r.Context()))
 	})
 	mux.HandleFunc("PUT "+admin.PathSwitches, s.adminSwitches)
 	mux.HandleFunc("GET "+admin.PathCalls, s.adminCalls)
@@ -29,7 +28,7 @@ func (s *Server) adminHandler(mux *routes.Mux) http.Handler {
 		mux.Handle(r.pattern, r.h)
 	}
 	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
-		writeAdmin(w, http.StatusNotFound, admin.Problem{Error: "no such admin route: " + r.Method + " " + r.URL.Path})
+		admin.Write(w, http.StatusNotFound, admin.Problem{Error: "no such admin route: " + r.Method + " " + r.URL.Path})
 	})
 	return s.adminGate(mux)
 }
@@ -62,7 +61,7 @@ func (s *Server) adminGate(next http.Handler) http.Handler {
 		}
 		if r.Header.Get("Origin") != "" || guard.Proxied(r) {
 			s.metrics.Refused(guard.ReasonNotLocal)
-			writeAdmin(w, http.StatusForbidden, admin.Problem{Error: "the admin surface answers only the console, directly: not a browser, not through a proxy or tunnel"})
+			admin.Write(w, http.StatusForbidden, admin.Problem{Error: "the admin surface answers only the console, directly: not a browser, not through a proxy or tunnel"})
 			return
 		}
 		tok, ok := guard.BearerToken(r)
@@ -73,7 +72,7 @@ func (s *Server) adminGate(next http.Handler) http.Handler {
 			}
 			s.metrics.Refused(reason)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="admin"`)
-			writeAdmin(w, http.StatusUnauthorized, admin.Problem{Error: "the admin surface needs the console token (its SHA-256 is this server's --admin-token-sha256)"})
+			admin.Write(w, http.StatusUnauthorized, admin.Problem{Error: "the admin surface needs the console token (its SHA-256 is this server's --admin-token-sha256)"})
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -115,10 +114,8 @@ func (s *Server) AdminStatus(ctx context.Context) admin.Status {
 // status after it. Unknown fields are refused, as a newer format would be.
 func (s *Server) adminSwitches(w http.ResponseWriter, r *http.Request) {
 	var st switches.State
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxAdminBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
-		writeAdmin(w, http.StatusBadRequest, admin.Problem{Error: "switches: " + err.Error()})
+	if err := admin.Read(w, r, &st, maxAdminBody); err != nil {
+		admin.Write(w, http.StatusBadRequest, admin.Problem{Error: "switches: " + err.Error()})
 		return
 	}
 	if _, err := s.SetSwitches(st); err != nil {
@@ -127,10 +124,10 @@ func (s *Server) adminSwitches(w http.ResponseWriter, r *http.Request) {
 			status = http.StatusInternalServerError
 			s.log.Error("run-time switches not kept", "error", err.Error())
 		}
-		writeAdmin(w, status, admin.Problem{Error: err.Error()})
+		admin.Write(w, status, admin.Problem{Error: err.Error()})
 		return
 	}
-	writeAdmin(w, http.StatusOK, s.AdminStatus(r.Context()))
+	admin.Write(w, http.StatusOK, s.AdminStatus(r.Context()))
 }
 
 // adminCalls answers GET /admin/calls?after=SEQ with the calls the ring holds after SEQ.
@@ -139,7 +136,7 @@ func (s *Server) adminCalls(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("after"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			writeAdmin(w, http.StatusBadRequest, admin.Problem{Error: "after: give a call's sequence number, 0 or more"})
+			admin.Write(w, http.StatusBadRequest, admin.Problem{Error: "after: give a call's sequence number, 0 or more"})
 			return
 		}
 		after = n
@@ -148,12 +145,5 @@ func (s *Server) adminCalls(w http.ResponseWriter, r *http.Request) {
 	if calls == nil {
 		calls = []admin.Call{}
 	}
-	writeAdmin(w, http.StatusOK, admin.Calls{Boot: s.boot, Calls: calls, Lost: lost})
-}
-
-func writeAdmin(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	admin.Write(w, http.StatusOK, admin.Calls{Boot: s.boot, Calls: calls, Lost: lost})
 }

@@ -1,7 +1,6 @@
 package oauth
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/jck411/mcp-servers/shared/admin"
@@ -17,10 +16,10 @@ func (s *SignIns) Handler() http.Handler {
 	mux.HandleFunc("GET "+admin.PathAccounts, func(w http.ResponseWriter, _ *http.Request) {
 		out, err := s.Accounts()
 		if err != nil {
-			writeJSON(w, http.StatusInternalServerError, admin.Problem{Error: err.Error()})
+			admin.Write(w, http.StatusInternalServerError, admin.Problem{Error: err.Error()})
 			return
 		}
-		writeJSON(w, http.StatusOK, out)
+		admin.Write(w, http.StatusOK, out)
 	})
 	mux.HandleFunc("POST "+admin.PathAccountsStart, func(w http.ResponseWriter, r *http.Request) {
 		var req admin.SignInStart
@@ -29,10 +28,10 @@ func (s *SignIns) Handler() http.Handler {
 		}
 		out, err := s.Start(req)
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, admin.Problem{Error: err.Error()})
+			admin.Write(w, http.StatusBadRequest, admin.Problem{Error: err.Error()})
 			return
 		}
-		writeJSON(w, http.StatusOK, out)
+		admin.Write(w, http.StatusOK, out)
 	})
 	mux.HandleFunc("POST "+admin.PathAccountsFinish, func(w http.ResponseWriter, r *http.Request) {
 		var req admin.SignInFinish
@@ -41,10 +40,10 @@ func (s *SignIns) Handler() http.Handler {
 		}
 		out, err := s.Finish(r.Context(), req.Redirect)
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, admin.Problem{Error: err.Error()})
+			admin.Write(w, http.StatusBadRequest, admin.Problem{Error: err.Error()})
 			return
 		}
-		writeJSON(w, http.StatusOK, out)
+		admin.Write(w, http.StatusOK, out)
 	})
 	mux.HandleFunc("POST "+admin.PathAccountsSignOut, func(w http.ResponseWriter, r *http.Request) {
 		var req admin.SignOut
@@ -52,33 +51,24 @@ func (s *SignIns) Handler() http.Handler {
 			return
 		}
 		if err := s.SignOut(r.Context(), req.Label); err != nil {
-			writeJSON(w, http.StatusBadRequest, admin.Problem{Error: err.Error()})
+			admin.Write(w, http.StatusBadRequest, admin.Problem{Error: err.Error()})
 			return
 		}
 		out, err := s.Accounts()
 		if err != nil {
-			writeJSON(w, http.StatusInternalServerError, admin.Problem{Error: err.Error()})
+			admin.Write(w, http.StatusInternalServerError, admin.Problem{Error: err.Error()})
 			return
 		}
-		writeJSON(w, http.StatusOK, out)
+		admin.Write(w, http.StatusOK, out)
 	})
 	return mux
 }
 
 // decode reads a JSON request body into v, refusing unknown fields; it answers the error itself.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxAdminRequest))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		writeJSON(w, http.StatusBadRequest, admin.Problem{Error: "the request is not understood: " + err.Error()})
+	if err := admin.Read(w, r, v, maxAdminRequest); err != nil {
+		admin.Write(w, http.StatusBadRequest, admin.Problem{Error: "the request is not understood: " + err.Error()})
 		return false
 	}
 	return true
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
 }
