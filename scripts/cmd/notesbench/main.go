@@ -73,7 +73,12 @@ func gen(args []string) int {
 		return 2
 	}
 	t0 := time.Now()
-	st, err := vaultgen.Generate(fs.Arg(0), vaultgen.Options{Notes: *count, Seed: *seed})
+	opt := vaultgen.Options{Notes: *count, Seed: *seed}
+	st, err := vaultgen.Generate(fs.Arg(0), opt)
+	if err == nil {
+		// the marker lets a later run take the folder as this vault (-vault DIR)
+		err = os.WriteFile(filepath.Join(fs.Arg(0), ".vaultgen"), []byte(vaultMarker(opt)), 0o600)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "notesbench gen:", err)
 		return 1
@@ -87,7 +92,7 @@ func gen(args []string) int {
 // .vaultgen marker says so), else generated into dir (which must be empty or absent) or a
 // temporary folder.
 func prepareVault(dir string, opt vaultgen.Options) (string, error) {
-	marker := fmt.Sprintf("notes %d seed %d\n", opt.Notes, opt.Seed)
+	marker := vaultMarker(opt)
 	if dir == "" {
 		d, err := os.MkdirTemp("", "notesbench-vault-")
 		if err != nil {
@@ -107,6 +112,11 @@ func prepareVault(dir string, opt vaultgen.Options) (string, error) {
 		return "", err
 	}
 	return dir, os.WriteFile(filepath.Join(dir, ".vaultgen"), []byte(marker), 0o600)
+}
+
+// vaultMarker is what a generated vault's .vaultgen file says.
+func vaultMarker(opt vaultgen.Options) string {
+	return fmt.Sprintf("notes %d seed %d\n", opt.Notes, opt.Seed)
 }
 
 func ms(d time.Duration) string {
