@@ -9,9 +9,13 @@ import (
 	"unicode/utf8"
 )
 
-// textRunMax is the length, in characters, past which a run of text is shortened in a snapshot:
-// the snapshot is a map of the page to act on, and browser_get_text reads prose whole.
+// textRunMax is the length, in characters, past which a paragraph's text is shortened in a
+// snapshot: the snapshot is a map of the page to act on, and browser_get_text reads prose whole.
 const textRunMax = 240
+
+// textRunMin is what a run of text keeps at least when the links before it in its paragraph
+// have used up the paragraph's textRunMax.
+const textRunMin = 40
 
 // interactiveRoles get a ref: they are what a model acts on.
 var interactiveRoles = map[string]bool{
@@ -96,12 +100,14 @@ type renderer struct {
 	out      []line
 	bullet   bool
 	brk      bool
+	para     int // counts block boundaries: text runs of one paragraph share a number
 }
 
 type line struct {
 	depth int
 	text  string
 	isTxt bool
+	para  int
 }
 
 // renderSnapshot renders root. scope, when non-zero, renders only that element's subtree.
@@ -127,6 +133,7 @@ func renderSnapshot(root *axNode, refs *refTable, pageURL string, scope elemKey,
 		r.node(start, 0)
 	}
 	snap := &snapshot{}
+	used := map[[2]int]int{} // characters of text shown so far per paragraph and depth
 	for i, l := range r.out {
 		if l.isTxt && i+1 < len(r.out) && !r.out[i+1].isTxt && r.out[i+1].depth == l.depth && strings.Contains(r.out[i+1].text, quote(l.text)+" [") {
 			continue // a label: the control's name says it
@@ -134,10 +141,19 @@ func renderSnapshot(root *axNode, refs *refTable, pageURL string, scope elemKey,
 		indent := strings.Repeat(" ", l.depth)
 		snap.whole = append(snap.whole, indent+l.text)
 		text := l.text
-		if l.isTxt {
-			if short, cut := shorten(text, textMax); cut {
+		if l.isTxt && textMax > 0 {
+			// A paragraph's text shares one budget, however many links split it into runs.
+			key, limit := [2]int{l.para, l.depth}, textMax
+			if u, ok := used[key]; ok {
+				limit = restLimit(text, textMax-u, textMax)
+			}
+			short, cut := shorten(text, limit)
+			if cut {
 				text = short
 				snap.shortened++
+				used[key] = textMax
+			} else {
+				used[key] += utf8.RuneCountInString(text)
 			}
 		}
 		snap.lines = append(snap.lines, indent+text)
@@ -175,6 +191,22 @@ func shorten(s string, limit int) (string, bool) {
 	}
 	left := utf8.RuneCountInString(strings.TrimSpace(s[cut:]))
 	return strings.TrimSpace(s[:cut]) + fmt.Sprintf(" …(+%d chars)", left), true
+}
+
+// restLimit is the limit for a run of text that follows a link or control in its paragraph when
+// left characters of the paragraph's budget of textMax remain: its first sentence when that is at
+// most half the budget (the end of the sentence the link sits in), or else at least textRunMin.
+func restLimit(s string, left, textMax int) int {
+	end := len(s)
+	for _, stop := range []string{". ", "! ", "? "} {
+		if i := strings.Index(s, stop); i >= 0 && i+1 < end {
+			end = i + 1
+		}
+	}
+	if n := utf8.RuneCountInString(s[:end]); n <= textMax/2 {
+		return max(left, n)
+	}
+	return max(left, textRunMin)
 }
 
 // separator reports whether a text is only the punctuation that sets items apart (the "·" or
@@ -266,7 +298,7 @@ func (r *renderer) emit(depth int, text string, isTxt bool) {
 		}
 	}
 	r.brk = false
-	r.out = append(r.out, line{depth: depth, text: text, isTxt: isTxt})
+	r.out = append(r.out, line{depth: depth, text: text, isTxt: isTxt, para: r.para})
 }
 
 func (r *renderer) node(n *axNode, depth int) {
@@ -293,14 +325,19 @@ func (r *renderer) node(n *axNode, depth int) {
 	if ref == "" && (n.ignored || collapsed[n.role] && (n.name == "" || n.role == "generic" || n.role == "paragraph")) {
 		if blockBreak[n.role] {
 			r.brk = true
+			r.para++
 		}
 		for _, c := range n.children {
 			r.node(c, depth)
 		}
 		if blockBreak[n.role] {
 			r.brk = true
+			r.para++
 		}
 		return
+	}
+	if ref == "" { // a block (heading, landmark, table, …), not a link or control within text
+		r.para++
 	}
 	switch n.role {
 	case "listitem":
@@ -311,6 +348,7 @@ func (r *renderer) node(n *axNode, depth int) {
 		}
 		r.bullet = false
 		r.brk = true
+		r.para++
 		return
 	case "Iframe":
 		head := "iframe"
@@ -331,6 +369,7 @@ func (r *renderer) node(n *axNode, depth int) {
 			}
 			r.node(c, depth+1)
 		}
+		r.para++
 		return
 	case "table", "grid", "treegrid":
 		head := n.role
@@ -339,6 +378,7 @@ func (r *renderer) node(n *axNode, depth int) {
 		}
 		r.emit(depth, head, false)
 		r.rows(n, depth+1)
+		r.para++
 		return
 	case "img", "image":
 		if n.name != "" {
@@ -348,6 +388,9 @@ func (r *renderer) node(n *axNode, depth int) {
 	}
 	r.emit(depth, r.head(n), false)
 	r.children(n, depth+1)
+	if ref == "" {
+		r.para++
+	}
 }
 
 // head is the line for an element: role, name, ref, value, URL and states.

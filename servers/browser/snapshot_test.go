@@ -182,6 +182,37 @@ func TestRenderShortensLongText(t *testing.T) {
 	}
 }
 
+// TestRenderParagraphBudget checks that the text of one paragraph shares one budget however many
+// links split it: the run after a link keeps the end of its sentence, short runs between links
+// stay, and the next paragraph starts afresh.
+func TestRenderParagraphBudget(t *testing.T) {
+	link := func(name string, id int) *axNode {
+		return withProps(n("link", name, id, n("StaticText", name, id+100)), "url", "http://x.test/"+name)
+	}
+	root := n("RootWebArea", "T", 1,
+		n("paragraph", "", 2,
+			n("StaticText", "First sentence of the paragraph is here. It goes on, as the", 3), link("guide", 4),
+			n("StaticText", "explains. After the link comes a lot more text that is not needed.", 5), link("a", 6),
+			n("StaticText", "and", 7), link("b", 8),
+			n("StaticText", "then a long run with no sentence end that goes on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on and on", 9)),
+		n("paragraph", "", 10, n("StaticText", "A new paragraph has its own budget.", 11)))
+	snap, _ := renderSnapshot(root, newRefTable(), "http://x.test/", elemKey{}, 0, 60)
+	want := strings.Join([]string{
+		"First sentence of the paragraph is here. It goes on, as the",
+		`link "guide" [e1] /guide`,
+		"explains. …(+56 chars)",
+		`link "a" [e2] /a`,
+		"and",
+		`link "b" [e3] /b`,
+		"then a long run with no sentence end …(+138 chars)",
+		"A new paragraph has its own budget.",
+		"[2 long texts shortened, each marked …(+N chars): browser_get_text reads the content whole; browser_snapshot with full_text=true, or find=\"words\", shows the lines whole]",
+	}, "\n")
+	if got := snap.text(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func TestPagedSnapshot(t *testing.T) {
 	var lines []string
 	for i := 1; i <= 30; i++ {
