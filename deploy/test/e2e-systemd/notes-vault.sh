@@ -136,9 +136,14 @@ vault_check() {
 	[[ -z $journal ]] && ok "notes vault: no OOM, kill or timeout in the unit's journal since the restart" || bad "notes vault: the journal since the restart" "$journal"
 	h=$(vault_health "$tok")
 	second=$(vault_indexed "${h#*|}") || second=
-	[[ -n $first && -n $second && ${second%% *} -gt ${first%% *} ]] &&
-		ok "notes vault: the build goes on: ${first%% *} of ${first#* } indexed at $firstat s, ${second%% *} at $took s" ||
-		bad "notes vault: the build did not go on (${first:-?} at $firstat s, /healthz at $took s: $h)"
+	# A fast machine may have ended the build by now: the index is then whole ("N notes").
+	if [[ -z $second && $h =~ ^ok\|([0-9]+)\ notes ]] && ((BASH_REMATCH[1] >= VAULT_NOTES)); then
+		ok "notes vault: the build went on and ended before $took s: ${h#*|}"
+	else
+		[[ -n $first && -n $second && ${second%% *} -gt ${first%% *} ]] &&
+			ok "notes vault: the build goes on: ${first%% *} of ${first#* } indexed at $firstat s, ${second%% *} at $took s" ||
+			bad "notes vault: the build did not go on (${first:-?} at $firstat s, /healthz at $took s: $h)"
+	fi
 	mem=$(ct systemctl show -p MemoryCurrent -p MemoryPeak "$unit" | paste -sd' ')
 	mem+=" $(ct sh -c "grep -E '^(VmHWM|VmRSS|RssAnon):' /proc/$pid2/status" 2>/dev/null | tr -s ' \t' ' ' | paste -sd' ')"
 	note "notes vault: memory at $took s: $mem"
