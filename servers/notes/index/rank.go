@@ -23,19 +23,30 @@ type pass struct {
 }
 
 // passes are how a tier's matches within f are ranked: one pass, or for a broad match two.
+// One statement finds both whether the match is broad and where its newest broadCap end: the
+// broadCap-th newest match and the one after it, which exists only when there are more.
 func (ix *Index) passes(ctx context.Context, match string, f Filter) ([]pass, error) {
 	from, where, args := matchFrom(match, f)
-	var n int
-	err := ix.read.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT fts.rowid FROM `+from+` WHERE fts MATCH ?1`+where+` LIMIT ?)`, append(args, ix.broad+1)...).Scan(&n)
-	if err != nil || n <= ix.broad {
-		return []pass{{match: match}}, err
-	}
-	var edge int64
-	err = ix.read.QueryRowContext(ctx, `SELECT fts.rowid FROM `+from+` WHERE fts MATCH ?1`+where+` ORDER BY fts.rowid DESC LIMIT 1 OFFSET ?`, append(args, ix.broad-1)...).Scan(&edge)
+	rows, err := ix.read.QueryContext(ctx, `SELECT fts.rowid FROM `+from+` WHERE fts MATCH ?1`+where+` ORDER BY fts.rowid DESC LIMIT 2 OFFSET ?`, append(args, ix.broad-1)...)
 	if err != nil {
 		return nil, err
 	}
-	return []pass{{match: match, from: edge}, {match: match, below: edge, newest: true}}, nil
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(ids) < 2 {
+		return []pass{{match: match}}, nil
+	}
+	return []pass{{match: match, from: ids[0]}, {match: match, below: ids[0], newest: true}}, nil
 }
 
 // matchFrom is the FROM clause, the conditions after the MATCH and their arguments (match

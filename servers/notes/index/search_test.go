@@ -200,10 +200,25 @@ func TestBroadSearch(t *testing.T) {
 	if got := all[1:5]; !slices.Contains(got, "n07.md") || !slices.Contains(got, "n11.md") || slices.Contains(got, "n02.md") {
 		t.Errorf("the newest five = %v", all[:5])
 	}
-	// Under the limit, every match is ranked: n02 and n09 first.
-	ix.broad = 100
-	hits, _, err := ix.Search(t.Context(), "common", Filter{}, 2, 0, ix.body)
-	if err != nil || len(hits) != 2 || !slices.Contains([]string{hits[0].Path, hits[1].Path}, "n02.md") {
-		t.Errorf("ranked search = %+v, %v", hits, err)
+	// Up to the limit, every match is ranked: n02 and n09 first; one past it, the oldest
+	// match is listed after the rest.
+	for _, c := range []struct {
+		broad       int
+		first, last []string
+	}{
+		{100, []string{"n02.md", "n09.md"}, nil},
+		{12, []string{"n02.md", "n09.md"}, nil},
+		{11, []string{"n02.md", "n09.md"}, []string{"n00.md"}},
+	} {
+		ix.broad = c.broad
+		hits, _, err := ix.Search(t.Context(), "common", Filter{}, 12, 0, ix.body)
+		if err != nil || len(hits) != 12 {
+			t.Fatalf("broad %d: %d hits, %v", c.broad, len(hits), err)
+		}
+		top := []string{hits[0].Path, hits[1].Path}
+		slices.Sort(top)
+		if !slices.Equal(top, c.first) || c.last != nil && hits[11].Path != c.last[0] || c.last == nil && hits[11].Path == "n00.md" {
+			t.Errorf("broad %d: first two %v, last %s; want %v, last %v", c.broad, top, hits[11].Path, c.first, c.last)
+		}
 	}
 }
