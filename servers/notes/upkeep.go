@@ -197,7 +197,7 @@ func (n *store) step(ctx context.Context) error {
 	n.up.update(func(st *upkeepState) { st.phase, st.err, st.caughtUp = phaseReady, nil, true })
 	n.log.Info("index ready", "rebuilt", fresh, "indexed", changed, "removed", removed, "duration_ms", time.Since(start).Milliseconds())
 	if fresh || changed+removed > 0 {
-		n.tidy(ctx, fresh && changed >= optimizeAfter)
+		n.tidy(ctx, fresh)
 	}
 	n.watch(ctx)
 	if !opened {
@@ -239,18 +239,14 @@ func (n *store) finish(ctx context.Context) error {
 }
 
 // tidy gives the write-ahead log's space back after a scan that changed the index, and after
-// a build of many notes (merge) merges the full-text index's segments. Failing at it costs
-// speed, not correctness.
-func (n *store) tidy(ctx context.Context, merge bool) {
+// a build (built) the build's memory. Failing at it costs space, not correctness.
+func (n *store) tidy(ctx context.Context, built bool) {
 	ix, release := n.writable()
 	if ix == nil {
 		return
 	}
 	defer release()
-	if merge {
-		if err := ix.Optimize(ctx); err != nil {
-			n.log.Warn("merging the index failed", "error", err.Error())
-		}
+	if built {
 		// The build's batches are garbage now: hand their pages back rather than hold them
 		// until the runtime's next collection, minutes away on an idle server.
 		defer debug.FreeOSMemory()
@@ -259,9 +255,6 @@ func (n *store) tidy(ctx context.Context, merge bool) {
 		n.log.Info("checkpoint after the scan", "error", err.Error())
 	}
 }
-
-// optimizeAfter is how many notes a build indexes before it merges the index's segments.
-const optimizeAfter = 200
 
 // checkLater reads the whole index once, in the background checkDelay after it was opened
 // (not to slow the first searches), for damage that opening it does not show; damage found is
@@ -491,9 +484,6 @@ func (n *store) rebuildAside(ctx context.Context) error {
 	n.scanMu.Unlock()
 	if err == nil {
 		err = nix.Finish(ctx)
-	}
-	if err == nil && changed >= optimizeAfter {
-		err = nix.Optimize(ctx)
 	}
 	if err == nil {
 		err = nix.Checkpoint(ctx)

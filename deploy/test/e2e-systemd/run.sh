@@ -16,6 +16,9 @@
 #   - the shell server running a command under its drop-in, and under --policy allowlist
 #     confined by Landlock; the notes server writing and
 #     finding a note in its StateDirectory;
+#   - in trixie only, the notes server over a generated vault of 100,000 notes and no index:
+#     active and healthy within seconds while the index builds, reads, writes and searches
+#     meanwhile, no restart past TimeoutStartSec (notes-vault.sh);
 #   - faults: kill -9 (systemd restarts it), a release whose calculator fails its health check
 #     (deploy.sh rolls back, exits 1, the previous version answers), systemctl stop during a
 #     long tool call (the call completes, the unit stops within TimeoutStopSec);
@@ -166,6 +169,7 @@ cleanup() {
 	trap - EXIT INT TERM
 	stop_container
 	[[ -n ${BAD_PID:-} ]] && kill_tree "$BAD_PID"
+	[[ -n ${VAULT_PID:-} ]] && kill_tree "$VAULT_PID"
 	local c
 	for c in "${CHILDREN[@]}"; do is_pid "$c" && kill -TERM "$c" 2>/dev/null || true; done
 	for c in "${CHILDREN[@]}"; do wait "$c" 2>/dev/null || true; done
@@ -174,6 +178,9 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'echo "e2e-systemd: interrupted" >&2; exit 130' INT TERM
+
+# shellcheck source=SCRIPTDIR/notes-vault.sh
+. "$HERE/notes-vault.sh"
 
 # ct CMD...: run CMD inside the booted container (all its namespaces, a clean environment).
 # -r/-w: the container's root and working directory even when this script itself runs in a
@@ -407,6 +414,7 @@ declare -A MEMORY=() LIMITS_NOTE=()
 for suite in $suites; do
 	echo "== $suite: boot"
 	D=$T/$suite
+	[[ $suite == "$VAULT_SUITE" ]] && vault_start
 	BOOT_STATE=
 	if ! boot "$suite" "$D"; then
 		bad "$suite: boot" "$(tail -n 30 "$T/$suite.console")"
@@ -622,6 +630,10 @@ $(ct journalctl -u mcp-server@shell.service -n 15 --no-pager 2>&1)"
 	[[ $out == *e2e/hello.md* ]] && ok "notes: list_notes with a query finds it" || bad "notes: list_notes with a query" "$out"
 	found=$(ct find /var/lib/mcp-servers/notes -name hello.md -printf '%u %m %p\n')
 	[[ $found == "mcp-notes 600 /var/lib/mcp-servers/notes/"* ]] && ok "notes: the file is in its StateDirectory ($found)" || bad "notes: file in the state directory" "$found"
+	if [[ $suite == "$VAULT_SUITE" ]]; then
+		echo "== $suite: notes with a vault of $VAULT_NOTES notes and no index"
+		vault_check
+	fi
 
 	echo "== $suite: browser, Chromium in its unit"
 	ct mkdir -p /srv/e2e-page
@@ -733,6 +745,7 @@ $(ct journalctl -u mcp-server@shell.service -n 15 --no-pager 2>&1)"
 	echo "== $suite: power off"
 	stop_container
 	rm -rf --one-file-system "$D"
+	[[ $suite == "$VAULT_SUITE" ]] && { [[ ! -e $D ]] && ok "$suite: its root filesystem is removed (with whatever the vault left)" || bad "$suite: $D is still there"; }
 done
 
 echo

@@ -32,6 +32,9 @@ func openTest(t *testing.T, docs ...Doc) *testIndex {
 	if err := ix.Apply(t.Context(), docs, nil); err != nil {
 		t.Fatal(err)
 	}
+	if err := ix.Finish(t.Context()); err != nil { // as the store does after a first build
+		t.Fatal(err)
+	}
 	tix := &testIndex{Index: ix, bodies: map[string]string{}}
 	for _, d := range docs {
 		tix.bodies[d.Path] = d.Body

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -225,4 +226,121 @@ func TestFormsAreTheWordsSharingAStem(t *testing.T) {
 			t.Errorf("forms(%q) = %q, want %q then %q", w, got, w, want)
 		}
 	}
+}
+
+// TestFirstBuildVocabulary follows a first build: while it runs, a search matches words as
+// typed (the vocabulary waits for Finish); a build stopped half way and reopened is still one;
+// Finish reads every word of the build from the full-text index, and edits after it add
+// theirs at once.
+func TestFirstBuildVocabulary(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "ix.sqlite")
+	ix, rebuilt, err := Open(t.Context(), file, "/notes")
+	if err != nil || !rebuilt {
+		t.Fatalf("open a new index: rebuilt %v, %v", rebuilt, err)
+	}
+	now := time.Now()
+	if err := ix.Apply(t.Context(), []Doc{{Path: "pack.md", Title: "Pack", Body: "Wolves hunt in packs.", Updated: now}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	search := func(ix *Index, q string) []string {
+		t.Helper()
+		hits, _, err := ix.Search(t.Context(), q, Filter{}, 10, 0, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		var got []string
+		for _, h := range hits {
+			got = append(got, h.Path+" "+string(h.Match))
+		}
+		return got
+	}
+	if got := search(ix, "wolves"); !slices.Equal(got, []string{"pack.md exact"}) {
+		t.Errorf("during the build, wolves = %v", got)
+	}
+	if ix.vocab.has("wolves") {
+		t.Error("the vocabulary grew during the build")
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ix, rebuilt, err = Open(t.Context(), file, "/notes") // the build stopped half way
+	if err != nil || rebuilt {
+		t.Fatalf("reopen: rebuilt %v, %v", rebuilt, err)
+	}
+	t.Cleanup(func() { _ = ix.Close() })
+	if !ix.building.Load() {
+		t.Fatal("a reopened unfinished build is not taken as one")
+	}
+	for _, d := range []Doc{ // a segment each: FTS5 merges none of them during the build
+		{Path: "lone.md", Title: "Lone", Body: "A lone wolf.", Updated: now},
+		{Path: "three.md", Title: "Three", Body: "A third note.", Updated: now},
+		{Path: "four.md", Title: "Four", Body: "A fourth note.", Updated: now},
+	} {
+		if err := ix.Apply(t.Context(), []Doc{d}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !mergeable(t, ix) {
+		t.Error("the build's segments were merged before Finish")
+	}
+	if err := ix.Finish(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if mergeable(t, ix) {
+		t.Error("after Finish the full-text index is in more than one segment")
+	}
+	for _, w := range []string{"wolves", "hunt", "packs", "pack", "lone", "wolf", "a"} {
+		if !ix.vocab.has(w) {
+			t.Errorf("after Finish %q is not in the vocabulary", w)
+		}
+	}
+	if got := search(ix, "wolf"); !slices.Equal(got, []string{"lone.md exact", "pack.md stem"}) {
+		t.Errorf("after Finish, wolf = %v", got)
+	}
+	if err := ix.Apply(t.Context(), []Doc{{Path: "den.md", Title: "Den", Body: "A wolfish lair.", Updated: now}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !ix.vocab.has("wolfish") || !ix.vocab.has("lair") {
+		t.Error("an edit after the build did not add its words")
+	}
+	var automerge string
+	if err := ix.db.QueryRowContext(t.Context(), `SELECT v FROM fts_config WHERE k = 'automerge'`).Scan(&automerge); err != nil || automerge != "2" {
+		t.Errorf("automerge after the build = %q, %v; want 2", automerge, err)
+	}
+	// and once finished, reopening reads the vocabulary back and is no longer a build
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err = Open(t.Context(), file, "/notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ix.Close() })
+	if ix.building.Load() || !ix.vocab.has("wolfish") || !ix.vocab.has("packs") {
+		t.Errorf("reopened after the build: building %v, vocabulary has wolfish %v", ix.building.Load(), ix.vocab.has("wolfish"))
+	}
+}
+
+// mergeable reports whether ix's full-text index has segments left to merge: FTS5's 'merge'
+// command with a negative count changes at least two rows when it finds some. It is tried in a
+// transaction rolled back, so that the index is left as it was.
+func mergeable(t *testing.T, ix *Index) bool {
+	t.Helper()
+	tx, err := ix.db.BeginTx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	var before, after int64
+	if err := tx.QueryRowContext(t.Context(), `SELECT total_changes()`).Scan(&before); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(t.Context(), `INSERT INTO fts(fts, rank) VALUES ('merge', -10)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.QueryRowContext(t.Context(), `SELECT total_changes()`).Scan(&after); err != nil {
+		t.Fatal(err)
+	}
+	return after-before >= 2
 }

@@ -112,6 +112,9 @@ func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
 		if err := t.putDoc(&docs[i]); err != nil {
 			return err
 		}
+		if ix.building.Load() {
+			continue // Finish reads the build's words from the full-text index
+		}
 		if len(scratch) > 1<<12 || scratch == nil {
 			scratch = map[string]struct{}{} // a long note grew it: emptying it would cost as much every time
 		}
@@ -128,14 +131,6 @@ func (ix *Index) Apply(ctx context.Context, docs []Doc, remove []string) error {
 	}
 	ix.vocab.add(newTerms)
 	return nil
-}
-
-// Optimize merges the full-text index into one segment. A bulk load leaves it in many, and
-// every search walks each of them: merged, searches for common words take about half the
-// time. It rewrites the whole index, so it is for after a build, not after each batch.
-func (ix *Index) Optimize(ctx context.Context) error {
-	_, err := ix.db.ExecContext(ctx, `INSERT INTO fts(fts) VALUES ('optimize')`)
-	return err
 }
 
 // deleteDoc removes the note at path from the index and reports whether it was there.
