@@ -30,15 +30,18 @@ const (
 const domBinding = "__mcpDOMChanged"
 
 // domObserverJS reports DOM changes to the server, at most one report each 20 ms, from the
-// server's isolated world of every document (the page cannot see the observer or call it).
+// server's isolated world of every document (the page cannot see the observer or call it). A
+// report says how many milliseconds ago the last change it covers happened, so a report held
+// back by the 20 ms does not push the end of the quiet later.
 const domObserverJS = `(() => {
   if (globalThis.__mcpObserver || typeof globalThis.` + domBinding + ` !== 'function') return;
   const report = globalThis.` + domBinding + `;
-  let last = 0, timer = 0;
-  const send = () => { timer = 0; last = performance.now(); report(''); };
+  let last = 0, timer = 0, changed = 0;
+  const send = () => { timer = 0; last = performance.now(); report(String(Math.floor(last - changed))); };
   globalThis.__mcpObserver = new MutationObserver(() => {
+    changed = performance.now();
     if (timer) return;
-    const wait = 20 - (performance.now() - last);
+    const wait = 20 - (changed - last);
     if (wait <= 0) send(); else timer = setTimeout(send, wait);
   });
   globalThis.__mcpObserver.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
@@ -69,13 +72,24 @@ type activity struct {
 	dialogOpen bool
 }
 
-// stir records an event of the page; dom says it was a change of the DOM. t.mu is held.
-func (t *tab) stir(dom bool) {
-	if dom {
-		t.lastDOM = time.Now()
-	} else {
-		t.lastActivity = time.Now()
-	}
+// stir records an event of the page (a network or navigation event). t.mu is held.
+func (t *tab) stir() {
+	t.lastActivity = time.Now()
+	t.bump()
+}
+
+// stirDOM records a change of the DOM that happened age ago, as the observer's report says
+// (at most its 20 ms of holding back, and never in the future). t.mu is held.
+func (t *tab) stirDOM(age time.Duration) {
+	t.lastDOM = time.Now().Add(-min(max(age, 0), domReportHold))
+	t.bump()
+}
+
+// domReportHold is the longest the DOM observer holds a report back.
+const domReportHold = 20 * time.Millisecond
+
+// bump wakes whoever waits for the tab's next event. t.mu is held.
+func (t *tab) bump() {
 	t.seq++
 	close(t.woke)
 	t.woke = make(chan struct{})

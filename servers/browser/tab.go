@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -112,7 +113,7 @@ func (t *tab) onEvent(ev any) {
 		}
 		t.addConsole(string(ev.Entry.Level), text)
 	case *network.EventRequestWillBeSent:
-		t.stir(false)
+		t.stir()
 		if r := t.byRequest[ev.RequestID]; r != nil && ev.RedirectResponse != nil {
 			r.status = ev.RedirectResponse.Status
 			r.statusText = ev.RedirectResponse.StatusText
@@ -166,37 +167,38 @@ func (t *tab) onEvent(ev any) {
 		if ev.FrameID == cdp.FrameID(t.targetID) && ev.Disposition == page.ClientNavigationDispositionCurrentTab {
 			t.navAsked = time.Now()
 		}
-		t.stir(false)
+		t.stir()
 	case *page.EventFrameStartedLoading:
 		if ev.FrameID == cdp.FrameID(t.targetID) {
 			t.loading = true
 			t.navAsked = time.Time{}
 		}
-		t.stir(false)
+		t.stir()
 	case *page.EventFrameStoppedLoading:
 		if ev.FrameID == cdp.FrameID(t.targetID) {
 			t.loading = false
 			t.navAsked = time.Time{}
 		}
-		t.stir(false)
+		t.stir()
 	case *page.EventFrameNavigated:
 		t.frames[ev.Frame.ID] = true
 		if ev.Frame.ParentID == "" && ev.Frame.ID == cdp.FrameID(t.targetID) {
 			t.commits++
 		}
-		t.stir(false)
+		t.stir()
 	case *page.EventNavigatedWithinDocument:
 		if ev.FrameID == cdp.FrameID(t.targetID) {
 			t.commits++
 		}
-		t.stir(false)
+		t.stir()
 	case *runtime.EventBindingCalled:
 		if ev.Name == domBinding {
-			t.stir(true)
+			ms, _ := strconv.Atoi(ev.Payload) // not a number: a change now
+			t.stirDOM(time.Duration(ms) * time.Millisecond)
 		}
 	case *page.EventJavascriptDialogOpening:
 		t.dialog = ev
-		t.stir(false)
+		t.stir()
 	case *page.EventJavascriptDialogClosed:
 		t.dialog = nil
 	}
@@ -212,7 +214,7 @@ func (r *netRequest) noteBlocked(h network.Headers) {
 }
 
 func (t *tab) finishRequest(id network.RequestID, failed string) {
-	t.stir(false)
+	t.stir()
 	if r := t.byRequest[id]; r != nil && !r.done {
 		r.done = true
 		r.failed = failed
