@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jck411/mcp-servers/servers/notes/index"
@@ -64,17 +65,9 @@ func (n *store) scanInto(ctx context.Context, ix *index.Index, progress bool) (c
 	if err != nil {
 		return 0, 0, err
 	}
-	stamps, err := ix.Stamps(ctx)
+	stale, gone, err := compare(ctx, ix, files)
 	if err != nil {
 		return 0, 0, err
-	}
-	var stale []vault.File
-	for _, f := range files {
-		st, ok := stamps[f.Path]
-		delete(stamps, f.Path)
-		if !ok || st.MTime != f.MTime || st.Size != f.Size {
-			stale = append(stale, f)
-		}
 	}
 	// Oldest first: a note's id then follows when it last changed, which broad searches use
 	// (the index gives every note it re-indexes a new, highest id).
@@ -108,22 +101,40 @@ func (n *store) scanInto(ctx context.Context, ix *index.Index, progress bool) (c
 	if err := ctx.Err(); err != nil {
 		return changed, 0, err
 	}
-	if len(stamps) == 0 {
+	if len(gone) == 0 {
 		return changed, 0, nil
 	}
-	gone := make([]string, 0, len(stamps))
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	for p := range stamps {
-		if !n.v.Exists(p) { // not made again since the walk
-			gone = append(gone, p)
-		}
-	}
+	gone = slices.DeleteFunc(gone, n.v.Exists) // made again since the walk
 	if err := ix.Apply(ctx, nil, gone); err != nil {
 		return changed, 0, err
 	}
 	n.indexed(nil, gone)
 	return changed, len(gone), nil
+}
+
+// compare walks the folder's files (sorted here) beside the index's stamps, both in path
+// order: stale are the files the index lacks or holds at another modification time or size,
+// gone the indexed paths with no file.
+func compare(ctx context.Context, ix *index.Index, files []vault.File) (stale []vault.File, gone []string, err error) {
+	slices.SortFunc(files, func(a, b vault.File) int { return strings.Compare(a.Path, b.Path) })
+	i := 0
+	err = ix.EachStamp(ctx, func(p string, st index.Stamp) error {
+		for ; i < len(files) && files[i].Path < p; i++ {
+			stale = append(stale, files[i]) // not indexed
+		}
+		if i < len(files) && files[i].Path == p {
+			if st.MTime != files[i].MTime || st.Size != files[i].Size {
+				stale = append(stale, files[i])
+			}
+			i++
+			return nil
+		}
+		gone = append(gone, p)
+		return nil
+	})
+	return append(stale, files[i:]...), gone, err
 }
 
 // readBatches reads and parses files into batches sent to out, which it closes.

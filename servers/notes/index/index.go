@@ -514,23 +514,26 @@ type Stamp struct {
 	Size  int64
 }
 
-// Stamps returns the indexed files' stamps by path.
-func (ix *Index) Stamps(ctx context.Context) (map[string]Stamp, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT path, mtime, size FROM notes`)
+// EachStamp calls fn with every indexed file's path and stamp, in the order of the paths'
+// bytes (as Go compares strings), until fn returns an error. It holds no map of them: at
+// 100,000 notes one took 15 MB beside the folder's listing, at every start.
+func (ix *Index) EachStamp(ctx context.Context, fn func(path string, st Stamp) error) error {
+	rows, err := ix.db.QueryContext(ctx, `SELECT path, mtime, size FROM notes ORDER BY path`)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
-	out := map[string]Stamp{}
 	for rows.Next() {
 		var p string
-		var s Stamp
-		if err := rows.Scan(&p, &s.MTime, &s.Size); err != nil {
-			return nil, err
+		var st Stamp
+		if err := rows.Scan(&p, &st.MTime, &st.Size); err != nil {
+			return err
 		}
-		out[p] = s
+		if err := fn(p, st); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 func unix(t time.Time) int64 {

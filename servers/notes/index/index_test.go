@@ -64,7 +64,11 @@ func TestReopen(t *testing.T) {
 	if err != nil || rebuilt {
 		t.Fatalf("reopen: %v %v", rebuilt, err)
 	}
-	if st, _ := ix.Stamps(t.Context()); st["a.md"] != (Stamp{5, 7}) {
+	st := map[string]Stamp{}
+	if err := ix.EachStamp(t.Context(), func(p string, s Stamp) error { st[p] = s; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if st["a.md"] != (Stamp{5, 7}) {
 		t.Errorf("stamps = %v", st)
 	}
 	_ = ix.Close()
