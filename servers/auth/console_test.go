@@ -55,30 +55,10 @@ func (e *fleetEnv) consoleSession(t *testing.T) string {
 // and extra headers; it returns the status, the body and the redirect's location.
 func (e *fleetEnv) consoleReq(t *testing.T, method, path, cookie string, form url.Values, header map[string]string) (int, string, string) {
 	t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req, _ := http.NewRequest(method, e.Issuer+path, body)
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	if cookie != "" {
-		req.AddCookie(&http.Cookie{Name: sessionCookie, Value: cookie})
-	}
-	resp, err := e.noRedirect.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b), resp.Header.Get("Location")
+	status, body, location, _ := e.tunnelReq(t, method, path, cookie, form, header)
+	return status, body, location
 }
 
-// switchTo turns one console switch and checks the console took it (303 back to the page).
 func (e *fleetEnv) switchTo(t *testing.T, cookie, kind, server, name, to string) {
 	t.Helper()
 	form := url.Values{"csrf": {csrfFor(cookie)}, "kind": {kind}, "server": {server}, "name": {name}, "to": {to}}

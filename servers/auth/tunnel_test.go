@@ -203,7 +203,9 @@ func probePath(path string) string {
 	return path
 }
 
-// tunnelReq is consoleReq that also returns the cookies the answer sets.
+// tunnelReq sends a request like consoleReq (a "Host" header sets the request's host, and a
+// JSON content type without a form sends a tools/list) and also returns the cookies the answer
+// sets.
 func (e *fleetEnv) tunnelReq(t *testing.T, method, path, cookie string, form url.Values, header map[string]string) (int, string, string, string) {
 	t.Helper()
 	body := strings.NewReader("")

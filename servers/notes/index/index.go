@@ -319,20 +319,33 @@ func (ix *Index) merge(ctx context.Context) error {
 	}
 	defer conn.Close()
 	for pages := -mergePages; ; pages = mergePages {
-		var before, after int64
-		if err := conn.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
+		merged, err := mergeStep(ctx, conn, pages)
+		if err != nil || !merged {
 			return err
-		}
-		if _, err := conn.ExecContext(ctx, `INSERT INTO fts(fts, rank) VALUES ('merge', ?)`, pages); err != nil {
-			return err
-		}
-		if err := conn.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after); err != nil {
-			return err
-		}
-		if after-before < 2 { // FTS5: a step that merged nothing changes at most one row
-			return nil
 		}
 	}
+}
+
+// sqlRunner is a connection or a transaction: what a merge step runs on.
+type sqlRunner interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// mergeStep runs FTS5's 'merge' command for pages pages on db (one connection) and reports
+// whether it merged anything: a step that found nothing to merge changes at most one row.
+func mergeStep(ctx context.Context, db sqlRunner, pages int) (bool, error) {
+	var before, after int64
+	if err := db.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
+		return false, err
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO fts(fts, rank) VALUES ('merge', ?)`, pages); err != nil {
+		return false, err
+	}
+	if err := db.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after); err != nil {
+		return false, err
+	}
+	return after-before >= 2, nil
 }
 
 // Create makes a new, empty index at file (which must not exist) for the notes folder root,
